@@ -1,0 +1,267 @@
+/* main.c - wave2d driver: case parsing, process set-up (serial or MPI),
+ * time loop, progress, snapshots (PNG + raw), receiver traces, checksum. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#ifdef WAVE_HAVE_MPI
+#include <mpi.h>
+#define MPI_CHECK(call, what) do { int rc_ = (call); if (rc_ != MPI_SUCCESS) { \
+    char m_[MPI_MAX_ERROR_STRING]; int l_; MPI_Error_string(rc_, m_, &l_); \
+    wave_die("%s:%d: MPI failed while %s: %s", __FILE__, __LINE__, what, m_); } } while (0)
+#endif
+#include "wave.h"
+
+static int g_rank = 0, g_mpi = 0;
+
+void wave_die(const char *fmt, ...)
+{
+    va_list ap; va_start(ap, fmt);
+    fprintf(stderr, "wave2d: error%s", g_mpi ? "" : ": ");
+    if (g_mpi) fprintf(stderr, " (rank %d): ", g_rank);
+    vfprintf(stderr, fmt, ap); fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+#ifdef WAVE_HAVE_MPI
+    if (g_mpi) MPI_Abort(MPI_COMM_WORLD, 1);
+#endif
+    exit(1);
+}
+
+static double now(void)
+{
+    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* ---- serial communicator ---- */
+static void s_bcast(void *b, size_t n) { (void)b; (void)n; }
+static void s_gather(real *full, const real *mine, int nx, int r0, int r1)
+{ memcpy(full + (size_t)r0 * nx, mine, sizeof(real) * (size_t)(r1 - r0) * nx); }
+static void s_reduce(double *b, long n) { (void)b; (void)n; }
+static void s_barrier(void) {}
+
+#ifdef WAVE_HAVE_MPI
+static int g_ny;
+static void m_bcast(void *b, size_t n) { MPI_CHECK(MPI_Bcast(b, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD), "broadcasting start-up data"); }
+static void m_gather(real *full, const real *mine, int nx, int r0, int r1)
+{
+    int size; MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Datatype T = sizeof(real) == 8 ? MPI_DOUBLE : MPI_FLOAT;
+    int rows_per_msg = (1 << 28) / nx; if (rows_per_msg < 1) rows_per_msg = 1;
+    if (g_rank == 0) {
+        memcpy(full + (size_t)r0 * nx, mine, sizeof(real) * (size_t)(r1 - r0) * nx);
+        for (int q = 1; q < size; q++) {
+            int a, b; wave_split(g_ny, size, q, &a, &b);
+            for (int y = a; y < b; y += rows_per_msg) {
+                int nr = b - y < rows_per_msg ? b - y : rows_per_msg;
+                MPI_CHECK(MPI_Recv(full + (size_t)y * nx, nr * nx, T, q, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "collecting the field on rank 0");
+            }
+        }
+    } else {
+        for (int y = r0; y < r1; y += rows_per_msg) {
+            int nr = r1 - y < rows_per_msg ? r1 - y : rows_per_msg;
+            MPI_CHECK(MPI_Send(mine + (size_t)(y - r0) * nx, nr * nx, T, 0, 7, MPI_COMM_WORLD), "sending the field to rank 0");
+        }
+    }
+}
+static void m_reduce(double *b, long n)
+{
+    for (long o = 0; o < n; o += 1 << 26) {
+        int c = (int)(n - o < (1 << 26) ? n - o : (1 << 26));
+        if (g_rank == 0) MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, b + o, c, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD), "collecting receiver traces");
+        else MPI_CHECK(MPI_Reduce(b + o, NULL, c, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD), "collecting receiver traces");
+    }
+}
+static void m_barrier(void) { MPI_Barrier(MPI_COMM_WORLD); }
+#endif
+
+/* run the sibling binary of the other precision (before MPI_Init) */
+static void switch_precision(char **argv, const char *want)
+{
+    char self[4096]; ssize_t L = readlink("/proc/self/exe", self, sizeof self - 8);
+    if (L <= 0) wave_die("cannot locate this executable to start the %s-precision build", want);
+    self[L] = 0;
+    char other[4200];
+    if (!strcmp(want, "double")) snprintf(other, sizeof other, "%s-dp", self);
+    else {
+        snprintf(other, sizeof other, "%s", self);
+        size_t n = strlen(other);
+        if (n > 3 && !strcmp(other + n - 3, "-dp")) other[n - 3] = 0;
+    }
+    if (access(other, X_OK)) wave_die("precision = %s needs the binary '%s', which is missing (build it with 'make wave')", want, other);
+    argv[0] = other;
+    execv(other, argv);
+    wave_die("cannot start '%s': %s", other, strerror(errno));
+}
+
+static void write_traces(const WaveCase *c, const real *tr)
+{
+    char p[WAVE_STR + 64];
+    snprintf(p, sizeof p, "%s/traces.bin", c->out);
+    if (wave_write_raw(p, tr, sizeof(real) * c->rec_n * (size_t)c->nsamp)) wave_die("cannot write '%s': %s", p, strerror(errno));
+    snprintf(p, sizeof p, "%s/traces.dat", c->out);
+    FILE *f = fopen(p, "w");
+    if (!f) wave_die("cannot write '%s': %s", p, strerror(errno));
+    fprintf(f, "# time[s]");
+    for (int r = 0; r < c->rec_n; r++) fprintf(f, " rec%d(x=%gm)", r, c->rec_ix[r] * c->h);
+    fprintf(f, "\n");
+    for (long s = 0; s < c->nsamp; s++) {
+        fprintf(f, "%.8g", (s * c->rec_every + 1) * c->dt);
+        for (int r = 0; r < c->rec_n; r++) fprintf(f, " %.8g", (double)tr[(size_t)r * c->nsamp + s]);
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    /* seismogram image: time downwards, receivers across */
+    int rep = c->rec_n < 400 ? (400 + c->rec_n - 1) / c->rec_n : 1;
+    int w = c->rec_n * rep, hgt = (int)(c->nsamp < 4000 ? c->nsamp : 4000);
+    real *img = malloc(sizeof(real) * (size_t)w * (hgt ? hgt : 1));
+    double m = 0;
+    for (long i = 0; i < (long)c->rec_n * c->nsamp; i++) if (fabs((double)tr[i]) > m) m = fabs((double)tr[i]);
+    for (int y = 0; y < hgt; y++)
+        for (int x = 0; x < w; x++) img[(size_t)y * w + x] = tr[(size_t)(x / rep) * c->nsamp + (long)y * c->nsamp / hgt];
+    snprintf(p, sizeof p, "%s/seismogram.png", c->out);
+    if (hgt && wave_write_png_field(p, img, w, hgt, m > 0 ? 0.2 * m : 1)) wave_die("cannot write '%s'", p);
+    free(img);
+}
+
+int main(int argc, char **argv)
+{
+    WaveCase c; char err[1024];
+    wave_case_defaults(&c);
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { wave_usage(argv[0]); return 0; }
+    if (argc < 2) { wave_usage(argv[0]); return 2; }
+    if (wave_case_args(&c, argc, argv, err, sizeof err)) wave_die("%s", err);
+    if ((!strcmp(c.precision, "double") || !strcmp(c.precision, "float")) && strcmp(c.precision, WAVE_REAL_NAME))
+        switch_precision(argv, c.precision);
+
+    WaveComm comm = { 0, 1, 0, 1, s_bcast, s_gather, s_reduce, s_barrier };
+#ifdef WAVE_HAVE_MPI
+    MPI_CHECK(MPI_Init(&argc, &argv), "starting MPI");
+    g_mpi = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &comm.rank); MPI_Comm_size(MPI_COMM_WORLD, &comm.size);
+    g_rank = comm.rank;
+    MPI_Comm local;
+    MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, comm.rank, MPI_INFO_NULL, &local), "finding the ranks on this node");
+    MPI_Comm_rank(local, &comm.local_rank); MPI_Comm_size(local, &comm.local_size);
+    MPI_Comm_free(&local);
+    g_ny = c.ny;
+    if (comm.size > 1) { comm.bcast = m_bcast; comm.gather_rows = m_gather; comm.reduce_sum = m_reduce; comm.barrier = m_barrier; }
+#endif
+    int root = comm.rank == 0;
+    if (wave_case_finalize(&c, err, sizeof err)) wave_die("%s", err);
+    if (comm.size > (c.ny - 8) / 4) wave_die("%d MPI ranks are too many for ny = %d: every rank needs at least 4 rows", comm.size, c.ny);
+#ifdef _OPENMP
+    if (c.threads > 0) omp_set_num_threads(c.threads);
+#endif
+    const char *mode = c.mode;
+#ifdef WAVE_HAVE_CUDA
+    if (!strcmp(mode, "auto")) mode = wave_gpu_count() > 0 ? "gpu" : "cpu";
+#else
+    if (!strcmp(mode, "auto")) mode = "cpu";
+    if (!strcmp(mode, "gpu")) wave_die("mode = gpu: this binary was built without CUDA (use wave2d-cuda / wave2d-mpi-cuda from 'make wave-cuda')");
+#endif
+    if (c.out[0] && root && wave_mkdir_p(c.out)) wave_die("cannot create output directory '%s': %s", c.out, strerror(errno));
+
+    WaveBackend be; memset(&be, 0, sizeof be);
+    int rc;
+#ifdef WAVE_HAVE_CUDA
+    if (!strcmp(mode, "gpu")) rc = wave_gpu_backend(&c, &comm, &be, err, sizeof err);
+    else
+#endif
+    rc = wave_cpu_backend(&c, &comm, &be, err, sizeof err);
+    if (rc) wave_die("%s", err);
+    if (root && !c.quiet) {
+        wave_case_print(&c);
+#ifdef _OPENMP
+        printf("mode: %s, %d OpenMP threads per process\n", be.name, omp_get_max_threads());
+#else
+        printf("mode: %s\n", be.name);
+#endif
+        fflush(stdout);
+    }
+
+    size_t cells = (size_t)c.nx * c.ny;
+    real *full = NULL, *tr = NULL;
+    int need_full = root;
+    if (need_full && !(full = malloc(sizeof(real) * cells))) wave_die("out of host memory for the %d x %d field", c.nx, c.ny);
+    if (root && c.rec_n && !(tr = calloc((size_t)c.rec_n * c.nsamp + 1, sizeof(real)))) wave_die("out of host memory for the traces");
+
+    double interior = (double)(c.nx - 8) * (c.ny - 8);
+    comm.barrier();
+    double t0 = now(), t_io = 0, t_last = t0; long n_last = 0;
+    for (long n = 0; n < c.nt; n++) {
+        be.step(be.st, n, wave_src_value(&c, n));
+        if (c.rec_n && n % c.rec_every == 0) be.record(be.st, n / c.rec_every);
+        if (c.snap_every && (n + 1) % c.snap_every == 0 && c.out[0]) {
+            double a = now();
+            be.gather(be.st, full);
+            if (root) {
+                char p[WAVE_STR + 64];
+                if (c.snap_raw) {
+                    snprintf(p, sizeof p, "%s/snap_%06ld.bin", c.out, n + 1);
+                    if (wave_write_raw(p, full, sizeof(real) * cells)) wave_die("cannot write '%s': %s", p, strerror(errno));
+                }
+                if (c.snap_png) {
+                    snprintf(p, sizeof p, "%s/snap_%06ld.png", c.out, n + 1);
+                    if (wave_write_png_field(p, full, c.nx, c.ny, 0)) wave_die("cannot write '%s'", p);
+                }
+            }
+            t_io += now() - a;
+        }
+        if ((n + 1) % c.progress == 0 || n + 1 == c.nt) {
+            be.sync(be.st);
+            double t = now();
+            if (root && !c.quiet) {
+                double rate = interior * (n + 1 - n_last) / (t - t_last) / 1e6;
+                printf("step %7ld/%ld  t = %9.5f s  %10.1f Mcells/s  elapsed %7.2f s\n",
+                       n + 1, c.nt, (n + 1) * c.dt, rate, t - t0);
+                fflush(stdout);
+            }
+            t_last = t; n_last = n + 1;
+        }
+    }
+    be.sync(be.st);
+    comm.barrier();
+    double sec = now() - t0 - t_io;
+    be.report(be.st, sec, c.nt);
+    be.gather(be.st, full);
+    if (c.rec_n) be.traces(be.st, tr);
+    if (root) {
+        unsigned long long hsh = wave_hash(full, sizeof(real) * cells);
+        double umax = 0;
+        for (size_t i = 0; i < cells; i++) if (fabs((double)full[i]) > umax) umax = fabs((double)full[i]);
+        if (c.out[0]) {
+            char p[WAVE_STR + 64];
+            if (c.write_final) {
+                snprintf(p, sizeof p, "%s/final.bin", c.out);
+                if (wave_write_raw(p, full, sizeof(real) * cells)) wave_die("cannot write '%s': %s", p, strerror(errno));
+            }
+            if (c.rec_n && c.traces) write_traces(&c, tr);
+            snprintf(p, sizeof p, "%s/info.txt", c.out);
+            FILE *f = fopen(p, "w");
+            if (f) {
+                fprintf(f, "nx %d\nny %d\nh %.17g\ndt %.17g\nnt %ld\ntype %s\nrec_n %d\nnsamp %ld\nrec_every %d\nchecksum %016llx\n",
+                        c.nx, c.ny, c.h, c.dt, c.nt, WAVE_REAL_NAME, c.rec_n, c.nsamp, c.rec_every, hsh);
+                fclose(f);
+            }
+        }
+        printf("done: %ld steps in %.3f s, %.1f Mcells/s [%s], max|u| = %.6e, checksum %016llx\n",
+               c.nt, sec, sec > 0 ? interior * c.nt / sec / 1e6 : 0.0, be.name, umax, hsh);
+    }
+    be.destroy(be.st);
+    free(full); free(tr);
+    wave_case_free(&c);
+#ifdef WAVE_HAVE_MPI
+    MPI_Finalize();
+#endif
+    return 0;
+}

@@ -1,0 +1,133 @@
+/* output.c - PNG (uncompressed deflate, no zlib needed), raw files, hashing. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "wave.h"
+
+static unsigned long crc_table[256];
+static void crc_init(void)
+{
+    static int done;
+    if (done) return;
+    for (unsigned long n = 0; n < 256; n++) {
+        unsigned long c = n;
+        for (int k = 0; k < 8; k++) c = (c & 1) ? 0xedb88320UL ^ (c >> 1) : c >> 1;
+        crc_table[n] = c;
+    }
+    done = 1;
+}
+static unsigned long crc_update(unsigned long crc, const unsigned char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) crc = crc_table[(crc ^ b[i]) & 0xff] ^ (crc >> 8);
+    return crc;
+}
+static void put32(unsigned char *p, unsigned long v) { p[0] = (unsigned char)(v >> 24); p[1] = (unsigned char)(v >> 16); p[2] = (unsigned char)(v >> 8); p[3] = (unsigned char)v; }
+
+static int chunk(FILE *f, const char *type, const unsigned char *data, size_t n)
+{
+    unsigned char hdr[8]; put32(hdr, (unsigned long)n); memcpy(hdr + 4, type, 4);
+    unsigned long crc = crc_update(0xffffffffUL, (const unsigned char *)type, 4);
+    crc = crc_update(crc, data, n) ^ 0xffffffffUL;
+    unsigned char c4[4]; put32(c4, crc);
+    return fwrite(hdr, 1, 8, f) == 8 && (n == 0 || fwrite(data, 1, n, f) == n) && fwrite(c4, 1, 4, f) == 4 ? 0 : -1;
+}
+
+int wave_write_png_rgb(const char *path, const unsigned char *rgb, int w, int h)
+{
+    crc_init();
+    size_t row = (size_t)w * 3 + 1, raw = row * h;
+    size_t nblk = raw / 65535 + 1;
+    size_t zn = 2 + raw + nblk * 5 + 4;
+    unsigned char *z = malloc(zn);
+    if (!z) return -1;
+    size_t o = 0; unsigned long a = 1, b = 0;
+    z[o++] = 0x78; z[o++] = 0x01;
+    size_t left = raw, pos = 0;  /* stream of filter bytes + pixels */
+    while (1) {
+        size_t len = left < 65535 ? left : 65535;
+        z[o++] = left <= 65535 ? 1 : 0;
+        z[o++] = (unsigned char)len; z[o++] = (unsigned char)(len >> 8);
+        z[o++] = (unsigned char)~len; z[o++] = (unsigned char)(~len >> 8);
+        for (size_t i = 0; i < len; i++, pos++) {
+            size_t y = pos / row, x = pos % row;
+            unsigned char v = x == 0 ? 0 : rgb[y * (size_t)w * 3 + x - 1];
+            z[o++] = v;
+            a = (a + v) % 65521; b = (b + a) % 65521;
+        }
+        left -= len;
+        if (!left) break;
+    }
+    put32(z + o, (b << 16) | a); o += 4;
+    FILE *f = fopen(path, "wb");
+    if (!f) { free(z); return -1; }
+    static const unsigned char sig[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
+    unsigned char ihdr[13];
+    put32(ihdr, (unsigned long)w); put32(ihdr + 4, (unsigned long)h);
+    ihdr[8] = 8; ihdr[9] = 2; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
+    int rc = fwrite(sig, 1, 8, f) == 8 ? 0 : -1;
+    rc |= chunk(f, "IHDR", ihdr, 13);
+    rc |= chunk(f, "IDAT", z, o);
+    rc |= chunk(f, "IEND", NULL, 0);
+    rc |= fclose(f);
+    free(z);
+    return rc ? -1 : 0;
+}
+
+/* blue - white - red, symmetric clip; large fields are box-downsampled to <= 2048 px */
+int wave_write_png_field(const char *path, const real *u, int nx, int ny, double clip)
+{
+    int s = 1;
+    while (nx / s > 2048 || ny / s > 2048) s++;
+    int w = nx / s, h = ny / s;
+    if (clip <= 0) {
+        double m = 0;
+        for (size_t i = 0; i < (size_t)nx * ny; i++) { double v = fabs((double)u[i]); if (v > m) m = v; }
+        clip = m > 0 ? m : 1;
+    }
+    unsigned char *rgb = malloc((size_t)w * h * 3);
+    if (!rgb) return -1;
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            double acc = 0;
+            for (int b = 0; b < s; b++) for (int a = 0; a < s; a++) acc += u[(size_t)(j * s + b) * nx + i * s + a];
+            double v = acc / (s * s) / clip;
+            if (v > 1) v = 1;
+            if (v < -1) v = -1;
+            unsigned char *p = rgb + ((size_t)j * w + i) * 3;
+            if (v >= 0) { p[0] = 255; p[1] = p[2] = (unsigned char)(255 * (1 - v)); }
+            else { p[2] = 255; p[0] = p[1] = (unsigned char)(255 * (1 + v)); }
+        }
+    int rc = wave_write_png_rgb(path, rgb, w, h);
+    free(rgb);
+    return rc;
+}
+
+int wave_write_raw(const char *path, const void *data, size_t bytes)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    int rc = fwrite(data, 1, bytes, f) == bytes ? 0 : -1;
+    if (fclose(f)) rc = -1;
+    return rc;
+}
+
+unsigned long long wave_hash(const void *data, size_t bytes)
+{
+    const unsigned char *p = data;
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < bytes; i++) { h ^= p[i]; h *= 1099511628211ULL; }
+    return h;
+}
+
+int wave_mkdir_p(const char *path)
+{
+    char buf[WAVE_STR];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') { *p = 0; if (mkdir(buf, 0777) && errno != EEXIST) return -1; *p = '/'; }
+    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+    return 0;
+}
