@@ -16,11 +16,16 @@ WAVE_CSRC  := $(WAVE_SRC)/main.c $(WAVE_SRC)/case.c $(WAVE_SRC)/cpu.c $(WAVE_SRC
 
 WAVE_NVCC  ?= /usr/local/cuda/bin/nvcc
 WAVE_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(WAVE_NVCC))
-WAVE_NCCL_LIB ?= $(firstword $(foreach d,$(WAVE_CUDA_HOME)/lib64 $(WAVE_CUDA_HOME)/lib /usr/lib/x86_64-linux-gnu,$(if $(wildcard $(d)/libnccl.so),$(d))) $(patsubst %/,%,$(dir $(firstword $(shell find / -name libnccl.so -not -path '/proc/*' 2>/dev/null)))))
-WAVE_NCCL_INC ?= $(firstword $(foreach d,$(WAVE_CUDA_HOME)/include /usr/include,$(if $(wildcard $(d)/nccl.h),$(d))) $(WAVE_NCCL_LIB)/../include)
+# NCCL: CUDA's lib64/lib, the system lib dir, else wherever `find / -name libnccl.so` says
+ifeq ($(origin WAVE_NCCL_LIB),undefined)
+WAVE_NCCL_LIB := $(or $(firstword $(foreach d,$(WAVE_CUDA_HOME)/lib64 $(WAVE_CUDA_HOME)/lib /usr/lib/x86_64-linux-gnu,$(if $(wildcard $(d)/libnccl.so),$(d)))),$(patsubst %/,%,$(dir $(firstword $(shell find / -name libnccl.so -not -path '/proc/*' 2>/dev/null)))))
+endif
+ifeq ($(origin WAVE_NCCL_INC),undefined)
+WAVE_NCCL_INC := $(or $(firstword $(foreach d,$(WAVE_CUDA_HOME)/include /usr/include,$(if $(wildcard $(d)/nccl.h),$(d)))),$(WAVE_NCCL_LIB)/../include)
+endif
 # sm_90 machine code plus compute_90 PTX for JIT on newer GPUs; --fmad=false for bit-identity
 WAVE_NVFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
-                --fmad=false --prec-div=true --prec-sqrt=true -Xcompiler -ffp-contract=off -Xptxas -v=0
+                --fmad=false --prec-div=true --prec-sqrt=true -Xcompiler -ffp-contract=off
 WAVE_CUDA_LIBS := -L$(WAVE_CUDA_HOME)/lib64 -lcudart_static -L$(WAVE_NCCL_LIB) -Wl,-rpath,$(WAVE_NCCL_LIB) -lnccl -lstdc++ -ldl -lrt -lpthread
 
 WAVE_CPU_BINS  := $(WAVE_BUILD)/wave2d $(WAVE_BUILD)/wave2d-dp $(WAVE_BUILD)/wave2d-mpi $(WAVE_BUILD)/wave2d-mpi-dp
@@ -44,9 +49,12 @@ $(WAVE_BUILD)/test_wave: wave/tests/test_wave.c $(WAVE_SRC)/case.c $(WAVE_SRC)/c
 	$(WAVE_CC) $(WAVE_CFLAGS) -DWAVE_DOUBLE -I$(WAVE_SRC) -o $@ wave/tests/test_wave.c $(WAVE_SRC)/case.c $(WAVE_SRC)/cpu.c $(WAVE_SRC)/output.c $(WAVE_LIBS)
 
 # ---- CUDA ----
+ifneq ($(wildcard $(WAVE_NVCC)),)
+wave-cuda: $(WAVE_CUDA_BINS)
+else
 wave-cuda:
-	@if [ -x "$(WAVE_NVCC)" ]; then $(MAKE) --no-print-directory $(WAVE_CUDA_BINS); \
-	 else echo "wave-cuda: $(WAVE_NVCC) not found, skipping the CUDA build"; fi
+	@echo "wave-cuda: $(WAVE_NVCC) not found, skipping the CUDA build"
+endif
 
 $(WAVE_BUILD)/gpu.o: $(WAVE_SRC)/gpu.cu $(WAVE_HDRS) | $(WAVE_BUILD)/.dir
 	$(WAVE_NVCC) $(WAVE_NVFLAGS) -I$(WAVE_NCCL_INC) -c -o $@ $<
