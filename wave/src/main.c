@@ -35,6 +35,19 @@ void wave_die(const char *fmt, ...)
     exit(1);
 }
 
+/* an error every rank detects identically (bad case): rank 0 reports it once */
+static void die_all(const char *msg)
+{
+#ifdef WAVE_HAVE_MPI
+    if (g_mpi) {
+        if (g_rank == 0) { fprintf(stderr, "wave2d: error: %s\n", msg); fflush(stderr); }
+        MPI_Finalize();
+        exit(1);
+    }
+#endif
+    wave_die("%s", msg);
+}
+
 static double now(void)
 {
     struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
@@ -157,8 +170,11 @@ int main(int argc, char **argv)
     if (comm.size > 1) { comm.bcast = m_bcast; comm.gather_rows = m_gather; comm.reduce_sum = m_reduce; comm.barrier = m_barrier; }
 #endif
     int root = comm.rank == 0;
-    if (wave_case_finalize(&c, err, sizeof err)) wave_die("%s", err);
-    if (comm.size > (c.ny - 8) / 4) wave_die("%d MPI ranks are too many for ny = %d: every rank needs at least 4 rows", comm.size, c.ny);
+    if (wave_case_finalize(&c, err, sizeof err)) die_all(err);
+    if (comm.size > (c.ny - 8) / 4) {
+        snprintf(err, sizeof err, "%d MPI ranks are too many for ny = %d: every rank needs at least 4 rows", comm.size, c.ny);
+        die_all(err);
+    }
 #ifdef _OPENMP
     if (c.threads > 0) omp_set_num_threads(c.threads);
 #endif

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# wave/tests/run_tests.sh - CPU test suite of the wave module (run from the
+# repository root after 'make wave'). Last line: "N passed, M failed".
+set -u
+B=build/wave
+T=$B/tests
+rm -rf "$T"; mkdir -p "$T"
+pass=0; fail=0
+ok()  { echo "PASS $1${2:+: $2}"; pass=$((pass+1)); }
+bad() { echo "FAIL $1${2:+: $2}"; fail=$((fail+1)); }
+MPIRUN="mpirun --allow-run-as-root --oversubscribe"
+# quiet the OpenMPI warnings about missing fabrics on small machines
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_rmaps_base_oversubscribe=1
+checksum() { grep -o 'checksum [0-9a-f]*' "$1" | tail -1 | cut -d' ' -f2; }
+
+# 1. numerical unit tests (double precision): convergence, energy, slabs, bad inputs
+$B/test_wave > "$T/unit.log" 2>&1
+cat "$T/unit.log" | grep -v ' passed, '
+u=$(tail -1 "$T/unit.log")
+if [[ "$u" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    pass=$((pass+BASH_REMATCH[1])); fail=$((fail+BASH_REMATCH[2]))
+else bad unit_tests "test_wave did not finish: $(tail -3 "$T/unit.log")"; fi
+
+CASE="wave/cases/small.case"
+run() { local log=$1; shift; "$@" > "$log" 2>&1; }
+
+# 2. float runs: threads, in-process slabs and MPI ranks are bit-identical
+run $T/ref.log env OMP_NUM_THREADS=1 $B/wave2d $CASE --out $T/ref --write_final 1
+ref=$(checksum $T/ref.log)
+[ -n "$ref" ] && ok cli_reference_run "checksum $ref" || bad cli_reference_run "$(tail -2 $T/ref.log)"
+run $T/thr.log env OMP_NUM_THREADS=2 $B/wave2d $CASE --out $T/thr --write_final 1
+c=$(checksum $T/thr.log)
+[ "$c" = "$ref" ] && cmp -s $T/ref/final.bin $T/thr/final.bin && ok threads_bit_identical "2 threads = 1 thread ($c)" || bad threads_bit_identical "$c vs $ref"
+run $T/parts.log $B/wave2d $CASE --parts 5 --out $T/parts --write_final 1
+c=$(checksum $T/parts.log)
+[ "$c" = "$ref" ] && cmp -s $T/ref/final.bin $T/parts/final.bin && cmp -s $T/ref/traces.bin $T/parts/traces.bin \
+    && ok slabs_bit_identical "5 in-process slabs = 1 slab, field and traces" || bad slabs_bit_identical "$c vs $ref"
+for np in 2 3; do
+    run $T/mpi$np.log env OMP_NUM_THREADS=1 $MPIRUN -np $np $B/wave2d-mpi $CASE --out $T/mpi$np --write_final 1
+    c=$(checksum $T/mpi$np.log)
+    if [ "$c" = "$ref" ] && cmp -s $T/ref/final.bin $T/mpi$np/final.bin && cmp -s $T/ref/traces.bin $T/mpi$np/traces.bin; then
+        ok mpi_np${np}_bit_identical "mpirun -np $np field and traces = serial ($c)"
+    else bad mpi_np${np}_bit_identical "got '$c' vs '$ref': $(grep -i error $T/mpi$np.log | head -2)"; fi
+done
+
+# 3. outputs: snapshots (PNG + raw), traces, info
+run $T/snap.log $B/wave2d $CASE --nt 40 --snap_every 20 --out $T/snap
+sz=$(stat -c %s $T/snap/snap_000040.bin 2>/dev/null || echo 0)
+if [ "$sz" = $((200*180*4)) ] && [ "$(head -c 4 $T/snap/snap_000020.png | tail -c 3)" = "PNG" ] && [ -s $T/snap/traces.dat ] && [ -s $T/snap/seismogram.png ]; then
+    ok outputs "raw snapshot $sz bytes, PNG snapshots, traces.dat, seismogram.png"
+else bad outputs "missing or wrong-sized output files in $T/snap"; fi
+if command -v python3 >/dev/null; then
+    if python3 - "$T/snap/snap_000040.png" <<'PY'
+import sys, zlib, struct
+d = open(sys.argv[1], 'rb').read()
+assert d[:8] == b'\x89PNG\r\n\x1a\n'
+pos, idat, w, h = 8, b'', 0, 0
+while pos < len(d):
+    n, t = struct.unpack('>I4s', d[pos:pos+8]); body = d[pos+8:pos+8+n]
+    assert zlib.crc32(t + body) & 0xffffffff == struct.unpack('>I', d[pos+8+n:pos+12+n])[0]
+    if t == b'IHDR': w, h = struct.unpack('>II', body[:8])
+    if t == b'IDAT': idat += body
+    pos += 12 + n
+raw = zlib.decompress(idat)
+assert len(raw) == h * (3 * w + 1) and (w, h) == (200, 180)
+PY
+    then ok png_decodes "zlib/CRC check of the snapshot PNG"; else bad png_decodes "snapshot PNG does not decode"; fi
+fi
+pts=$(grep -vc '^#' $T/snap/traces.dat)
+[ "$pts" = 40 ] && ok traces "40 samples x 16 receivers" || bad traces "got $pts samples"
+
+# 4. model from a binary file, and the double-precision build via precision = double
+$B/test_wave --make-velfile $T/vel.bin 200 180
+run $T/vf.log $B/wave2d $CASE --model file --velfile $T/vel.bin --nt 50
+grep -q 'model file: v = 1500 .. 2694' $T/vf.log && ok velocity_file "$(grep -o 'model file.*m/s' $T/vf.log)" || bad velocity_file "$(tail -2 $T/vf.log)"
+run $T/dp.log $B/wave2d $CASE --precision double --nt 50
+grep -q 'double precision' $T/dp.log && grep -q checksum $T/dp.log && ok precision_double "re-ran as wave2d-dp" || bad precision_double "$(tail -2 $T/dp.log)"
+run $T/dpm.log $MPIRUN -np 2 $B/wave2d-mpi-dp $CASE --nt 50
+c1=$(checksum $T/dp.log); c2=$(checksum $T/dpm.log)
+[ -n "$c1" ] && [ "$c1" = "$c2" ] && ok mpi_double_bit_identical "$c1" || bad mpi_double_bit_identical "$c1 vs $c2"
+
+# 5. bad inputs: non-zero exit and a message that names the problem
+expect_fail() {  # name needle cmd...
+    local name=$1 needle=$2; shift 2
+    "$@" > $T/bad.log 2>&1; local rc=$?
+    if [ $rc -ne 0 ] && grep -q -- "$needle" $T/bad.log; then ok "$name" "$(grep -m1 error $T/bad.log)"
+    else bad "$name" "rc=$rc, output: $(head -c 300 $T/bad.log)"; fi
+}
+expect_fail reject_missing_case "cannot open case file" $B/wave2d $T/nope.case
+expect_fail reject_cfl_cli "unstable time step" $B/wave2d $CASE --dt 0.01
+expect_fail reject_unknown_flag "unknown parameter 'nxy'" $B/wave2d $CASE --nxy 5
+expect_fail reject_bad_value "expected a finite number" $B/wave2d $CASE --h abc
+printf 'nx = 100\nthis line is wrong\n' > $T/broken.case
+expect_fail reject_case_syntax "broken.case:2: expected 'key = value'" $B/wave2d $T/broken.case
+head -c 1000 $T/vel.bin > $T/short.bin
+expect_fail reject_short_velfile "has 1000 bytes, expected" $B/wave2d $CASE --model file --velfile $T/short.bin
+expect_fail reject_gpu_without_cuda "built without CUDA" $B/wave2d $CASE --mode gpu
+expect_fail reject_mpi_too_many_ranks "too many for ny" env OMP_NUM_THREADS=1 $MPIRUN -np 3 $B/wave2d-mpi $CASE --ny 18 --src_y 60 --rec_n 0 --sponge 0
+for f in wave/cases/*.case; do
+    run $T/case.log $B/wave2d $f --nt 3 --out "" --nx 256 --ny 256 --sponge 20 --rec_n 0 --src_x 600 --src_y 600
+    grep -q checksum $T/case.log && ok "case_$(basename $f .case)" "parses and runs" || bad "case_$(basename $f .case)" "$(tail -2 $T/case.log)"
+done
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
