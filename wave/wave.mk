@@ -17,11 +17,14 @@ WAVE_CSRC  := $(WAVE_SRC)/main.c $(WAVE_SRC)/case.c $(WAVE_SRC)/cpu.c $(WAVE_SRC
 WAVE_NVCC  ?= /usr/local/cuda/bin/nvcc
 WAVE_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(WAVE_NVCC))
 # NCCL: CUDA's lib64/lib, the system lib dir, else wherever `find / -name libnccl.so` says
+# (searched only when nvcc is present, so CPU-only makes stay fast)
+ifneq ($(wildcard $(WAVE_NVCC)),)
 ifeq ($(origin WAVE_NCCL_LIB),undefined)
 WAVE_NCCL_LIB := $(or $(firstword $(foreach d,$(WAVE_CUDA_HOME)/lib64 $(WAVE_CUDA_HOME)/lib /usr/lib/x86_64-linux-gnu,$(if $(wildcard $(d)/libnccl.so),$(d)))),$(patsubst %/,%,$(dir $(firstword $(shell find / -name libnccl.so -not -path '/proc/*' 2>/dev/null)))))
 endif
 ifeq ($(origin WAVE_NCCL_INC),undefined)
 WAVE_NCCL_INC := $(or $(firstword $(foreach d,$(WAVE_CUDA_HOME)/include /usr/include,$(if $(wildcard $(d)/nccl.h),$(d)))),$(WAVE_NCCL_LIB)/../include)
+endif
 endif
 # sm_90 machine code plus compute_90 PTX for JIT on newer GPUs; --fmad=false for bit-identity
 WAVE_NVFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
