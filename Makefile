@@ -1,0 +1,133 @@
+# adiflow — top-level build.
+#   make            build build/adiflow (CUDA backend too when nvcc is found)
+#   make run        run the default cavity case (GPU if present, else CPU)
+#   make test       CPU test suite (what CI runs)
+#   make validate   Ghia et al. (1982) comparisons -> validation/RESULTS.md
+#   make gpu-test   on a GPU machine: CPU vs GPU comparisons (builds nothing)
+#   make hip        HIP build of the same CUDA sources (AMD / DCU)
+#   make clean
+# Variables: STRICT=1 (no FMA contraction anywhere: bit-identical backends),
+#            CUDA_ARCH=sm_90, NVCC=..., FC=gfortran, CC=gcc, HIP_ARCH=...
+
+SHELL := /bin/bash
+FC ?= gfortran
+ifeq ($(origin FC),default)
+FC := gfortran
+endif
+CC := gcc
+BUILD := build
+OBJ := $(BUILD)/obj
+
+NVCC ?= $(shell command -v nvcc 2>/dev/null || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_ARCH ?= sm_90
+CUDA_PTX  := $(patsubst sm_%,compute_%,$(CUDA_ARCH))
+
+# The Fortran reference never contracts a*b+c into an FMA: its rounding is the
+# one the strict GPU build reproduces bit for bit.
+FFLAGS ?= -O2 -g -fopenmp -ffp-contract=off -fno-fast-math -std=f2008 -Wall -Wno-maybe-uninitialized \
+          -Wno-compare-reals -Wno-unused-dummy-argument -ffree-line-length-none -fcheck=bounds
+FFLAGS_RELEASE := -O2 -g -fopenmp -ffp-contract=off -std=f2008 -ffree-line-length-none
+CFLAGS ?= -O2 -g -std=c11 -Wall -Wextra -ffp-contract=off -Iinclude
+NVFLAGS := -O3 -std=c++17 -Iinclude -gencode arch=$(CUDA_PTX),code=$(CUDA_ARCH) \
+           -gencode arch=$(CUDA_PTX),code=$(CUDA_PTX) -Xcompiler -Wall
+ifeq ($(STRICT),1)
+NVFLAGS += --fmad=false
+endif
+ifeq ($(DEBUG),1)
+FFLAGS_USE := $(FFLAGS)
+else
+FFLAGS_USE := $(FFLAGS_RELEASE)
+endif
+
+F_MODULES := kinds grid_layout solver_params case_config flow_math grid_generation metrics \
+  boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
+  residual_norms solver_cpu sys_interface field_io output_vtk output_tecplot output_profiles \
+  residual_monitor gpu_bridge
+F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
+C_OBJS := $(OBJ)/sys_support.o
+
+CU_SRCS := $(wildcard cuda/*.cu)
+ifneq ($(and $(NVCC),$(CU_SRCS)),)
+GPU_OBJS := $(patsubst cuda/%.cu,$(OBJ)/cuda_%.o,$(CU_SRCS))
+GPU_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -ldl -lpthread -lstdc++
+else
+GPU_OBJS := $(OBJ)/bridge_stub.o
+GPU_LIBS :=
+endif
+
+TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare
+TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
+         $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran
+
+.PHONY: all deps run test validate gpu-test clean hip bench
+all: deps $(BUILD)/adiflow $(TOOLS)
+
+deps:
+	@bash scripts/install_deps.sh base
+
+$(OBJ):
+	@mkdir -p $(OBJ)
+
+$(OBJ)/%.o: fortran/%.f90 | $(OBJ)
+	$(FC) $(FFLAGS_USE) -J$(OBJ) -c $< -o $@
+
+$(OBJ)/sys_support.o: fortran/sys_support.c include/field_format.h | $(OBJ)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(OBJ)/bridge_stub.o: cuda/bridge_stub.c include/adiflow_bridge.h | $(OBJ)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(OBJ)/cuda_%.o: cuda/%.cu $(wildcard include/*.h cuda/*.cuh) | $(OBJ)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+# Fortran modules must be compiled in dependency order.
+$(OBJ)/grid_layout.o: $(OBJ)/kinds.o
+$(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
+$(OBJ)/flow_math.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
+$(OBJ)/grid_generation.o: $(OBJ)/case_config.o
+$(OBJ)/metrics.o: $(OBJ)/grid_layout.o
+$(OBJ)/boundary_conditions.o $(OBJ)/primitives.o $(OBJ)/time_step.o $(OBJ)/convective_flux.o: \
+  $(OBJ)/flow_math.o $(OBJ)/grid_layout.o
+$(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o: $(OBJ)/convective_flux.o
+$(OBJ)/flow_fields.o $(OBJ)/residual_norms.o: $(OBJ)/grid_layout.o
+$(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o \
+  $(OBJ)/time_step.o $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o
+$(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
+$(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
+  $(OBJ)/case_config.o $(OBJ)/grid_layout.o
+$(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o
+$(OBJ)/adiflow.o: $(F_OBJS)
+
+$(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
+	$(FC) $(FFLAGS_USE) $^ $(GPU_LIBS) -o $@
+
+# tools (C)
+$(BUILD)/compare_fields: validation/compare_fields.c include/field_format.h | $(OBJ)
+	$(CC) $(CFLAGS) $< -lm -o $@
+$(BUILD)/ghia_compare: validation/ghia_compare.c | $(OBJ)
+	$(CC) $(CFLAGS) $< -lm -o $@
+
+# unit tests (Fortran programs over the solver modules)
+$(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90
+	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+$(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c include/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
+	$(CC) $(CFLAGS) -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
+	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+
+run: all
+	./$(BUILD)/adiflow cases/cavity_default.nml
+
+test: all $(TESTS)
+	@bash tests/run_tests.sh
+
+validate: all
+	@bash validation/run_ghia.sh
+
+gpu-test:
+	@bash validation/gpu_test.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include wave/wave.mk

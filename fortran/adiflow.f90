@@ -1,0 +1,293 @@
+!> adiflow: steady compressible Navier-Stokes on a structured grid, Roe flux
+!> + LU-ADI, CPU reference or GPU backend through the C bridge.
+!>
+!>   adiflow CASE.nml [--backend auto|cpu|cuda] [--kernels split|merged]
+!>                    [--max-iter N] [--run-dir DIR] [--restart]
+program adiflow
+  use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
+  use, intrinsic :: iso_c_binding, only: c_int
+  use kinds, only: rk, ik8, ng
+  use grid_layout
+  use solver_params
+  use case_config
+  use flow_fields
+  use grid_generation, only: generate_nodes
+  use metrics, only: compute_metrics
+  use solver_cpu, only: cpu_iteration
+  use boundary_conditions, only: apply_boundary_conditions
+  use primitives, only: compute_primitives
+  use residual_norms, only: compute_residual_norms
+  use field_io, only: write_field_dump, read_field_dump
+  use output_vtk, only: write_vts
+  use output_tecplot, only: write_tecplot
+  use output_profiles, only: write_profiles
+  use residual_monitor
+  use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
+    adi_host_memory_available
+  use gpu_bridge
+  !$ use omp_lib, only: omp_get_max_threads
+  implicit none
+
+  type(case_t) :: cs
+  type(layout_t) :: lay
+  type(solver_params_t) :: sp
+  type(fields_t) :: f
+  real(rk), allocatable :: xn(:,:,:,:)
+  character(len=256) :: case_path, dir, restart_path
+  logical :: use_gpu, diverged, converged
+  integer(ik8) :: it, it0, it_last_restart, t_start, t_now, t_rate, it_timed0
+  real(rk) :: norms(5), res0(5), cfl, sec_per_iter
+  integer :: nthreads, exit_code
+
+  call get_command_argument(1, case_path)
+  if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
+    write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|cuda] '// &
+      '[--kernels split|merged] [--max-iter N] [--run-dir DIR] [--restart]'
+    write(output_unit, '(a)') 'case-file keys: see README.md, "Case file reference"'
+    if (len_trim(case_path) == 0) error stop 2
+    stop
+  end if
+
+  call read_case(case_path, cs)
+  call apply_overrides(cs)
+  call validate_case(cs)
+  sp = make_solver_params(cs)
+  lay = make_layout(cs%ni, cs%nj, cs%nk)
+  sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
+
+  use_gpu = choose_backend(cs%backend)
+  call check_host_memory(lay)
+
+  dir = cs%run_dir
+  if (len_trim(dir) == 0) dir = 'runs/'//trim(case_stem(case_path))
+  call execute_command_line('mkdir -p "'//trim(dir)//'"', exitstat=exit_code)
+  if (exit_code /= 0) call case_error('cannot create run folder "'//trim(dir)//'"')
+  restart_path = trim(dir)//'/restart.bin'
+
+  nthreads = 1
+  !$ nthreads = omp_get_max_threads()
+  write(output_unit, '(a)') 'adiflow: '//trim(cs%title)//' ('//trim(case_path)//')'
+  write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3,a,i0)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
+    cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach, ', MUSCL order ', cs%order
+
+  call allocate_fields(lay, f)
+  call generate_nodes(cs, xn)
+  call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)
+  call check_grid(lay, f%vol)
+
+  res0 = 0.0_rk
+  it0 = 0
+  if (cs%restart) then
+    call read_field_dump(restart_path, lay, f%q, it0, res0)
+    write(output_unit, '(a,i0)') '  restarting from '//trim(restart_path)//' at iteration ', it0
+  else
+    call initial_state(sp, f%q)
+  end if
+  call apply_boundary_conditions(sp, lay, f%q)
+
+  if (use_gpu) then
+    write(output_unit, '(a)') '  backend: cuda ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info())
+    call gpu_check(adi_gpu_init(sp, kernel_family(cs%kernels), f%sf, f%sc, f%vol, f%q), 'initialisation')
+  else
+    write(output_unit, '(a,i0,a)') '  backend: cpu (Fortran reference, ', nthreads, ' OpenMP threads)'
+  end if
+  write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
+
+  call adi_install_signal_handlers()
+  call monitor_open(dir, cs%restart)
+  call system_clock(t_start, t_rate)
+  it_timed0 = it0
+  it_last_restart = it0
+  diverged = .false.
+  converged = .false.
+  exit_code = 0
+
+  do it = it0 + 1, cs%max_iter
+    cfl = cfl_at(cs, it)
+    if (use_gpu) then
+      call gpu_check(adi_gpu_iterate(cfl), 'iteration')
+    else
+      call cpu_iteration(sp, lay, cfl, f)
+    end if
+
+    if (it == 1 .or. mod(it, int(cs%monitor_interval, ik8)) == 0 .or. it == cs%max_iter &
+        .or. adi_interrupt_requested() /= 0) then
+      call current_norms(norms)
+      res0 = max(res0, norms)
+      call system_clock(t_now)
+      sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)/real(max(it - it_timed0, 1_ik8), rk)
+      call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it)
+      if (.not. all(abs(norms) <= huge(1.0_rk))) then
+        diverged = .true.
+        exit
+      end if
+      if (cs%tol > 0.0_rk .and. residual_drop(norms, res0) >= -log10(cs%tol)) then
+        converged = .true.
+        exit
+      end if
+    end if
+
+    if (cs%restart_interval > 0) then
+      if (mod(it, int(cs%restart_interval, ik8)) == 0) call save_restart(it)
+    end if
+    if (cs%output_interval > 0) then
+      if (mod(it, int(cs%output_interval, ik8)) == 0 .and. it /= cs%max_iter) call write_snapshot(it)
+    end if
+    if (adi_interrupt_requested() /= 0) then
+      write(output_unit, '(a,i0,a)') 'adiflow: interrupted at iteration ', it, &
+        '; writing the restart and outputs before stopping'
+      call save_restart(it)
+      call write_outputs(it)
+      call monitor_close()
+      if (use_gpu) call gpu_check(adi_gpu_finalize(), 'finalisation')
+      error stop 130
+    end if
+  end do
+  if (it > cs%max_iter) it = cs%max_iter
+  call monitor_close()
+
+  if (diverged) then
+    write(error_unit, '(a,i0,a)') 'adiflow: error: the solution diverged at iteration ', it, &
+      ' (NaN or Inf in the residual).'
+    if (it_last_restart > 0) then
+      write(error_unit, '(a,i0,a)') '  the last good restart is '//trim(restart_path)//' (iteration ', &
+        it_last_restart, '); it was not overwritten.'
+    else
+      write(error_unit, '(a)') '  no restart had been written yet (set restart_interval to keep one).'
+    end if
+    write(error_unit, '(a)') '  try a smaller cfl or a longer cfl_ramp_iters, or order = 1 to start.'
+    if (use_gpu) call gpu_check(adi_gpu_finalize(), 'finalisation')
+    error stop 3
+  end if
+
+  if (converged) write(output_unit, '(a,i0,a,es9.2)') 'adiflow: converged at iteration ', it, &
+    ': residual dropped below tol = ', cs%tol
+  call save_restart(it)
+  call write_outputs(it)
+  if (cs%write_plot) call plot_residuals(dir, cs%title)
+  if (use_gpu) then
+    call gpu_check(adi_gpu_finalize(), 'finalisation')
+  end if
+  write(output_unit, '(a)') 'adiflow: done; outputs in '//trim(dir)//'/'
+
+contains
+
+  function choose_backend(req) result(gpu)
+    character(len=*), intent(in) :: req
+    logical :: gpu
+    select case (trim(req))
+    case ('cpu')
+      gpu = .false.
+    case ('cuda')
+      if (adi_gpu_available() == 0) call gpu_check(int(1, c_int), 'backend = ''cuda''')
+      gpu = .true.
+    case default
+      gpu = adi_gpu_available() /= 0
+      if (.not. gpu) write(output_unit, '(a)') &
+        'adiflow: backend = auto: no usable GPU found, running on the CPU backend'
+    end select
+  end function choose_backend
+
+  integer(c_int) function kernel_family(name)
+    character(len=*), intent(in) :: name
+    kernel_family = merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(name) == 'merged')
+  end function kernel_family
+
+  !> Iteration-based CFL ramp (never residual-based: the backends must take
+  !> identical steps).
+  pure function cfl_at(c, iter) result(v)
+    type(case_t), intent(in) :: c
+    integer(ik8), intent(in) :: iter
+    real(rk) :: v
+    if (c%cfl_ramp_iters > 0 .and. iter <= c%cfl_ramp_iters) then
+      v = c%cfl_start + (c%cfl - c%cfl_start)*real(iter - 1, rk)/real(c%cfl_ramp_iters, rk)
+    else
+      v = c%cfl
+    end if
+  end function cfl_at
+
+  function case_stem(path) result(stem)
+    character(len=*), intent(in) :: path
+    character(len=256) :: stem
+    integer :: a, b
+    a = index(path, '/', back=.true.) + 1
+    b = index(path, '.', back=.true.) - 1
+    if (b < a) b = len_trim(path)
+    stem = path(a:b)
+  end function case_stem
+
+  subroutine check_host_memory(l)
+    type(layout_t), intent(in) :: l
+    integer(ik8) :: need, avail
+    character(len=300) :: m
+    need = field_bytes(l, host_field_count()) + 24_ik8*int(l%ni + 5, ik8)*(l%nj + 5)*(l%nk + 5)
+    avail = adi_host_memory_available()
+    if (avail > 0 .and. need > avail) then
+      write(m, '(a,i0,a,i0,a,i0,a,f0.1,a,f0.1,a)') 'grid ', l%ni, ' x ', l%nj, ' x ', l%nk, &
+        ' needs ', real(need, rk)/2.0_rk**30, ' GiB of host memory but only ', &
+        real(avail, rk)/2.0_rk**30, ' GiB are available; use a smaller grid'
+      call case_error(m)
+    end if
+  end subroutine check_host_memory
+
+  subroutine check_grid(l, v)
+    type(layout_t), intent(in) :: l
+    real(rk), intent(in) :: v(-1:,-1:,-1:)
+    if (any(.not. (v(1:l%ni, 1:l%nj, 1:l%nk) > 0.0_rk))) call case_error( &
+      'the grid has cells with zero or negative volume (folded grid: reduce wavy_amplitude or beta)')
+  end subroutine check_grid
+
+  subroutine initial_state(s, q)
+    type(solver_params_t), intent(in) :: s
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    ! fluid at rest, rho = 1, T = 1: p = 1 / (gamma Mach^2)
+    q(:,:,:,1) = 1.0_rk
+    q(:,:,:,2:4) = 0.0_rk
+    q(:,:,:,5) = (1.0_rk/s%gm2)/s%gm1
+  end subroutine initial_state
+
+  subroutine current_norms(nrm)
+    real(rk), intent(out) :: nrm(5)
+    if (use_gpu) then
+      call gpu_check(adi_gpu_residual_norms(nrm), 'residual norms')
+    else
+      call compute_residual_norms(lay, f%res, f%vol, nrm)
+    end if
+  end subroutine current_norms
+
+  subroutine fetch_state()
+    if (use_gpu) call gpu_check(adi_gpu_download_state(f%q), 'state download')
+  end subroutine fetch_state
+
+  !> Restart only from a finite state: a diverging run keeps the last good one.
+  subroutine save_restart(iter)
+    integer(ik8), intent(in) :: iter
+    real(rk) :: nrm(5)
+    call current_norms(nrm)
+    if (.not. all(abs(nrm) <= huge(1.0_rk))) return
+    call fetch_state()
+    call write_field_dump(restart_path, lay, f%q, iter, res0)
+    it_last_restart = iter
+  end subroutine save_restart
+
+  subroutine write_snapshot(iter)
+    integer(ik8), intent(in) :: iter
+    character(len=300) :: name
+    call fetch_state()
+    call apply_boundary_conditions(sp, lay, f%q)
+    call compute_primitives(sp, lay, f%q, f%qp)
+    write(name, '(a,i7.7,a)') trim(dir)//'/flow_', iter, '.vts'
+    if (cs%write_vtk) call write_vts(name, lay, sp, xn, f%qp)
+  end subroutine write_snapshot
+
+  subroutine write_outputs(iter)
+    integer(ik8), intent(in) :: iter
+    call fetch_state()
+    call apply_boundary_conditions(sp, lay, f%q)
+    call compute_primitives(sp, lay, f%q, f%qp)
+    if (cs%write_dump) call write_field_dump(trim(dir)//'/field.dump', lay, f%q, iter, res0)
+    if (cs%write_vtk) call write_vts(trim(dir)//'/flow.vts', lay, sp, xn, f%qp)
+    if (cs%write_tecplot) call write_tecplot(trim(dir)//'/flow.dat', cs%title, lay, sp, xn, f%qp)
+    if (cs%write_profiles) call write_profiles(dir, lay, sp, cs%lx, cs%ly, cs%lz, f%xc, f%qp)
+  end subroutine write_outputs
+end program adiflow

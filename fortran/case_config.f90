@@ -1,0 +1,321 @@
+!> The case file: one namelist group `&adiflow`, its defaults, its checks.
+!>
+!> Every key is checked before anything big is allocated; a bad value stops
+!> the run with the key, the value and what is allowed (exit code 2).
+module case_config
+  use kinds, only: rk, ik8
+  use solver_params
+  implicit none
+  private
+  public :: case_t, read_case, apply_overrides, validate_case, make_solver_params
+  public :: case_error, bc_code, lower
+
+  type :: case_t
+    character(len=256) :: case_file = ''
+    character(len=80)  :: title = 'adiflow case'
+    ! grid
+    integer :: ni = 32, nj = 32, nk = 32
+    real(rk) :: lx = 1.0_rk, ly = 1.0_rk, lz = 1.0_rk
+    real(rk) :: beta_x = 0.0_rk, beta_y = 0.0_rk, beta_z = 0.0_rk
+    character(len=16) :: grid_type = 'cavity'
+    real(rk) :: wavy_amplitude = 0.0_rk
+    ! physics
+    real(rk) :: reynolds = 100.0_rk, mach = 0.1_rk
+    real(rk) :: gamma = 1.4_rk, prandtl = 0.72_rk
+    character(len=16) :: viscosity_law = 'constant'
+    real(rk) :: sutherland_s = 110.4_rk/288.15_rk
+    character(len=16) :: wall_thermal = 'isothermal'
+    real(rk) :: t_wall = 1.0_rk
+    real(rk) :: lid_u = 1.0_rk, lid_v = 0.0_rk, lid_w = 0.0_rk
+    character(len=16) :: bc_imin = 'wall', bc_imax = 'wall'
+    character(len=16) :: bc_jmin = 'wall', bc_jmax = 'lid'
+    character(len=16) :: bc_kmin = 'wall', bc_kmax = 'wall'
+    ! numerics
+    integer :: order = 2
+    character(len=16) :: limiter = 'vanalbada'
+    real(rk) :: entropy_fix = 0.1_rk
+    real(rk) :: cfl = 5.0_rk, cfl_start = 1.0_rk
+    integer :: cfl_ramp_iters = 100
+    ! control
+    integer :: max_iter = 200
+    real(rk) :: tol = 0.0_rk
+    integer :: monitor_interval = 10
+    integer :: output_interval = 0
+    integer :: restart_interval = 0
+    logical :: restart = .false.
+    character(len=256) :: run_dir = ''
+    character(len=16) :: backend = 'auto'
+    character(len=16) :: kernels = 'split'
+    logical :: write_vtk = .true., write_tecplot = .true.
+    logical :: write_profiles = .true., write_dump = .true.
+    logical :: write_plot = .true.
+  end type case_t
+
+contains
+
+  !> Stop with a message a user can act on.
+  subroutine case_error(msg)
+    character(len=*), intent(in) :: msg
+    write(0, '(a)') 'adiflow: error: '//trim(msg)
+    error stop 2
+  end subroutine case_error
+
+  pure function lower(s) result(t)
+    character(len=*), intent(in) :: s
+    character(len=len(s)) :: t
+    integer :: i, c
+    t = s
+    do i = 1, len(s)
+      c = iachar(s(i:i))
+      if (c >= iachar('A') .and. c <= iachar('Z')) t(i:i) = achar(c + 32)
+    end do
+  end function lower
+
+  subroutine read_case(path, cs)
+    character(len=*), intent(in) :: path
+    type(case_t), intent(inout) :: cs
+    character(len=80) :: title
+    integer :: ni, nj, nk, order, cfl_ramp_iters, max_iter
+    integer :: monitor_interval, output_interval, restart_interval
+    real(rk) :: lx, ly, lz, beta_x, beta_y, beta_z, wavy_amplitude
+    real(rk) :: reynolds, mach, gamma, prandtl, sutherland_s, t_wall
+    real(rk) :: lid_u, lid_v, lid_w, entropy_fix, cfl, cfl_start, tol
+    character(len=16) :: grid_type, viscosity_law, wall_thermal, limiter
+    character(len=16) :: bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax
+    character(len=16) :: backend, kernels
+    character(len=256) :: run_dir
+    logical :: restart, write_vtk, write_tecplot, write_profiles, write_dump, write_plot
+    namelist /adiflow/ title, ni, nj, nk, lx, ly, lz, beta_x, beta_y, beta_z, &
+      grid_type, wavy_amplitude, reynolds, mach, gamma, prandtl, viscosity_law, &
+      sutherland_s, wall_thermal, t_wall, lid_u, lid_v, lid_w, &
+      bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax, &
+      order, limiter, entropy_fix, cfl, cfl_start, cfl_ramp_iters, &
+      max_iter, tol, monitor_interval, output_interval, restart_interval, &
+      restart, run_dir, backend, kernels, write_vtk, write_tecplot, &
+      write_profiles, write_dump, write_plot
+    integer :: u, ios
+    character(len=512) :: msg
+    logical :: exists
+
+    inquire(file=path, exist=exists)
+    if (.not. exists) call case_error('case file "'//trim(path)// &
+      '" does not exist (give the path of a namelist file, e.g. cases/cavity_default.nml)')
+
+    title = cs%title; ni = cs%ni; nj = cs%nj; nk = cs%nk
+    lx = cs%lx; ly = cs%ly; lz = cs%lz
+    beta_x = cs%beta_x; beta_y = cs%beta_y; beta_z = cs%beta_z
+    grid_type = cs%grid_type; wavy_amplitude = cs%wavy_amplitude
+    reynolds = cs%reynolds; mach = cs%mach; gamma = cs%gamma; prandtl = cs%prandtl
+    viscosity_law = cs%viscosity_law; sutherland_s = cs%sutherland_s
+    wall_thermal = cs%wall_thermal; t_wall = cs%t_wall
+    lid_u = cs%lid_u; lid_v = cs%lid_v; lid_w = cs%lid_w
+    bc_imin = cs%bc_imin; bc_imax = cs%bc_imax; bc_jmin = cs%bc_jmin
+    bc_jmax = cs%bc_jmax; bc_kmin = cs%bc_kmin; bc_kmax = cs%bc_kmax
+    order = cs%order; limiter = cs%limiter; entropy_fix = cs%entropy_fix
+    cfl = cs%cfl; cfl_start = cs%cfl_start; cfl_ramp_iters = cs%cfl_ramp_iters
+    max_iter = cs%max_iter; tol = cs%tol; monitor_interval = cs%monitor_interval
+    output_interval = cs%output_interval; restart_interval = cs%restart_interval
+    restart = cs%restart; run_dir = cs%run_dir; backend = cs%backend
+    kernels = cs%kernels; write_vtk = cs%write_vtk; write_tecplot = cs%write_tecplot
+    write_profiles = cs%write_profiles; write_dump = cs%write_dump
+    write_plot = cs%write_plot
+
+    open(newunit=u, file=path, status='old', action='read', iostat=ios, iomsg=msg)
+    if (ios /= 0) call case_error('cannot open case file "'//trim(path)//'": '//trim(msg))
+    read(u, nml=adiflow, iostat=ios, iomsg=msg)
+    close(u)
+    if (ios < 0) call case_error('case file "'//trim(path)// &
+      '" has no &adiflow namelist group (it must start with "&adiflow" and end with "/")')
+    if (ios > 0) call case_error('case file "'//trim(path)//'": '//trim(msg)// &
+      ' (check the key names and values against README.md, "Case file reference")')
+
+    cs%case_file = path
+    cs%title = title; cs%ni = ni; cs%nj = nj; cs%nk = nk
+    cs%lx = lx; cs%ly = ly; cs%lz = lz
+    cs%beta_x = beta_x; cs%beta_y = beta_y; cs%beta_z = beta_z
+    cs%grid_type = lower(grid_type); cs%wavy_amplitude = wavy_amplitude
+    cs%reynolds = reynolds; cs%mach = mach; cs%gamma = gamma; cs%prandtl = prandtl
+    cs%viscosity_law = lower(viscosity_law); cs%sutherland_s = sutherland_s
+    cs%wall_thermal = lower(wall_thermal); cs%t_wall = t_wall
+    cs%lid_u = lid_u; cs%lid_v = lid_v; cs%lid_w = lid_w
+    cs%bc_imin = lower(bc_imin); cs%bc_imax = lower(bc_imax)
+    cs%bc_jmin = lower(bc_jmin); cs%bc_jmax = lower(bc_jmax)
+    cs%bc_kmin = lower(bc_kmin); cs%bc_kmax = lower(bc_kmax)
+    cs%order = order; cs%limiter = lower(limiter); cs%entropy_fix = entropy_fix
+    cs%cfl = cfl; cs%cfl_start = cfl_start; cs%cfl_ramp_iters = cfl_ramp_iters
+    cs%max_iter = max_iter; cs%tol = tol; cs%monitor_interval = monitor_interval
+    cs%output_interval = output_interval; cs%restart_interval = restart_interval
+    cs%restart = restart; cs%run_dir = run_dir; cs%backend = lower(backend)
+    cs%kernels = lower(kernels); cs%write_vtk = write_vtk
+    cs%write_tecplot = write_tecplot; cs%write_profiles = write_profiles
+    cs%write_dump = write_dump; cs%write_plot = write_plot
+  end subroutine read_case
+
+  !> Command-line flags override the case file: --backend X, --kernels X,
+  !> --max-iter N, --run-dir D, --restart.
+  subroutine apply_overrides(cs)
+    type(case_t), intent(inout) :: cs
+    integer :: n, ia, ios
+    character(len=256) :: arg, val
+    n = command_argument_count()
+    ia = 2
+    do while (ia <= n)
+      call get_command_argument(ia, arg)
+      select case (trim(arg))
+      case ('--restart')
+        cs%restart = .true.
+      case ('--backend', '--kernels', '--max-iter', '--run-dir')
+        if (ia == n) call case_error('option '//trim(arg)//' needs a value')
+        call get_command_argument(ia + 1, val)
+        select case (trim(arg))
+        case ('--backend'); cs%backend = lower(val)
+        case ('--kernels'); cs%kernels = lower(val)
+        case ('--run-dir'); cs%run_dir = val
+        case ('--max-iter')
+          read(val, *, iostat=ios) cs%max_iter
+          if (ios /= 0) call case_error('--max-iter "'//trim(val)//'" is not an integer')
+        end select
+        ia = ia + 1
+      case default
+        call case_error('unknown option "'//trim(arg)// &
+          '" (allowed: --backend auto|cpu|cuda, --kernels split|merged, '// &
+          '--max-iter N, --run-dir DIR, --restart)')
+      end select
+      ia = ia + 1
+    end do
+  end subroutine apply_overrides
+
+  function bc_code(key, val) result(code)
+    character(len=*), intent(in) :: key, val
+    integer :: code
+    select case (trim(val))
+    case ('wall'); code = BC_WALL
+    case ('lid'); code = BC_LID
+    case ('periodic'); code = BC_PERIODIC
+    case default
+      code = -1
+      call case_error(trim(key)//' = "'//trim(val)//'" is not allowed (use wall, lid or periodic)')
+    end select
+  end function bc_code
+
+  subroutine check_int(key, v, lo, hi)
+    character(len=*), intent(in) :: key
+    integer, intent(in) :: v, lo, hi
+    character(len=160) :: m
+    if (v < lo .or. v > hi) then
+      write(m, '(a,a,i0,a,i0,a,i0)') trim(key), ' = ', v, ' is out of range: allowed ', lo, ' to ', hi
+      call case_error(m)
+    end if
+  end subroutine check_int
+
+  subroutine check_real(key, v, lo, hi, lo_open)
+    character(len=*), intent(in) :: key
+    real(rk), intent(in) :: v, lo, hi
+    logical, intent(in) :: lo_open
+    character(len=200) :: m
+    logical :: bad
+    bad = .not. (v <= hi) .or. v < lo .or. (lo_open .and. v == lo)
+    if (bad) then
+      if (lo_open) then
+        write(m, '(a,a,es12.5,a,es10.3,a,es10.3)') trim(key), ' = ', v, &
+          ' is out of range: allowed > ', lo, ' and <= ', hi
+      else
+        write(m, '(a,a,es12.5,a,es10.3,a,es10.3)') trim(key), ' = ', v, &
+          ' is out of range: allowed ', lo, ' to ', hi
+      end if
+      call case_error(m)
+    end if
+  end subroutine check_real
+
+  subroutine check_choice(key, v, allowed)
+    character(len=*), intent(in) :: key, v, allowed
+    character(len=len(allowed)+2) :: padded
+    padded = ' '//allowed//' '
+    if (len_trim(v) == 0 .or. index(padded, ' '//trim(v)//' ') == 0) &
+      call case_error(trim(key)//' = "'//trim(v)//'" is not allowed (use one of: '//allowed//')')
+  end subroutine check_choice
+
+  !> All range checks; nothing has been allocated yet when this runs.
+  subroutine validate_case(cs)
+    type(case_t), intent(in) :: cs
+    integer :: codes(6), d, nd(3)
+    character(len=4), parameter :: dname(3) = ['i   ', 'j   ', 'k   ']
+    character(len=2), parameter :: nname(3) = ['ni', 'nj', 'nk']
+    character(len=160) :: m
+
+    call check_int('ni', cs%ni, 1, 4096)
+    call check_int('nj', cs%nj, 1, 4096)
+    call check_int('nk', cs%nk, 1, 4096)
+    call check_real('lx', cs%lx, 0.0_rk, 1.0e6_rk, .true.)
+    call check_real('ly', cs%ly, 0.0_rk, 1.0e6_rk, .true.)
+    call check_real('lz', cs%lz, 0.0_rk, 1.0e6_rk, .true.)
+    call check_real('beta_x', cs%beta_x, 0.0_rk, 10.0_rk, .false.)
+    call check_real('beta_y', cs%beta_y, 0.0_rk, 10.0_rk, .false.)
+    call check_real('beta_z', cs%beta_z, 0.0_rk, 10.0_rk, .false.)
+    call check_choice('grid_type', cs%grid_type, 'cavity wavy')
+    call check_real('wavy_amplitude', cs%wavy_amplitude, 0.0_rk, 0.1_rk, .false.)
+    call check_real('reynolds', cs%reynolds, 0.0_rk, 1.0e8_rk, .true.)
+    call check_real('mach', cs%mach, 0.0_rk, 5.0_rk, .true.)
+    call check_real('gamma', cs%gamma, 1.0_rk, 3.0_rk, .true.)
+    call check_real('prandtl', cs%prandtl, 0.0_rk, 100.0_rk, .true.)
+    call check_choice('viscosity_law', cs%viscosity_law, 'constant sutherland')
+    call check_real('sutherland_s', cs%sutherland_s, 0.0_rk, 10.0_rk, .true.)
+    call check_choice('wall_thermal', cs%wall_thermal, 'adiabatic isothermal')
+    call check_real('t_wall', cs%t_wall, 0.0_rk, 100.0_rk, .true.)
+    call check_real('lid_u', cs%lid_u, -100.0_rk, 100.0_rk, .false.)
+    call check_real('lid_v', cs%lid_v, -100.0_rk, 100.0_rk, .false.)
+    call check_real('lid_w', cs%lid_w, -100.0_rk, 100.0_rk, .false.)
+    codes(1) = bc_code('bc_imin', cs%bc_imin); codes(2) = bc_code('bc_imax', cs%bc_imax)
+    codes(3) = bc_code('bc_jmin', cs%bc_jmin); codes(4) = bc_code('bc_jmax', cs%bc_jmax)
+    codes(5) = bc_code('bc_kmin', cs%bc_kmin); codes(6) = bc_code('bc_kmax', cs%bc_kmax)
+    nd = [cs%ni, cs%nj, cs%nk]
+    do d = 1, 3
+      if ((codes(2*d-1) == BC_PERIODIC) .neqv. (codes(2*d) == BC_PERIODIC)) &
+        call case_error('periodic boundaries come in pairs: bc_'//trim(dname(d))// &
+          'min and bc_'//trim(dname(d))//'max must both be periodic or neither')
+      if (codes(2*d) /= BC_PERIODIC .and. nd(d) < 2) then
+        write(m, '(a,a,i0,a)') nname(d), ' = ', nd(d), &
+          ' is too small: a direction bounded by walls needs at least 2 cells'
+        call case_error(m)
+      end if
+    end do
+    call check_int('order', cs%order, 1, 2)
+    call check_choice('limiter', cs%limiter, 'vanalbada minmod')
+    call check_real('entropy_fix', cs%entropy_fix, 0.0_rk, 1.0_rk, .false.)
+    call check_real('cfl', cs%cfl, 0.0_rk, 1.0e4_rk, .true.)
+    call check_real('cfl_start', cs%cfl_start, 0.0_rk, 1.0e4_rk, .true.)
+    call check_int('cfl_ramp_iters', cs%cfl_ramp_iters, 0, 100000000)
+    call check_int('max_iter', cs%max_iter, 0, 100000000)
+    call check_real('tol', cs%tol, 0.0_rk, 1.0_rk, .false.)
+    call check_int('monitor_interval', cs%monitor_interval, 1, 100000000)
+    call check_int('output_interval', cs%output_interval, 0, 100000000)
+    call check_int('restart_interval', cs%restart_interval, 0, 100000000)
+    call check_choice('backend', cs%backend, 'auto cpu cuda')
+    call check_choice('kernels', cs%kernels, 'split merged')
+  end subroutine validate_case
+
+  !> Host-side constants, computed once and shared with the device as they are.
+  function make_solver_params(cs) result(sp)
+    type(case_t), intent(in) :: cs
+    type(solver_params_t) :: sp
+    sp%gamma = cs%gamma
+    sp%gm1 = cs%gamma - 1.0_rk
+    sp%ggm1 = cs%gamma/sp%gm1
+    sp%gm2 = cs%gamma*cs%mach*cs%mach
+    sp%re_inv = 1.0_rk/cs%reynolds
+    sp%cond_coef = 1.0_rk/(cs%reynolds*cs%prandtl*sp%gm1*cs%mach*cs%mach)
+    sp%sutherland_s = cs%sutherland_s
+    sp%efix = cs%entropy_fix
+    sp%vis_fac = 2.0_rk
+    sp%t_wall = cs%t_wall
+    sp%lid_u = cs%lid_u; sp%lid_v = cs%lid_v; sp%lid_w = cs%lid_w
+    sp%visc_law = merge(VISC_SUTHERLAND, VISC_CONSTANT, cs%viscosity_law == 'sutherland')
+    sp%order = cs%order
+    sp%limiter = merge(LIM_MINMOD, LIM_VANALBADA, cs%limiter == 'minmod')
+    sp%wall_thermal = merge(WALL_ISOTHERMAL, WALL_ADIABATIC, cs%wall_thermal == 'isothermal')
+    sp%bc(1) = bc_code('bc_imin', cs%bc_imin); sp%bc(2) = bc_code('bc_imax', cs%bc_imax)
+    sp%bc(3) = bc_code('bc_jmin', cs%bc_jmin); sp%bc(4) = bc_code('bc_jmax', cs%bc_jmax)
+    sp%bc(5) = bc_code('bc_kmin', cs%bc_kmin); sp%bc(6) = bc_code('bc_kmax', cs%bc_kmax)
+    sp%ni = cs%ni; sp%nj = cs%nj; sp%nk = cs%nk
+  end function make_solver_params
+end module case_config

@@ -1,0 +1,48 @@
+!> All fields of one run, allocated on the host in the shared layout
+!> (-1:ldi-2, -1:nj+2, -1:nk+2[, m]). The GPU backend mirrors the same set.
+module flow_fields
+  use kinds, only: rk, ik8, nvar, nprim
+  use grid_layout, only: layout_t, field_bytes
+  implicit none
+  private
+  public :: fields_t, allocate_fields, host_field_count, NWORK, NMETRIC
+
+  integer, parameter :: NWORK = 25     !< flux stages use 25 work fields, ADI 23
+  integer, parameter :: NMETRIC = 9    !< 3 components x 3 directions
+
+  type :: fields_t
+    real(rk), allocatable :: q(:,:,:,:)      !< conservative state (5)
+    real(rk), allocatable :: qp(:,:,:,:)     !< primitives rho,u,v,w,p,T (6)
+    real(rk), allocatable :: res(:,:,:,:)    !< residual: net flux out of each cell (5)
+    real(rk), allocatable :: dq(:,:,:,:)     !< ADI increment between directions (5)
+    real(rk), allocatable :: dtv(:,:,:)      !< local dt / volume
+    real(rk), allocatable :: wk(:,:,:,:)     !< stage work fields (NWORK)
+    real(rk), allocatable :: sf(:,:,:,:)     !< low-face area vectors (9)
+    real(rk), allocatable :: sc(:,:,:,:)     !< cell-centred metric vectors (9)
+    real(rk), allocatable :: vol(:,:,:)      !< cell volumes
+    real(rk), allocatable :: xc(:,:,:,:)     !< cell centres (3), host only
+  end type fields_t
+
+contains
+
+  !> Number of full fields the host holds (for the memory estimate).
+  pure function host_field_count() result(n)
+    integer :: n
+    n = nvar + nprim + nvar + nvar + 1 + NWORK + NMETRIC + NMETRIC + 1 + 3
+  end function host_field_count
+
+  subroutine allocate_fields(lay, f)
+    type(layout_t), intent(in) :: lay
+    type(fields_t), intent(out) :: f
+    integer :: ih, jh, kh
+    ih = lay%ldi - 2; jh = lay%nj + 2; kh = lay%nk + 2
+    allocate(f%q(-1:ih, -1:jh, -1:kh, nvar), f%qp(-1:ih, -1:jh, -1:kh, nprim))
+    allocate(f%res(-1:ih, -1:jh, -1:kh, nvar), f%dq(-1:ih, -1:jh, -1:kh, nvar))
+    allocate(f%dtv(-1:ih, -1:jh, -1:kh), f%wk(-1:ih, -1:jh, -1:kh, NWORK))
+    allocate(f%sf(-1:ih, -1:jh, -1:kh, NMETRIC), f%sc(-1:ih, -1:jh, -1:kh, NMETRIC))
+    allocate(f%vol(-1:ih, -1:jh, -1:kh), f%xc(-1:ih, -1:jh, -1:kh, 3))
+    ! defined values everywhere, padding included, so no stage ever reads garbage
+    f%q = 0.0_rk; f%qp = 0.0_rk; f%res = 0.0_rk; f%dq = 0.0_rk
+    f%dtv = 0.0_rk; f%wk = 0.0_rk
+  end subroutine allocate_fields
+end module flow_fields

@@ -1,0 +1,42 @@
+!> Index space shared by the Fortran reference and the C/CUDA side.
+!>
+!> Cells are numbered 1..n in each direction with ng=2 ghost layers, so a
+!> field is declared a(-1:ldi-2, -1:nj+2, -1:nk+2). The leading dimension
+!> ldi is ni+4 rounded up to a multiple of 16 doubles (128 bytes) so that
+!> every i-line starts on an aligned address on the device as well; the C
+!> side addresses cell (i,j,k) as (i+2) + ldi*((j+2) + ldj*(k+2)).
+module grid_layout
+  use kinds, only: rk, ik8, ng
+  implicit none
+  private
+  public :: layout_t, make_layout, field_bytes
+
+  type :: layout_t
+    integer :: ni = 0, nj = 0, nk = 0   !< interior cells
+    integer :: ldi = 0                  !< padded leading dimension
+    integer :: ldj = 0, ldk = 0         !< nj+4, nk+4
+    integer(ik8) :: npts = 0            !< ldi*ldj*ldk: points in one field
+  end type layout_t
+
+contains
+
+  pure function make_layout(ni, nj, nk) result(lay)
+    integer, intent(in) :: ni, nj, nk
+    type(layout_t) :: lay
+    lay%ni = ni
+    lay%nj = nj
+    lay%nk = nk
+    lay%ldi = ((ni + 2*ng + 15)/16)*16
+    lay%ldj = nj + 2*ng
+    lay%ldk = nk + 2*ng
+    lay%npts = int(lay%ldi, ik8)*int(lay%ldj, ik8)*int(lay%ldk, ik8)
+  end function make_layout
+
+  !> Bytes of nfields double-precision fields of this layout.
+  pure function field_bytes(lay, nfields) result(b)
+    type(layout_t), intent(in) :: lay
+    integer, intent(in) :: nfields
+    integer(ik8) :: b
+    b = lay%npts*8_ik8*int(nfields, ik8)
+  end function field_bytes
+end module grid_layout

@@ -1,0 +1,101 @@
+!> Residual monitor: the progress line on the terminal, residual.dat, and
+!> the residual-history plot (gnuplot, when installed).
+module residual_monitor
+  use, intrinsic :: iso_fortran_env, only: output_unit
+  use kinds, only: rk, ik8
+  use case_config, only: case_error
+  implicit none
+  private
+  public :: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
+
+  integer :: unit_dat = -1
+
+contains
+
+  subroutine monitor_open(dir, append)
+    character(len=*), intent(in) :: dir
+    logical, intent(in) :: append
+    integer :: ios
+    character(len=512) :: msg
+    logical :: exists
+    inquire(file=trim(dir)//'/residual.dat', exist=exists)
+    if (append .and. exists) then
+      open(newunit=unit_dat, file=trim(dir)//'/residual.dat', status='old', position='append', &
+        action='write', iostat=ios, iomsg=msg)
+    else
+      open(newunit=unit_dat, file=trim(dir)//'/residual.dat', status='replace', action='write', &
+        iostat=ios, iomsg=msg)
+      if (ios == 0) write(unit_dat, '(a)') '# iter  cfl  L2(rho)  L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
+        '  drop(orders)  s/iter'
+    end if
+    if (ios /= 0) call case_error('cannot write residual.dat in "'//trim(dir)//'": '//trim(msg))
+    write(output_unit, '(a)') '    iter    cfl     L2(rho)    L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
+      '       drop   s/iter      ETA'
+  end subroutine monitor_open
+
+  !> Orders of magnitude the residual has dropped from the largest value
+  !> seen (res0, per component): the worst component among those that are
+  !> significant (a quasi-2D run keeps rho*w at round-off, say).
+  pure function residual_drop(norms, res0) result(drop)
+    real(rk), intent(in) :: norms(5), res0(5)
+    real(rk) :: drop, ratio
+    integer :: m
+    ratio = 0.0_rk
+    do m = 1, 5
+      if (res0(m) > 1.0e-10_rk*maxval(res0)) ratio = max(ratio, norms(m)/res0(m))
+    end do
+    if (ratio > 0.0_rk) then
+      drop = -log10(ratio)
+    else
+      drop = 0.0_rk
+    end if
+  end function residual_drop
+
+  subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left)
+    integer(ik8), intent(in) :: it
+    real(rk), intent(in) :: cfl, norms(5), res0(5), sec_per_iter
+    integer(ik8), intent(in) :: iters_left
+    real(rk) :: eta
+    character(len=16) :: etas
+    eta = sec_per_iter*real(iters_left, rk)
+    if (eta >= 3600.0_rk) then
+      write(etas, '(f6.1,a)') eta/3600.0_rk, ' h'
+    else if (eta >= 60.0_rk) then
+      write(etas, '(f6.1,a)') eta/60.0_rk, ' min'
+    else
+      write(etas, '(f6.1,a)') eta, ' s'
+    end if
+    write(output_unit, '(i8,f8.2,5es11.3,f7.2,es10.2,1x,a)') it, cfl, norms, &
+      residual_drop(norms, res0), sec_per_iter, trim(etas)
+    flush(output_unit)
+    write(unit_dat, '(i9,f9.3,5es23.15,f8.3,es11.3)') it, cfl, norms, residual_drop(norms, res0), sec_per_iter
+    flush(unit_dat)
+  end subroutine monitor_line
+
+  subroutine monitor_close()
+    if (unit_dat >= 0) close(unit_dat)
+    unit_dat = -1
+  end subroutine monitor_close
+
+  !> residual.png from residual.dat through gnuplot, if gnuplot is there.
+  subroutine plot_residuals(dir, title)
+    character(len=*), intent(in) :: dir, title
+    integer :: u, st
+    call execute_command_line('command -v gnuplot >/dev/null 2>&1', exitstat=st)
+    if (st /= 0) then
+      write(output_unit, '(a)') 'note: gnuplot not found, residual.png not drawn (make deps installs it)'
+      return
+    end if
+    open(newunit=u, file=trim(dir)//'/residual.gp', status='replace')
+    write(u, '(a)') 'set terminal pngcairo size 900,600 noenhanced'
+    write(u, '(a)') "set output '"//trim(dir)//"/residual.png'"
+    write(u, '(a)') "set title '"//trim(title)//": residual history'"
+    write(u, '(a)') "set xlabel 'iteration'; set ylabel 'L2 residual'; set logscale y; set grid"
+    write(u, '(a)') "f='"//trim(dir)//"/residual.dat'"
+    write(u, '(a)') "plot f u 1:3 w l t 'rho', f u 1:4 w l t 'rho u', f u 1:5 w l t 'rho v', "// &
+      "f u 1:($6>0?$6:1/0) w l t 'rho w', f u 1:7 w l t 'E'"
+    close(u)
+    call execute_command_line('gnuplot '//trim(dir)//'/residual.gp 2>/dev/null', exitstat=st)
+    if (st /= 0) write(output_unit, '(a)') 'note: gnuplot failed to draw residual.png'
+  end subroutine plot_residuals
+end module residual_monitor

@@ -1,0 +1,66 @@
+/* The C bridge between the Fortran driver and the GPU backend.
+ *
+ * Fortran declares the same functions in fortran/gpu_bridge.f90 (bind(c)).
+ * Every call returns ADI_OK (0) or an ADI_ERR_* code; the text of the last
+ * failure (where it happened, which CUDA error, what the user can do) is
+ * available from adi_gpu_error_message. The CPU-only build links
+ * cuda/bridge_stub.c, whose adi_gpu_available() says no device.
+ *
+ * Fields cross the bridge in the shared layout of fortran/grid_layout.f90:
+ * npts = ldi*ldj*ldk doubles per field, variable-major, no copies or
+ * reordering on either side.
+ */
+#ifndef ADIFLOW_BRIDGE_H
+#define ADIFLOW_BRIDGE_H
+
+#include <stdint.h>
+#include "adiflow_params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum adi_status {
+  ADI_OK = 0,
+  ADI_ERR_NO_DEVICE = 1,   /* no usable GPU, or backend not built */
+  ADI_ERR_MEMORY = 2,      /* the grid does not fit in device memory */
+  ADI_ERR_CUDA = 3,        /* a CUDA call or kernel launch failed */
+  ADI_ERR_USAGE = 4,       /* called in the wrong order or with bad arguments */
+  ADI_ERR_CONFIG = 5       /* device limits cannot hold the chosen configuration */
+};
+
+enum adi_kernel_family { ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1 };
+
+/* 1 when a GPU backend is compiled in and a device is usable, else 0. */
+int adi_gpu_available(void);
+
+/* Describe the device in use (name, memory) into buf. */
+int adi_gpu_device_info(char *buf, int buflen);
+
+/* Allocate device fields, upload metrics and the state q (5 fields). */
+int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf,
+                 const double *sc, const double *vol, const double *q);
+
+/* One iteration (BC, primitives, time step, residual, LU-ADI) on the device. */
+int adi_gpu_iterate(double cfl);
+
+/* RMS residual per unit volume of the last iteration, 5 components. */
+int adi_gpu_residual_norms(double norms[5]);
+
+/* Copy the device state q (5 fields, ghosts included) to the host / back. */
+int adi_gpu_download_state(double *q);
+int adi_gpu_upload_state(const double *q);
+
+/* Per-kernel-family timing: enable collection, then read totals (ms). */
+int adi_gpu_set_timing(int enabled);
+int adi_gpu_timing_report(char *buf, int buflen);
+
+int adi_gpu_finalize(void);
+
+/* Text of the last failure; empty when none. */
+void adi_gpu_error_message(char *buf, int buflen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,32 @@
+/* Mirror of the bind(c) type solver_params_t in fortran/solver_params.f90:
+ * same members, same order. Keep the two in step. */
+#ifndef ADIFLOW_PARAMS_H
+#define ADIFLOW_PARAMS_H
+
+enum { ADI_BC_WALL = 0, ADI_BC_LID = 1, ADI_BC_PERIODIC = 2 };
+enum { ADI_VISC_CONSTANT = 0, ADI_VISC_SUTHERLAND = 1 };
+enum { ADI_LIM_VANALBADA = 0, ADI_LIM_MINMOD = 1 };
+enum { ADI_WALL_ADIABATIC = 0, ADI_WALL_ISOTHERMAL = 1 };
+
+typedef struct adi_solver_params {
+  double gamma;
+  double gm1;          /* gamma - 1 */
+  double ggm1;         /* gamma / (gamma - 1) */
+  double gm2;          /* gamma * Mach^2: T = gm2 * p / rho */
+  double re_inv;       /* 1 / Re */
+  double cond_coef;    /* 1 / (Re Pr (gamma-1) Mach^2) */
+  double sutherland_s;
+  double efix;         /* Harten entropy-fix width, fraction of c */
+  double vis_fac;      /* viscous spectral-radius factor */
+  double t_wall;
+  double lid_u, lid_v, lid_w;
+  int visc_law;
+  int order;
+  int limiter;
+  int wall_thermal;
+  int bc[6];           /* imin, imax, jmin, jmax, kmin, kmax */
+  int ni, nj, nk;
+  int ldi, ldj, ldk;
+} adi_solver_params;
+
+#endif
