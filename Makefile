@@ -25,9 +25,9 @@ CUDA_PTX  := $(patsubst sm_%,compute_%,$(CUDA_ARCH))
 
 # The Fortran reference never contracts a*b+c into an FMA: its rounding is the
 # one the strict GPU build reproduces bit for bit.
-FFLAGS ?= -O2 -g -fopenmp -ffp-contract=off -fno-fast-math -std=f2008 -Wall -Wno-maybe-uninitialized \
+FFLAGS ?= -O2 -g -fopenmp -ffp-contract=off -fno-fast-math -std=f2018 -fno-backtrace -ffpe-summary=none -Wall -Wno-maybe-uninitialized \
           -Wno-compare-reals -Wno-unused-dummy-argument -ffree-line-length-none -fcheck=bounds
-FFLAGS_RELEASE := -O2 -g -fopenmp -ffp-contract=off -std=f2008 -ffree-line-length-none
+FFLAGS_RELEASE := -O2 -g -fopenmp -ffp-contract=off -std=f2018 -fno-backtrace -ffpe-summary=none -ffree-line-length-none
 CFLAGS ?= -O2 -g -std=c11 -Wall -Wextra -ffp-contract=off -Iinclude
 NVFLAGS := -O3 -std=c++17 -Iinclude -gencode arch=$(CUDA_PTX),code=$(CUDA_ARCH) \
            -gencode arch=$(CUDA_PTX),code=$(CUDA_PTX) -Xcompiler -Wall
@@ -65,6 +65,7 @@ all: deps $(BUILD)/adiflow $(TOOLS)
 
 deps:
 	@bash scripts/install_deps.sh base
+	@bash scripts/install_deps.sh mpi
 
 $(OBJ):
 	@mkdir -p $(OBJ)
@@ -109,8 +110,9 @@ $(BUILD)/ghia_compare: validation/ghia_compare.c | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
 
 # unit tests (Fortran programs over the solver modules)
-$(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90
-	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+$(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
+	@mkdir -p $(BUILD)/testmod/$*
+	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/$* -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c include/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
 	$(CC) $(CFLAGS) -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
@@ -119,7 +121,7 @@ run: all
 	./$(BUILD)/adiflow cases/cavity_default.nml
 
 test: all $(TESTS)
-	@bash tests/run_tests.sh
+	@bash tests/run_all.sh
 
 validate: all
 	@bash validation/run_ghia.sh

@@ -44,7 +44,7 @@ program adiflow
     write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|cuda] '// &
       '[--kernels split|merged] [--max-iter N] [--run-dir DIR] [--restart]'
     write(output_unit, '(a)') 'case-file keys: see README.md, "Case file reference"'
-    if (len_trim(case_path) == 0) error stop 2
+    if (len_trim(case_path) == 0) error stop 2, quiet=.true.
     stop
   end if
 
@@ -140,7 +140,7 @@ program adiflow
       call write_outputs(it)
       call monitor_close()
       if (use_gpu) call gpu_check(adi_gpu_finalize(), 'finalisation')
-      error stop 130
+      error stop 130, quiet=.true.
     end if
   end do
   if (it > cs%max_iter) it = cs%max_iter
@@ -157,7 +157,7 @@ program adiflow
     end if
     write(error_unit, '(a)') '  try a smaller cfl or a longer cfl_ramp_iters, or order = 1 to start.'
     if (use_gpu) call gpu_check(adi_gpu_finalize(), 'finalisation')
-    error stop 3
+    error stop 3, quiet=.true.
   end if
 
   if (converged) write(output_unit, '(a,i0,a,es9.2)') 'adiflow: converged at iteration ', it, &

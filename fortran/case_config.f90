@@ -57,7 +57,7 @@ contains
   subroutine case_error(msg)
     character(len=*), intent(in) :: msg
     write(0, '(a)') 'adiflow: error: '//trim(msg)
-    error stop 2
+    error stop 2, quiet=.true.
   end subroutine case_error
 
   pure function lower(s) result(t)

@@ -81,7 +81,7 @@ contains
     if (status == 0) return
     call c_error_message(buf, int(len(buf), c_int))
     write(0, '(a)') 'adiflow: error: GPU backend, '//trim(what)//' failed: '//trim(from_c(buf))
-    error stop 4
+    error stop 4, quiet=.true.
   end subroutine gpu_check
 
   function gpu_device_info() result(s)

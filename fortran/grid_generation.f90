@@ -1,8 +1,10 @@
 !> Node coordinates of the structured grid, ghost nodes included.
 !>
 !> Nodes are numbered 0..n (cell i lies between node planes i-1 and i) and
-!> extended by two ghost planes on each side by linear extrapolation of the
-!> end spacing, so ghost cells get proper metrics from the same formulas.
+!> extended by two ghost planes on each side, so ghost cells get proper
+!> metrics from the same formulas: by linear extrapolation of the end spacing
+!> at walls, and as the shifted periodic images in periodic directions (so a
+!> ghost cell's metrics equal its partner's and fluxes telescope exactly).
 module grid_generation
   use kinds, only: rk, ng
   use case_config, only: case_t
@@ -69,16 +71,31 @@ contains
     end do
     ! ghost planes: i first (physical j,k), then j (all i), then k (all i,j)
     do m = 1, ng
-      xn(:, -m, 0:nj, 0:nk) = xn(:, 0, 0:nj, 0:nk) + real(m, rk)*(xn(:, 0, 0:nj, 0:nk) - xn(:, 1, 0:nj, 0:nk))
-      xn(:, ni+m, 0:nj, 0:nk) = xn(:, ni, 0:nj, 0:nk) + real(m, rk)*(xn(:, ni, 0:nj, 0:nk) - xn(:, ni-1, 0:nj, 0:nk))
+      if (cs%bc_imin == 'periodic') then
+        xn(:, -m, 0:nj, 0:nk) = xn(:, ni-m, 0:nj, 0:nk) - (xn(:, ni, 0:nj, 0:nk) - xn(:, 0, 0:nj, 0:nk))
+        xn(:, ni+m, 0:nj, 0:nk) = xn(:, m, 0:nj, 0:nk) + (xn(:, ni, 0:nj, 0:nk) - xn(:, 0, 0:nj, 0:nk))
+      else
+        xn(:, -m, 0:nj, 0:nk) = xn(:, 0, 0:nj, 0:nk) + real(m, rk)*(xn(:, 0, 0:nj, 0:nk) - xn(:, 1, 0:nj, 0:nk))
+        xn(:, ni+m, 0:nj, 0:nk) = xn(:, ni, 0:nj, 0:nk) + real(m, rk)*(xn(:, ni, 0:nj, 0:nk) - xn(:, ni-1, 0:nj, 0:nk))
+      end if
     end do
     do m = 1, ng
-      xn(:, :, -m, 0:nk) = xn(:, :, 0, 0:nk) + real(m, rk)*(xn(:, :, 0, 0:nk) - xn(:, :, 1, 0:nk))
-      xn(:, :, nj+m, 0:nk) = xn(:, :, nj, 0:nk) + real(m, rk)*(xn(:, :, nj, 0:nk) - xn(:, :, nj-1, 0:nk))
+      if (cs%bc_jmin == 'periodic') then
+        xn(:, :, -m, 0:nk) = xn(:, :, nj-m, 0:nk) - (xn(:, :, nj, 0:nk) - xn(:, :, 0, 0:nk))
+        xn(:, :, nj+m, 0:nk) = xn(:, :, m, 0:nk) + (xn(:, :, nj, 0:nk) - xn(:, :, 0, 0:nk))
+      else
+        xn(:, :, -m, 0:nk) = xn(:, :, 0, 0:nk) + real(m, rk)*(xn(:, :, 0, 0:nk) - xn(:, :, 1, 0:nk))
+        xn(:, :, nj+m, 0:nk) = xn(:, :, nj, 0:nk) + real(m, rk)*(xn(:, :, nj, 0:nk) - xn(:, :, nj-1, 0:nk))
+      end if
     end do
     do m = 1, ng
-      xn(:, :, :, -m) = xn(:, :, :, 0) + real(m, rk)*(xn(:, :, :, 0) - xn(:, :, :, 1))
-      xn(:, :, :, nk+m) = xn(:, :, :, nk) + real(m, rk)*(xn(:, :, :, nk) - xn(:, :, :, nk-1))
+      if (cs%bc_kmin == 'periodic') then
+        xn(:, :, :, -m) = xn(:, :, :, nk-m) - (xn(:, :, :, nk) - xn(:, :, :, 0))
+        xn(:, :, :, nk+m) = xn(:, :, :, m) + (xn(:, :, :, nk) - xn(:, :, :, 0))
+      else
+        xn(:, :, :, -m) = xn(:, :, :, 0) + real(m, rk)*(xn(:, :, :, 0) - xn(:, :, :, 1))
+        xn(:, :, :, nk+m) = xn(:, :, :, nk) + real(m, rk)*(xn(:, :, :, nk) - xn(:, :, :, nk-1))
+      end if
     end do
   end subroutine generate_nodes
 end module grid_generation

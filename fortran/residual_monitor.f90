@@ -29,7 +29,7 @@ contains
         '  drop(orders)  s/iter'
     end if
     if (ios /= 0) call case_error('cannot write residual.dat in "'//trim(dir)//'": '//trim(msg))
-    write(output_unit, '(a)') '    iter    cfl     L2(rho)    L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
+    write(output_unit, '(a)') '    iter     cfl     L2(rho)    L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
       '       drop   s/iter      ETA'
   end subroutine monitor_open
 
@@ -65,7 +65,7 @@ contains
     else
       write(etas, '(f6.1,a)') eta, ' s'
     end if
-    write(output_unit, '(i8,f8.2,5es11.3,f7.2,es10.2,1x,a)') it, cfl, norms, &
+    write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,1x,a)') it, cfl, norms, &
       residual_drop(norms, res0), sec_per_iter, trim(etas)
     flush(output_unit)
     write(unit_dat, '(i9,f9.3,5es23.15,f8.3,es11.3)') it, cfl, norms, residual_drop(norms, res0), sec_per_iter

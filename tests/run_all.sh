@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every test suite of the repository (the CFD solver's, then each
+# module's that is present), shows their output, and closes with the sum of
+# their "N passed, N failed" lines. Exit status non-zero if any suite failed.
+set -u
+cd "$(dirname "$0")/.."
+total_pass=0; total_fail=0; status=0
+suite() { # NAME COMMAND...
+  local name=$1; shift
+  echo "=== $name ==="
+  local log; log=$(mktemp)
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local last; last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+  rm -f "$log"
+  if [ -z "$last" ]; then
+    echo "suite $name printed no summary line (exit $rc)"; total_fail=$((total_fail+1)); status=1; return
+  fi
+  local p f; p=$(echo "$last" | awk '{print $1}'); f=$(echo "$last" | awk '{print $3}')
+  total_pass=$((total_pass+p)); total_fail=$((total_fail+f))
+  if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then status=1; fi
+}
+suite "adiflow CFD solver" bash tests/run_tests.sh
+[ -f wave/wave.mk ] && suite "wave2d module" make -s wave-test
+[ -f stencil3d/stencil3d.mk ] && suite "stencil3d module" make -s stencil3d-test
+[ -f ooc/ooc.mk ] && suite "out-of-core module" make -s ooc-test
+echo "=== all suites ==="
+echo "$total_pass passed, $total_fail failed"
+exit $status

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# adiflow test suite (CPU): unit tests of the numerics, then driver-level
+# tests of restart, threads, bad input, divergence, interrupt, outputs and
+# the Ghia et al. Re=100 check. Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+B=build
+T=$(mktemp -d /tmp/adiflow-tests.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()   { pass=$((pass+1)); echo "PASS $*"; }
+bad()  { fail=$((fail+1)); echo "FAIL $*"; }
+expect() { if eval "$1"; then ok "$2"; else bad "$2"; fi; }
+
+# ---- unit tests (each prints its own PASS/FAIL lines and a summary) ----
+for t in $B/test_*; do
+  [ -x "$t" ] || continue
+  out=$("$t" 2>&1); rc=$?
+  echo "$out" | grep -E '^(PASS|FAIL) ' | sed "s|^|  [$(basename "$t")] |"
+  np=$(echo "$out" | grep -c '^PASS '); nf=$(echo "$out" | grep -c '^FAIL ')
+  pass=$((pass+np)); fail=$((fail+nf))
+  if [ $rc -ne 0 ] && [ "$nf" -eq 0 ]; then bad "$(basename "$t") exited with $rc"; echo "$out" | tail -5; fi
+done
+
+run() { # run DIR ARGS... -> output in $T/DIR.log, exit code echoed
+  local d=$1; shift
+  ./$B/adiflow "$@" --run-dir "$T/$d" > "$T/$d.log" 2>&1; echo $?
+}
+
+# ---- restart continuation: 40 iterations == 20 + restart + 20 ----
+rc1=$(run full tests/cases/cube12.nml --backend cpu)
+rc2=$(run half tests/cases/cube12.nml --backend cpu --max-iter 20)
+rc3=$(run half tests/cases/cube12.nml --backend cpu --restart)
+expect '[ "$rc1$rc2$rc3" = 000 ]' "restart runs finish (exit codes $rc1 $rc2 $rc3)"
+expect 'cmp -s "$T/full/field.dump" "$T/half/field.dump"' \
+  "restart continuation is bit-identical (40 == 20 + restart + 20)"
+expect 'grep -q "restarting from .* at iteration 20" "$T/half.log"' "restart run says where it continues"
+
+# ---- OpenMP: 1 thread vs 2 threads bit-identical ----
+OMP_NUM_THREADS=1 ./$B/adiflow tests/cases/cube12.nml --backend cpu --run-dir "$T/t1" > /dev/null 2>&1
+OMP_NUM_THREADS=2 ./$B/adiflow tests/cases/cube12.nml --backend cpu --run-dir "$T/t2" > /dev/null 2>&1
+expect 'cmp -s "$T/t1/field.dump" "$T/t2/field.dump"' "OpenMP 1 thread and 2 threads give bit-identical fields"
+
+# ---- outputs of a run ----
+f=$T/full
+expect 'head -c 200 "$f/flow.vts" | grep -q "<VTKFile type=\"StructuredGrid\""' "VTK structured grid written"
+expect 'tail -c 30 "$f/flow.vts" | grep -q "</VTKFile>"' "VTK file complete"
+expect 'grep -q "^VARIABLES = \"x\" \"y\" \"z\" \"rho\"" "$f/flow.dat" && grep -q "I=13, J=11, K=9" "$f/flow.dat"' \
+  "Tecplot ASCII zone written with node dimensions"
+expect '[ $(wc -l < "$f/centreline_u.csv") -eq 13 ] && [ $(wc -l < "$f/centreline_v.csv") -eq 15 ]' \
+  "centreline profiles written (cells + 2 wall points + header)"
+expect '[ $(grep -vc "^#" "$f/residual.dat") -eq 5 ]' "residual.dat has one line per monitored iteration"
+expect '[ $(stat -c %s "$f/field.dump") -eq $((80 + 12*10*8*5*8 + 8)) ]' "field dump has the documented size"
+
+# ---- bad input: clear message naming the key/value, exit code 2 ----
+badcase() { # NAME "namelist body" "expected message part"
+  printf '&adiflow\n%s\n/\n' "$2" > "$T/bad.nml"
+  out=$(./$B/adiflow "$T/bad.nml" --run-dir "$T/bad" 2>&1); rc=$?
+  if [ $rc -eq 2 ] && echo "$out" | grep -qF -- "$3"; then ok "bad input rejected: $1"
+  else bad "bad input rejected: $1 (exit $rc, got: $out)"; fi
+}
+badcase "grid size"        "ni = 0"                         "ni = 0 is out of range: allowed 1 to 4096"
+badcase "negative Mach"    "mach = -0.1"                    "mach = "
+badcase "unknown key"      "reynold = 100."                 "reynold"
+badcase "wrong type"       "ni = 'abc'"                     "case file"
+badcase "bad limiter"      "limiter = 'superbee'"           'limiter = "superbee" is not allowed (use one of: vanalbada minmod)'
+badcase "bad boundary"     "bc_imin = 'inflow'"             'bc_imin = "inflow" is not allowed'
+badcase "unpaired periodic" "bc_kmin = 'periodic'"          "periodic boundaries come in pairs"
+badcase "bad backend"      "backend = 'opencl'"             'backend = "opencl" is not allowed'
+badcase "order"            "order = 3"                      "order = 3 is out of range"
+badcase "cfl"              "cfl = 0."                       "cfl = "
+badcase "too few wall cells" "nk = 1"                       "nk = 1 is too small"
+badcase "grid too big for memory" "ni = 4096, nj = 4096, nk = 4096" "GiB of host memory"
+out=$(./$B/adiflow "$T/nonexistent.nml" 2>&1); rc=$?
+expect '[ $rc -eq 2 ] && echo "$out" | grep -q "does not exist"' "missing case file rejected"
+out=$(./$B/adiflow tests/cases/cube12.nml --frobnicate 2>&1); rc=$?
+expect '[ $rc -eq 2 ] && echo "$out" | grep -q "unknown option \"--frobnicate\""' "unknown command-line option rejected"
+printf '&adiflow\nni = 8, nj = 8, nk = 6\n/\n' > "$T/other.nml"
+out=$(./$B/adiflow "$T/other.nml" --restart --run-dir "$T/half" 2>&1); rc=$?
+expect '[ $rc -eq 2 ] && echo "$out" | grep -q "does not match the case grid"' "restart on a different grid rejected"
+cp "$T/half/restart.bin" "$T/corrupt.bin"
+printf '\x55' | dd of="$T/corrupt.bin" bs=1 seek=500 conv=notrunc 2>/dev/null
+mkdir -p "$T/corrupt"; cp "$T/corrupt.bin" "$T/corrupt/restart.bin"
+out=$(./$B/adiflow tests/cases/cube12.nml --restart --run-dir "$T/corrupt" 2>&1); rc=$?
+expect '[ $rc -eq 2 ] && echo "$out" | grep -q "fails its checksum"' "damaged restart file detected by its checksum"
+
+# ---- divergence: stops with a message, keeps the last good restart ----
+rc=$(run div tests/cases/diverge.nml --backend cpu)
+expect '[ "$rc" -eq 3 ] && grep -q "diverged at iteration" "$T/div.log"' "diverging run stops with exit 3 and a message"
+it_nan=$(sed -n 's/.*diverged at iteration \([0-9]*\).*/\1/p' "$T/div.log")
+it_rst=$(od -An -t d8 -j 32 -N 8 "$T/div/restart.bin" | tr -d ' ')
+expect '[ -n "$it_nan" ] && [ "$it_rst" -lt "$it_nan" ] && [ "$it_rst" -gt 0 ]' \
+  "restart kept from before the divergence (restart at $it_rst, NaN at $it_nan)"
+rc=$(run div tests/cases/diverge.nml --backend cpu --restart --max-iter "$it_rst")
+expect '[ "$rc" -eq 0 ]' "the kept restart is readable and finite"
+
+# ---- SIGINT: writes a restart and stops cleanly ----
+sed 's/max_iter = 40/max_iter = 100000/' tests/cases/cube12.nml > "$T/long.nml"
+./$B/adiflow "$T/long.nml" --backend cpu --run-dir "$T/int" > "$T/int.log" 2>&1 &
+pid=$!; sleep 3; kill -INT $pid; wait $pid; rc=$?
+expect '[ $rc -eq 130 ] && grep -q "interrupted at iteration" "$T/int.log" && [ -s "$T/int/restart.bin" ]' \
+  "SIGINT writes a restart and exits with 130"
+it_int=$(od -An -t d8 -j 32 -N 8 "$T/int/restart.bin" | tr -d ' ')
+rc=$(run int "$T/long.nml" --backend cpu --restart --max-iter $((it_int + 2)))
+expect '[ "$rc" -eq 0 ]' "run continues from the interrupt restart (iteration $it_int)"
+
+# ---- Ghia et al. (1982), Re = 100 on the default 64x64 case ----
+rc=$(run ghia cases/cavity_default.nml --backend cpu)
+G=../shared/data/ghia1982
+[ -d "$G" ] || G=shared/data/ghia1982
+out=$(./$B/ghia_compare "$T/ghia/centreline_u.csv" $G/ghia1982_Re100_u_vertical_centerline.csv \
+      "$T/ghia/centreline_v.csv" $G/ghia1982_Re100_v_horizontal_centerline.csv 0.02 --label "Re=100 64x64" 2>&1)
+grc=$?
+echo "$out" | grep -E "max \|u"
+expect '[ "$rc" -eq 0 ] && [ $grc -eq 0 ]' "Ghia Re=100 centrelines within 0.02 on the default 64x64 case"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
