@@ -1,0 +1,277 @@
+/* Per-point formulas shared by the host C code and the CUDA kernels:
+ * primitive variables, viscosity, limiter, Roe flux, characteristic
+ * transforms, wall ghost state, eigenvalue parts, viscous face flux.
+ *
+ * Mirror of fortran/flow_math.f90: the same names, the same arguments in the
+ * same order, and every expression written with the same shape (Fortran and
+ * C both evaluate a + b + c as (a + b) + c and a*b/c as (a*b)/c), so with
+ * FMA contraction off (gcc -ffp-contract=off, nvcc --fmad=false) every
+ * function returns the very same bits as its Fortran twin.
+ * tests/test_math_c_vs_fortran.f90 checks that on random inputs.
+ * Change one, change the other.
+ *
+ * Plain C11 (gcc) and CUDA (nvcc, __host__ __device__) from one source.
+ * Arrays keep the Fortran layout: r(1:5) is r[0..4]; dphi(3,4) and mv(3,3)
+ * are column-major, element (a,b) at [(a-1) + 3*(b-1)].
+ */
+#ifndef ADIFLOW_MATH_H
+#define ADIFLOW_MATH_H
+
+#include <math.h>
+
+#include "adiflow_params.h"
+
+#ifdef __CUDACC__
+#define ADI_HD __host__ __device__
+#else
+#define ADI_HD
+#endif
+
+/* dphi(d, v) and mv(c, d) of the Fortran, 1-based */
+#define ADI_M34(a, r, c) ((a)[((r) - 1) + 3 * ((c) - 1)])
+
+ADI_HD static inline void cons_to_prim(const adi_solver_params *sp, double q1, double q2,
+                                       double q3, double q4, double q5, double *rho_out,
+                                       double *u_out, double *v_out, double *w_out,
+                                       double *p_out, double *t_out)
+{
+  double rho, u, v, w, p, t;
+  rho = q1;
+  u = q2/rho;
+  v = q3/rho;
+  w = q4/rho;
+  p = sp->gm1*(q5 - 0.5*(q2*u + q3*v + q4*w));
+  t = sp->gm2*p/rho;
+  *rho_out = rho; *u_out = u; *v_out = v; *w_out = w; *p_out = p; *t_out = t;
+}
+
+/* Nondimensional molecular viscosity mu(T) (mu = 1 at T = 1). */
+ADI_HD static inline double viscosity(const adi_solver_params *sp, double t)
+{
+  double mu;
+  if (sp->visc_law == ADI_VISC_SUTHERLAND) {
+    mu = t*sqrt(t)*(1.0 + sp->sutherland_s)/(t + sp->sutherland_s);
+  } else {
+    mu = 1.0;
+  }
+  return mu;
+}
+
+/* Slope limiter of two one-sided differences (zero at extrema). */
+ADI_HD static inline double limiter(const adi_solver_params *sp, double a, double b)
+{
+  double s;
+  if (a*b <= 0.0) {
+    s = 0.0;
+  } else if (sp->limiter == ADI_LIM_MINMOD) {
+    if (fabs(a) < fabs(b)) {
+      s = a;
+    } else {
+      s = b;
+    }
+  } else {
+    s = a*b*(a + b)/(a*a + b*b);
+  }
+  return s;
+}
+
+/* Roe flux-difference splitting with Harten's entropy fix on the acoustic
+ * waves, through a face of area vector (sx, sy, sz). Returns flux * area. */
+ADI_HD static inline void roe_flux(const adi_solver_params *sp, double rl, double ul, double vl,
+                                   double wl, double pl, double rr, double ur, double vr,
+                                   double wr, double pr, double sx, double sy, double sz,
+                                   double f[5])
+{
+  double area, nx, ny, nz, unl, unr, hl, hr, sl, sr, ssum, rt;
+  double ut, vt, wt, ht, q2t, ct, unt, dr, dp, du, dv, dw, dun;
+  double a1, a2, a5, l1, l2, l5, delta, fl1, fr1;
+  double d1, d2, d3, d4, d5;
+
+  area = sqrt(sx*sx + sy*sy + sz*sz);
+  nx = sx/area;
+  ny = sy/area;
+  nz = sz/area;
+  unl = ul*nx + vl*ny + wl*nz;
+  unr = ur*nx + vr*ny + wr*nz;
+  hl = sp->ggm1*pl/rl + 0.5*(ul*ul + vl*vl + wl*wl);
+  hr = sp->ggm1*pr/rr + 0.5*(ur*ur + vr*vr + wr*wr);
+
+  /* Roe averages */
+  sl = sqrt(rl);
+  sr = sqrt(rr);
+  ssum = sl + sr;
+  rt = sl*sr;
+  ut = (sl*ul + sr*ur)/ssum;
+  vt = (sl*vl + sr*vr)/ssum;
+  wt = (sl*wl + sr*wr)/ssum;
+  ht = (sl*hl + sr*hr)/ssum;
+  q2t = 0.5*(ut*ut + vt*vt + wt*wt);
+  ct = sqrt(sp->gm1*(ht - q2t));
+  unt = ut*nx + vt*ny + wt*nz;
+
+  /* jumps and wave strengths */
+  dr = rr - rl;
+  dp = pr - pl;
+  du = ur - ul;
+  dv = vr - vl;
+  dw = wr - wl;
+  dun = unr - unl;
+  a1 = (dp - rt*ct*dun)/(2.0*ct*ct);
+  a5 = (dp + rt*ct*dun)/(2.0*ct*ct);
+  a2 = dr - dp/(ct*ct);
+
+  /* wave speeds, entropy fix on the acoustic ones */
+  l1 = fabs(unt - ct);
+  l2 = fabs(unt);
+  l5 = fabs(unt + ct);
+  delta = sp->efix*ct;
+  if (l1 < delta) l1 = (l1*l1 + delta*delta)/(2.0*delta);
+  if (l5 < delta) l5 = (l5*l5 + delta*delta)/(2.0*delta);
+
+  /* |A| dq */
+  d1 = l1*a1 + l2*a2 + l5*a5;
+  d2 = l1*a1*(ut - ct*nx) + l2*(a2*ut + rt*(du - nx*dun)) + l5*a5*(ut + ct*nx);
+  d3 = l1*a1*(vt - ct*ny) + l2*(a2*vt + rt*(dv - ny*dun)) + l5*a5*(vt + ct*ny);
+  d4 = l1*a1*(wt - ct*nz) + l2*(a2*wt + rt*(dw - nz*dun)) + l5*a5*(wt + ct*nz);
+  d5 = l1*a1*(ht - unt*ct) + l2*(a2*q2t + rt*(ut*du + vt*dv + wt*dw - unt*dun))
+     + l5*a5*(ht + unt*ct);
+
+  fl1 = rl*unl;
+  fr1 = rr*unr;
+  f[0] = 0.5*(fl1 + fr1 - d1)*area;
+  f[1] = 0.5*(fl1*ul + pl*nx + (fr1*ur + pr*nx) - d2)*area;
+  f[2] = 0.5*(fl1*vl + pl*ny + (fr1*vr + pr*ny) - d3)*area;
+  f[3] = 0.5*(fl1*wl + pl*nz + (fr1*wr + pr*nz) - d4)*area;
+  f[4] = 0.5*(fl1*hl + fr1*hr - d5)*area;
+}
+
+/* ADI stage 3 at one point: conservative increments r(1:5) to the
+ * characteristic variables of direction n (unit normal). w(1:3) travel
+ * with U, w(4) with U + c|k|, w(5) with U - c|k|. */
+ADI_HD static inline void char_from_cons(const adi_solver_params *sp, double rho, double u,
+                                         double v, double w, double p, double nx, double ny,
+                                         double nz, const double r[5], double ch[5])
+{
+  double c, q2h, dpr, du, dv, dw, dun, ent, pc;
+  c = sqrt(sp->gamma*p/rho);
+  q2h = 0.5*(u*u + v*v + w*w);
+  dpr = sp->gm1*(r[4] - (u*r[1] + v*r[2] + w*r[3]) + q2h*r[0]);
+  du = (r[1] - u*r[0])/rho;
+  dv = (r[2] - v*r[0])/rho;
+  dw = (r[3] - w*r[0])/rho;
+  dun = nx*du + ny*dv + nz*dw;
+  ent = r[0] - dpr/(c*c);
+  ch[0] = nx*ent - (ny*dw - nz*dv);
+  ch[1] = ny*ent - (nz*du - nx*dw);
+  ch[2] = nz*ent - (nx*dv - ny*du);
+  pc = dpr/(rho*c);
+  ch[3] = 0.5*(pc + dun);
+  ch[4] = 0.5*(pc - dun);
+}
+
+/* ADI stage 5 at one point: the inverse of char_from_cons. */
+ADI_HD static inline void cons_from_char(const adi_solver_params *sp, double rho, double u,
+                                         double v, double w, double p, double nx, double ny,
+                                         double nz, const double ch[5], double r[5])
+{
+  double c, q2h, ent, dun, dpr, du, dv, dw;
+  c = sqrt(sp->gamma*p/rho);
+  q2h = 0.5*(u*u + v*v + w*w);
+  ent = nx*ch[0] + ny*ch[1] + nz*ch[2];
+  dun = ch[3] - ch[4];
+  dpr = rho*c*(ch[3] + ch[4]);
+  du = (ny*ch[2] - nz*ch[1]) + nx*dun;
+  dv = (nz*ch[0] - nx*ch[2]) + ny*dun;
+  dw = (nx*ch[1] - ny*ch[0]) + nz*dun;
+  r[0] = ent + dpr/(c*c);
+  r[1] = rho*du + u*r[0];
+  r[2] = rho*dv + v*r[0];
+  r[3] = rho*dw + w*r[0];
+  r[4] = dpr/sp->gm1 + q2h*r[0] + rho*(u*du + v*dv + w*dw);
+}
+
+/* Ghost state mirroring an interior state across a no-slip wall moving
+ * with velocity (uw, vw, ww): zero normal pressure gradient, velocity
+ * reflected about the wall velocity, temperature reflected (isothermal)
+ * or copied (adiabatic). */
+ADI_HD static inline void wall_ghost_state(const adi_solver_params *sp, double uw, double vw,
+                                           double ww, const double qm[5], double qg[5])
+{
+  double rho, u, v, w, p, t, rg, ug, vg, wg, tg;
+  cons_to_prim(sp, qm[0], qm[1], qm[2], qm[3], qm[4], &rho, &u, &v, &w, &p, &t);
+  ug = 2.0*uw - u;
+  vg = 2.0*vw - v;
+  wg = 2.0*ww - w;
+  if (sp->wall_thermal == ADI_WALL_ISOTHERMAL) {
+    tg = 2.0*sp->t_wall - t;
+    rg = sp->gm2*p/tg;
+  } else {
+    rg = rho;
+  }
+  qg[0] = rg;
+  qg[1] = rg*ug;
+  qg[2] = rg*vg;
+  qg[3] = rg*wg;
+  qg[4] = p/sp->gm1 + 0.5*rg*(ug*ug + vg*vg + wg*wg);
+}
+
+/* Pieces of the eigenvalues of direction k = (kx, ky, kz) (the cell's
+ * area-weighted metric vector): contravariant velocity ucon = u.k, the
+ * acoustic part ck = c|k| and the viscous spectral term lv.
+ * Eigenvalues are ucon (three times), ucon + ck, ucon - ck. */
+ADI_HD static inline void eigen_parts(const adi_solver_params *sp, double rho, double u,
+                                      double v, double w, double c, double mu, double vol,
+                                      double kx, double ky, double kz, double *ucon,
+                                      double *ck, double *lv)
+{
+  double kk;
+  kk = kx*kx + ky*ky + kz*kz;
+  *ucon = u*kx + v*ky + w*kz;
+  *ck = c*sqrt(kk);
+  *lv = sp->vis_fac*mu*sp->re_inv*kk/(rho*vol);
+}
+
+/* Viscous flux through a face of area vector mv(:,dn) (dn: the face's
+ * direction). dphi(d, v) is the computational-space difference of
+ * variable v (u, v, w, T) along direction d, mv(:, d) the metric vector of
+ * direction d at the face, volf the face's control volume. Green-Gauss in
+ * computational space: grad = (mv(:,1) d1 + mv(:,2) d2 + mv(:,3) d3) / volf. */
+ADI_HD static inline void viscous_face_flux(const adi_solver_params *sp, int dn,
+                                            const double dphi[12], const double mv[9],
+                                            double volf, double uf, double vf, double wf,
+                                            double tl, double tr, double fv[5])
+{
+  double g[12], muf, mue, kq, div, txx, tyy, tzz, txy, txz, tyz;
+  double sx, sy, sz;
+  const double two_thirds = 2.0/3.0;
+  int v;
+  for (v = 1; v <= 4; ++v) {
+    ADI_M34(g, 1, v) = (ADI_M34(mv, 1, 1)*ADI_M34(dphi, 1, v) + ADI_M34(mv, 1, 2)*ADI_M34(dphi, 2, v)
+                        + ADI_M34(mv, 1, 3)*ADI_M34(dphi, 3, v))/volf;
+    ADI_M34(g, 2, v) = (ADI_M34(mv, 2, 1)*ADI_M34(dphi, 1, v) + ADI_M34(mv, 2, 2)*ADI_M34(dphi, 2, v)
+                        + ADI_M34(mv, 2, 3)*ADI_M34(dphi, 3, v))/volf;
+    ADI_M34(g, 3, v) = (ADI_M34(mv, 3, 1)*ADI_M34(dphi, 1, v) + ADI_M34(mv, 3, 2)*ADI_M34(dphi, 2, v)
+                        + ADI_M34(mv, 3, 3)*ADI_M34(dphi, 3, v))/volf;
+  }
+  muf = 0.5*(viscosity(sp, tl) + viscosity(sp, tr));
+  mue = muf*sp->re_inv;
+  kq = muf*sp->cond_coef;
+  div = ADI_M34(g, 1, 1) + ADI_M34(g, 2, 2) + ADI_M34(g, 3, 3);
+  txx = mue*(2.0*ADI_M34(g, 1, 1) - two_thirds*div);
+  tyy = mue*(2.0*ADI_M34(g, 2, 2) - two_thirds*div);
+  tzz = mue*(2.0*ADI_M34(g, 3, 3) - two_thirds*div);
+  txy = mue*(ADI_M34(g, 2, 1) + ADI_M34(g, 1, 2));
+  txz = mue*(ADI_M34(g, 3, 1) + ADI_M34(g, 1, 3));
+  tyz = mue*(ADI_M34(g, 3, 2) + ADI_M34(g, 2, 3));
+  /* mv(:, dn), written as a selection so the device keeps mv in registers */
+  sx = dn == 1 ? ADI_M34(mv, 1, 1) : (dn == 2 ? ADI_M34(mv, 1, 2) : ADI_M34(mv, 1, 3));
+  sy = dn == 1 ? ADI_M34(mv, 2, 1) : (dn == 2 ? ADI_M34(mv, 2, 2) : ADI_M34(mv, 2, 3));
+  sz = dn == 1 ? ADI_M34(mv, 3, 1) : (dn == 2 ? ADI_M34(mv, 3, 2) : ADI_M34(mv, 3, 3));
+  fv[0] = 0.0;
+  fv[1] = txx*sx + txy*sy + txz*sz;
+  fv[2] = txy*sx + tyy*sy + tyz*sz;
+  fv[3] = txz*sx + tyz*sy + tzz*sz;
+  fv[4] = uf*fv[1] + vf*fv[2] + wf*fv[3] + kq*(ADI_M34(g, 1, 4)*sx + ADI_M34(g, 2, 4)*sy + ADI_M34(g, 3, 4)*sz);
+}
+
+#endif
