@@ -58,7 +58,7 @@ endif
 
 TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
-         $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran
+         $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran
 
 .PHONY: all deps run test validate gpu-test clean hip bench
 all: deps $(BUILD)/adiflow $(TOOLS)
@@ -116,6 +116,13 @@ $(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_uti
 $(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c include/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
 	$(CC) $(CFLAGS) -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+# the GPU launch sequence over the shared stage bodies, emulated on the CPU
+$(BUILD)/test_stages_c_vs_fortran: tests/test_stages_c_vs_fortran.f90 tests/stages_host_emul.c \
+  include/adiflow_stages.h include/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
+	@mkdir -p $(BUILD)/testmod/stages_c_vs_fortran
+	$(CC) $(CFLAGS) -c tests/stages_host_emul.c -o $(OBJ)/stages_host_emul.o
+	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/stages_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
+	  $(OBJ)/stages_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 
 run: all
 	./$(BUILD)/adiflow cases/cavity_default.nml

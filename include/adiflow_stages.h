@@ -1,0 +1,479 @@
+/* The body of every stage of one iteration at one point (or, for the ADI
+ * sweeps, one grid line), shared by the CUDA kernels (cuda/bc_kernels.cu, flux_kernels.cu, ...) and
+ * the host emulation of the GPU launch sequence (tests/stages_host_emul.c).
+ *
+ * Each function mirrors the loop body of its Fortran stage one to one:
+ *   bc_fill_line           boundary_conditions.f90  apply_boundary_conditions
+ *   primitives_point       primitives.f90           compute_primitives
+ *   time_step_point        time_step.f90            compute_time_step
+ *   flux_stage1_point..4   convective_flux.f90      flux_stage1_differences ..
+ *   viscous_flux_point     viscous_flux.f90         viscous_flux_faces
+ *   adi_stage1_point..5    lu_adi.f90               adi_stage1_eigenvalues ..
+ *   adi_stage4_line        lu_adi.f90               adi_stage4_sweeps (one line)
+ *   residual_plane_sum     residual_norms.f90       (one k-plane, one variable)
+ * with the same index ranges (stage_bounds), the same ghost semantics and the
+ * same arithmetic, so a GPU iteration reproduces the CPU one bit for bit when
+ * FMA contraction is off. tests/test_stages_c_vs_fortran.f90 runs the
+ * emulation against solver_cpu on the CPU.
+ *
+ * Layout (fortran/grid_layout.f90): cell (i,j,k), i in -1..ldi-2, j in
+ * -1..nj+2, k in -1..nk+2, is point (i+1) + ldi*((j+1) + ldj*(k+1)) of a
+ * field; component m (1-based, as in the Fortran) of a multi-field array
+ * starts at (m-1)*npts.
+ */
+#ifndef ADIFLOW_STAGES_H
+#define ADIFLOW_STAGES_H
+
+#include <stddef.h>
+
+#include "adiflow_math.h"
+
+/* work fields (1-based component = offset + m), convective_flux.f90 */
+enum { WK_DU = 0, WK_QL = 5, WK_QR = 10, WK_FC = 15, WK_FV = 20 };
+/* work fields of the ADI stages, lu_adi.f90 */
+enum { WK_LAMP = 0, WK_LAMN = 3, WK_LAMV = 6, WK_FLMP = 9, WK_FLMN = 12, WK_DIAG = 15, WK_WCH = 18 };
+enum { ADI_NVAR = 5, ADI_NPRIM = 6, ADI_NWORK = 25, ADI_NMETRIC = 9 };
+/* fields of one run: q 5, qp 6, res 5, dq 5, dtv 1, wk 25, sf 9, sc 9, vol 1 */
+enum { ADI_NFIELDS = 5 + 6 + 5 + 5 + 1 + 25 + 9 + 9 + 1 };
+
+/* Everything a stage reads: the parameters, the layout and the fields
+ * (device pointers in a kernel, host pointers in the emulation). */
+typedef struct adi_view {
+  adi_solver_params sp;
+  int ni, nj, nk;
+  int ldi, ldj, ldk;
+  ptrdiff_t npts;              /* ldi*ldj*ldk points per field (< 2^31) */
+  double *q, *qp, *res, *dq, *dtv, *wk;
+  const double *sf, *sc, *vol;
+} adi_view;
+
+/* a(i,j,k,m) of the Fortran for a field array a of the view, point p */
+#define ADI_F(v, a, m, p) ((v)->a[(ptrdiff_t)((m) - 1)*(v)->npts + (p)])
+
+/* [lo, hi] box of a stage, the Fortran's stage_bounds */
+typedef struct adi_box {
+  int lo[3], hi[3];
+} adi_box;
+
+ADI_HD static inline int adi_pt(const adi_view *v, int i, int j, int k)
+{
+  return (i + 1) + v->ldi*((j + 1) + v->ldj*(k + 1));
+}
+
+/* distance between neighbours along direction d */
+ADI_HD static inline int adi_stride(const adi_view *v, int d)
+{
+  return d == 1 ? 1 : (d == 2 ? v->ldi : v->ldi*v->ldj);
+}
+
+ADI_HD static inline int adi_ncells(const adi_view *v, int d)
+{
+  return d == 1 ? v->ni : (d == 2 ? v->nj : v->nk);
+}
+
+/* Loop bounds: [alo, ahi] along d (ahi relative to n), interior 1..n across. */
+ADI_HD static inline adi_box stage_bounds(const adi_view *v, int d, int alo, int ahi)
+{
+  adi_box b;
+  b.lo[0] = 1; b.lo[1] = 1; b.lo[2] = 1;
+  b.hi[0] = v->ni; b.hi[1] = v->nj; b.hi[2] = v->nk;
+  b.lo[d - 1] = alo;
+  b.hi[d - 1] = adi_ncells(v, d) + ahi;
+  return b;
+}
+
+/* Cell (i,j,k) from a position a along direction d and b, c across it
+ * (the two other directions in increasing order). */
+ADI_HD static inline void cell_index(int d, int a, int b, int c, int p[3])
+{
+  if (d == 1) {
+    p[0] = a; p[1] = b; p[2] = c;
+  } else if (d == 2) {
+    p[0] = b; p[1] = a; p[2] = c;
+  } else {
+    p[0] = b; p[1] = c; p[2] = a;
+  }
+}
+
+/* Fortran's modulo(a, n) for n > 0: the result lies in 0..n-1. */
+ADI_HD static inline int adi_modulo(int a, int n)
+{
+  int r = a % n;
+  return r < 0 ? r + n : r;
+}
+
+/* ---- boundary conditions: one line (b, c) across direction d, both sides,
+ * both ghost layers; b in -1..nb+2, c in -1..nc+2 ---- */
+ADI_HD static inline void bc_fill_line(const adi_view *v, int d, int b, int c)
+{
+  int n, side, layer, g, m, bc, pg[3], pm[3], ig, im, comp;
+  double uw, vw, ww, qm[5], qg[5];
+  n = adi_ncells(v, d);
+  for (side = 1; side <= 2; ++side) {
+    bc = v->sp.bc[2*d - 2 + side - 1];
+    uw = 0.0; vw = 0.0; ww = 0.0;
+    if (bc == ADI_BC_LID) {
+      uw = v->sp.lid_u; vw = v->sp.lid_v; ww = v->sp.lid_w;
+    }
+    for (layer = 1; layer <= 2; ++layer) {
+      if (side == 1) {
+        g = 1 - layer;           /* ghosts 0, -1 */
+        m = layer;               /* mirror cells 1, 2 */
+      } else {
+        g = n + layer;           /* ghosts n+1, n+2 */
+        m = n + 1 - layer;       /* mirror cells n, n-1 */
+      }
+      if (bc == ADI_BC_PERIODIC) m = 1 + adi_modulo(g - 1, n);
+      cell_index(d, g, b, c, pg);
+      cell_index(d, m, b, c, pm);
+      ig = adi_pt(v, pg[0], pg[1], pg[2]);
+      im = adi_pt(v, pm[0], pm[1], pm[2]);
+      for (comp = 1; comp <= 5; ++comp) qm[comp - 1] = ADI_F(v, q, comp, im);
+      if (bc == ADI_BC_PERIODIC) {
+        for (comp = 0; comp < 5; ++comp) qg[comp] = qm[comp];
+      } else {
+        wall_ghost_state(&v->sp, uw, vw, ww, qm, qg);
+      }
+      for (comp = 1; comp <= 5; ++comp) ADI_F(v, q, comp, ig) = qg[comp - 1];
+    }
+  }
+}
+
+/* ---- primitives on every cell, ghosts included ---- */
+ADI_HD static inline void primitives_point(const adi_view *v, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k);
+  cons_to_prim(&v->sp, ADI_F(v, q, 1, p), ADI_F(v, q, 2, p), ADI_F(v, q, 3, p), ADI_F(v, q, 4, p),
+               ADI_F(v, q, 5, p), &ADI_F(v, qp, 1, p), &ADI_F(v, qp, 2, p), &ADI_F(v, qp, 3, p),
+               &ADI_F(v, qp, 4, p), &ADI_F(v, qp, 5, p), &ADI_F(v, qp, 6, p));
+}
+
+/* ---- local time step dtv = dt / volume, interior ---- */
+ADI_HD static inline void time_step_point(const adi_view *v, double cfl, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k);
+  double rho, u, vv, w, c, mu, u1, c1, l1, u2, c2, l2, u3, c3, l3;
+  rho = ADI_F(v, qp, 1, p);
+  u = ADI_F(v, qp, 2, p);
+  vv = ADI_F(v, qp, 3, p);
+  w = ADI_F(v, qp, 4, p);
+  c = sqrt(v->sp.gamma*ADI_F(v, qp, 5, p)/rho);
+  mu = viscosity(&v->sp, ADI_F(v, qp, 6, p));
+  eigen_parts(&v->sp, rho, u, vv, w, c, mu, v->vol[p], ADI_F(v, sc, 1, p), ADI_F(v, sc, 2, p),
+              ADI_F(v, sc, 3, p), &u1, &c1, &l1);
+  eigen_parts(&v->sp, rho, u, vv, w, c, mu, v->vol[p], ADI_F(v, sc, 4, p), ADI_F(v, sc, 5, p),
+              ADI_F(v, sc, 6, p), &u2, &c2, &l2);
+  eigen_parts(&v->sp, rho, u, vv, w, c, mu, v->vol[p], ADI_F(v, sc, 7, p), ADI_F(v, sc, 8, p),
+              ADI_F(v, sc, 9, p), &u3, &c3, &l3);
+  v->dtv[p] = cfl/((fabs(u1) + c1 + l1) + (fabs(u2) + c2 + l2) + (fabs(u3) + c3 + l3));
+}
+
+/* ---- convective flux, stage 1: du(c) = qp(c) - qp(c-1), cells 0..n+2 along d ---- */
+ADI_HD static inline void flux_stage1_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), s = adi_stride(v, d), m;
+  for (m = 1; m <= 5; ++m)
+    ADI_F(v, wk, WK_DU + m, p) = ADI_F(v, qp, m, p) - ADI_F(v, qp, m, p - s);
+}
+
+/* ---- stage 2: MUSCL left/right states at face p (between p-1 and p), faces 1..n+1 ---- */
+ADI_HD static inline void flux_stage2_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), s = adi_stride(v, d), m, il, ir;
+  for (m = 1; m <= 5; ++m) {
+    il = p - s;
+    if (v->sp.order == 2) {
+      ir = p + s;
+      ADI_F(v, wk, WK_QL + m, p) = ADI_F(v, qp, m, il)
+        + 0.5*limiter(&v->sp, ADI_F(v, wk, WK_DU + m, il), ADI_F(v, wk, WK_DU + m, p));
+      ADI_F(v, wk, WK_QR + m, p) = ADI_F(v, qp, m, p)
+        - 0.5*limiter(&v->sp, ADI_F(v, wk, WK_DU + m, p), ADI_F(v, wk, WK_DU + m, ir));
+    } else {
+      ADI_F(v, wk, WK_QL + m, p) = ADI_F(v, qp, m, il);
+      ADI_F(v, wk, WK_QR + m, p) = ADI_F(v, qp, m, p);
+    }
+  }
+}
+
+/* ---- stage 3: Roe flux at faces 1..n+1 ---- */
+ADI_HD static inline void flux_stage3_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), s0 = 3*(d - 1), m;
+  double f[5];
+  roe_flux(&v->sp, ADI_F(v, wk, WK_QL + 1, p), ADI_F(v, wk, WK_QL + 2, p), ADI_F(v, wk, WK_QL + 3, p),
+           ADI_F(v, wk, WK_QL + 4, p), ADI_F(v, wk, WK_QL + 5, p), ADI_F(v, wk, WK_QR + 1, p),
+           ADI_F(v, wk, WK_QR + 2, p), ADI_F(v, wk, WK_QR + 3, p), ADI_F(v, wk, WK_QR + 4, p),
+           ADI_F(v, wk, WK_QR + 5, p), ADI_F(v, sf, s0 + 1, p), ADI_F(v, sf, s0 + 2, p),
+           ADI_F(v, sf, s0 + 3, p), f);
+  for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_FC + m, p) = f[m - 1];
+}
+
+/* ---- viscous flux at faces 1..n+1 (between stages 3 and 4) ---- */
+ADI_HD static inline void viscous_flux_point(const adi_view *v, int d, int i, int j, int k)
+{
+  const int prim_of_grad[4] = {2, 3, 4, 6};   /* u, v, w, T in qp */
+  int p = adi_pt(v, i, j, k), il = p - adi_stride(v, d), dd, vr, m, c, ep;
+  double dphi[12], mv[9], volf, fv[5];
+  for (dd = 1; dd <= 3; ++dd) {
+    if (dd == d) {
+      for (vr = 1; vr <= 4; ++vr) {
+        m = prim_of_grad[vr - 1];
+        ADI_M34(dphi, dd, vr) = ADI_F(v, qp, m, p) - ADI_F(v, qp, m, il);
+      }
+      for (c = 1; c <= 3; ++c) ADI_M34(mv, c, dd) = ADI_F(v, sf, 3*dd - 3 + c, p);
+    } else {
+      ep = adi_stride(v, dd);
+      for (vr = 1; vr <= 4; ++vr) {
+        m = prim_of_grad[vr - 1];
+        ADI_M34(dphi, dd, vr) = 0.25*((ADI_F(v, qp, m, p + ep) + ADI_F(v, qp, m, il + ep))
+                                      - (ADI_F(v, qp, m, p - ep) + ADI_F(v, qp, m, il - ep)));
+      }
+      for (c = 1; c <= 3; ++c)
+        ADI_M34(mv, c, dd) = 0.5*(ADI_F(v, sc, 3*dd - 3 + c, il) + ADI_F(v, sc, 3*dd - 3 + c, p));
+    }
+  }
+  volf = 0.5*(v->vol[il] + v->vol[p]);
+  viscous_face_flux(&v->sp, d, dphi, mv, volf,
+                    0.5*(ADI_F(v, qp, 2, il) + ADI_F(v, qp, 2, p)), 0.5*(ADI_F(v, qp, 3, il) + ADI_F(v, qp, 3, p)),
+                    0.5*(ADI_F(v, qp, 4, il) + ADI_F(v, qp, 4, p)), ADI_F(v, qp, 6, il), ADI_F(v, qp, 6, p), fv);
+  for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_FV + m, p) = fv[m - 1];
+}
+
+/* ---- stage 4: res(c) += (fc - fv)(c+1) - (fc - fv)(c), cells 1..n ---- */
+ADI_HD static inline void flux_stage4_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), ih = p + adi_stride(v, d), m;
+  for (m = 1; m <= 5; ++m)
+    ADI_F(v, res, m, p) = ADI_F(v, res, m, p) + ((ADI_F(v, wk, WK_FC + m, ih) - ADI_F(v, wk, WK_FV + m, ih))
+                                                - (ADI_F(v, wk, WK_FC + m, p) - ADI_F(v, wk, WK_FV + m, p)));
+}
+
+/* ---- ADI stage 1: eigenvalues and their split, interior ---- */
+ADI_HD static inline void adi_stage1_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), s0 = 3*(d - 1), s;
+  double rho, c, mu, ucon, ck, lv, lam[3], av;
+  rho = ADI_F(v, qp, 1, p);
+  c = sqrt(v->sp.gamma*ADI_F(v, qp, 5, p)/rho);
+  mu = viscosity(&v->sp, ADI_F(v, qp, 6, p));
+  eigen_parts(&v->sp, rho, ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p), c, mu, v->vol[p],
+              ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &ucon, &ck, &lv);
+  lam[0] = ucon;
+  lam[1] = ucon + ck;
+  lam[2] = ucon - ck;
+  for (s = 1; s <= 3; ++s) {
+    av = fabs(lam[s - 1]) + lv;
+    ADI_F(v, wk, WK_LAMP + s, p) = 0.5*(lam[s - 1] + av);
+    ADI_F(v, wk, WK_LAMN + s, p) = 0.5*(lam[s - 1] - av);
+    ADI_F(v, wk, WK_LAMV + s, p) = av;
+  }
+}
+
+/* ---- ADI stage 2: sweep coefficients; flmp = 0 at the first cell of a
+ * line, flmn = 0 at the last ---- */
+ADI_HD static inline void adi_stage2_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = adi_ncells(v, d), s, pd;
+  double dg;
+  pd = d == 1 ? i : (d == 2 ? j : k);
+  for (s = 1; s <= 3; ++s) {
+    dg = 1.0 + v->dtv[p]*ADI_F(v, wk, WK_LAMV + s, p);
+    ADI_F(v, wk, WK_DIAG + s, p) = dg;
+    if (pd > 1) {
+      ADI_F(v, wk, WK_FLMP + s, p) = -(v->dtv[p]*ADI_F(v, wk, WK_LAMP + s, p - e));
+    } else {
+      ADI_F(v, wk, WK_FLMP + s, p) = 0.0;
+    }
+    if (pd < n) {
+      ADI_F(v, wk, WK_FLMN + s, p) = v->dtv[p]*ADI_F(v, wk, WK_LAMN + s, p + e)/dg;
+    } else {
+      ADI_F(v, wk, WK_FLMN + s, p) = 0.0;
+    }
+  }
+}
+
+/* ---- ADI stage 3: right-hand side into characteristic variables; first
+ * direction: rhs = -dtv*res, later ones: the previous direction's dq ---- */
+ADI_HD static inline void adi_stage3_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), s0 = 3*(d - 1), m;
+  double r[5], ch[5], kmag, nx, ny, nz;
+  if (d == 1) {
+    for (m = 1; m <= 5; ++m) r[m - 1] = -(v->dtv[p]*ADI_F(v, res, m, p));
+  } else {
+    for (m = 1; m <= 5; ++m) r[m - 1] = ADI_F(v, dq, m, p);
+  }
+  kmag = sqrt(ADI_F(v, sc, s0 + 1, p)*ADI_F(v, sc, s0 + 1, p) + ADI_F(v, sc, s0 + 2, p)*ADI_F(v, sc, s0 + 2, p)
+              + ADI_F(v, sc, s0 + 3, p)*ADI_F(v, sc, s0 + 3, p));
+  nx = ADI_F(v, sc, s0 + 1, p)/kmag;
+  ny = ADI_F(v, sc, s0 + 2, p)/kmag;
+  nz = ADI_F(v, sc, s0 + 3, p)/kmag;
+  char_from_cons(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
+                 ADI_F(v, qp, 5, p), nx, ny, nz, r, ch);
+  for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_WCH + m, p) = ch[m - 1];
+}
+
+/* ---- ADI stage 4: forward then backward sweep of one line of direction d,
+ * the line through (b, c) across it (cell_index order), five characteristic
+ * variables. The value just written at a-1 (a+1) is carried in a register:
+ * the same number the Fortran reads back from wk. ---- */
+ADI_HD static inline void adi_stage4_line(const adi_view *v, int d, int b, int c)
+{
+  const int eig_of_char[5] = {1, 1, 1, 2, 3};
+  int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s;
+  int pc[3];
+  double x;
+  cell_index(d, 1, b, c, pc);
+  p1 = adi_pt(v, pc[0], pc[1], pc[2]);
+  for (m = 1; m <= 5; ++m) {
+    r = WK_WCH + m; s = eig_of_char[m - 1];
+    x = ADI_F(v, wk, r, p1)/ADI_F(v, wk, WK_DIAG + s, p1);
+    ADI_F(v, wk, r, p1) = x;
+    pa = p1;
+    for (a = 2; a <= n; ++a) {
+      pa += e;
+      x = (ADI_F(v, wk, r, pa) - ADI_F(v, wk, WK_FLMP + s, pa)*x)/ADI_F(v, wk, WK_DIAG + s, pa);
+      ADI_F(v, wk, r, pa) = x;
+    }
+    /* pa is cell n; x its value */
+    for (a = n - 1; a >= 1; --a) {
+      pa -= e;
+      x = ADI_F(v, wk, r, pa) - ADI_F(v, wk, WK_FLMN + s, pa)*x;
+      ADI_F(v, wk, r, pa) = x;
+    }
+  }
+}
+
+/* ---- ADI stage 5: back to conservative increments: dq for the next
+ * direction or, after the last (d = 3), q = q + dq ---- */
+ADI_HD static inline void adi_stage5_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), s0 = 3*(d - 1), m;
+  double r[5], ch[5], kmag, nx, ny, nz;
+  kmag = sqrt(ADI_F(v, sc, s0 + 1, p)*ADI_F(v, sc, s0 + 1, p) + ADI_F(v, sc, s0 + 2, p)*ADI_F(v, sc, s0 + 2, p)
+              + ADI_F(v, sc, s0 + 3, p)*ADI_F(v, sc, s0 + 3, p));
+  nx = ADI_F(v, sc, s0 + 1, p)/kmag;
+  ny = ADI_F(v, sc, s0 + 2, p)/kmag;
+  nz = ADI_F(v, sc, s0 + 3, p)/kmag;
+  for (m = 1; m <= 5; ++m) ch[m - 1] = ADI_F(v, wk, WK_WCH + m, p);
+  cons_from_char(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
+                 ADI_F(v, qp, 5, p), nx, ny, nz, ch, r);
+  if (d < 3) {
+    for (m = 1; m <= 5; ++m) ADI_F(v, dq, m, p) = r[m - 1];
+  } else {
+    for (m = 1; m <= 5; ++m) ADI_F(v, q, m, p) = ADI_F(v, q, m, p) + r[m - 1];
+  }
+}
+
+/* ---- residual norms: sum of (res/vol)^2 over k-plane k of variable m,
+ * j then i in increasing order, as residual_norms.f90 sums plane(m, k) ---- */
+ADI_HD static inline double residual_plane_sum(const adi_view *v, int m, int k)
+{
+  int i, j, p;
+  double r, sum = 0.0;
+  for (j = 1; j <= v->nj; ++j) {
+    for (i = 1; i <= v->ni; ++i) {
+      p = adi_pt(v, i, j, k);
+      r = ADI_F(v, res, m, p)/v->vol[p];
+      sum = sum + r*r;
+    }
+  }
+  return sum;
+}
+
+/* norms(m) = sqrt(sum over k in order of plane(m, k) / (ni*nj*nk));
+ * plane(m, k) at plane[(m-1) + 5*(k-1)] */
+ADI_HD static inline double residual_norm_final(const adi_view *v, const double *plane, int m)
+{
+  int k;
+  double norm = 0.0;
+  for (k = 1; k <= v->nk; ++k) norm = norm + plane[(m - 1) + 5*(k - 1)];
+  return sqrt(norm/((double)v->ni*(double)v->nj*(double)v->nk));
+}
+
+/* ---- the launch sequence of one iteration (solver_cpu.f90's cpu_iteration),
+ * shared by cuda/bridge.cu and the host emulation ---- */
+enum adi_stage_id {
+  ST_BC, ST_PRIM, ST_TSTEP, ST_RES_ZERO,
+  ST_FLUX1, ST_FLUX2, ST_FLUX3, ST_VISC, ST_FLUX4,
+  ST_ADI1, ST_ADI2, ST_ADI3, ST_ADI4, ST_ADI5,
+  ST_COUNT
+};
+
+typedef struct adi_step {
+  int stage, d;
+} adi_step;
+
+enum { ADI_MAX_STEPS = 3 + 3 + 3*5 + 3*5 };
+
+/* Steps of one iteration in order; returns their number. */
+static inline int adi_iteration_schedule(int order, adi_step steps[ADI_MAX_STEPS])
+{
+  int n = 0, d, st;
+  for (d = 1; d <= 3; ++d) { steps[n].stage = ST_BC; steps[n].d = d; ++n; }
+  steps[n].stage = ST_PRIM; steps[n].d = 0; ++n;
+  steps[n].stage = ST_TSTEP; steps[n].d = 0; ++n;
+  steps[n].stage = ST_RES_ZERO; steps[n].d = 0; ++n;
+  for (d = 1; d <= 3; ++d) {
+    for (st = ST_FLUX1; st <= ST_FLUX4; ++st) {
+      if (st == ST_FLUX1 && order != 2) continue;
+      steps[n].stage = st; steps[n].d = d; ++n;
+    }
+  }
+  for (d = 1; d <= 3; ++d) {
+    for (st = ST_ADI1; st <= ST_ADI5; ++st) { steps[n].stage = st; steps[n].d = d; ++n; }
+  }
+  return n;
+}
+
+/* Kernel names (the seed paper's flux_kernel1..4 and ADI_kernel1..5). */
+static inline const char *adi_stage_name(int stage)
+{
+  static const char *names[ST_COUNT] = {
+    "bc_kernel", "primitives_kernel", "time_step_kernel", "res_zero(memset)",
+    "flux_kernel1", "flux_kernel2", "flux_kernel3", "viscous_kernel", "flux_kernel4",
+    "ADI_kernel1", "ADI_kernel2", "ADI_kernel3", "ADI_kernel4", "ADI_kernel5"
+  };
+  return stage >= 0 && stage < ST_COUNT ? names[stage] : "?";
+}
+
+/* Index box a stage runs over. Point stages: cells (i, j, k). Line stages
+ * (ST_BC, ST_ADI4): lo/hi[0..1] are the (b, c) of cell_index across d and
+ * lo/hi[2] = 0. */
+ADI_HD static inline adi_box adi_stage_box(const adi_view *v, int stage, int d)
+{
+  adi_box b;
+  int nb, nc;
+  switch (stage) {
+  case ST_BC:
+  case ST_ADI4:
+    nb = d == 1 ? v->nj : v->ni;
+    nc = d == 3 ? v->nj : v->nk;
+    if (stage == ST_BC) {
+      /* the full cross-section, ghosts included */
+      b.lo[0] = -1; b.hi[0] = nb + 2; b.lo[1] = -1; b.hi[1] = nc + 2;
+    } else {
+      b.lo[0] = 1; b.hi[0] = nb; b.lo[1] = 1; b.hi[1] = nc;
+    }
+    b.lo[2] = 0; b.hi[2] = 0;
+    return b;
+  case ST_PRIM:
+    b.lo[0] = -1; b.lo[1] = -1; b.lo[2] = -1;
+    b.hi[0] = v->ni + 2; b.hi[1] = v->nj + 2; b.hi[2] = v->nk + 2;
+    return b;
+  case ST_FLUX1:
+    return stage_bounds(v, d, 0, 2);
+  case ST_FLUX2:
+  case ST_FLUX3:
+  case ST_VISC:
+    return stage_bounds(v, d, 1, 1);
+  case ST_FLUX4:
+    return stage_bounds(v, d, 1, 0);
+  default:   /* ST_TSTEP, ST_ADI1/2/3/5: interior */
+    b.lo[0] = 1; b.lo[1] = 1; b.lo[2] = 1;
+    b.hi[0] = v->ni; b.hi[1] = v->nj; b.hi[2] = v->nk;
+    return b;
+  }
+}
+
+#endif

@@ -1,0 +1,87 @@
+/* Host emulation of the GPU iteration: the launch sequence of cuda/bridge.cu
+ * (adi_iteration_schedule) over the stage bodies of include/adiflow_stages.h,
+ * each "launch" a plain loop over the stage's index box, on fields in the
+ * Fortran layout. tests/test_stages_c_vs_fortran.f90 compares it bit for
+ * bit with solver_cpu's cpu_iteration.
+ *
+ * With reverse = 1 every launch visits its points in reverse order: a stage
+ * whose points were not independent (a race on the GPU) would then differ
+ * from the Fortran loop order. */
+#include <string.h>
+
+#include "adiflow_stages.h"
+
+static adi_view make_view(const adi_solver_params *sp, double *q, double *qp, double *res, double *dq,
+                          double *dtv, double *wk, const double *sf, const double *sc, const double *vol)
+{
+  adi_view v;
+  v.sp = *sp;
+  v.ni = sp->ni; v.nj = sp->nj; v.nk = sp->nk;
+  v.ldi = sp->ldi; v.ldj = sp->ldj; v.ldk = sp->ldk;
+  v.npts = (ptrdiff_t)sp->ldi*sp->ldj*sp->ldk;
+  v.q = q; v.qp = qp; v.res = res; v.dq = dq; v.dtv = dtv; v.wk = wk;
+  v.sf = sf; v.sc = sc; v.vol = vol;
+  return v;
+}
+
+static void run_point(const adi_view *v, int stage, int d, double cfl, int i, int j, int k)
+{
+  switch (stage) {
+  case ST_BC: bc_fill_line(v, d, i, j); break;
+  case ST_PRIM: primitives_point(v, i, j, k); break;
+  case ST_TSTEP: time_step_point(v, cfl, i, j, k); break;
+  case ST_FLUX1: flux_stage1_point(v, d, i, j, k); break;
+  case ST_FLUX2: flux_stage2_point(v, d, i, j, k); break;
+  case ST_FLUX3: flux_stage3_point(v, d, i, j, k); break;
+  case ST_VISC: viscous_flux_point(v, d, i, j, k); break;
+  case ST_FLUX4: flux_stage4_point(v, d, i, j, k); break;
+  case ST_ADI1: adi_stage1_point(v, d, i, j, k); break;
+  case ST_ADI2: adi_stage2_point(v, d, i, j, k); break;
+  case ST_ADI3: adi_stage3_point(v, d, i, j, k); break;
+  case ST_ADI4: adi_stage4_line(v, d, i, j); break;
+  case ST_ADI5: adi_stage5_point(v, d, i, j, k); break;
+  default: break;
+  }
+}
+
+static void launch(const adi_view *v, int stage, int d, double cfl, int reverse)
+{
+  adi_box b;
+  int i, j, k;
+  if (stage == ST_RES_ZERO) {
+    memset(v->res, 0, sizeof(double)*(size_t)v->npts*ADI_NVAR);
+    return;
+  }
+  b = adi_stage_box(v, stage, d);
+  if (!reverse) {
+    for (k = b.lo[2]; k <= b.hi[2]; ++k)
+      for (j = b.lo[1]; j <= b.hi[1]; ++j)
+        for (i = b.lo[0]; i <= b.hi[0]; ++i) run_point(v, stage, d, cfl, i, j, k);
+  } else {
+    for (k = b.hi[2]; k >= b.lo[2]; --k)
+      for (j = b.hi[1]; j >= b.lo[1]; --j)
+        for (i = b.hi[0]; i >= b.lo[0]; --i) run_point(v, stage, d, cfl, i, j, k);
+  }
+}
+
+void emul_iteration(const adi_solver_params *sp, double cfl, int reverse, double *q, double *qp,
+                    double *res, double *dq, double *dtv, double *wk, const double *sf, const double *sc,
+                    const double *vol)
+{
+  adi_step steps[ADI_MAX_STEPS];
+  adi_view v = make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
+  int n = adi_iteration_schedule(sp->order, steps), s;
+  for (s = 0; s < n; ++s) launch(&v, steps[s].stage, steps[s].d, cfl, reverse);
+}
+
+/* residual norms the way cuda/norm_kernels.cu computes them: one sum per
+ * (variable, k-plane), then the planes in k order */
+void emul_residual_norms(const adi_solver_params *sp, const double *res, const double *vol, double *plane,
+                         double norms[5])
+{
+  adi_view v = make_view(sp, NULL, NULL, (double *)res, NULL, NULL, NULL, NULL, NULL, vol);
+  int m, k;
+  for (k = v.nk; k >= 1; --k)
+    for (m = 1; m <= 5; ++m) plane[(m - 1) + 5*(k - 1)] = residual_plane_sum(&v, m, k);
+  for (m = 1; m <= 5; ++m) norms[m - 1] = residual_norm_final(&v, plane, m);
+}

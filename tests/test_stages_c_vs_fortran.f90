@@ -1,0 +1,178 @@
+!> The GPU backend's iteration, emulated on the CPU: the launch sequence of
+!> cuda/bridge.cu over the stage bodies of include/adiflow_stages.h (the very
+!> functions the CUDA kernels call), one plain loop per launch
+!> (tests/stages_host_emul.c, gcc -ffp-contract=off), against solver_cpu's
+!> cpu_iteration. Every field (q, qp, res, dq, dtv, wk, ghosts and padding
+!> included) must be the same bits after every iteration, with the launches'
+!> points visited forwards and backwards (a stage whose points depended on
+!> each other, i.e. a race on the GPU, would fail that). Residual norms
+!> computed the GPU's way must match compute_residual_norms bit for bit.
+program test_stages_c_vs_fortran
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: int64, output_unit
+  use kinds, only: rk
+  use grid_layout
+  use solver_params
+  use case_config
+  use flow_fields
+  use boundary_conditions, only: apply_boundary_conditions
+  use solver_cpu, only: cpu_iteration
+  use residual_norms, only: compute_residual_norms
+  use case_setup
+  use test_util
+  implicit none
+
+  interface
+    subroutine emul_iteration(sp, cfl, reverse, q, qp, res, dq, dtv, wk, sf, sc, vol) &
+        bind(c, name='emul_iteration')
+      import :: solver_params_t, c_double, c_int
+      type(solver_params_t), intent(in) :: sp
+      real(c_double), value :: cfl
+      integer(c_int), value :: reverse
+      real(c_double), intent(inout) :: q(*), qp(*), res(*), dq(*), dtv(*), wk(*)
+      real(c_double), intent(in) :: sf(*), sc(*), vol(*)
+    end subroutine
+    subroutine emul_residual_norms(sp, res, vol, plane, norms) bind(c, name='emul_residual_norms')
+      import :: solver_params_t, c_double
+      type(solver_params_t), intent(in) :: sp
+      real(c_double), intent(in) :: res(*), vol(*)
+      real(c_double), intent(inout) :: plane(*)
+      real(c_double), intent(out) :: norms(5)
+    end subroutine
+  end interface
+
+  type(case_t) :: cs
+
+  ! A: stretched 3D cavity, lid on jmax, isothermal, van Albada, order 2
+  cs = case_t()
+  cs%ni = 12; cs%nj = 10; cs%nk = 8
+  cs%beta_x = 1.2_rk; cs%beta_y = 1.0_rk; cs%beta_z = 0.8_rk
+  cs%reynolds = 100.0_rk; cs%mach = 0.1_rk
+  call run_case('A (12x10x8 stretched cavity, order 2, van Albada, isothermal)', cs, 6)
+
+  ! B: wavy curvilinear grid, periodic in k, Sutherland, minmod, adiabatic
+  cs = case_t()
+  cs%ni = 10; cs%nj = 9; cs%nk = 8
+  cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.03_rk
+  cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+  cs%viscosity_law = 'sutherland'; cs%limiter = 'minmod'; cs%wall_thermal = 'adiabatic'
+  cs%reynolds = 400.0_rk; cs%mach = 0.3_rk; cs%lid_v = 0.2_rk; cs%bc_imax = 'lid'
+  call run_case('B (10x9x8 wavy, periodic k, Sutherland, minmod, adiabatic)', cs, 6)
+
+  ! C: quasi-2D, one periodic cell in k, order 1
+  cs = case_t()
+  cs%ni = 9; cs%nj = 8; cs%nk = 1; cs%lz = 0.1_rk
+  cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+  cs%order = 1
+  call run_case('C (9x8x1 quasi-2D, nk = 1 periodic, order 1)', cs, 6)
+
+  ! D: fully periodic curvilinear box, wide padding (ni = 13 -> ldi = 32)
+  cs = case_t()
+  cs%ni = 13; cs%nj = 6; cs%nk = 7
+  cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.02_rk
+  cs%bc_imin = 'periodic'; cs%bc_imax = 'periodic'
+  cs%bc_jmin = 'periodic'; cs%bc_jmax = 'periodic'
+  cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+  cs%mach = 0.5_rk
+  call run_case('D (13x6x7 fully periodic wavy box)', cs, 6)
+
+  call test_summary()
+
+contains
+
+  !> Number of elements whose bits differ; where the first one is.
+  integer function ndiff(n, a, b, first)
+    integer, intent(in) :: n
+    real(rk), intent(in) :: a(n), b(n)
+    integer, intent(out) :: first
+    integer :: i
+    ndiff = 0
+    first = 0
+    do i = 1, n
+      if (transfer(a(i), 0_int64) /= transfer(b(i), 0_int64)) then
+        ndiff = ndiff + 1
+        if (first == 0) first = i
+      end if
+    end do
+  end function ndiff
+
+  subroutine compare(label, lay, f1, f2, nbad)
+    character(len=*), intent(in) :: label
+    type(layout_t), intent(in) :: lay
+    type(fields_t), intent(in) :: f1, f2
+    integer, intent(inout) :: nbad
+    integer :: np, nd, first
+    np = int(lay%npts)
+    nd = ndiff(5*np, f1%q, f2%q, first);    call report(label, 'q', lay, nd, first, nbad)
+    nd = ndiff(6*np, f1%qp, f2%qp, first);  call report(label, 'qp', lay, nd, first, nbad)
+    nd = ndiff(5*np, f1%res, f2%res, first); call report(label, 'res', lay, nd, first, nbad)
+    nd = ndiff(5*np, f1%dq, f2%dq, first);  call report(label, 'dq', lay, nd, first, nbad)
+    nd = ndiff(np, f1%dtv, f2%dtv, first);  call report(label, 'dtv', lay, nd, first, nbad)
+    nd = ndiff(NWORK*np, f1%wk, f2%wk, first); call report(label, 'wk', lay, nd, first, nbad)
+  end subroutine compare
+
+  subroutine report(label, fname, lay, n, at, nbad)
+    character(len=*), intent(in) :: label, fname
+    type(layout_t), intent(in) :: lay
+    integer, intent(in) :: n, at
+    integer, intent(inout) :: nbad
+    integer :: p, i, j, k, m, np
+    if (n == 0) return
+    nbad = nbad + n
+    np = int(lay%npts)
+    p = at - 1
+    m = p/np + 1; p = mod(p, np)
+    i = mod(p, lay%ldi) - 1; p = p/lay%ldi
+    j = mod(p, lay%ldj) - 1; k = p/lay%ldj - 1
+    write(output_unit, '(a,a,a,a,a,i0,a,4(i0,a))') '  ', label, ': ', fname, ' differs at ', n, &
+      ' points, first (', i, ',', j, ',', k, ') component ', m, ''
+  end subroutine report
+
+  subroutine run_case(title, c, niter)
+    character(len=*), intent(in) :: title
+    type(case_t), intent(in) :: c
+    integer, intent(in) :: niter
+    type(layout_t) :: lay
+    type(solver_params_t) :: sp
+    type(fields_t) :: f1, f2
+    real(rk), allocatable :: r(:,:,:,:), plane(:)
+    real(rk) :: cfl, n1(5), n2(5)
+    integer :: it, m, nbad, nbad_norm, rev
+    character(len=40) :: lbl
+
+    call setup_case(c, lay, sp, f1)
+    ! a random state around rest, like the driver's start plus a disturbance
+    allocate(r(lay%ni, lay%nj, lay%nk, 5), plane(5*lay%nk))
+    call random_seed(put=[(31 + m, m = 1, 64)])
+    call random_number(r)
+    f1%q(:,:,:,1) = 1.0_rk
+    f1%q(:,:,:,2:4) = 0.0_rk
+    f1%q(:,:,:,5) = (1.0_rk/sp%gm2)/sp%gm1
+    f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1) = 0.9_rk + 0.2_rk*r(:,:,:,1)
+    do m = 2, 4
+      f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, m) = f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1)*0.2_rk*(r(:,:,:,m) - 0.5_rk)
+    end do
+    f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 5) = (1.0_rk + 0.05_rk*r(:,:,:,5))/(sp%gm2*sp%gm1)
+    call apply_boundary_conditions(sp, lay, f1%q)
+    f2 = f1
+
+    nbad = 0
+    nbad_norm = 0
+    do it = 1, niter
+      cfl = 2.0_rk + 1.5_rk*real(it, rk)
+      rev = mod(it, 2)
+      call cpu_iteration(sp, lay, cfl, f1)
+      call emul_iteration(sp, cfl, int(rev, c_int), f2%q, f2%qp, f2%res, f2%dq, f2%dtv, f2%wk, &
+        f2%sf, f2%sc, f2%vol)
+      write(lbl, '(a,i0,a)') 'iteration ', it, merge(' (reverse)', ' (forward)', rev == 1)
+      call compare(trim(lbl), lay, f1, f2, nbad)
+      call compute_residual_norms(lay, f1%res, f1%vol, n1)
+      call emul_residual_norms(sp, f2%res, f2%vol, plane, n2)
+      if (any(transfer(n1, 0_int64, 5) /= transfer(n2, 0_int64, 5))) nbad_norm = nbad_norm + 1
+    end do
+    call check(nbad == 0 .and. maxval(abs(f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 2))) > 0.0_rk, &
+      trim(title)//': emulated GPU launch sequence == cpu_iteration bit for bit, all fields')
+    call check(nbad_norm == 0 .and. all(n1 > 0.0_rk), &
+      trim(title)//': residual norms computed the GPU way == compute_residual_norms bit for bit')
+  end subroutine run_case
+end program test_stages_c_vs_fortran
