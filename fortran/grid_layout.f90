@@ -4,7 +4,7 @@
 !> field is declared a(-1:ldi-2, -1:nj+2, -1:nk+2). The leading dimension
 !> ldi is ni+4 rounded up to a multiple of 16 doubles (128 bytes) so that
 !> every i-line starts on an aligned address on the device as well; the C
-!> side addresses cell (i,j,k) as (i+2) + ldi*((j+2) + ldj*(k+2)).
+!> side addresses cell (i,j,k) as (i+1) + ldi*((j+1) + ldj*(k+1)) (0-based).
 module grid_layout
   use kinds, only: rk, ik8, ng
   implicit none
