@@ -7,7 +7,9 @@
 #   make hip        HIP build of the same CUDA sources (AMD / DCU)
 #   make clean
 # Variables: STRICT=1 (no FMA contraction anywhere: bit-identical backends),
-#            CUDA_ARCH=sm_90, NVCC=..., FC=gfortran, CC=gcc, HIP_ARCH=...
+#            CUDA_ARCH=sm_90, NVCC=..., FC=gfortran, CC=gcc, HIP_ARCH=...,
+#            BUILD=build (make BUILD=build/strict STRICT=1 keeps a second build),
+#            STATIC_RUNTIME=1 (link the compiler runtimes statically, see below)
 
 SHELL := /bin/bash
 FC ?= gfortran
@@ -56,6 +58,29 @@ GPU_OBJS := $(OBJ)/bridge_stub.o
 GPU_LIBS :=
 endif
 
+# build/adiflow links libgfortran, libquadmath, libgomp and libstdc++
+# statically where their archives exist, so it runs on a GPU machine with no
+# compiler runtimes installed (ldd: libc, libm, libgcc_s). STATIC_RUNTIME=0
+# links them the usual, shared way.
+STATIC_RUNTIME ?= 1
+static_archive = $(filter /%,$(shell $(FC) -print-file-name=$(1) 2>/dev/null))
+ifeq ($(STATIC_RUNTIME),1)
+LIBGOMP_A     := $(call static_archive,libgomp.a)
+LIBGFORTRAN_A := $(call static_archive,libgfortran.a)
+LIBQUADMATH_A := $(call static_archive,libquadmath.a)
+LIBSTDCXX_A   := $(call static_archive,libstdc++.a)
+endif
+LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS_USE)),$(FFLAGS_USE)) \
+              $(if $(and $(LIBGFORTRAN_A),$(LIBQUADMATH_A)),-static-libgfortran)
+LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) \
+              $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread) \
+              $(if $(and $(LIBGFORTRAN_A),$(LIBQUADMATH_A)),$(LIBGFORTRAN_A) $(LIBQUADMATH_A))
+
+# The CUDA objects remember the mode they were built in (STRICT=1 or not):
+# switching it in the same build folder recompiles them, and $(BUILD)/STRICT
+# marks a strict build for validation/gpu_test.sh.
+CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
+
 TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran
@@ -79,7 +104,12 @@ $(OBJ)/sys_support.o: fortran/sys_support.c include/field_format.h | $(OBJ)
 $(OBJ)/bridge_stub.o: cuda/bridge_stub.c include/adiflow_bridge.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(OBJ)/cuda_%.o: cuda/%.cu $(wildcard include/*.h cuda/*.cuh) | $(OBJ)
+$(OBJ)/.cuda-$(CUDA_MODE): | $(OBJ)
+	@rm -f $(OBJ)/.cuda-strict $(OBJ)/.cuda-fast
+	@if [ "$(CUDA_MODE)" = strict ]; then echo "nvcc $(NVFLAGS)" > $(BUILD)/STRICT; else rm -f $(BUILD)/STRICT; fi
+	@touch $@
+
+$(OBJ)/cuda_%.o: cuda/%.cu $(wildcard include/*.h cuda/*.cuh) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # Fortran modules must be compiled in dependency order.
@@ -101,7 +131,7 @@ $(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o
 $(OBJ)/adiflow.o: $(F_OBJS)
 
 $(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
-	$(FC) $(FFLAGS_USE) $^ $(GPU_LIBS) -o $@
+	$(FC) $(LINK_FLAGS) $^ $(LINK_LIBS) -o $@
 
 # tools (C)
 $(BUILD)/compare_fields: validation/compare_fields.c include/field_format.h | $(OBJ)
@@ -134,7 +164,7 @@ validate: all
 	@bash validation/run_ghia.sh
 
 gpu-test:
-	@bash validation/gpu_test.sh
+	@BUILD=$(BUILD) bash validation/gpu_test.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -23,8 +23,10 @@
 
 #ifdef __CUDACC__
 #define ADI_HD __host__ __device__
+#define ADI_FORCEINLINE __forceinline__
 #else
 #define ADI_HD
+#define ADI_FORCEINLINE inline
 #endif
 
 /* dphi(d, v) and mv(c, d) of the Fortran, 1-based */

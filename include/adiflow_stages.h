@@ -209,7 +209,7 @@ ADI_HD static inline void flux_stage3_point(const adi_view *v, int d, int i, int
 }
 
 /* ---- viscous flux at faces 1..n+1 (between stages 3 and 4) ---- */
-ADI_HD static inline void viscous_flux_point(const adi_view *v, int d, int i, int j, int k)
+ADI_HD static ADI_FORCEINLINE void viscous_flux_point_dir(const adi_view *v, int d, int i, int j, int k)
 {
   const int prim_of_grad[4] = {2, 3, 4, 6};   /* u, v, w, T in qp */
   int p = adi_pt(v, i, j, k), il = p - adi_stride(v, d), dd, vr, m, c, ep;
@@ -237,6 +237,17 @@ ADI_HD static inline void viscous_flux_point(const adi_view *v, int d, int i, in
                     0.5*(ADI_F(v, qp, 2, il) + ADI_F(v, qp, 2, p)), 0.5*(ADI_F(v, qp, 3, il) + ADI_F(v, qp, 3, p)),
                     0.5*(ADI_F(v, qp, 4, il) + ADI_F(v, qp, 4, p)), ADI_F(v, qp, 6, il), ADI_F(v, qp, 6, p), fv);
   for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_FV + m, p) = fv[m - 1];
+}
+
+/* d as a constant in each branch, so that the device keeps dphi and mv in
+ * registers (with d unknown it indexes them at run time, in local memory) */
+ADI_HD static inline void viscous_flux_point(const adi_view *v, int d, int i, int j, int k)
+{
+  switch (d) {
+  case 1: viscous_flux_point_dir(v, 1, i, j, k); break;
+  case 2: viscous_flux_point_dir(v, 2, i, j, k); break;
+  default: viscous_flux_point_dir(v, 3, i, j, k); break;
+  }
 }
 
 /* ---- stage 4: res(c) += (fc - fv)(c+1) - (fc - fv)(c), cells 1..n ---- */

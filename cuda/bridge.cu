@@ -1,0 +1,592 @@
+/* The C bridge of the CUDA backend (include/adiflow_bridge.h): device
+ * choice and checks, allocation and upload of every field, the iteration as
+ * a sequence of kernel launches in solver_cpu's order, residual norms,
+ * download, per-kernel timing with CUDA events, and error messages that say
+ * where (file:line), which CUDA error, and what the user can do.
+ *
+ * Fields live on the device in the host's layout (fortran/grid_layout.f90):
+ * one cudaMalloc per field group, npts = ldi*ldj*ldk doubles per component,
+ * so uploads and downloads are plain copies.
+ *
+ * Environment:
+ *   ADIFLOW_DEVICE=N       use GPU N (default 0; CUDA_VISIBLE_DEVICES applies)
+ *   ADIFLOW_GPU_TIMING=1   time every kernel with CUDA events and print the
+ *                          table at adi_gpu_finalize (adi_gpu_set_timing and
+ *                          adi_gpu_timing_report do the same through the API)
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "adiflow_bridge.h"
+#include "kernels.cuh"
+
+#define ADI_ERRLEN 2048
+#define GIB (1024.0*1024.0*1024.0)
+
+static char g_err[ADI_ERRLEN];
+
+static struct adi_gpu_state {
+  int initialised;
+  int device;
+  cudaStream_t stream;
+  adi_view v;                         /* device pointers, layout, parameters */
+  double *d_plane, *d_norms;          /* residual-norm scratch: 5*nk, 5 */
+  double *h_norms;                    /* pinned, 5 */
+  size_t bytes;                       /* device memory held */
+  adi_step steps[ADI_MAX_STEPS];
+  int nsteps;
+  long long iterations;
+  /* timing */
+  int timing, timing_env;
+  int events_ready;
+  cudaEvent_t ev_start[ADI_MAX_STEPS + 1], ev_stop[ADI_MAX_STEPS + 1];
+  double ms[ST_COUNT][4];             /* [stage][d], d = 0 for the undirected ones */
+  double norm_ms, iter_ms;
+  long long timed_iterations, norm_calls;
+} g;
+
+/* ---------------------------------------------------------------- errors */
+
+static void set_error(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g_err, sizeof g_err, fmt, ap);
+  va_end(ap);
+}
+
+static const char *advice_for(cudaError_t err)
+{
+  switch (err) {
+  case cudaErrorMemoryAllocation:
+    return "the GPU ran out of memory: use a smaller grid, free the GPU (nvidia-smi lists the "
+           "processes using it), or run with backend = 'cpu'";
+  case cudaErrorNoKernelImageForDevice:
+  case cudaErrorInvalidDeviceFunction:
+  case cudaErrorUnsupportedPtxVersion:
+    return "this build holds no code this GPU can run: rebuild for it with "
+           "make CUDA_ARCH=sm_XY (XY from nvidia-smi --query-gpu=compute_cap --format=csv), "
+           "or run with backend = 'cpu'";
+  case cudaErrorInsufficientDriver:
+  case cudaErrorSystemDriverMismatch:
+  case cudaErrorCompatNotSupportedOnDevice:
+    return "the NVIDIA driver is older than the CUDA runtime this binary was built with: update the "
+           "driver, or rebuild with the CUDA toolkit that matches it (nvidia-smi shows its CUDA version)";
+  case cudaErrorNoDevice:
+  case cudaErrorDevicesUnavailable:
+  case cudaErrorInvalidDevice:
+    return "no usable GPU: check nvidia-smi, CUDA_VISIBLE_DEVICES and ADIFLOW_DEVICE, "
+           "or run with backend = 'cpu'";
+  case cudaErrorIllegalAddress:
+  case cudaErrorLaunchFailure:
+  case cudaErrorMisalignedAddress:
+  case cudaErrorIllegalInstruction:
+  case cudaErrorInvalidPc:
+  case cudaErrorHardwareStackError:
+    return "a kernel faulted, which is a bug in adiflow's CUDA backend: please report it with the "
+           "case file; `compute-sanitizer build/adiflow CASE --backend cuda --max-iter 2` locates it, "
+           "and CUDA_LAUNCH_BLOCKING=1 makes the failing kernel report itself (kernel faults "
+           "otherwise surface at the next synchronising call); backend = 'cpu' gives the answer meanwhile";
+  case cudaErrorLaunchOutOfResources:
+    return "a kernel needs more registers or shared memory than its launch allows on this GPU: "
+           "please report it; backend = 'cpu' works meanwhile";
+  case cudaErrorLaunchTimeout:
+    return "a kernel ran into the display watchdog: use a GPU that drives no display, or a smaller grid";
+  case cudaErrorECCUncorrectable:
+    return "the GPU reported an uncorrectable memory error: check the GPU (nvidia-smi -q) and run again";
+  default:
+    return "check the GPU with nvidia-smi; CUDA_LAUNCH_BLOCKING=1 names a failing kernel; "
+           "backend = 'cpu' runs the same case on the CPU";
+  }
+}
+
+int adi_cuda_fail(cudaError_t err, const char *what, const char *file, int line)
+{
+  set_error("%s:%d: %s failed with CUDA error %d %s (%s); %s", file, line, what, (int)err,
+            cudaGetErrorName(err), cudaGetErrorString(err), advice_for(err));
+  return err == cudaErrorMemoryAllocation ? ADI_ERR_MEMORY : ADI_ERR_CUDA;
+}
+
+void adi_gpu_error_message(char *buf, int buflen)
+{
+  if (buf == NULL || buflen <= 0) return;
+  snprintf(buf, (size_t)buflen, "%s", g_err);
+}
+
+static int usage(const char *what)
+{
+  set_error("%s", what);
+  return ADI_ERR_USAGE;
+}
+
+#define REQUIRE_INIT(fn)                                                        \
+  do {                                                                          \
+    if (!g.initialised) return usage(fn " called before adi_gpu_init (or after adi_gpu_finalize)"); \
+  } while (0)
+
+/* ---------------------------------------------------------------- device */
+
+static int chosen_device(void)
+{
+  const char *s = getenv("ADIFLOW_DEVICE");
+  return s && *s ? atoi(s) : 0;
+}
+
+/* A kernel that does nothing: asking for its attributes tells whether this
+ * binary holds code for the device. */
+__global__ void adi_probe_kernel(void) {}
+
+int adi_gpu_available(void)
+{
+  int n = 0, dev = chosen_device();
+  struct cudaDeviceProp prop;
+  cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess) {
+    adi_cuda_fail(err, "looking for a GPU (cudaGetDeviceCount)", __FILE__, __LINE__);
+    cudaGetLastError();
+    return 0;
+  }
+  if (n == 0) {
+    set_error("no CUDA GPU is visible (cudaGetDeviceCount found none): check nvidia-smi and "
+              "CUDA_VISIBLE_DEVICES, or run with backend = 'cpu'");
+    return 0;
+  }
+  if (dev < 0 || dev >= n) {
+    set_error("ADIFLOW_DEVICE=%d, but the GPUs visible are 0 to %d", dev, n - 1);
+    return 0;
+  }
+  err = cudaGetDeviceProperties(&prop, dev);
+  if (err != cudaSuccess) {
+    adi_cuda_fail(err, "reading the GPU's properties (cudaGetDeviceProperties)", __FILE__, __LINE__);
+    cudaGetLastError();
+    return 0;
+  }
+  if (prop.major < 7) {
+    set_error("GPU %d (%s) has compute capability %d.%d; the CUDA backend needs 7.0 or newer: "
+              "run with backend = 'cpu'", dev, prop.name, prop.major, prop.minor);
+    return 0;
+  }
+  return 1;
+}
+
+int adi_gpu_device_info(char *buf, int buflen)
+{
+  int dev = chosen_device(), drv = 0, rt = 0;
+  struct cudaDeviceProp prop;
+  if (buf == NULL || buflen <= 0) return usage("adi_gpu_device_info: no buffer");
+  ADI_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+  cudaDriverGetVersion(&drv);
+  cudaRuntimeGetVersion(&rt);
+  snprintf(buf, (size_t)buflen, "GPU %d, %s (compute capability %d.%d, %d SMs, %.1f GiB; driver CUDA %d.%d, "
+           "runtime %d.%d)", dev, prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+           (double)prop.totalGlobalMem/GIB, drv/1000, (drv%1000)/10, rt/1000, (rt%1000)/10);
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+static void free_all(void)
+{
+  double **fields[] = {&g.v.q, &g.v.qp, &g.v.res, &g.v.dq, &g.v.dtv, &g.v.wk, &g.d_plane, &g.d_norms};
+  const double **cfields[] = {&g.v.sf, &g.v.sc, &g.v.vol};
+  size_t a;
+  for (a = 0; a < sizeof fields/sizeof fields[0]; ++a) {
+    if (*fields[a]) cudaFree(*fields[a]);
+    *fields[a] = NULL;
+  }
+  for (a = 0; a < sizeof cfields/sizeof cfields[0]; ++a) {
+    if (*cfields[a]) cudaFree((void *)*cfields[a]);
+    *cfields[a] = NULL;
+  }
+  if (g.h_norms) cudaFreeHost(g.h_norms);
+  g.h_norms = NULL;
+  if (g.events_ready) {
+    int s;
+    for (s = 0; s <= ADI_MAX_STEPS; ++s) {
+      cudaEventDestroy(g.ev_start[s]);
+      cudaEventDestroy(g.ev_stop[s]);
+    }
+    g.events_ready = 0;
+  }
+  if (g.stream) cudaStreamDestroy(g.stream);
+  g.stream = NULL;
+  g.bytes = 0;
+}
+
+static int alloc_field(double **p, int ncomp)
+{
+  size_t n = (size_t)g.v.npts*(size_t)ncomp*sizeof(double);
+  ADI_CUDA_CHECK(cudaMalloc((void **)p, n));
+  g.bytes += n;
+  ADI_CUDA_CHECK(cudaMemset(*p, 0, n));   /* defined values everywhere, as allocate_fields */
+  return ADI_OK;
+}
+
+static int upload_field(const double **dst, const double *src, int ncomp)
+{
+  double *p = NULL;
+  size_t n = (size_t)g.v.npts*(size_t)ncomp*sizeof(double);
+  int rc = alloc_field(&p, ncomp);
+  *dst = p;
+  if (rc != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaMemcpy(p, src, n, cudaMemcpyHostToDevice));
+  return ADI_OK;
+}
+
+static int create_events(void)
+{
+  int s;
+  if (g.events_ready) return ADI_OK;
+  for (s = 0; s <= ADI_MAX_STEPS; ++s) {
+    ADI_CUDA_CHECK(cudaEventCreate(&g.ev_start[s]));
+    ADI_CUDA_CHECK(cudaEventCreate(&g.ev_stop[s]));
+  }
+  g.events_ready = 1;
+  return ADI_OK;
+}
+
+static void reset_timing(void)
+{
+  memset(g.ms, 0, sizeof g.ms);
+  g.norm_ms = 0.0;
+  g.iter_ms = 0.0;
+  g.timed_iterations = 0;
+  g.norm_calls = 0;
+}
+
+int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, const double *sc,
+                 const double *vol, const double *q)
+{
+  int dev, rc, ldi_expected;
+  size_t free_b = 0, total_b = 0, need;
+  long long npts;
+  struct cudaDeviceProp prop;
+  struct cudaFuncAttributes attr;
+  const char *tenv;
+
+  if (g.initialised) return usage("adi_gpu_init called twice without adi_gpu_finalize");
+  if (sp == NULL || sf == NULL || sc == NULL || vol == NULL || q == NULL)
+    return usage("adi_gpu_init: a null argument");
+  if (kernels == ADI_KERNELS_MERGED) {
+    set_error("kernels = 'merged' is not built yet (the merged kernel family comes with a later "
+              "issue); use kernels = 'split', the default (--kernels split)");
+    return ADI_ERR_CONFIG;
+  }
+  if (kernels != ADI_KERNELS_SPLIT) {
+    set_error("adi_gpu_init: unknown kernel family %d", kernels);
+    return ADI_ERR_USAGE;
+  }
+  ldi_expected = ((sp->ni + 4 + 15)/16)*16;
+  if (sp->ni < 1 || sp->nj < 1 || sp->nk < 1 || sp->ldi != ldi_expected || sp->ldj != sp->nj + 4 ||
+      sp->ldk != sp->nk + 4 || (sp->order != 1 && sp->order != 2)) {
+    set_error("adi_gpu_init: parameters do not describe the layout of fortran/grid_layout.f90 "
+              "(ni %d nj %d nk %d, ldi %d ldj %d ldk %d, order %d)", sp->ni, sp->nj, sp->nk, sp->ldi,
+              sp->ldj, sp->ldk, sp->order);
+    return ADI_ERR_USAGE;
+  }
+  npts = (long long)sp->ldi*sp->ldj*sp->ldk;
+  if (npts > (long long)INT_MAX) {
+    set_error("grid %d x %d x %d has %lld points per field with ghosts and padding; the CUDA backend "
+              "indexes a field with 32-bit integers (at most %d): use a smaller grid",
+              sp->ni, sp->nj, sp->nk, npts, INT_MAX);
+    return ADI_ERR_CONFIG;
+  }
+
+  if (!adi_gpu_available()) return ADI_ERR_NO_DEVICE;
+  dev = chosen_device();
+  ADI_CUDA_CHECK(cudaSetDevice(dev));
+  ADI_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+  ADI_CUDA_CHECK(cudaFuncGetAttributes(&attr, adi_probe_kernel));
+  if ((unsigned)(sp->nk + 4) > (unsigned)prop.maxGridSize[2] ||
+      (unsigned)((sp->nj + 4 + ADI_BLOCK_Y - 1)/ADI_BLOCK_Y) > (unsigned)prop.maxGridSize[1]) {
+    set_error("grid %d x %d x %d exceeds the launch grid limits of GPU %d (%s)", sp->ni, sp->nj, sp->nk,
+              dev, prop.name);
+    return ADI_ERR_CONFIG;
+  }
+
+  /* memory: every field of the host set but the cell centres, plus scratch */
+  need = (size_t)npts*ADI_NFIELDS*sizeof(double) + (size_t)(5*sp->nk + 5)*sizeof(double);
+  ADI_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (need + ((size_t)64 << 20) > free_b) {
+    set_error("grid %d x %d x %d needs %.2f GiB of GPU memory (%d fields of %lld points), but GPU %d "
+              "(%s) has %.2f GiB free of %.2f GiB: use a smaller grid, a GPU with more memory, "
+              "or backend = 'cpu'", sp->ni, sp->nj, sp->nk, (double)need/GIB, (int)ADI_NFIELDS, npts,
+              dev, prop.name, (double)free_b/GIB, (double)total_b/GIB);
+    return ADI_ERR_MEMORY;
+  }
+
+  memset(&g, 0, sizeof g);
+  g.device = dev;
+  g.v.sp = *sp;
+  g.v.ni = sp->ni; g.v.nj = sp->nj; g.v.nk = sp->nk;
+  g.v.ldi = sp->ldi; g.v.ldj = sp->ldj; g.v.ldk = sp->ldk;
+  g.v.npts = (ptrdiff_t)npts;
+
+  rc = ADI_OK;
+  /* a blocking stream: it orders itself after the synchronous copies and
+   * memsets of the legacy default stream (init, upload) */
+  if (cudaStreamCreateWithFlags(&g.stream, cudaStreamDefault) != cudaSuccess) {
+    rc = adi_cuda_fail(cudaGetLastError(), "creating the CUDA stream", __FILE__, __LINE__);
+    g.stream = NULL;
+  }
+  if (rc == ADI_OK) rc = alloc_field(&g.v.q, ADI_NVAR);
+  if (rc == ADI_OK) rc = alloc_field(&g.v.qp, ADI_NPRIM);
+  if (rc == ADI_OK) rc = alloc_field(&g.v.res, ADI_NVAR);
+  if (rc == ADI_OK) rc = alloc_field(&g.v.dq, ADI_NVAR);
+  if (rc == ADI_OK) rc = alloc_field(&g.v.dtv, 1);
+  if (rc == ADI_OK) rc = alloc_field(&g.v.wk, ADI_NWORK);
+  if (rc == ADI_OK) rc = upload_field(&g.v.sf, sf, ADI_NMETRIC);
+  if (rc == ADI_OK) rc = upload_field(&g.v.sc, sc, ADI_NMETRIC);
+  if (rc == ADI_OK) rc = upload_field(&g.v.vol, vol, 1);
+  if (rc == ADI_OK && cudaMemcpy(g.v.q, q, (size_t)npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice)
+      != cudaSuccess)
+    rc = adi_cuda_fail(cudaGetLastError(), "uploading the state q", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMalloc((void **)&g.d_plane, (size_t)(5*sp->nk)*sizeof(double)) != cudaSuccess)
+    rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the residual-norm planes", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMalloc((void **)&g.d_norms, 5*sizeof(double)) != cudaSuccess)
+    rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the residual norms", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMallocHost((void **)&g.h_norms, 5*sizeof(double)) != cudaSuccess)
+    rc = adi_cuda_fail(cudaGetLastError(), "cudaMallocHost of the residual norms", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMemsetAsync(g.d_norms, 0, 5*sizeof(double), g.stream) != cudaSuccess)
+    rc = adi_cuda_fail(cudaGetLastError(), "clearing the residual norms", __FILE__, __LINE__);
+  if (rc != ADI_OK) {
+    if (rc == ADI_ERR_MEMORY) {
+      char first[ADI_ERRLEN];
+      snprintf(first, sizeof first, "%s", g_err);
+      set_error("grid %d x %d x %d needs %.2f GiB of GPU memory; allocating it on GPU %d (%s) failed: %s",
+                sp->ni, sp->nj, sp->nk, (double)need/GIB, dev, prop.name, first);
+    }
+    free_all();
+    return rc;
+  }
+  if (rc == ADI_OK && cudaDeviceSynchronize() != cudaSuccess)
+    rc = adi_cuda_fail(cudaGetLastError(), "finishing the uploads (cudaDeviceSynchronize)", __FILE__, __LINE__);
+  if (rc != ADI_OK) {
+    free_all();
+    return rc;
+  }
+  g.nsteps = adi_iteration_schedule(sp->order, g.steps);
+  g.initialised = 1;
+
+  tenv = getenv("ADIFLOW_GPU_TIMING");
+  if (tenv && *tenv && strcmp(tenv, "0") != 0) {
+    g.timing_env = 1;
+    rc = adi_gpu_set_timing(1);
+    if (rc != ADI_OK) return rc;
+  }
+  g_err[0] = '\0';
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- iteration */
+
+static int run_step(const adi_step *st, double cfl)
+{
+  const adi_view *v = &g.v;
+  switch (st->stage) {
+  case ST_BC: return launch_bc_kernel(v, st->d, g.stream);
+  case ST_PRIM: return launch_primitives_kernel(v, g.stream);
+  case ST_TSTEP: return launch_time_step_kernel(v, cfl, g.stream);
+  case ST_RES_ZERO:
+    ADI_CUDA_CHECK(cudaMemsetAsync(v->res, 0, (size_t)v->npts*ADI_NVAR*sizeof(double), g.stream));
+    return ADI_OK;
+  case ST_FLUX1: return launch_flux_kernel1(v, st->d, g.stream);
+  case ST_FLUX2: return launch_flux_kernel2(v, st->d, g.stream);
+  case ST_FLUX3: return launch_flux_kernel3(v, st->d, g.stream);
+  case ST_VISC: return launch_viscous_kernel(v, st->d, g.stream);
+  case ST_FLUX4: return launch_flux_kernel4(v, st->d, g.stream);
+  case ST_ADI1: return launch_ADI_kernel1(v, st->d, g.stream);
+  case ST_ADI2: return launch_ADI_kernel2(v, st->d, g.stream);
+  case ST_ADI3: return launch_ADI_kernel3(v, st->d, g.stream);
+  case ST_ADI4: return launch_ADI_kernel4(v, st->d, g.stream);
+  case ST_ADI5: return launch_ADI_kernel5(v, st->d, g.stream);
+  default:
+    set_error("internal error: unknown stage %d in the iteration schedule", st->stage);
+    return ADI_ERR_USAGE;
+  }
+}
+
+/* One iteration: the steps of adi_iteration_schedule, i.e. solver_cpu's
+ * cpu_iteration: boundary fill i, j, k; primitives; time step; res = 0;
+ * flux_kernel1-3 + viscous + flux_kernel4 for i, j, k; ADI_kernel1-5 for
+ * i, j, k. Asynchronous; failures inside kernels surface at the next
+ * synchronising call (norms, download, finalize). */
+int adi_gpu_iterate(double cfl)
+{
+  int s, rc;
+  REQUIRE_INIT("adi_gpu_iterate");
+  for (s = 0; s < g.nsteps; ++s) {
+    if (g.timing) ADI_CUDA_CHECK(cudaEventRecord(g.ev_start[s], g.stream));
+    rc = run_step(&g.steps[s], cfl);
+    if (rc != ADI_OK) return rc;
+    if (g.timing) ADI_CUDA_CHECK(cudaEventRecord(g.ev_stop[s], g.stream));
+  }
+  if (g.timing) {
+    float t;
+    ADI_CUDA_CHECK(cudaEventSynchronize(g.ev_stop[g.nsteps - 1]));
+    for (s = 0; s < g.nsteps; ++s) {
+      ADI_CUDA_CHECK(cudaEventElapsedTime(&t, g.ev_start[s], g.ev_stop[s]));
+      g.ms[g.steps[s].stage][g.steps[s].d] += (double)t;
+    }
+    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, g.ev_start[0], g.ev_stop[g.nsteps - 1]));
+    g.iter_ms += (double)t;
+    g.timed_iterations++;
+  }
+  g.iterations++;
+  return ADI_OK;
+}
+
+#define SYNC_WHAT "waiting for the GPU to finish the iterations' kernels (an earlier, asynchronous " \
+                  "kernel failed if this fails; CUDA_LAUNCH_BLOCKING=1 names it)"
+
+int adi_gpu_residual_norms(double norms[5])
+{
+  int rc, m;
+  REQUIRE_INIT("adi_gpu_residual_norms");
+  if (norms == NULL) return usage("adi_gpu_residual_norms: null argument");
+  if (g.timing) ADI_CUDA_CHECK(cudaEventRecord(g.ev_start[ADI_MAX_STEPS], g.stream));
+  rc = launch_norm_kernels(&g.v, g.d_plane, g.d_norms, g.stream);
+  if (rc != ADI_OK) return rc;
+  if (g.timing) ADI_CUDA_CHECK(cudaEventRecord(g.ev_stop[ADI_MAX_STEPS], g.stream));
+  ADI_CUDA_CHECK(cudaMemcpyAsync(g.h_norms, g.d_norms, 5*sizeof(double), cudaMemcpyDeviceToHost, g.stream));
+  {
+    cudaError_t err = cudaStreamSynchronize(g.stream);
+    if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
+  }
+  if (g.timing) {
+    float t;
+    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, g.ev_start[ADI_MAX_STEPS], g.ev_stop[ADI_MAX_STEPS]));
+    g.norm_ms += (double)t;
+    g.norm_calls++;
+  }
+  for (m = 0; m < 5; ++m) norms[m] = g.h_norms[m];
+  return ADI_OK;
+}
+
+int adi_gpu_download_state(double *q)
+{
+  cudaError_t err;
+  REQUIRE_INIT("adi_gpu_download_state");
+  if (q == NULL) return usage("adi_gpu_download_state: null argument");
+  err = cudaStreamSynchronize(g.stream);
+  if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
+  ADI_CUDA_CHECK(cudaMemcpy(q, g.v.q, (size_t)g.v.npts*ADI_NVAR*sizeof(double), cudaMemcpyDeviceToHost));
+  return ADI_OK;
+}
+
+int adi_gpu_upload_state(const double *q)
+{
+  cudaError_t err;
+  REQUIRE_INIT("adi_gpu_upload_state");
+  if (q == NULL) return usage("adi_gpu_upload_state: null argument");
+  err = cudaStreamSynchronize(g.stream);
+  if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
+  ADI_CUDA_CHECK(cudaMemcpy(g.v.q, q, (size_t)g.v.npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice));
+  ADI_CUDA_CHECK(cudaDeviceSynchronize());
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- timing */
+
+int adi_gpu_set_timing(int enabled)
+{
+  int rc;
+  REQUIRE_INIT("adi_gpu_set_timing");
+  if (enabled) {
+    rc = create_events();
+    if (rc != ADI_OK) return rc;
+    if (!g.timing) reset_timing();
+  }
+  g.timing = enabled ? 1 : 0;
+  return ADI_OK;
+}
+
+/* append to buf at *pos, never past buflen */
+static void put(char *buf, int buflen, int *pos, const char *fmt, ...)
+{
+  va_list ap;
+  int n;
+  if (*pos >= buflen - 1) return;
+  va_start(ap, fmt);
+  n = vsnprintf(buf + *pos, (size_t)(buflen - *pos), fmt, ap);
+  va_end(ap);
+  if (n > 0) *pos = *pos + n < buflen - 1 ? *pos + n : buflen - 1;
+}
+
+int adi_gpu_timing_report(char *buf, int buflen)
+{
+  static const struct { const char *name; int first, last; } families[] = {
+    {"boundary conditions", ST_BC, ST_BC},
+    {"primitives", ST_PRIM, ST_PRIM},
+    {"local time step", ST_TSTEP, ST_TSTEP},
+    {"residual reset", ST_RES_ZERO, ST_RES_ZERO},
+    {"flux (flux_kernel1-4)", ST_FLUX1, ST_FLUX4},
+    {"viscous", ST_VISC, ST_VISC},
+    {"lu_adi (ADI_kernel1-5)", ST_ADI1, ST_ADI5},
+  };
+  int pos = 0, st, d, f;
+  double n, total = 0.0, fam;
+  if (buf == NULL || buflen <= 0) return usage("adi_gpu_timing_report: no buffer");
+  buf[0] = '\0';
+  REQUIRE_INIT("adi_gpu_timing_report");
+  if (g.timed_iterations == 0) {
+    put(buf, buflen, &pos, "GPU timing: no timed iterations (enable with adi_gpu_set_timing(1) or "
+        "ADIFLOW_GPU_TIMING=1)");
+    return ADI_OK;
+  }
+  n = (double)g.timed_iterations;
+  put(buf, buflen, &pos, "GPU kernel times (CUDA events), split kernels, grid %d x %d x %d, "
+      "mean of %lld iterations, ms per iteration:\n", g.v.ni, g.v.nj, g.v.nk, g.timed_iterations);
+  put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10s\n", "kernel", "i", "j", "k", "sum");
+  for (st = 0; st < ST_COUNT; ++st) {
+    double sum = 0.0;
+    int directed = st != ST_PRIM && st != ST_TSTEP && st != ST_RES_ZERO;
+    if (st == ST_FLUX1 && g.v.sp.order != 2) continue;
+    for (d = 0; d < 4; ++d) sum += g.ms[st][d];
+    if (directed)
+      put(buf, buflen, &pos, "  %-18s %10.4f %10.4f %10.4f %10.4f\n", adi_stage_name(st), g.ms[st][1]/n,
+          g.ms[st][2]/n, g.ms[st][3]/n, sum/n);
+    else
+      put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10.4f\n", adi_stage_name(st), "", "", "", sum/n);
+    total += sum;
+  }
+  put(buf, buflen, &pos, "  families:\n");
+  for (f = 0; f < (int)(sizeof families/sizeof families[0]); ++f) {
+    fam = 0.0;
+    for (st = families[f].first; st <= families[f].last; ++st)
+      for (d = 0; d < 4; ++d) fam += g.ms[st][d];
+    put(buf, buflen, &pos, "    %-24s %10.4f ms  %5.1f %%\n", families[f].name, fam/n,
+        total > 0.0 ? 100.0*fam/total : 0.0);
+  }
+  put(buf, buflen, &pos, "    %-24s %10.4f ms\n", "all kernels", total/n);
+  put(buf, buflen, &pos, "    %-24s %10.4f ms  (first launch to last, gaps included)\n", "iteration", g.iter_ms/n);
+  if (g.norm_calls > 0)
+    put(buf, buflen, &pos, "    %-24s %10.4f ms per call, %lld calls\n", "residual norms", g.norm_ms/(double)g.norm_calls,
+        g.norm_calls);
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- end */
+
+int adi_gpu_finalize(void)
+{
+  cudaError_t err;
+  int rc = ADI_OK;
+  if (!g.initialised) return ADI_OK;
+  err = cudaStreamSynchronize(g.stream);
+  if (err != cudaSuccess) rc = adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
+  if (rc == ADI_OK && g.timing_env && g.timed_iterations > 0) {
+    static char report[8192];
+    adi_gpu_timing_report(report, (int)sizeof report);
+    printf("%s", report);
+    fflush(stdout);
+  }
+  free_all();
+  memset(&g, 0, sizeof g);
+  return rc;
+}

@@ -1,0 +1,60 @@
+/* What the kernel files (bc_kernels.cu, timestep_kernels.cu, flux_kernels.cu,
+ * viscous_kernels.cu, adi_kernels.cu, norm_kernels.cu) offer the bridge:
+ * one launcher per kernel, each running on the given stream and returning
+ * ADI_OK or the status of a failed launch. The kernels themselves are thin:
+ * a thread finds its cell (or grid line) and calls the stage body of
+ * include/adiflow_stages.h, the code the CPU tests check against Fortran. */
+#ifndef ADIFLOW_KERNELS_CUH
+#define ADIFLOW_KERNELS_CUH
+
+#include "adiflow_stages.h"
+#include "cuda_check.cuh"
+
+/* Threads of a block: x along i (contiguous in memory), y along j; one
+ * block row of cells per k (gridDim.z). Line kernels map (b, c) to (x, y). */
+enum { ADI_BLOCK_X = 32, ADI_BLOCK_Y = 4 };
+
+static inline dim3 adi_block_dim(void)
+{
+  return dim3(ADI_BLOCK_X, ADI_BLOCK_Y, 1);
+}
+
+/* grid of blocks covering box b (all three extents >= 1) */
+static inline dim3 adi_grid_dim(const adi_box *b)
+{
+  unsigned nx = (unsigned)(b->hi[0] - b->lo[0] + 1), ny = (unsigned)(b->hi[1] - b->lo[1] + 1);
+  unsigned nz = (unsigned)(b->hi[2] - b->lo[2] + 1);
+  return dim3((nx + ADI_BLOCK_X - 1)/ADI_BLOCK_X, (ny + ADI_BLOCK_Y - 1)/ADI_BLOCK_Y, nz);
+}
+
+/* The cell (or line) of this thread in box b; 0 when it lies outside. */
+__device__ static inline int adi_box_cell(const adi_box *b, int *i, int *j, int *k)
+{
+  *i = b->lo[0] + (int)(blockIdx.x*blockDim.x + threadIdx.x);
+  *j = b->lo[1] + (int)(blockIdx.y*blockDim.y + threadIdx.y);
+  *k = b->lo[2] + (int)blockIdx.z;
+  return *i <= b->hi[0] && *j <= b->hi[1] && *k <= b->hi[2];
+}
+
+/* boundary conditions (bc_kernels.cu) */
+int launch_bc_kernel(const adi_view *v, int d, cudaStream_t s);
+/* primitives and local time step (timestep_kernels.cu) */
+int launch_primitives_kernel(const adi_view *v, cudaStream_t s);
+int launch_time_step_kernel(const adi_view *v, double cfl, cudaStream_t s);
+/* convective flux, stages 1-4 of direction d (flux_kernels.cu) */
+int launch_flux_kernel1(const adi_view *v, int d, cudaStream_t s);
+int launch_flux_kernel2(const adi_view *v, int d, cudaStream_t s);
+int launch_flux_kernel3(const adi_view *v, int d, cudaStream_t s);
+int launch_flux_kernel4(const adi_view *v, int d, cudaStream_t s);
+/* viscous face flux of direction d (viscous_kernels.cu) */
+int launch_viscous_kernel(const adi_view *v, int d, cudaStream_t s);
+/* LU-ADI, stages 1-5 of direction d (adi_kernels.cu) */
+int launch_ADI_kernel1(const adi_view *v, int d, cudaStream_t s);
+int launch_ADI_kernel2(const adi_view *v, int d, cudaStream_t s);
+int launch_ADI_kernel3(const adi_view *v, int d, cudaStream_t s);
+int launch_ADI_kernel4(const adi_view *v, int d, cudaStream_t s);
+int launch_ADI_kernel5(const adi_view *v, int d, cudaStream_t s);
+/* residual norms: plane sums into plane[5*nk], then norms[5] (norm_kernels.cu) */
+int launch_norm_kernels(const adi_view *v, double *plane, double *norms, cudaStream_t s);
+
+#endif

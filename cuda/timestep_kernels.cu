@@ -1,0 +1,34 @@
+/* Primitive variables on every cell (ghosts included) and the local time
+ * step dtv = dt / volume on the interior.
+ * Mirror: fortran/primitives.f90, fortran/time_step.f90. */
+#include "kernels.cuh"
+
+__global__ void primitives_kernel(adi_view v, adi_box b)
+{
+  int i, j, k;
+  if (!adi_box_cell(&b, &i, &j, &k)) return;
+  primitives_point(&v, i, j, k);
+}
+
+__global__ void time_step_kernel(adi_view v, double cfl, adi_box b)
+{
+  int i, j, k;
+  if (!adi_box_cell(&b, &i, &j, &k)) return;
+  time_step_point(&v, cfl, i, j, k);
+}
+
+int launch_primitives_kernel(const adi_view *v, cudaStream_t s)
+{
+  adi_box b = adi_stage_box(v, ST_PRIM, 0);
+  primitives_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, b);
+  ADI_LAUNCH_CHECK("primitives_kernel");
+  return ADI_OK;
+}
+
+int launch_time_step_kernel(const adi_view *v, double cfl, cudaStream_t s)
+{
+  adi_box b = adi_stage_box(v, ST_TSTEP, 0);
+  time_step_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, cfl, b);
+  ADI_LAUNCH_CHECK("time_step_kernel");
+  return ADI_OK;
+}

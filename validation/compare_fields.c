@@ -1,0 +1,248 @@
+/* compare_fields: compare two adiflow field dumps (include/field_format.h),
+ * e.g. the CPU reference and the GPU backend after the same iterations.
+ *
+ *   compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet]
+ *
+ * Both files are checked first (magic, version, header, size, Fletcher-64
+ * checksum); then, per variable (rho, rho*u, rho*v, rho*w, E), it prints the
+ * largest absolute difference and where it is (i,j,k), the largest
+ * difference relative to the variable's largest magnitude max|a-b|/max|a|,
+ * and the largest pointwise relative difference |a-b|/max(|a|,|b|) with its
+ * place, plus how many values differ in their bits.
+ *
+ * --tol X (default 0): with X = 0 the files must be bit-identical (every
+ * value the same bits); with X > 0 every variable's max|a-b|/max|a| must be
+ * <= X (with --pointwise: every value's |a-b|/max(|a|,|b|) <= X).
+ * Exit status: 0 within tolerance, 1 above it, 2 unreadable or unmatched
+ * files / bad usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "field_format.h"
+
+typedef struct dump {
+  const char *path;
+  FILE *f;
+  int32_t version, ni, nj, nk, nvar;
+  int64_t iteration;
+  double res0[5];
+  uint64_t state[2];
+  size_t n;                 /* ni*nj*nk */
+} dump;
+
+static const char *var_names[5] = {"rho", "rho*u", "rho*v", "rho*w", "E"};
+
+static void usage(void)
+{
+  fprintf(stderr, "usage: compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet]\n"
+                  "  --tol X      X = 0 (default): bit-identical; X > 0: per variable\n"
+                  "               max|a-b| / max|a| <= X\n"
+                  "  --pointwise  apply X to |a-b| / max(|a|,|b|) of every value instead\n"
+                  "  exit 0 within tolerance, 1 above it, 2 bad files or usage\n");
+}
+
+static int fail_file(const dump *d, const char *what)
+{
+  fprintf(stderr, "compare_fields: %s: %s\n", d->path, what);
+  return 2;
+}
+
+/* Open and check the header and the size; leaves the file at the data. */
+static int open_dump(dump *d, const char *path)
+{
+  unsigned char h[ADI_DUMP_HEADER_BYTES];
+  struct stat st;
+  uint64_t expected;
+  char msg[300];
+  memset(d, 0, sizeof *d);
+  d->path = path;
+  d->f = fopen(path, "rb");
+  if (!d->f) {
+    snprintf(msg, sizeof msg, "cannot open: %s", strerror(errno));
+    return fail_file(d, msg);
+  }
+  if (fread(h, 1, sizeof h, d->f) != sizeof h) return fail_file(d, "shorter than the 80-byte header");
+  if (memcmp(h, ADI_DUMP_MAGIC, 8) != 0) return fail_file(d, "not an adiflow field dump (bad magic)");
+  memcpy(&d->version, h + 8, 4);
+  memcpy(&d->ni, h + 12, 4);
+  memcpy(&d->nj, h + 16, 4);
+  memcpy(&d->nk, h + 20, 4);
+  memcpy(&d->nvar, h + 24, 4);
+  memcpy(&d->iteration, h + 32, 8);
+  memcpy(d->res0, h + 40, 40);
+  if (d->version != ADI_DUMP_VERSION) {
+    snprintf(msg, sizeof msg, "file version %d, this tool reads version %d", (int)d->version, ADI_DUMP_VERSION);
+    return fail_file(d, msg);
+  }
+  if (d->ni < 1 || d->nj < 1 || d->nk < 1 || d->nvar != 5) {
+    snprintf(msg, sizeof msg, "bad header: grid %d x %d x %d, %d variables", (int)d->ni, (int)d->nj,
+             (int)d->nk, (int)d->nvar);
+    return fail_file(d, msg);
+  }
+  d->n = (size_t)d->ni*(size_t)d->nj*(size_t)d->nk;
+  expected = ADI_DUMP_HEADER_BYTES + (uint64_t)d->nvar*d->n*8u + 8u;
+  if (fstat(fileno(d->f), &st) != 0 || (uint64_t)st.st_size != expected) {
+    snprintf(msg, sizeof msg, "size %lld bytes, but a %d x %d x %d dump has %llu (truncated or damaged)",
+             (long long)st.st_size, (int)d->ni, (int)d->nj, (int)d->nk, (unsigned long long)expected);
+    return fail_file(d, msg);
+  }
+  return 0;
+}
+
+static int read_block(dump *d, double *buf)
+{
+  if (fread(buf, sizeof(double), d->n, d->f) != d->n) return fail_file(d, "read error in the data");
+  adi_fletcher64_update(d->state, buf, d->n*sizeof(double));
+  return 0;
+}
+
+static int check_sum(dump *d)
+{
+  uint64_t stored;
+  if (fread(&stored, 8, 1, d->f) != 1) return fail_file(d, "read error at the checksum");
+  if (stored != adi_fletcher64_final(d->state))
+    return fail_file(d, "fails its checksum: the file is damaged");
+  return 0;
+}
+
+typedef struct stats {
+  double max_abs, max_ref, max_rel;
+  size_t at_abs, at_rel, ndiff;
+  int nonfinite;
+} stats;
+
+static void where(const dump *d, size_t p, int *i, int *j, int *k)
+{
+  *i = (int)(p%(size_t)d->ni) + 1;
+  p /= (size_t)d->ni;
+  *j = (int)(p%(size_t)d->nj) + 1;
+  *k = (int)(p/(size_t)d->nj) + 1;
+}
+
+int main(int argc, char **argv)
+{
+  dump a, b;
+  stats s[5];
+  double tol = 0.0, *va = NULL, *vb = NULL;
+  const char *pa = NULL, *pb = NULL;
+  int pointwise = 0, quiet = 0, ai, m, rc, fail = 0;
+  size_t p;
+
+  for (ai = 1; ai < argc; ++ai) {
+    if (strcmp(argv[ai], "--tol") == 0 && ai + 1 < argc) {
+      char *end;
+      tol = strtod(argv[++ai], &end);
+      if (*end != '\0' || !(tol >= 0.0)) {
+        fprintf(stderr, "compare_fields: --tol needs a number >= 0, got \"%s\"\n", argv[ai]);
+        return 2;
+      }
+    } else if (strcmp(argv[ai], "--pointwise") == 0) {
+      pointwise = 1;
+    } else if (strcmp(argv[ai], "--quiet") == 0) {
+      quiet = 1;
+    } else if (strcmp(argv[ai], "-h") == 0 || strcmp(argv[ai], "--help") == 0) {
+      usage();
+      return 0;
+    } else if (argv[ai][0] == '-' && argv[ai][1] == '-') {
+      fprintf(stderr, "compare_fields: unknown option \"%s\"\n", argv[ai]);
+      usage();
+      return 2;
+    } else if (!pa) {
+      pa = argv[ai];
+    } else if (!pb) {
+      pb = argv[ai];
+    } else {
+      usage();
+      return 2;
+    }
+  }
+  if (!pa || !pb) {
+    usage();
+    return 2;
+  }
+  if ((rc = open_dump(&a, pa)) != 0) return rc;
+  if ((rc = open_dump(&b, pb)) != 0) return rc;
+  if (a.ni != b.ni || a.nj != b.nj || a.nk != b.nk || a.nvar != b.nvar) {
+    fprintf(stderr, "compare_fields: the grids differ: %s is %d x %d x %d, %s is %d x %d x %d\n", pa,
+            (int)a.ni, (int)a.nj, (int)a.nk, pb, (int)b.ni, (int)b.nj, (int)b.nk);
+    return 2;
+  }
+  va = malloc(a.n*sizeof(double));
+  vb = malloc(b.n*sizeof(double));
+  if (!va || !vb) {
+    fprintf(stderr, "compare_fields: out of memory for %zu values\n", a.n);
+    return 2;
+  }
+
+  memset(s, 0, sizeof s);
+  for (m = 0; m < 5; ++m) {
+    if ((rc = read_block(&a, va)) != 0 || (rc = read_block(&b, vb)) != 0) return rc;
+    for (p = 0; p < a.n; ++p) {
+      double x = va[p], y = vb[p], dxy, mag, rel;
+      if (memcmp(&x, &y, sizeof x) == 0) {
+        mag = fabs(x);
+        if (mag > s[m].max_ref) s[m].max_ref = mag;
+        continue;
+      }
+      s[m].ndiff++;
+      if (!isfinite(x) || !isfinite(y)) {
+        if (!s[m].nonfinite) s[m].at_abs = s[m].at_rel = p;
+        s[m].nonfinite = 1;
+        s[m].max_abs = s[m].max_rel = INFINITY;
+        continue;
+      }
+      dxy = fabs(x - y);
+      mag = fabs(x) > fabs(y) ? fabs(x) : fabs(y);
+      rel = mag > 0.0 ? dxy/mag : 0.0;
+      if (fabs(x) > s[m].max_ref) s[m].max_ref = fabs(x);
+      if (dxy > s[m].max_abs) { s[m].max_abs = dxy; s[m].at_abs = p; }
+      if (rel > s[m].max_rel) { s[m].max_rel = rel; s[m].at_rel = p; }
+    }
+  }
+  if ((rc = check_sum(&a)) != 0 || (rc = check_sum(&b)) != 0) return rc;
+  fclose(a.f);
+  fclose(b.f);
+
+  if (!quiet) {
+    printf("compare_fields: %s (iteration %lld) vs %s (iteration %lld), grid %d x %d x %d\n", pa,
+           (long long)a.iteration, pb, (long long)b.iteration, (int)a.ni, (int)a.nj, (int)a.nk);
+    if (a.iteration != b.iteration) printf("  note: the dumps belong to different iterations\n");
+    printf("  %-6s %12s %-16s %15s %15s %-16s %10s\n", "var", "max|a-b|", " at (i,j,k)", "max|a-b|/max|a|",
+           "max pointwise", " at (i,j,k)", "differing");
+  }
+  for (m = 0; m < 5; ++m) {
+    double field_rel = s[m].max_ref > 0.0 ? s[m].max_abs/s[m].max_ref : (s[m].max_abs > 0.0 ? INFINITY : 0.0);
+    char loc_abs[40] = " -", loc_rel[40] = " -";
+    int i, j, k, bad;
+    if (s[m].ndiff > 0) {
+      where(&a, s[m].at_abs, &i, &j, &k);
+      snprintf(loc_abs, sizeof loc_abs, " (%d,%d,%d)", i, j, k);
+      where(&a, s[m].at_rel, &i, &j, &k);
+      snprintf(loc_rel, sizeof loc_rel, " (%d,%d,%d)", i, j, k);
+    }
+    if (tol == 0.0)
+      bad = s[m].ndiff > 0;
+    else
+      bad = s[m].nonfinite || (pointwise ? s[m].max_rel > tol : field_rel > tol);
+    fail |= bad;
+    if (!quiet)
+      printf("  %-6s %12.3e %-16s %15.3e %15.3e %-16s %10zu%s\n", var_names[m], s[m].max_abs, loc_abs, field_rel,
+             s[m].max_rel, loc_rel, s[m].ndiff, bad ? "  ABOVE TOLERANCE" : "");
+  }
+  if (tol == 0.0)
+    printf("%s: %s\n", fail ? "DIFFERENT" : "IDENTICAL",
+           fail ? "some values differ in their bits (tolerance 0 = bit-identical)" : "every value has the same bits");
+  else
+    printf("%s: %s %s %.3e\n", fail ? "ABOVE TOLERANCE" : "WITHIN TOLERANCE",
+           pointwise ? "pointwise |a-b|/max(|a|,|b|)" : "per-variable max|a-b|/max|a|", fail ? ">" : "<=", tol);
+  free(va);
+  free(vb);
+  return fail ? 1 : 0;
+}
