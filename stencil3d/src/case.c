@@ -1,0 +1,158 @@
+/* case.c - stencil3d parameters: table, defaults, validation. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "opts.h"
+#include "s3d.h"
+
+#define K(name, t, help) OPT(S3Case, name, t, help)
+static const OptKey keys[] = {
+    K(n, OPT_INT, "cube size: nx = ny = nz = n (0 = use nx, ny, nz)"),
+    K(nx, OPT_INT, "interior cells in x (the zero boundary halo is extra)"),
+    K(ny, OPT_INT, "interior cells in y"),
+    K(nz, OPT_INT, "interior cells in z"),
+    K(eq, OPT_STR, "equation: wave (leapfrog, u_tt = v^2 L u) | heat (explicit, u_t = alpha L u)"),
+    K(stencil, OPT_STR, "star (8th order, 25 points) | box (27-point isotropic, 2nd order)"),
+    K(nt, OPT_LONG, "number of time steps"),
+    K(courant, OPT_DBL, "wave: v dt / h (0 = 0.8 x the stability limit)"),
+    K(fo, OPT_DBL, "heat: alpha dt / h^2 (0 = 0.8 x the stability limit)"),
+    K(init, OPT_STR, "initial field: gauss | sine | noise (noise also in the boundary halo; wave: starts at rest)"),
+    K(init_w, OPT_DBL, "gauss: half-width in cells (0 = n/10)"),
+    K(mode, OPT_STR, "auto | cpu (reference) | emu (GPU kernel emulated on the CPU) | gpu | verify | bench"),
+    K(kernel, OPT_STR, "GPU kernel: cq (circular queue) | regq (2.5D register queue, star only) | naive"),
+    K(tile, OPT_STR, "cells per thread block, BXxBY (e.g. 32x16; empty = the kernel's default)"),
+    K(zchunk, OPT_INT, "z planes per thread block (0 = automatic)"),
+    K(emu, OPT_STR, "mode emu/verify without GPU: phase (region by region) | fiber (one coroutine per GPU thread)"),
+    K(emu_seed, OPT_INT, "emu = fiber: 0 = threads in order, else a shuffled order per barrier"),
+    K(threads, OPT_INT, "OpenMP threads (0 = default)"),
+    K(out, OPT_STR, "output directory ('' = no files)"),
+    K(write_final, OPT_INT, "write out/final.bin, the interior nx*ny*nz field, x fastest (1/0)"),
+    K(snap_png, OPT_INT, "write out/slice_z.png, the mid-z plane (1/0)"),
+    K(progress, OPT_LONG, "progress line every N steps (0 = 10 lines per run)"),
+    K(quiet, OPT_INT, "1 = only errors and the final summary"),
+    K(reps, OPT_INT, "bench: timed steps per kernel"),
+};
+#define NKEYS ((int)(sizeof keys / sizeof keys[0]))
+
+void s3_case_defaults(S3Case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->nx = c->ny = c->nz = 64;
+    strcpy(c->eq, "wave"); strcpy(c->stencil, "star");
+    c->nt = 100;
+    strcpy(c->init, "gauss");
+    strcpy(c->mode, "auto"); strcpy(c->kernel, "cq"); strcpy(c->emu, "phase");
+    c->snap_png = 1; c->reps = 20;
+}
+
+int s3_case_args(S3Case *c, int argc, char **argv, char *err, size_t n)
+{
+    return opts_args(keys, NKEYS, c, argc, argv, err, n);
+}
+
+void s3_usage(const char *prog)
+{
+    opts_usage(keys, NKEYS, prog,
+               "3D wave / heat equation with star (8th order) or box (27-point) stencils;\n"
+               "CPU reference (OpenMP) and GPU kernels: circular queue, 2.5D register queue, naive.");
+}
+
+const char *s3_eq_name(int eq) { return eq == S3_WAVE ? "wave" : "heat"; }
+const char *s3_stencil_name(int st) { return st == S3_STAR ? "star" : "box"; }
+
+/* Largest |symbol| of L h^2. Star: each axis contributes
+ * |C0 + 2 sum_d C_d cos(d theta)|, largest at theta = pi. Box: at
+ * theta = (pi, pi, pi) the weights give (-128 - 84 + 36 - 8) / 30. The test
+ * suite checks both against a scan of all frequencies. */
+double s3_lap_max(int stencil)
+{
+    if (stencil == S3_STAR)
+        return 3.0 * fabs(WAVE_C0 - 2 * WAVE_C1 + 2 * WAVE_C2 - 2 * WAVE_C3 + 2 * WAVE_C4);
+    return 184.0 / 30.0;
+}
+
+static int one_of(const char *v, const char *a, const char *b, const char *c3, const char *d, const char *e, const char *f)
+{
+    const char *l[] = { a, b, c3, d, e, f };
+    for (int i = 0; i < 6; i++) if (l[i] && !strcmp(v, l[i])) return 1;
+    return 0;
+}
+
+int s3_case_finalize(S3Case *c, char *err, size_t n)
+{
+    if (c->n < 0) { snprintf(err, n, "n = %d: must be 0 (use nx, ny, nz) or a positive cube size", c->n); return -1; }
+    if (c->n > 0) c->nx = c->ny = c->nz = c->n;
+    const int *dims[3] = { &c->nx, &c->ny, &c->nz }; const char *dn[3] = { "nx", "ny", "nz" };
+    for (int d = 0; d < 3; d++)
+        if (*dims[d] < 1 || *dims[d] > 65535) {
+            snprintf(err, n, "%s = %d: allowed 1 .. 65535 interior cells", dn[d], *dims[d]); return -1; }
+    double bytes = 2.0 * sizeof(real) * (c->nx + 2.0 * S3_H + S3_ALIGN) * (c->ny + 2.0 * S3_H) * (c->nz + 2.0 * S3_H);
+    if (bytes > 1.0e12) {
+        snprintf(err, n, "grid %d x %d x %d needs %.0f GB for its two fields: too large (at most 1000 GB)", c->nx, c->ny, c->nz, bytes / 1e9);
+        return -1;
+    }
+    if (!strcmp(c->eq, "wave")) c->eq_id = S3_WAVE;
+    else if (!strcmp(c->eq, "heat")) c->eq_id = S3_HEAT;
+    else { snprintf(err, n, "eq = '%s': allowed wave or heat", c->eq); return -1; }
+    if (!strcmp(c->stencil, "star")) { c->st_id = S3_STAR; c->rad = S3_RAD_STAR; }
+    else if (!strcmp(c->stencil, "box")) { c->st_id = S3_BOX; c->rad = S3_RAD_BOX; }
+    else { snprintf(err, n, "stencil = '%s': allowed star (8th order, 25 points) or box (27 points)", c->stencil); return -1; }
+    if (c->nt < 0) { snprintf(err, n, "nt = %ld: the number of steps must be >= 0", c->nt); return -1; }
+    if (!one_of(c->init, "gauss", "sine", "noise", NULL, NULL, NULL)) {
+        snprintf(err, n, "init = '%s': allowed gauss, sine or noise", c->init); return -1; }
+    if (c->init_w < 0) { snprintf(err, n, "init_w = %g: the half-width must be >= 0 (0 = n/10)", c->init_w); return -1; }
+    if (!one_of(c->mode, "auto", "cpu", "emu", "gpu", "verify", "bench")) {
+        snprintf(err, n, "mode = '%s': allowed auto, cpu, emu, gpu, verify or bench", c->mode); return -1; }
+    if (!one_of(c->kernel, "cq", "regq", "naive", NULL, NULL, NULL)) {
+        snprintf(err, n, "kernel = '%s': allowed cq (circular queue), regq (register queue) or naive", c->kernel); return -1; }
+    if (!strcmp(c->kernel, "regq") && c->st_id == S3_BOX) {
+        snprintf(err, n, "kernel = regq works only with stencil = star: its register queue holds one z column per thread, "
+                         "and the box stencil needs the (x+-1, y+-1) neighbours in the planes above and below (use kernel = cq or naive)");
+        return -1;
+    }
+    if (c->tile[0]) {
+        int bx, by; char tail;
+        if (sscanf(c->tile, "%dx%d%c", &bx, &by, &tail) != 2 || bx < 1 || by < 1) {
+            snprintf(err, n, "tile = '%s': expected BXxBY, e.g. 32x16", c->tile); return -1; }
+    }
+    if (!one_of(c->emu, "phase", "fiber", NULL, NULL, NULL, NULL)) {
+        snprintf(err, n, "emu = '%s': allowed phase or fiber", c->emu); return -1; }
+    if (c->emu_seed < 0) { snprintf(err, n, "emu_seed = %d: must be >= 0", c->emu_seed); return -1; }
+    if (c->zchunk < 0) { snprintf(err, n, "zchunk = %d: must be >= 0 (0 = automatic)", c->zchunk); return -1; }
+    if (c->threads < 0) { snprintf(err, n, "threads = %d: must be >= 0 (0 = OpenMP default)", c->threads); return -1; }
+    if (c->reps < 1) { snprintf(err, n, "reps = %d: must be >= 1", c->reps); return -1; }
+    if (c->progress < 0) { snprintf(err, n, "progress = %ld: must be >= 0", c->progress); return -1; }
+    if (!c->progress) c->progress = c->nt >= 10 ? c->nt / 10 : 1;
+
+    c->lap_max = s3_lap_max(c->st_id);
+    if (c->eq_id == S3_WAVE) {
+        c->limit = 2.0 / sqrt(c->lap_max);            /* leapfrog: courant^2 |L| <= 4 */
+        if (c->courant == 0) c->courant = 0.8 * c->limit;
+        if (!(c->courant > 0) || c->courant > c->limit) {
+            snprintf(err, n, "courant = %g is outside the stable range of the %s stencil: allowed 0 < courant <= %.6f",
+                     c->courant, c->stencil, c->limit);
+            return -1;
+        }
+        c->k = (real)(c->courant * c->courant);
+    } else {
+        c->limit = 2.0 / c->lap_max;                  /* explicit Euler: fo |L| <= 2 */
+        if (c->fo == 0) c->fo = 0.8 * c->limit;
+        if (!(c->fo > 0) || c->fo > c->limit) {
+            snprintf(err, n, "fo = %g is outside the stable range of the %s stencil: allowed 0 < fo <= %.6f",
+                     c->fo, c->stencil, c->limit);
+            return -1;
+        }
+        c->k = (real)c->fo;
+    }
+    return 0;
+}
+
+int s3_find_kernel(const S3KInfo *(*info)(int), int count, const char *kind, int stencil, int eq, const char *tile)
+{
+    for (int i = 0; i < count; i++) {
+        const S3KInfo *k = info(i);
+        if (!strcmp(k->kind, kind) && k->stencil == stencil && k->eq == eq && (!tile[0] || !strcmp(k->tile, tile)))
+            return i;
+    }
+    return -1;
+}
