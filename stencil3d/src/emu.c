@@ -1,0 +1,60 @@
+/* emu.c - the GPU kernels of s3_kernels.h executed on the CPU.
+ *
+ * Each kernel becomes a C function that runs one thread block: S3_PAR
+ * regions loop over the block's threads, a barrier is the end of such a loop,
+ * per-thread state that crosses a barrier is an array indexed by the thread.
+ * Blocks run in parallel (OpenMP). Shared memory starts as NaN, so a cell
+ * computed from a tile entry that no thread loaded cannot match the reference.
+ * This is a test mode (mode = emu / verify): it checks the tile, queue and
+ * index logic of the GPU source without a GPU. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "s3d.h"
+#include "s3_kernels.h"
+
+static real *emu_smem(size_t n)
+{
+    real *s = (real *)malloc(n * sizeof(real));
+    if (!s) s3_die("out of host memory for an emulated thread block (%zu bytes)", n * sizeof(real));
+    for (size_t i = 0; i < n; i++) s[i] = (real)NAN;
+    return s;
+}
+
+#define S3_RESTRICT restrict
+#define S3_KDECL(NAME, NTH) static void NAME(S3_KARGS, int s3_bix, int s3_biy, int s3_biz)
+#define S3_BIX s3_bix
+#define S3_BIY s3_biy
+#define S3_BIZ s3_biz
+#define S3_SMEM(S, n) real *S = emu_smem((size_t)(n))
+#define S3_SMEM_FREE(S) free(S)
+#define S3_PAR(t) for (int t = 0; t < kNT; t++) {
+#define S3_PAR_END }
+#define S3_SYNC
+#define S3_TDECL(type, name, dims) type name[kNT] dims
+#define S3_T(name) name[t]
+#define S3_UNROLL
+
+S3_KERNELS(S3_DEFINE_KERNEL)
+
+typedef void (*EmuFn)(S3_KARGS, int, int, int);
+typedef struct { S3KInfo info; EmuFn fn; } EmuKernel;
+static const EmuKernel table[] = { S3_KERNELS(S3_KERNEL_ENTRY) };
+
+int s3_emu_count(void) { return (int)(sizeof table / sizeof table[0]); }
+const S3KInfo *s3_emu_info(int i) { return &table[i].info; }
+
+void s3_emu_step(int i, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zchunk)
+{
+    const EmuKernel *K = &table[i];
+    const int naive = !strcmp(K->info.kind, "naive");
+    const int zc = naive ? 1 : (zchunk > 0 ? zchunk : g->nz);
+    const int gx = (g->nx + K->info.bx - 1) / K->info.bx;
+    const int gy = (g->ny + K->info.by - 1) / K->info.by;
+    const int gz = (g->nz + zc - 1) / zc;
+    #pragma omp parallel for collapse(3) schedule(dynamic)
+    for (int bz = 0; bz < gz; bz++)
+        for (int by = 0; by < gy; by++)
+            for (int bx = 0; bx < gx; bx++)
+                K->fn(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc, bx, by, bz);
+}

@@ -1,0 +1,229 @@
+/* gpu.cu - CUDA back end of stencil3d (written in the C subset of CUDA).
+ * Instantiates the kernels of s3_kernels.h, runs the time loop, verifies and
+ * benchmarks. Every CUDA call is checked; errors name the file, the line and
+ * what was being done. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime.h>
+#include "s3d.h"
+#include "s3_kernels.h"
+
+#define CUDA_CHECK(call, what) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
+    s3_die("%s:%d: CUDA error while %s: %s (%s)", __FILE__, __LINE__, what, cudaGetErrorString(e_), #call); } while (0)
+
+#define S3_RESTRICT __restrict__
+#define S3_KDECL(NAME, NTH) __global__ void __launch_bounds__(NTH) NAME(S3_KARGS)
+#define S3_BIX ((int)blockIdx.x)
+#define S3_BIY ((int)blockIdx.y)
+#define S3_BIZ ((int)blockIdx.z)
+#define S3_SMEM(S, n) extern __shared__ real s3_smem[]; real *S = s3_smem
+#define S3_SMEM_FREE(S)
+#define S3_PAR(t) { const int t = (int)threadIdx.x;
+#define S3_PAR_END }
+#define S3_SYNC __syncthreads();
+#define S3_TDECL(type, name, dims) type name dims
+#define S3_T(name) name
+#define S3_UNROLL _Pragma("unroll")
+
+S3_KERNELS(S3_DEFINE_KERNEL)
+
+typedef void (*GpuFn)(S3_KARGS);
+typedef struct { S3KInfo info; GpuFn fn; } GpuKernel;
+static const GpuKernel table[] = { S3_KERNELS(S3_KERNEL_ENTRY) };
+
+extern "C" int s3_gpu_kernel_count(void) { return (int)(sizeof table / sizeof table[0]); }
+extern "C" const S3KInfo *s3_gpu_info(int i) { return &table[i].info; }
+
+extern "C" int s3_gpu_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) { cudaGetLastError(); return 0; }
+    return n;
+}
+
+/* Allow the kernel its dynamic shared memory; 0 if the GPU cannot give it. */
+static int prepare(int ki)
+{
+    const GpuKernel *K = &table[ki];
+    int dev, optin;
+    CUDA_CHECK(cudaGetDevice(&dev), "finding the current GPU");
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "reading the shared-memory limit of the GPU");
+    if (K->info.smem > (size_t)optin) return 0;
+    if (K->info.smem > 48 * 1024)
+        CUDA_CHECK(cudaFuncSetAttribute((const void *)K->fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)K->info.smem),
+                   "allowing a kernel more than 48 KB of shared memory");
+    return 1;
+}
+
+/* Planes per block. Each block walks zc planes and loads 2R extra ones; few
+ * chunks leave SMs idle or a partial last wave. Pick the number of chunks
+ * (1..16) minimising waves x (zc + 2R). */
+static int auto_zchunk(int ki, const S3Grid *g)
+{
+    const GpuKernel *K = &table[ki];
+    int dev, sms, per_sm = 0;
+    CUDA_CHECK(cudaGetDevice(&dev), "finding the current GPU");
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "reading the number of SMs");
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)K->fn, K->info.nthreads, K->info.smem),
+               "computing the occupancy of a kernel");
+    if (per_sm < 1) per_sm = 1;
+    long resident = (long)per_sm * sms;
+    long bxy = (long)((g->nx + K->info.bx - 1) / K->info.bx) * ((g->ny + K->info.by - 1) / K->info.by);
+    int best = g->nz; double bcost = 1e300;
+    for (int ch = 1; ch <= 16 && ch <= g->nz; ch++) {
+        int zc = (g->nz + ch - 1) / ch;
+        int nch = (g->nz + zc - 1) / zc;
+        double waves = (double)((bxy * nch + resident - 1) / resident);
+        double cost = waves * (zc + 2 * K->info.rad);
+        if (cost < bcost * 0.999) { bcost = cost; best = zc; }
+    }
+    return best;
+}
+
+static void launch(int ki, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zc, cudaStream_t st)
+{
+    const GpuKernel *K = &table[ki];
+    const int naive = !strcmp(K->info.kind, "naive");
+    if (naive) zc = 1;
+    dim3 grid((g->nx + K->info.bx - 1) / K->info.bx, (g->ny + K->info.by - 1) / K->info.by, (g->nz + zc - 1) / zc);
+    K->fn<<<grid, K->info.nthreads, K->info.smem, st>>>(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc);
+    CUDA_CHECK(cudaGetLastError(), "launching a stencil kernel");
+}
+
+static real *dev_alloc(const S3Grid *g, const char *what)
+{
+    real *p; char msg[160];
+    snprintf(msg, sizeof msg, "allocating %.1f MB of GPU memory for %s", g->total * sizeof(real) / 1e6, what);
+    CUDA_CHECK(cudaMalloc((void **)&p, g->total * sizeof(real)), msg);
+    CUDA_CHECK(cudaMemset(p, 0, g->total * sizeof(real)), "clearing a field on the GPU");
+    return p;
+}
+
+extern "C" double s3_gpu_run(int ki, const S3Grid *g, const S3Case *c, real *u, real *um, int verbose)
+{
+    const GpuKernel *K = &table[ki];
+    if (!prepare(ki)) s3_die("kernel %s %s needs %zu bytes of shared memory per block, more than this GPU allows", K->info.kind, K->info.tile, K->info.smem);
+    const size_t bytes = g->total * sizeof(real);
+    real *dA = dev_alloc(g, "u^n"), *dB = dev_alloc(g, "u^{n-1}");
+    CUDA_CHECK(cudaMemcpy(dA, u - g->org, bytes, cudaMemcpyHostToDevice), "copying the initial field to the GPU");
+    CUDA_CHECK(cudaMemcpy(dB, um - g->org, bytes, cudaMemcpyHostToDevice), "copying the initial field to the GPU");
+    int zc = c->zchunk > 0 ? c->zchunk : auto_zchunk(ki, g);
+    if (verbose) { printf("gpu: %d planes per thread block\n", strcmp(K->info.kind, "naive") ? zc : 1); fflush(stdout); }
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaEventCreate(&e0), "creating a timing event");
+    CUDA_CHECK(cudaEventCreate(&e1), "creating a timing event");
+    CUDA_CHECK(cudaEventRecord(e0, 0), "recording a timing event");
+    for (long n = 0; n < c->nt; n++) {
+        launch(ki, g, c->k, dA + g->org, dB + g->org, dB + g->org, zc, 0);
+        real *t = dA; dA = dB; dB = t;
+    }
+    CUDA_CHECK(cudaEventRecord(e1, 0), "recording a timing event");
+    CUDA_CHECK(cudaEventSynchronize(e1), "running the time steps (a kernel failed)");
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1), "reading the timing events");
+    CUDA_CHECK(cudaMemcpy(u - g->org, dA, bytes, cudaMemcpyDeviceToHost), "copying the result back from the GPU");
+    CUDA_CHECK(cudaMemcpy(um - g->org, dB, bytes, cudaMemcpyDeviceToHost), "copying the result back from the GPU");
+    CUDA_CHECK(cudaFree(dA), "freeing GPU memory"); CUDA_CHECK(cudaFree(dB), "freeing GPU memory");
+    CUDA_CHECK(cudaEventDestroy(e0), "destroying an event"); CUDA_CHECK(cudaEventDestroy(e1), "destroying an event");
+    return ms / 1e3;
+}
+
+__global__ void k_copy4(float4 *__restrict__ d, const float4 *__restrict__ s, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) d[i] = s[i];
+}
+
+/* Device copy bandwidth (read + write bytes per second): cudaMemcpy D2D and a copy kernel. */
+static void copy_bandwidth(double *memcpy_bw, double *kernel_bw)
+{
+    size_t freeb, totb;
+    CUDA_CHECK(cudaMemGetInfo(&freeb, &totb), "reading the free GPU memory");
+    size_t bytes = (size_t)1 << 30;
+    while (bytes > ((size_t)64 << 20) && 2 * bytes > freeb / 2) bytes /= 2;
+    void *a, *b;
+    CUDA_CHECK(cudaMalloc(&a, bytes), "allocating the bandwidth test buffers");
+    CUDA_CHECK(cudaMalloc(&b, bytes), "allocating the bandwidth test buffers");
+    CUDA_CHECK(cudaMemset(a, 0, bytes), "clearing the bandwidth test buffers");
+    CUDA_CHECK(cudaMemset(b, 0, bytes), "clearing the bandwidth test buffers");
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaEventCreate(&e0), "creating a timing event");
+    CUDA_CHECK(cudaEventCreate(&e1), "creating a timing event");
+    const int reps = 10;
+    float ms;
+    CUDA_CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "copying on the GPU");
+    CUDA_CHECK(cudaEventRecord(e0, 0), "recording a timing event");
+    for (int r = 0; r < reps; r++) CUDA_CHECK(cudaMemcpyAsync(r & 1 ? a : b, r & 1 ? b : a, bytes, cudaMemcpyDeviceToDevice, 0), "copying on the GPU");
+    CUDA_CHECK(cudaEventRecord(e1, 0), "recording a timing event");
+    CUDA_CHECK(cudaEventSynchronize(e1), "timing device copies");
+    CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1), "reading the timing events");
+    *memcpy_bw = 2.0 * bytes * reps / (ms / 1e3);
+    int dev, sms; CUDA_CHECK(cudaGetDevice(&dev), "finding the current GPU");
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "reading the number of SMs");
+    size_t n4 = bytes / 16;
+    k_copy4<<<sms * 8, 256>>>((float4 *)b, (const float4 *)a, n4);
+    CUDA_CHECK(cudaGetLastError(), "launching the copy kernel");
+    CUDA_CHECK(cudaEventRecord(e0, 0), "recording a timing event");
+    for (int r = 0; r < reps; r++) k_copy4<<<sms * 8, 256>>>((float4 *)(r & 1 ? a : b), (const float4 *)(r & 1 ? b : a), n4);
+    CUDA_CHECK(cudaGetLastError(), "launching the copy kernel");
+    CUDA_CHECK(cudaEventRecord(e1, 0), "recording a timing event");
+    CUDA_CHECK(cudaEventSynchronize(e1), "timing the copy kernel");
+    CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1), "reading the timing events");
+    *kernel_bw = 2.0 * bytes * reps / (ms / 1e3);
+    CUDA_CHECK(cudaFree(a), "freeing GPU memory"); CUDA_CHECK(cudaFree(b), "freeing GPU memory");
+    CUDA_CHECK(cudaEventDestroy(e0), "destroying an event"); CUDA_CHECK(cudaEventDestroy(e1), "destroying an event");
+}
+
+extern "C" void s3_gpu_bench(const S3Grid *g, const S3Case *c)
+{
+    int dev; cudaDeviceProp p;
+    CUDA_CHECK(cudaGetDevice(&dev), "finding the current GPU");
+    CUDA_CHECK(cudaGetDeviceProperties(&p, dev), "reading the GPU properties");
+    printf("bench: device %s, %d SMs, %.1f GB\n", p.name, p.multiProcessorCount, p.totalGlobalMem / 1e9);
+    double bw_mc, bw_k;
+    copy_bandwidth(&bw_mc, &bw_k);
+    double bw = bw_mc > bw_k ? bw_mc : bw_k;
+    const int bpc = c->eq_id == S3_WAVE ? 12 : 8;     /* wave: read u^n, u^{n-1}, write u^{n+1}; heat: read, write */
+    printf("bench: copy bandwidth memcpy %.1f GB/s, copy kernel %.1f GB/s; floor at %.1f GB/s and %d B/cell = %.1f Gcells/s\n",
+           bw_mc / 1e9, bw_k / 1e9, bw / 1e9, bpc, bw / bpc / 1e9);
+    fflush(stdout);
+
+    real *h = s3_alloc(g, "the initial field");
+    s3_init_field(g, c, h + g->org);
+    real *dA = dev_alloc(g, "u^n"), *dB = dev_alloc(g, "u^{n-1}");
+    const size_t bytes = g->total * sizeof(real);
+    const double cells = (double)g->nx * g->ny * g->nz;
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaEventCreate(&e0), "creating a timing event");
+    CUDA_CHECK(cudaEventCreate(&e1), "creating a timing event");
+    for (int ki = 0; ki < s3_gpu_kernel_count(); ki++) {
+        const GpuKernel *K = &table[ki];
+        if (K->info.eq != c->eq_id) continue;
+        if (!prepare(ki)) {
+            printf("bench: kernel=%s tile=%s stencil=%s eq=%s skipped (needs %zu B of shared memory per block)\n",
+                   K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq), K->info.smem);
+            continue;
+        }
+        /* a stable coefficient for this kernel's stencil */
+        double lim = c->eq_id == S3_WAVE ? 2.0 / sqrt(s3_lap_max(K->info.stencil)) : 2.0 / s3_lap_max(K->info.stencil);
+        real k = c->eq_id == S3_WAVE ? (real)(0.64 * lim * lim) : (real)(0.8 * lim);
+        CUDA_CHECK(cudaMemcpy(dA, h, bytes, cudaMemcpyHostToDevice), "copying the initial field to the GPU");
+        CUDA_CHECK(cudaMemcpy(dB, h, bytes, cudaMemcpyHostToDevice), "copying the initial field to the GPU");
+        int zc = c->zchunk > 0 ? c->zchunk : auto_zchunk(ki, g);
+        for (int w = 0; w < 2; w++) { launch(ki, g, k, dA + g->org, dB + g->org, dB + g->org, zc, 0); real *t = dA; dA = dB; dB = t; }
+        CUDA_CHECK(cudaEventRecord(e0, 0), "recording a timing event");
+        for (int r = 0; r < c->reps; r++) { launch(ki, g, k, dA + g->org, dB + g->org, dB + g->org, zc, 0); real *t = dA; dA = dB; dB = t; }
+        CUDA_CHECK(cudaEventRecord(e1, 0), "recording a timing event");
+        CUDA_CHECK(cudaEventSynchronize(e1), "running the benchmark steps (a kernel failed)");
+        float ms; CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1), "reading the timing events");
+        double s = ms / 1e3 / c->reps, gc = cells / s / 1e9;
+        printf("bench: kernel=%s tile=%s stencil=%s eq=%s zchunk=%d ms_per_step=%.4f gcells=%.2f eff_gbs=%.1f pct_floor=%.1f\n",
+               K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq),
+               strcmp(K->info.kind, "naive") ? zc : 1, s * 1e3, gc, gc * bpc, 100.0 * gc * 1e9 / (bw / bpc));
+        fflush(stdout);
+    }
+    CUDA_CHECK(cudaFree(dA), "freeing GPU memory"); CUDA_CHECK(cudaFree(dB), "freeing GPU memory");
+    CUDA_CHECK(cudaEventDestroy(e0), "destroying an event"); CUDA_CHECK(cudaEventDestroy(e1), "destroying an event");
+    free(h);
+}
