@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# stencil3d/bench/device.sh - run on the GPU machine from the repository root,
+# with the binaries already built into build/stencil3d/ ('make stencil3d
+# stencil3d-cuda'); builds nothing. About 1-2 minutes on one H100/H200.
+#   1. every GPU kernel bit-identical to the CPU reference (small odd grids, FP32)
+#   2. compute-sanitizer memcheck + racecheck on a small case (if installed)
+#   3. 512^3 FP32 benchmark of all kernels, wave and heat, with the device copy
+#      bandwidth measured in the same run; Gcells/s and % of the byte floor
+# Prints a short table last. N=256 bash stencil3d/bench/device.sh for a quicker run.
+set -u
+B=build/stencil3d
+N=${N:-512}
+for b in stencil3d-cuda; do
+    [ -x $B/$b ] || { echo "device.sh: $B/$b is missing - run 'make stencil3d stencil3d-cuda' first" >&2; exit 2; }
+done
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "device.sh: no GPU visible (nvidia-smi -L)" >&2; exit 2; }
+nvidia-smi --query-gpu=index,name,memory.total,clocks.max.sm --format=csv,noheader
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
+O=$B/device; rm -rf $O; mkdir -p $O
+TABLE=$O/table.txt; : > $TABLE
+fails=0
+row() { printf "%-62s %s\n" "$1" "$2" | tee -a $TABLE; }
+
+echo "== 1. bit-identity: all GPU kernels vs the CPU reference (FP32, FMA off, noise in field and halo)"
+for es in wave:star wave:box heat:star heat:box; do
+    e=${es%:*}; s=${es#*:}
+    for zc in 0 9; do
+        log=$O/verify_${e}_${s}_z$zc.log
+        $B/stencil3d-cuda --mode verify --eq $e --stencil $s --nx 77 --ny 53 --nz 41 --nt 6 --init noise --zchunk $zc > $log 2>&1
+        rc=$?; grep -E '^verify: (gpu|DIFF)' $log | grep -v MATCH
+        last=$(tail -1 $log)
+        if [ $rc = 0 ] && [[ "$last" =~ ^verify:\ ([0-9]+)\ of\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]; then
+            row "identity: $e $s, 77x53x41, zchunk $([ $zc = 0 ] && echo auto || echo $zc)" "MATCH (${BASH_REMATCH[1]} kernels)"
+        else row "identity: $e $s, zchunk $zc" "FAILED: $(grep -E 'DIFF|error' $log | head -2)"; fails=$((fails+1)); fi
+    done
+done
+
+echo "== 2. compute-sanitizer"
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+if [ -n "$CS" ]; then
+    for tool in memcheck racecheck; do
+        for s in star box; do
+            log=$O/cs_${tool}_$s.log
+            $CS --tool $tool --error-exitcode 9 $B/stencil3d-cuda --mode verify --stencil $s --nx 41 --ny 20 --nz 12 --nt 2 --init noise --zchunk 5 > $log 2>&1
+            rc=$?; sm=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $log | tail -1)
+            [ $rc = 0 ] && row "compute-sanitizer $tool, all $s wave kernels" "OK ${sm}" \
+                || { row "compute-sanitizer $tool, $s" "FAILED rc=$rc ${sm}"; fails=$((fails+1)); tail -5 $log; }
+        done
+    done
+else row "compute-sanitizer" "not installed, skipped"; fi
+
+echo "== 3. benchmark ${N}^3 FP32"
+for e in wave heat; do
+    $B/stencil3d-cuda --mode bench --eq $e --n $N --reps 20 > $O/bench_$e.log 2>&1 \
+        || { row "bench $e" "FAILED: $(tail -2 $O/bench_$e.log)"; fails=$((fails+1)); }
+    grep '^bench:' $O/bench_$e.log
+done
+best() {  # eq kind stencil -> "gcells pct tile ms"
+    grep -h "kernel=$2 .*stencil=$3 eq=$1 " $O/bench_$1.log | sed -E 's/.*tile=([0-9x]+) .*ms_per_step=([0-9.]+) gcells=([0-9.]+) .*pct_floor=([0-9.]+).*/\3 \4 \1 \2/' | sort -g -r | head -1
+}
+bw=$(grep -o 'floor at [0-9.]* GB/s' $O/bench_wave.log | head -1)
+row "device copy bandwidth (same run)" "$(grep -o 'memcpy [0-9.]* GB/s, copy kernel [0-9.]* GB/s' $O/bench_wave.log | head -1)"
+for e in wave heat; do
+    fl=$([ $e = wave ] && echo 12 || echo 8)
+    for ks in naive:star regq:star cq:star naive:box cq:box; do
+        k=${ks%:*}; s=${ks#*:}
+        r=$(best $e $k $s)
+        [ -n "$r" ] && row "$e $s $k (best tile $(echo $r | cut -d' ' -f3))" "$(echo $r | awk -v f=$fl '{printf "%7.1f Gcells/s  %5.1f %% of the %d B/cell floor", $1, $2, f}')" \
+            || row "$e $s $k" "no result"
+    done
+    st=$(best $e cq star | cut -d' ' -f4); bx=$(best $e cq box | cut -d' ' -f4)
+    [ -n "$st" ] && [ -n "$bx" ] && row "$e: box / star time per step (cq, best tiles)" "$(awk -v a=$bx -v b=$st 'BEGIN{printf "%.2fx (target <= 1.3x)", a/b}')"
+done
+row "target: wave star cq >= 80 % of the 12 B/cell floor" "$(best wave cq star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %)"}')"
+
+echo
+echo "================ stencil3d device summary ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), ${N}^3) ================"
+cat $TABLE
+echo "failures: $fails"
+[ $fails -eq 0 ]
