@@ -75,8 +75,9 @@ static const char *advice_for(cudaError_t err)
   case cudaErrorInsufficientDriver:
   case cudaErrorSystemDriverMismatch:
   case cudaErrorCompatNotSupportedOnDevice:
-    return "the NVIDIA driver is older than the CUDA runtime this binary was built with: update the "
-           "driver, or rebuild with the CUDA toolkit that matches it (nvidia-smi shows its CUDA version)";
+    return "no NVIDIA driver was found, or it is older than the CUDA runtime this binary was built "
+           "with: on a machine without a GPU run with backend = 'cpu'; otherwise update the driver, or "
+           "rebuild with the CUDA toolkit that matches it (nvidia-smi shows its CUDA version)";
   case cudaErrorNoDevice:
   case cudaErrorDevicesUnavailable:
   case cudaErrorInvalidDevice:
