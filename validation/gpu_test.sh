@@ -195,8 +195,10 @@ sanitizers() {
     "$cs" --tool "$tool" --error-exitcode 99 "$B/adiflow" "$c" --backend cuda --max-iter 3 \
       --run-dir "$OUTROOT/$stem/sanitizer-$tool" > "$log" 2>&1
     rc=$?
-    if [ $rc -eq 0 ] && grep -q "ERROR SUMMARY: 0 errors" "$log"; then
-      ok "$stem: compute-sanitizer $tool clean (3 iterations): $(grep 'ERROR SUMMARY' "$log" | tail -1)"
+    # racecheck reports "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+    # instead of an ERROR SUMMARY line
+    if [ $rc -eq 0 ] && grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards displayed \(0 errors, 0 warnings\)" "$log"; then
+      ok "$stem: compute-sanitizer $tool clean (3 iterations): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
     else
       bad "$stem: compute-sanitizer $tool (exit $rc): $(grep -m3 -E 'ERROR SUMMARY|Error|error' "$log" | tr '\n' ' ')"
     fi
