@@ -1,0 +1,51 @@
+# ooc/ooc.mk - make fragment of the out-of-core module (method of pyramids),
+# included by the top-level Makefile; paths relative to the repository root.
+#   make ooc          CPU binaries into build/ooc/ (ooc2d with the CPU stand-in device, test_ooc)
+#   make ooc-cuda     CUDA binary build/ooc/ooc2d-cuda (only when nvcc exists)
+#   make ooc-test     CPU test suite, last line "N passed, M failed"
+# Shares wave/src/stencil.h (wave_update, real), wave/src/output.c (hash, PNG)
+# and stencil3d/src/opts.c (case files and flags).
+
+OOC_SRC   := ooc/src
+OOC_BUILD := build/ooc
+OOC_CC    ?= gcc
+OOC_CFLAGS ?= -std=c11 -D_GNU_SOURCE -O3 -march=x86-64-v2 -fopenmp -ffp-contract=off -Wall -Wextra
+OOC_INC   := -I$(OOC_SRC) -Iwave/src -Istencil3d/src
+OOC_HDRS  := $(OOC_SRC)/ooc.h $(OOC_SRC)/ooc_stencil.h wave/src/stencil.h wave/src/wave.h stencil3d/src/opts.h
+OOC_LIBSRC := $(OOC_SRC)/case.c $(OOC_SRC)/driver.c $(OOC_SRC)/dev_cpu.c stencil3d/src/opts.c wave/src/output.c
+OOC_LIBS  := -lm
+
+OOC_NVCC  ?= /usr/local/cuda/bin/nvcc
+OOC_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(OOC_NVCC))
+OOC_NVFLAGS ?= -O3 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
+               --fmad=false --prec-div=true --prec-sqrt=true -Xcompiler -ffp-contract=off
+OOC_CUDA_LIBS := -L$(OOC_CUDA_HOME)/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread
+
+.PHONY: ooc ooc-cuda ooc-test ooc-clean
+ooc: $(OOC_BUILD)/ooc2d $(OOC_BUILD)/test_ooc
+
+$(OOC_BUILD)/.dir:
+	@mkdir -p $(OOC_BUILD) && touch $@
+
+$(OOC_BUILD)/ooc2d: $(OOC_SRC)/main.c $(OOC_LIBSRC) $(OOC_HDRS) | $(OOC_BUILD)/.dir
+	$(OOC_CC) $(OOC_CFLAGS) $(OOC_INC) -o $@ $(OOC_SRC)/main.c $(OOC_LIBSRC) $(OOC_LIBS)
+$(OOC_BUILD)/test_ooc: ooc/tests/test_ooc.c $(OOC_LIBSRC) $(OOC_HDRS) | $(OOC_BUILD)/.dir
+	$(OOC_CC) $(OOC_CFLAGS) $(OOC_INC) -o $@ ooc/tests/test_ooc.c $(OOC_LIBSRC) $(OOC_LIBS)
+
+ifneq ($(wildcard $(OOC_NVCC)),)
+ooc-cuda: $(OOC_BUILD)/ooc2d-cuda
+else
+ooc-cuda:
+	@echo "ooc-cuda: $(OOC_NVCC) not found, skipping the CUDA build"
+endif
+
+$(OOC_BUILD)/dev_cuda.o: $(OOC_SRC)/dev_cuda.cu $(OOC_HDRS) | $(OOC_BUILD)/.dir
+	$(OOC_NVCC) $(OOC_NVFLAGS) $(OOC_INC) -DOOC_HAVE_CUDA -c -o $@ $<
+$(OOC_BUILD)/ooc2d-cuda: $(OOC_SRC)/main.c $(OOC_LIBSRC) $(OOC_HDRS) $(OOC_BUILD)/dev_cuda.o
+	$(OOC_CC) $(OOC_CFLAGS) $(OOC_INC) -DOOC_HAVE_CUDA -o $@ $(OOC_SRC)/main.c $(OOC_LIBSRC) $(OOC_BUILD)/dev_cuda.o $(OOC_CUDA_LIBS) $(OOC_LIBS)
+
+ooc-test: ooc
+	@bash ooc/tests/run_tests.sh
+
+ooc-clean:
+	rm -rf $(OOC_BUILD)

@@ -1,0 +1,146 @@
+/* case.c - ooc2d parameters, validation, initial field, checksum. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "opts.h"
+#include "ooc.h"
+#include "wave.h"     /* wave_hash */
+
+#define K(name, t, help) OPT(OocCase, name, t, help)
+static const OptKey keys[] = {
+    K(eq, OPT_STR, "heat (5-point explicit scheme of the paper) | wave (8th-order leapfrog, two time levels)"),
+    K(nx, OPT_INT, "grid points in x (a row), fixed frame included"),
+    K(ny, OPT_INT, "grid points in y (rows; slabs are ranges of rows)"),
+    K(nt, OPT_LONG, "time steps"),
+    K(r, OPT_DBL, "heat: alpha dt / h^2 (0 = 0.2; stable up to 0.25)"),
+    K(courant, OPT_DBL, "wave: v dt / h (0 = 0.45; stable up to 0.5546)"),
+    K(device_mem, OPT_SIZE, "device memory budget, e.g. 64M or 2G (0 = 1/8 of the field, at least 2 x the minimum); --device-mem works too"),
+    K(rows, OPT_INT, "rows of a slab buffer (0 = as many as the budget allows)"),
+    K(n, OPT_INT, "pyramid height, steps per transfer (0 = chosen by the cost model)"),
+    K(method, OPT_STR, "all | pyramid | trivial | incore"),
+    K(check, OPT_STR, "reference for the bit-identity check: auto | cpu | gpu | none (gpu = in-core on the GPU)"),
+    K(mode, OPT_STR, "auto | cpu (CPU stand-in device) | gpu"),
+    K(overlap, OPT_INT, "1 = streams and double buffering, 0 = one stream (the paper's serial setting)"),
+    K(init, OPT_STR, "gauss | noise (noise also in the frame; wave: starts at rest)"),
+    K(sched_seed, OPT_INT, "CPU stand-in: 0 = operations in issue order, else a random legal stream interleaving"),
+    K(poison, OPT_INT, "CPU stand-in: 1 = fill device buffers with NaN before each slab"),
+    K(threads, OPT_INT, "OpenMP threads (0 = default)"),
+    K(quiet, OPT_INT, "1 = only errors and the summary"),
+    K(out, OPT_STR, "output directory ('' = no files): final.bin, final.png, info.txt"),
+    K(write_final, OPT_INT, "write out/final.bin (1/0)"),
+    K(debug_break, OPT_INT, "tests only: 1 = drop the buffer-slot wait, 2 = download the seam too early"),
+};
+#define NKEYS ((int)(sizeof keys / sizeof keys[0]))
+
+void ooc_case_defaults(OocCase *c)
+{
+    memset(c, 0, sizeof *c);
+    strcpy(c->eq, "heat");
+    c->nx = 1024; c->ny = 1024; c->nt = 100;
+    strcpy(c->method, "all"); strcpy(c->check, "auto"); strcpy(c->mode, "auto");
+    c->overlap = 1;
+    strcpy(c->init, "gauss");
+}
+
+int ooc_case_args(OocCase *c, int argc, char **argv, char *err, size_t n)
+{
+    return opts_args(keys, NKEYS, c, argc, argv, err, n);
+}
+
+void ooc_usage(const char *prog)
+{
+    opts_usage(keys, NKEYS, prog,
+               "2D heat / wave equation on a grid larger than the device memory budget:\n"
+               "the method of pyramids (n steps per transfer) against the trivial method (one step per transfer).");
+}
+
+static int one_of(const char *v, const char *const *l)
+{
+    for (; *l; l++) if (!strcmp(v, *l)) return 1;
+    return 0;
+}
+
+int ooc_case_finalize(OocCase *c, char *err, size_t n)
+{
+    if (!strcmp(c->eq, "heat")) c->eq_id = OOC_HEAT;
+    else if (!strcmp(c->eq, "wave")) c->eq_id = OOC_WAVE;
+    else { snprintf(err, n, "eq = '%s': allowed heat or wave", c->eq); return -1; }
+    c->rad = OOC_RAD(c->eq_id);
+    c->levels = c->eq_id == OOC_WAVE ? 2 : 1;
+    const int minn = 2 * c->rad + 1;
+    if (c->nx < minn || c->ny < minn || c->nx > 1000000 || c->ny > 1000000) {
+        snprintf(err, n, "grid %d x %d: nx and ny must be %d .. 1000000 for eq = %s (a frame of %d points on each side plus at least one updated point)",
+                 c->nx, c->ny, minn, c->eq, c->rad);
+        return -1;
+    }
+    if (c->nt < 0) { snprintf(err, n, "nt = %ld: the number of steps must be >= 0", c->nt); return -1; }
+    if (c->eq_id == OOC_HEAT) {
+        if (c->r == 0) c->r = 0.2;
+        if (!(c->r > 0) || c->r > 0.25) { snprintf(err, n, "r = %g is outside the stable range of the explicit heat scheme: allowed 0 < r <= 0.25", c->r); return -1; }
+        c->coef = (real)c->r;
+    } else {
+        const double lim = 2.0 / sqrt(2.0 * fabs(WAVE_C0 - 2 * WAVE_C1 + 2 * WAVE_C2 - 2 * WAVE_C3 + 2 * WAVE_C4));
+        if (c->courant == 0) c->courant = 0.45;
+        if (!(c->courant > 0) || c->courant > lim) {
+            snprintf(err, n, "courant = %g is outside the stable range of the 8th-order leapfrog scheme: allowed 0 < courant <= %.4f", c->courant, lim);
+            return -1;
+        }
+        c->coef = (real)(c->courant * c->courant);
+    }
+    if (c->device_mem < 0) { snprintf(err, n, "device_mem = %ld: must be >= 0 (0 = 1/8 of the field)", c->device_mem); return -1; }
+    const double field = (double)c->nx * c->ny * sizeof(real) * c->levels;
+    const double minimum = 4.0 * c->nx * sizeof(real) * 3 * c->rad;   /* 4 buffers of 3R rows */
+    if (c->device_mem == 0) c->device_mem = (long)(field / 8 > 2 * minimum ? field / 8 : 2 * minimum);
+    if (c->rows < 0) { snprintf(err, n, "rows = %d: must be >= 0 (0 = from the budget)", c->rows); return -1; }
+    if (c->n < 0) { snprintf(err, n, "n = %d: the pyramid height must be >= 0 (0 = from the cost model)", c->n); return -1; }
+    static const char *const methods[] = { "all", "pyramid", "trivial", "incore", NULL };
+    static const char *const checks[] = { "auto", "cpu", "gpu", "none", NULL };
+    static const char *const modes[] = { "auto", "cpu", "gpu", NULL };
+    static const char *const inits[] = { "gauss", "noise", NULL };
+    if (!one_of(c->method, methods)) { snprintf(err, n, "method = '%s': allowed all, pyramid, trivial or incore", c->method); return -1; }
+    if (!one_of(c->check, checks)) { snprintf(err, n, "check = '%s': allowed auto, cpu, gpu or none", c->check); return -1; }
+    if (!one_of(c->mode, modes)) { snprintf(err, n, "mode = '%s': allowed auto, cpu or gpu", c->mode); return -1; }
+    if (!one_of(c->init, inits)) { snprintf(err, n, "init = '%s': allowed gauss or noise", c->init); return -1; }
+    if (c->overlap != 0 && c->overlap != 1) { snprintf(err, n, "overlap = %d: allowed 0 or 1", c->overlap); return -1; }
+    if (c->sched_seed < 0) { snprintf(err, n, "sched_seed = %d: must be >= 0", c->sched_seed); return -1; }
+    if (c->debug_break < 0 || c->debug_break > 2) { snprintf(err, n, "debug_break = %d: allowed 0, 1 or 2", c->debug_break); return -1; }
+    return 0;
+}
+
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16; x *= 0x7feb352dU; x ^= x >> 15; x *= 0x846ca68bU; x ^= x >> 16;
+    return x;
+}
+
+void ooc_init_field(const OocCase *c, real *u)
+{
+    const int nx = c->nx, ny = c->ny, R = c->rad, noise = !strcmp(c->init, "noise");
+    double *gx = malloc(sizeof(double) * nx), *gy = malloc(sizeof(double) * ny);
+    if (!gx || !gy) ooc_die("out of host memory for the initial profiles");
+    const double w = (nx < ny ? nx : ny) / 12.0;
+    for (int i = 0; i < nx; i++) { double x = (i - 0.4 * nx) / w; gx[i] = exp(-x * x); }
+    for (int j = 0; j < ny; j++) { double y = (j - 0.55 * ny) / w; gy[j] = exp(-y * y); }
+    #pragma omp parallel for schedule(static)
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            size_t o = (size_t)j * nx + i;
+            if (noise) u[o] = (real)((mix32((uint32_t)i * 0x9e3779b1U ^ mix32((uint32_t)j + 0x85ebca77U)) >> 8) * (2.0 / 16777216.0) - 1.0);
+            else if (i < R || j < R || i >= nx - R || j >= ny - R) u[o] = 0;
+            else u[o] = (real)(gx[i] * gy[j]);
+        }
+    free(gx); free(gy);
+}
+
+unsigned long long ooc_checksum(const real *u, int nx, int ny)
+{
+    unsigned long long *h = malloc(sizeof(unsigned long long) * ny);
+    if (!h) ooc_die("out of host memory for the checksum");
+    #pragma omp parallel for schedule(static)
+    for (int j = 0; j < ny; j++) h[j] = wave_hash(u + (size_t)j * nx, sizeof(real) * nx);
+    unsigned long long r = wave_hash(h, sizeof(unsigned long long) * ny);
+    free(h);
+    return r;
+}
