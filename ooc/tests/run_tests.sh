@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# ooc/tests/run_tests.sh - CPU test suite of the out-of-core module (run from
+# the repository root after 'make ooc'). Last line: "N passed, M failed".
+set -u
+B=build/ooc
+T=$B/tests
+rm -rf "$T"; mkdir -p "$T"
+pass=0; fail=0
+ok()  { echo "PASS $1${2:+: $2}"; pass=$((pass+1)); }
+bad() { echo "FAIL $1${2:+: $2}"; fail=$((fail+1)); }
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+
+# 1. driver tests on the CPU stand-in device: bit-identity sweep, race detection,
+#    model counts, the paper's table, bad inputs
+$B/test_ooc > "$T/unit.log" 2>&1
+grep -v ' passed, ' "$T/unit.log"
+u=$(tail -1 "$T/unit.log")
+if [[ "$u" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    pass=$((pass+BASH_REMATCH[1])); fail=$((fail+BASH_REMATCH[2]))
+else bad unit_tests "test_ooc did not finish: $(tail -3 "$T/unit.log")"; fi
+
+# 2. the command line: in-core, trivial and pyramid in one run, all bit-identical
+run() { local log=$1; shift; "$@" > "$log" 2>&1; }
+for eq in heat wave; do
+    for ov in 1 0; do
+        run $T/cli_${eq}_$ov.log $B/ooc2d --eq $eq --nx 203 --ny 187 --nt 37 --device-mem 96K --overlap $ov --init noise --sched-seed 11 --poison 1 --n 2
+        rc=$?
+        nyes=$(grep -cE '^(in-core|trivial|pyramid) .* yes$' $T/cli_${eq}_$ov.log)
+        [ $rc = 0 ] && [ "$nyes" = 3 ] && ok "cli_${eq}_overlap$ov" "in-core, trivial and pyramid (n = 2) bit-identical, random stream order, NaN poison" \
+            || bad "cli_${eq}_overlap$ov" "rc=$rc, $(grep -E '^(trivial|pyramid|done)|error' $T/cli_${eq}_$ov.log | head -3)"
+    done
+done
+run $T/auto.log $B/ooc2d --eq heat --nx 300 --ny 400 --nt 20 --device-mem 120K
+grep -q '^pyramid height: n = [0-9]* (overlapped model' $T/auto.log && grep -q 'all results bit-identical' $T/auto.log \
+    && ok cli_model_choice "$(grep '^pyramid height' $T/auto.log)" || bad cli_model_choice "$(tail -3 $T/auto.log)"
+grep -q 'calibration: tau_c' $T/auto.log && grep -q 'paper eq. (4) closed form' $T/auto.log \
+    && ok cli_calibration_report "tau_c, tau_a, predicted vs measured, paper eq. (4)" || bad cli_calibration_report "$(head -5 $T/auto.log)"
+
+# 3. outputs
+run $T/out.log $B/ooc2d --eq wave --nx 120 --ny 90 --nt 10 --device-mem 64K --out $T/out --write_final 1 --method pyramid
+sz=$(stat -c %s $T/out/final.bin 2>/dev/null || echo 0)
+[ "$sz" = $((120*90*4)) ] && [ "$(head -c 4 $T/out/final.png | tail -c 3)" = PNG ] && grep -q checksum $T/out/info.txt \
+    && ok outputs "final.bin $sz bytes, final.png, info.txt" || bad outputs "$(tail -2 $T/out.log)"
+
+# 4. a broken driver is caught from the command line too (exit 1, MISMATCH)
+run $T/brk.log $B/ooc2d --eq heat --nx 60 --ny 80 --nt 8 --device-mem 12K --n 2 --debug-break 2 --method pyramid
+rc=$?
+[ $rc = 1 ] && grep -q 'MISMATCH' $T/brk.log && ok detects_broken_driver "debug_break = 2 (seam too early): exit 1, MISMATCH" \
+    || bad detects_broken_driver "rc=$rc $(tail -2 $T/brk.log)"
+
+# 5. bad inputs: non-zero exit and a message naming the value and what is allowed
+expect_fail() {  # name needle cmd...
+    local name=$1 needle=$2; shift 2
+    "$@" > $T/bad.log 2>&1; local rc=$?
+    if [ $rc -ne 0 ] && grep -q -- "$needle" $T/bad.log; then ok "$name" "$(grep -m1 error $T/bad.log)"
+    else bad "$name" "rc=$rc, output: $(head -c 300 $T/bad.log)"; fi
+}
+expect_fail reject_bad_size "expected a size such as 512M or 2G" $B/ooc2d --device-mem 2X
+expect_fail reject_tiny_budget "is too small for nx = 1024" $B/ooc2d --device-mem 1K
+expect_fail reject_n_too_large "n = 40 does not fit" $B/ooc2d --nx 200 --ny 200 --device-mem 64K --n 40
+expect_fail reject_rows_over_budget "rows = 500 does not fit device_mem" $B/ooc2d --nx 200 --ny 600 --device-mem 64K --rows 500
+expect_fail reject_unstable "allowed 0 < r <= 0.25" $B/ooc2d --r 0.26
+expect_fail reject_gpu_without_cuda "built without CUDA" $B/ooc2d --mode gpu
+expect_fail reject_check_gpu_on_cpu "check = gpu needs mode = gpu" $B/ooc2d --nx 64 --ny 64 --nt 2 --check gpu
+expect_fail reject_unknown_key "unknown parameter 'device_memory'" $B/ooc2d --device-memory 2G
+printf 'eq = heat\nnx 100\n' > $T/broken.case
+expect_fail reject_case_syntax "broken.case:2: expected 'key = value'" $B/ooc2d $T/broken.case
+for f in ooc/cases/*.case; do
+    run $T/case.log $B/ooc2d $f --nx 128 --ny 128 --nt 4 --device-mem 40K
+    grep -q 'bit-identical to the in-core' $T/case.log && ok "case_$(basename $f .case)" "parses and runs (at 128^2)" || bad "case_$(basename $f .case)" "$(tail -2 $T/case.log)"
+done
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
