@@ -23,10 +23,11 @@ __global__ void __launch_bounds__(BLOCK_X) k_rows(OocStep s)
 {
     const int x = blockIdx.x * BLOCK_X + threadIdx.x;
     if (x >= s.nx) return;
-    const int y0 = s.ya + blockIdx.y * ROWS_PER_BLOCK;
-    const int y1 = min(y0 + ROWS_PER_BLOCK, s.yb);
-    for (int y = y0; y < y1; y++)
-        ooc_cell(s.eq, s.nx, s.ny, x, y, (long)(y - s.lo) * s.nx + x, s.coef, s.a, s.b);
+    for (int y0 = s.ya + blockIdx.y * ROWS_PER_BLOCK; y0 < s.yb; y0 += gridDim.y * ROWS_PER_BLOCK) {
+        const int y1 = min(y0 + ROWS_PER_BLOCK, s.yb);
+        for (int y = y0; y < y1; y++)
+            ooc_cell(s.eq, s.nx, s.ny, x, y, (long)(y - s.lo) * s.nx + x, s.coef, s.a, s.b);
+    }
 }
 
 static void *g_alloc(void *st, size_t bytes)
@@ -58,7 +59,8 @@ static void g_step(void *st, int s, const OocStep *step)
     Cu *c = (Cu *)st;
     const int rows = step->yb - step->ya;
     if (rows <= 0) return;
-    dim3 grid((step->nx + BLOCK_X - 1) / BLOCK_X, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
+    const int by = (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK;
+    dim3 grid((step->nx + BLOCK_X - 1) / BLOCK_X, by < 65535 ? by : 65535);   /* the kernel strides over more rows */
     k_rows<<<grid, BLOCK_X, 0, c->s[s]>>>(*step);
     CUDA_CHECK(cudaGetLastError(), "launching the time-step kernel");
 }
