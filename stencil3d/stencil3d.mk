@@ -1,7 +1,9 @@
 # stencil3d/stencil3d.mk - make fragment of the 3D stencil module (included by
 # the top-level Makefile; paths relative to the repository root).
 #   make stencil3d        CPU binaries into build/stencil3d/ (stencil3d, test_stencil3d)
-#   make stencil3d-cuda   CUDA binary build/stencil3d/stencil3d-cuda (only when nvcc exists)
+#   make stencil3d-cuda   CUDA binaries (only when nvcc exists): build/stencil3d/stencil3d-cuda
+#                         (--fmad=false, bit-identical to the CPU) and stencil3d-cuda-fma (FMA
+#                         contraction allowed: faster, not bit-identical; for the benchmark only)
 #   make stencil3d-test   CPU test suite, last line "N passed, M failed"
 # It shares wave/src/stencil.h (real, WAVE_HD, 8th-order coefficients) and
 # wave/src/output.c (PNG writer, FNV hash) with the wave module.
@@ -37,7 +39,7 @@ $(S3_BUILD)/test_stencil3d: stencil3d/tests/test_stencil3d.c $(S3_LIBSRC) $(S3_H
 	$(S3_CC) $(S3_CFLAGS) $(S3_INC) -DWAVE_DOUBLE -o $@ stencil3d/tests/test_stencil3d.c $(S3_LIBSRC) $(S3_LIBS)
 
 ifneq ($(wildcard $(S3_NVCC)),)
-stencil3d-cuda: $(S3_BUILD)/stencil3d-cuda
+stencil3d-cuda: $(S3_BUILD)/stencil3d-cuda $(S3_BUILD)/stencil3d-cuda-fma
 else
 stencil3d-cuda:
 	@echo "stencil3d-cuda: $(S3_NVCC) not found, skipping the CUDA build"
@@ -47,6 +49,10 @@ $(S3_BUILD)/gpu.o: $(S3_SRC)/gpu.cu $(S3_HDRS) | $(S3_BUILD)/.dir
 	$(S3_NVCC) $(S3_NVFLAGS) $(S3_INC) -DS3_HAVE_CUDA -c -o $@ $<
 $(S3_BUILD)/stencil3d-cuda: $(S3_SRC)/main.c $(S3_LIBSRC) $(S3_HDRS) $(S3_BUILD)/gpu.o
 	$(S3_CC) $(S3_CFLAGS) $(S3_INC) -DS3_HAVE_CUDA -o $@ $(S3_SRC)/main.c $(S3_LIBSRC) $(S3_BUILD)/gpu.o $(S3_CUDA_LIBS) $(S3_LIBS)
+$(S3_BUILD)/gpu-fma.o: $(S3_SRC)/gpu.cu $(S3_HDRS) | $(S3_BUILD)/.dir
+	$(S3_NVCC) $(filter-out --fmad=false,$(S3_NVFLAGS)) --fmad=true $(S3_INC) -DS3_HAVE_CUDA -DS3_FMA_BUILD -c -o $@ $<
+$(S3_BUILD)/stencil3d-cuda-fma: $(S3_SRC)/main.c $(S3_LIBSRC) $(S3_HDRS) $(S3_BUILD)/gpu-fma.o
+	$(S3_CC) $(S3_CFLAGS) $(S3_INC) -DS3_HAVE_CUDA -o $@ $(S3_SRC)/main.c $(S3_LIBSRC) $(S3_BUILD)/gpu-fma.o $(S3_CUDA_LIBS) $(S3_LIBS)
 
 stencil3d-test: stencil3d
 	@bash stencil3d/tests/run_tests.sh

@@ -180,7 +180,12 @@ extern "C" void s3_gpu_bench(const S3Grid *g, const S3Case *c)
     int dev; cudaDeviceProp p;
     CUDA_CHECK(cudaGetDevice(&dev), "finding the current GPU");
     CUDA_CHECK(cudaGetDeviceProperties(&p, dev), "reading the GPU properties");
-    printf("bench: device %s, %d SMs, %.1f GB\n", p.name, p.multiProcessorCount, p.totalGlobalMem / 1e9);
+#ifdef S3_FMA_BUILD
+    const char *build = "FMA build (--fmad=true, not bit-identical)";
+#else
+    const char *build = "strict build (--fmad=false, bit-identical)";
+#endif
+    printf("bench: device %s, %d SMs, %.1f GB, %s\n", p.name, p.multiProcessorCount, p.totalGlobalMem / 1e9, build);
     double bw_mc, bw_k;
     copy_bandwidth(&bw_mc, &bw_k);
     double bw = bw_mc > bw_k ? bw_mc : bw_k;
