@@ -83,7 +83,12 @@ CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
 
 TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
-         $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran
+         $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
+         $(BUILD)/test_merged_c_vs_fortran
+# device copy bandwidth (bench/copy_bw.cu), with the CUDA backend only
+ifneq ($(GPU_LIBS),)
+TOOLS += $(BUILD)/copy_bw
+endif
 
 .PHONY: all deps run test validate gpu-test clean hip bench
 all: deps $(BUILD)/adiflow $(TOOLS)
@@ -133,6 +138,24 @@ $(OBJ)/adiflow.o: $(F_OBJS)
 $(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
 	$(FC) $(LINK_FLAGS) $^ $(LINK_LIBS) -o $@
 
+# MPI build of the CPU reference over a j/k block decomposition (make mpi):
+# build/adiflow_mpi, OpenMPI's mpif90 over the same objects (no GPU backend).
+MPIFC ?= mpif90
+MPI_F_OBJS := $(filter-out $(OBJ)/gpu_bridge.o,$(F_OBJS))
+$(OBJ)/mpi/mpi_decomp.o: fortran/mpi_decomp.f90 $(F_OBJS) | $(OBJ)
+	@mkdir -p $(OBJ)/mpi
+	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
+$(OBJ)/mpi/adiflow_mpi.o: fortran/adiflow_mpi.f90 $(OBJ)/mpi/mpi_decomp.o
+	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
+$(BUILD)/adiflow_mpi: $(OBJ)/mpi/adiflow_mpi.o $(OBJ)/mpi/mpi_decomp.o $(MPI_F_OBJS) $(C_OBJS)
+	$(MPIFC) $(FFLAGS_USE) $^ -o $@
+.PHONY: mpi mpi-test
+mpi:
+	@bash scripts/install_deps.sh mpi
+	@$(MAKE) --no-print-directory $(BUILD)/adiflow_mpi $(BUILD)/adiflow $(BUILD)/compare_fields
+mpi-test: mpi
+	@bash tests/run_mpi_tests.sh
+
 # tools (C)
 $(BUILD)/compare_fields: validation/compare_fields.c include/field_format.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
@@ -153,6 +176,18 @@ $(BUILD)/test_stages_c_vs_fortran: tests/test_stages_c_vs_fortran.f90 tests/stag
 	$(CC) $(CFLAGS) -c tests/stages_host_emul.c -o $(OBJ)/stages_host_emul.o
 	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/stages_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
 	  $(OBJ)/stages_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+
+# the merged kernel family's launch sequence, emulated on the CPU
+$(BUILD)/test_merged_c_vs_fortran: tests/test_merged_c_vs_fortran.f90 tests/merged_host_emul.c \
+  include/adiflow_merged.h include/adiflow_stages.h include/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) \
+  tests/test_util.f90 tests/case_setup.f90
+	@mkdir -p $(BUILD)/testmod/merged_c_vs_fortran
+	$(CC) $(CFLAGS) -c tests/merged_host_emul.c -o $(OBJ)/merged_host_emul.o
+	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/merged_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
+	  $(OBJ)/merged_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+# device-to-device copy bandwidth, the reference of bench/device_merged.sh
+$(BUILD)/copy_bw: bench/copy_bw.cu | $(OBJ)
+	$(NVCC) $(NVFLAGS) $< -o $@
 
 run: all
 	./$(BUILD)/adiflow cases/cavity_default.nml

@@ -1,0 +1,484 @@
+!> adiflow_mpi: the CPU reference solver over a block decomposition of the
+!> grid in j and k (MPI; i stays whole). Same case files as build/adiflow;
+!> the decomposition comes from an optional second namelist group in the
+!> case file (ignored by build/adiflow)
+!>     &parallel  npj = 2, npk = 1, adi_mode = 'exact', pipeline_chunks = 4 /
+!> or from the command line:
+!>   mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] [--adi-mode exact|decoupled]
+!>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--backend cpu]
+!> npj = npk = 0: automatic (smallest interface area). adi_mode = 'exact'
+!> reproduces the single-domain solver bit for bit (pipelined sweeps);
+!> 'decoupled' sweeps every block alone (interface increments zero).
+program adiflow_mpi
+  use mpi_f08
+  use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
+  use kinds, only: rk, ik8, ng, nvar, nprim
+  use grid_layout
+  use solver_params
+  use case_config
+  use flow_fields
+  use grid_generation, only: generate_nodes
+  use metrics, only: compute_metrics
+  use boundary_conditions, only: apply_boundary_conditions
+  use primitives, only: compute_primitives
+  use time_step, only: compute_time_step
+  use convective_flux
+  use viscous_flux, only: viscous_flux_faces
+  use lu_adi
+  use field_io, only: write_field_dump, read_field_dump
+  use output_tecplot, only: write_tecplot
+  use output_profiles, only: write_profiles
+  use residual_monitor
+  use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, atomic_rename
+  use mpi_decomp
+  implicit none
+
+  type(case_t) :: cs
+  type(layout_t) :: lay, lay_g
+  type(solver_params_t) :: sp, sp_g
+  type(fields_t) :: f
+  type(decomp_t) :: dc
+  real(rk), allocatable :: xn_g(:,:,:,:), xn(:,:,:,:)
+  character(len=256) :: case_path, dir
+  character(len=16) :: adi_mode
+  character(len=400) :: msg
+  logical :: diverged, converged, ok, interrupted
+  integer(ik8) :: it, it0, it_last_restart, t_start, t_now, t_rate
+  real(rk) :: norms(5), res0(5), cfl, sec_per_iter
+  integer :: rank, nranks, npj, npk, chunks, exit_code
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, nranks)
+  call startup_barrier()
+
+  call get_command_argument(1, case_path)
+  if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
+    if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
+      '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart]'
+    call finish(merge(2, 0, len_trim(case_path) == 0))
+  end if
+
+  ! rank 0 checks the case first, so a bad input gives one message
+  if (rank == 0) call read_all_input()
+  call MPI_Barrier(MPI_COMM_WORLD)
+  if (rank /= 0) call read_all_input()
+
+  if (trim(cs%backend) == 'cuda') call stop_all(2, 'backend = ''cuda'': build/adiflow_mpi runs the CPU '// &
+    'backend only (the multi-GPU NCCL backend is not built yet; see notes/mpi_multi_gpu.md)')
+  if (adi_mode /= 'exact' .and. adi_mode /= 'decoupled') &
+    call stop_all(2, 'adi_mode = "'//trim(adi_mode)//'" is not allowed (use exact or decoupled)')
+  if (chunks < 1 .or. chunks > 100000) call stop_all(2, 'pipeline_chunks must be 1 to 100000')
+  call choose_process_grid(nranks, cs%nj, cs%nk, cs%ni, npj, npk, dc%npj, dc%npk, ok, msg)
+  if (.not. ok) call stop_all(2, msg)
+
+  sp_g = make_solver_params(cs)
+  lay_g = make_layout(cs%ni, cs%nj, cs%nk)
+  sp_g%ldi = lay_g%ldi; sp_g%ldj = lay_g%ldj; sp_g%ldk = lay_g%ldk
+  call decomp_setup(dc, MPI_COMM_WORLD, [cs%ni, cs%nj, cs%nk], dc%npj, dc%npk, sp_g%bc)
+  dc%exact = adi_mode == 'exact'
+  dc%chunks = chunks
+  lay = make_layout(dc%nloc(1), dc%nloc(2), dc%nloc(3))
+  sp = sp_g
+  sp%nj = lay%nj; sp%nk = lay%nk
+  sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
+
+  dir = cs%run_dir
+  if (len_trim(dir) == 0) dir = 'runs/'//trim(case_stem(case_path))
+  if (rank == 0) then
+    call execute_command_line('mkdir -p "'//trim(dir)//'"', exitstat=exit_code)
+    if (exit_code /= 0) call case_error('cannot create run folder "'//trim(dir)//'"')
+    write(output_unit, '(a)') 'adiflow_mpi: '//trim(cs%title)//' ('//trim(case_path)//')'
+    write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3,a,i0)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
+      cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach, ', MUSCL order ', cs%order
+    write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  decomposition: npj x npk = ', dc%npj, ' x ', dc%npk, &
+      ' over ', nranks, ' ranks (rank 0 block ', dc%nloc(2), ' x ', dc%nloc(3), ' in j x k)'
+    if (dc%exact) then
+      write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', chunks, ' chunks)'
+    else
+      write(output_unit, '(a)') '  LU-ADI across blocks: decoupled (interface increments held at zero)'
+    end if
+    write(output_unit, '(a)') '  backend: cpu (Fortran reference, MPI host exchange)'
+  end if
+  call MPI_Barrier(MPI_COMM_WORLD)
+
+  ! grid: the global nodes, this block's window of them, metrics over the window
+  call allocate_fields(lay, f)
+  call generate_nodes(cs, xn_g)
+  allocate(xn(3, -ng:lay%ni+ng, -ng:lay%nj+ng, -ng:lay%nk+ng))
+  xn = xn_g(:, :, dc%off(2)-ng:dc%off(2)+lay%nj+ng, dc%off(3)-ng:dc%off(3)+lay%nk+ng)
+  call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)
+  if (any_rank(dc%comm, any(.not. (f%vol(1:lay%ni, 1:lay%nj, 1:lay%nk) > 0.0_rk)))) call stop_all(2, &
+    'the grid has cells with zero or negative volume (folded grid: reduce wavy_amplitude or beta)')
+
+  res0 = 0.0_rk
+  it0 = 0
+  if (cs%restart) then
+    call read_restart()
+  else
+    f%q(:,:,:,1) = 1.0_rk
+    f%q(:,:,:,2:4) = 0.0_rk
+    f%q(:,:,:,5) = (1.0_rk/sp%gm2)/sp%gm1
+  end if
+  call block_boundary_conditions(dc, sp, lay, f%q)
+  if (rank == 0) write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
+
+  call adi_install_signal_handlers()
+  if (rank == 0) call monitor_open(dir, cs%restart)
+  call system_clock(t_start, t_rate)
+  it_last_restart = it0
+  diverged = .false.; converged = .false.; interrupted = .false.
+
+  do it = it0 + 1, cs%max_iter
+    cfl = cfl_at(cs, it)
+    call mpi_iteration(cfl)
+    interrupted = any_rank(dc%comm, adi_interrupt_requested() /= 0)
+
+    if (it == 1 .or. mod(it, int(cs%monitor_interval, ik8)) == 0 .or. it == cs%max_iter .or. interrupted) then
+      call mpi_residual_norms(dc, lay, f%res, f%vol, norms)
+      res0 = max(res0, norms)
+      call system_clock(t_now)
+      sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)/real(max(it - it0, 1_ik8), rk)
+      if (rank == 0) call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it)
+      if (.not. all(abs(norms) <= huge(1.0_rk))) then
+        diverged = .true.
+        exit
+      end if
+      if (cs%tol > 0.0_rk .and. residual_drop(norms, res0) >= -log10(cs%tol)) then
+        converged = .true.
+        exit
+      end if
+    end if
+    if (cs%restart_interval > 0) then
+      if (mod(it, int(cs%restart_interval, ik8)) == 0) call save_restart(it)
+    end if
+    if (cs%output_interval > 0) then
+      if (mod(it, int(cs%output_interval, ik8)) == 0 .and. it /= cs%max_iter) call write_snapshot(it)
+    end if
+    if (interrupted) then
+      if (rank == 0) write(output_unit, '(a,i0,a)') 'adiflow_mpi: interrupted at iteration ', it, &
+        '; writing the restart and outputs before stopping'
+      call save_restart(it)
+      call write_outputs(it)
+      if (rank == 0) call monitor_close()
+      call finish(130)
+    end if
+  end do
+  if (it > cs%max_iter) it = cs%max_iter
+  if (rank == 0) call monitor_close()
+
+  if (diverged) then
+    if (rank == 0) then
+      write(error_unit, '(a,i0,a)') 'adiflow_mpi: error: the solution diverged at iteration ', it, &
+        ' (NaN or Inf in the residual of at least one block); every rank stops.'
+      if (it_last_restart > 0) then
+        write(error_unit, '(a,i0,a)') '  the last good restart is '//trim(dir)//'/restart.decomp + '// &
+          'restart.rNNNNN.bin (iteration ', it_last_restart, '); it was not overwritten.'
+      else
+        write(error_unit, '(a)') '  no restart had been written yet (set restart_interval to keep one).'
+      end if
+      write(error_unit, '(a)') '  try a smaller cfl or a longer cfl_ramp_iters, or order = 1 to start.'
+    end if
+    call finish(3)
+  end if
+
+  if (converged .and. rank == 0) write(output_unit, '(a,i0,a,es9.2)') 'adiflow_mpi: converged at iteration ', &
+    it, ': residual dropped below tol = ', cs%tol
+  call save_restart(it)
+  call write_outputs(it)
+  if (cs%write_plot .and. rank == 0) call plot_residuals(dir, cs%title)
+  if (rank == 0) write(output_unit, '(a)') 'adiflow_mpi: done; outputs in '//trim(dir)//'/'
+  call finish(0)
+
+contains
+
+  !> All ranks must reach MPI; a rank that never arrives stops the job after
+  !> ADIFLOW_MPI_STARTUP_TIMEOUT seconds (default 120) instead of hanging.
+  subroutine startup_barrier()
+    type(MPI_Request) :: req
+    logical :: done
+    real(rk) :: t0, tmax
+    character(len=32) :: v
+    integer :: st, ln
+    tmax = 120.0_rk
+    call get_environment_variable('ADIFLOW_MPI_STARTUP_TIMEOUT', v, ln, st)
+    if (st == 0 .and. ln > 0) read(v, *, iostat=st) tmax
+    call MPI_Ibarrier(MPI_COMM_WORLD, req)
+    t0 = MPI_Wtime()
+    done = .false.
+    do while (.not. done)
+      call MPI_Test(req, done, MPI_STATUS_IGNORE)
+      if (.not. done .and. MPI_Wtime() - t0 > tmax) then
+        write(error_unit, '(a,i0,a,f0.0,a)') 'adiflow_mpi: error: rank ', rank, ' waited ', tmax, &
+          ' s for the other ranks to start; stopping the job'
+        call MPI_Abort(MPI_COMM_WORLD, 5)
+      end if
+    end do
+  end subroutine startup_barrier
+
+  !> Every rank stops with the same exit code; rank 0 prints the message.
+  subroutine stop_all(code, m)
+    integer, intent(in) :: code
+    character(len=*), intent(in) :: m
+    if (rank == 0) write(error_unit, '(a)') 'adiflow_mpi: error: '//trim(m)
+    call finish(code)
+  end subroutine stop_all
+
+  subroutine finish(code)
+    integer, intent(in) :: code
+    flush(output_unit); flush(error_unit)
+    call MPI_Finalize()
+    if (code /= 0) error stop code, quiet=.true.
+    stop
+  end subroutine finish
+
+  subroutine read_all_input()
+    integer :: u, ios, pipeline_chunks
+    character(len=512) :: m
+    namelist /parallel/ npj, npk, adi_mode, pipeline_chunks
+    call read_case(case_path, cs)
+    npj = 0; npk = 0; adi_mode = 'exact'; pipeline_chunks = 4
+    open(newunit=u, file=case_path, status='old', action='read', iostat=ios, iomsg=m)
+    if (ios == 0) then
+      read(u, nml=parallel, iostat=ios, iomsg=m)
+      close(u)
+      if (ios > 0) call case_error('case file "'//trim(case_path)//'", group &parallel: '//trim(m)// &
+        ' (keys: npj, npk, adi_mode, pipeline_chunks)')
+    end if
+    chunks = pipeline_chunks
+    adi_mode = lower(adi_mode)
+    call overrides()
+    call validate_case(cs)
+    if (npj < 0 .or. npk < 0) call case_error('npj and npk must be >= 0 (0 = automatic)')
+  end subroutine read_all_input
+
+  !> build/adiflow's flags plus --npj, --npk, --adi-mode, --chunks.
+  subroutine overrides()
+    integer :: n, ia, ios
+    character(len=256) :: arg, val
+    n = command_argument_count()
+    ia = 2
+    do while (ia <= n)
+      call get_command_argument(ia, arg)
+      select case (trim(arg))
+      case ('--restart')
+        cs%restart = .true.
+      case ('--backend', '--kernels', '--max-iter', '--run-dir', '--npj', '--npk', '--adi-mode', '--chunks')
+        if (ia == n) call case_error('option '//trim(arg)//' needs a value')
+        call get_command_argument(ia + 1, val)
+        ios = 0
+        select case (trim(arg))
+        case ('--backend'); cs%backend = lower(val)
+        case ('--kernels'); cs%kernels = lower(val)
+        case ('--run-dir'); cs%run_dir = val
+        case ('--adi-mode'); adi_mode = lower(val)
+        case ('--max-iter'); read(val, *, iostat=ios) cs%max_iter
+        case ('--npj'); read(val, *, iostat=ios) npj
+        case ('--npk'); read(val, *, iostat=ios) npk
+        case ('--chunks'); read(val, *, iostat=ios) chunks
+        end select
+        if (ios /= 0) call case_error(trim(arg)//' "'//trim(val)//'" is not an integer')
+        ia = ia + 1
+      case default
+        call case_error('unknown option "'//trim(arg)// &
+          '" (allowed: --npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --backend cpu, '// &
+          '--kernels split|merged, --max-iter N, --run-dir DIR, --restart)')
+      end select
+      ia = ia + 1
+    end do
+  end subroutine overrides
+
+  !> One iteration: fortran/solver_cpu.f90's stages on the block, with the
+  !> block boundary fill and the cross-block ADI.
+  subroutine mpi_iteration(cfl_now)
+    real(rk), intent(in) :: cfl_now
+    integer :: d
+    logical :: across
+    call block_boundary_conditions(dc, sp, lay, f%q)
+    call compute_primitives(sp, lay, f%q, f%qp)
+    call compute_time_step(sp, lay, cfl_now, f%qp, f%sc, f%vol, f%dtv)
+    f%res = 0.0_rk
+    do d = 1, 3
+      if (sp%order == 2) call flux_stage1_differences(lay, d, f%qp, f%wk)
+      call flux_stage2_reconstruct(sp, lay, d, f%qp, f%wk)
+      call flux_stage3_roe(sp, lay, d, f%sf, f%wk)
+      call viscous_flux_faces(sp, lay, d, f%qp, f%sf, f%sc, f%vol, f%wk)
+      call flux_stage4_accumulate(lay, d, f%wk, f%res)
+    end do
+    do d = 1, 3
+      ! exact mode couples the blocks along d only where d is split
+      across = dc%exact .and. d >= 2 .and. merge(dc%npj, dc%npk, d == 2) > 1
+      call adi_stage1_eigenvalues(sp, lay, d, f%qp, f%sc, f%vol, f%wk)
+      if (across) then
+        call halo_exchange(dc, lay, f%wk, WK_LAMP + 1, WK_LAMN + 3, d, 1, dc%swp(1, d), dc%swp(2, d))
+        call adi_stage2_exact(dc, lay, d, f%dtv, f%wk)
+      else
+        call adi_stage2_coefficients(lay, d, f%dtv, f%wk)
+      end if
+      call adi_stage3_characteristic_rhs(sp, lay, d, f%qp, f%sc, f%dtv, f%res, f%dq, f%wk)
+      if (across) then
+        call adi_stage4_pipelined(dc, lay, d, f%wk)
+      else
+        call adi_stage4_sweeps(lay, d, f%wk)
+      end if
+      call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
+    end do
+  end subroutine mpi_iteration
+
+  pure function cfl_at(c, iter) result(v)
+    type(case_t), intent(in) :: c
+    integer(ik8), intent(in) :: iter
+    real(rk) :: v
+    if (c%cfl_ramp_iters > 0 .and. iter <= c%cfl_ramp_iters) then
+      v = c%cfl_start + (c%cfl - c%cfl_start)*real(iter - 1, rk)/real(c%cfl_ramp_iters, rk)
+    else
+      v = c%cfl
+    end if
+  end function cfl_at
+
+  function case_stem(path) result(stem)
+    character(len=*), intent(in) :: path
+    character(len=256) :: stem
+    integer :: a, b
+    a = index(path, '/', back=.true.) + 1
+    b = index(path, '.', back=.true.) - 1
+    if (b < a) b = len_trim(path)
+    stem = path(a:b)
+  end function case_stem
+
+  function rank_file(r) result(p)
+    integer, intent(in) :: r
+    character(len=300) :: p
+    write(p, '(a,i5.5,a)') trim(dir)//'/restart.r', r, '.bin'
+  end function rank_file
+
+  !> Per-rank restart (field_io format, the block's interior) and, once every
+  !> rank has written its file, rank 0's header restart.decomp naming the
+  !> decomposition and the iteration. Only from a finite state.
+  subroutine save_restart(iter)
+    integer(ik8), intent(in) :: iter
+    real(rk) :: nrm(5)
+    integer :: u
+    call mpi_residual_norms(dc, lay, f%res, f%vol, nrm)
+    if (.not. all(abs(nrm) <= huge(1.0_rk))) return
+    call write_field_dump(rank_file(rank), lay, f%q, iter, res0)
+    call MPI_Barrier(dc%comm)
+    if (rank == 0) then
+      open(newunit=u, file=trim(dir)//'/restart.decomp.tmp', status='replace', action='write')
+      write(u, '(a)') 'ADIFLOW-MPI-RESTART 1'
+      write(u, '(a,3(1x,i0))') 'grid', cs%ni, cs%nj, cs%nk
+      write(u, '(a,3(1x,i0))') 'ranks_npj_npk', nranks, dc%npj, dc%npk
+      write(u, '(a,1x,i0)') 'iteration', iter
+      close(u)
+      if (atomic_rename(trim(dir)//'/restart.decomp.tmp', trim(dir)//'/restart.decomp') /= 0) &
+        call mpi_fail('cannot rename '//trim(dir)//'/restart.decomp.tmp', 2)
+    end if
+    call MPI_Barrier(dc%comm)
+    it_last_restart = iter
+  end subroutine save_restart
+
+  subroutine read_restart()
+    integer :: u, ios, g(3), h(3), okflag
+    integer(ik8) :: hit, rit
+    character(len=64) :: tag
+    character(len=300) :: m
+    okflag = 1
+    m = ''
+    hit = 0
+    if (rank == 0) then
+      open(newunit=u, file=trim(dir)//'/restart.decomp', status='old', action='read', iostat=ios)
+      if (ios /= 0) then
+        okflag = 0
+        m = 'restart header "'//trim(dir)//'/restart.decomp" does not exist (an adiflow_mpi run writes it '// &
+          'with restart.rNNNNN.bin at every restart_interval and when it stops)'
+      else
+        read(u, *, iostat=ios) tag
+        if (ios == 0) read(u, *, iostat=ios) tag, g
+        if (ios == 0) read(u, *, iostat=ios) tag, h
+        if (ios == 0) read(u, *, iostat=ios) tag, hit
+        close(u)
+        if (ios /= 0) then
+          okflag = 0
+          m = '"'//trim(dir)//'/restart.decomp" is damaged (cannot read its four lines)'
+        else if (any(g /= [cs%ni, cs%nj, cs%nk])) then
+          okflag = 0
+          write(m, '(a,3(i0,1x),a,3(i0,1x))') 'restart grid ', g, 'does not match the case grid ', &
+            cs%ni, cs%nj, cs%nk
+        else if (any(h /= [nranks, dc%npj, dc%npk])) then
+          okflag = 0
+          write(m, '(a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a)') 'the restart was written on ', h(1), ' ranks as npj x npk = ', &
+            h(2), ' x ', h(3), ' but this run has ', nranks, ' ranks as ', dc%npj, ' x ', dc%npk, &
+            '; restart on the same decomposition (mpirun -np and npj/npk as before)'
+        end if
+      end if
+    end if
+    call MPI_Bcast(okflag, 1, MPI_INTEGER, 0, dc%comm)
+    if (okflag == 0) call stop_all(2, m)
+    call MPI_Bcast(hit, 1, MPI_INTEGER8, 0, dc%comm)
+    call read_field_dump(rank_file(rank), lay, f%q, rit, res0)
+    if (any_rank(dc%comm, rit /= hit)) call stop_all(2, 'the rank restart files are not all from the '// &
+      'iteration named in restart.decomp (an interrupted restart write?); use an older copy or start afresh')
+    it0 = hit
+    if (rank == 0) write(output_unit, '(a,i0)') '  restarting from '//trim(dir)// &
+      '/restart.decomp + restart.rNNNNN.bin at iteration ', it0
+  end subroutine read_restart
+
+  subroutine write_snapshot(iter)
+    integer(ik8), intent(in) :: iter
+    character(len=300) :: stem
+    call block_boundary_conditions(dc, sp, lay, f%q)
+    call compute_primitives(sp, lay, f%q, f%qp)
+    write(stem, '(a,i7.7)') 'flow_', iter
+    if (cs%write_vtk) call write_blocks(stem)
+  end subroutine write_snapshot
+
+  subroutine write_blocks(stem)
+    character(len=*), intent(in) :: stem
+    character(len=300) :: p
+    write(p, '(a,i5.5,a)') trim(dir)//'/'//trim(stem)//'_r', rank, '.vts'
+    call write_block_vts(p, dc, lay, sp, xn, f%qp)
+    if (rank == 0) call write_pvts(trim(dir)//'/'//trim(stem)//'.pvts', stem, dc)
+  end subroutine write_blocks
+
+  !> Block .vts files + .pvts; the global field.dump, Tecplot file and
+  !> centreline profiles from the state gathered on rank 0 (the serial
+  !> writers, so they match build/adiflow's files).
+  subroutine write_outputs(iter)
+    integer(ik8), intent(in) :: iter
+    real(rk), allocatable :: qg(:,:,:,:), qpg(:,:,:,:), xcg(:,:,:,:)
+    integer :: i, j, k
+    call block_boundary_conditions(dc, sp, lay, f%q)
+    call compute_primitives(sp, lay, f%q, f%qp)
+    if (cs%write_vtk) call write_blocks('flow')
+    if (.not. (cs%write_dump .or. cs%write_tecplot .or. cs%write_profiles)) return
+    if (rank == 0) then
+      allocate(qg(-1:lay_g%ldi-2, -1:lay_g%nj+2, -1:lay_g%nk+2, nvar))
+      qg = 0.0_rk
+    else
+      allocate(qg(1, 1, 1, 1))
+    end if
+    call gather_interior(dc, lay, f%q, nvar, qg)
+    if (rank /= 0) return
+    if (cs%write_dump) call write_field_dump(trim(dir)//'/field.dump', lay_g, qg, iter, res0)
+    if (.not. (cs%write_tecplot .or. cs%write_profiles)) return
+    call apply_boundary_conditions(sp_g, lay_g, qg)
+    allocate(qpg(-1:lay_g%ldi-2, -1:lay_g%nj+2, -1:lay_g%nk+2, nprim))
+    qpg = 0.0_rk
+    call compute_primitives(sp_g, lay_g, qg, qpg)
+    if (cs%write_tecplot) call write_tecplot(trim(dir)//'/flow.dat', cs%title, lay_g, sp_g, xn_g, qpg)
+    if (cs%write_profiles) then
+      ! cell centres as fortran/metrics.f90 computes them
+      allocate(xcg(-1:lay_g%ldi-2, -1:lay_g%nj+2, -1:lay_g%nk+2, 3))
+      xcg = 0.0_rk
+      do k = -1, lay_g%nk + 2
+        do j = -1, lay_g%nj + 2
+          do i = -1, lay_g%ni + 2
+            xcg(i, j, k, :) = 0.125_rk*(xn_g(:, i-1, j-1, k-1) + xn_g(:, i, j-1, k-1) + xn_g(:, i-1, j, k-1) &
+              + xn_g(:, i, j, k-1) + xn_g(:, i-1, j-1, k) + xn_g(:, i, j-1, k) + xn_g(:, i-1, j, k) + xn_g(:, i, j, k))
+          end do
+        end do
+      end do
+      call write_profiles(dir, lay_g, sp_g, cs%lx, cs%ly, cs%lz, xcg, qpg)
+    end if
+  end subroutine write_outputs
+end program adiflow_mpi

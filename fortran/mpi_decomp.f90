@@ -1,0 +1,638 @@
+!> Block decomposition of the grid over MPI ranks in j and k (i stays whole),
+!> host halo exchange, the boundary fill of a block, the cross-block LU-ADI
+!> (exact: pipelined sweeps, bit-identical to the single-domain solver;
+!> decoupled: every block sweeps alone), residual norms, gathers and the
+!> per-rank outputs (block .vts + .pvts index, per-rank restart + header).
+!>
+!> Only build/adiflow_mpi uses this module; the serial modules are called
+!> unchanged on the local block layout (ni, njl, nkl) with the usual two
+!> ghost layers. Rank numbering: rank = pj + npj*pk.
+!>
+!> Why the exact mode is bit-identical: after block_boundary_conditions every
+!> local array equals the single-domain array over the block's window,
+!> ghosts (edges, corners) included, because the fill runs in the serial
+!> order i, j, k and each direction's internal faces receive the neighbour's
+!> rows after the neighbour's fill of the earlier directions. Metrics are
+!> computed from the global nodes over the window (pointwise, so identical).
+!> Every stage is pointwise on those inputs, except ADI stage 2 (reads
+!> lam+- of the cell across the face: exchanged) and stage 4 (the sweeps:
+!> pipelined across ranks with the very same operations in the same order).
+module mpi_decomp
+  use mpi_f08
+  use, intrinsic :: iso_fortran_env, only: output_unit, error_unit, int64
+  use kinds, only: rk, ik8, ng, nvar
+  use grid_layout, only: layout_t, make_layout
+  use solver_params
+  use flow_math, only: wall_ghost_state
+  use boundary_conditions, only: cell_index
+  use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH
+  implicit none
+  private
+  public :: decomp_t, choose_process_grid, decomp_setup, block_range
+  public :: halo_exchange, block_boundary_conditions
+  public :: adi_stage2_exact, adi_stage4_pipelined, mpi_residual_norms
+  public :: gather_interior, write_block_vts, write_pvts, mpi_fail, any_rank
+
+  integer, parameter :: eig_of_char(5) = [1, 1, 1, 2, 3]
+
+  type :: decomp_t
+    type(MPI_Comm) :: comm
+    integer :: rank = 0, nranks = 1, npj = 1, npk = 1, pj = 0, pk = 0
+    integer :: nglob(3) = 0, nloc(3) = 0, off(3) = 0   !< global index = local + off
+    integer :: nbr(2, 3)                 !< halo neighbours (periodic wrap included)
+    integer :: swp(2, 3)                 !< sweep neighbours (no wrap: the ADI never wraps)
+    logical :: phys(6) = .true.          !< face gets the physical boundary fill
+    logical :: exact = .true.
+    integer :: chunks = 4                !< pipeline chunks of lines in exact mode
+  end type decomp_t
+
+contains
+
+  !> Stop every rank: the message once (from the caller), then MPI_Abort.
+  subroutine mpi_fail(msg, code)
+    character(len=*), intent(in) :: msg
+    integer, intent(in) :: code
+    write(error_unit, '(a)') 'adiflow_mpi: error: '//trim(msg)
+    flush(error_unit)
+    call MPI_Abort(MPI_COMM_WORLD, code)
+  end subroutine mpi_fail
+
+  !> .true. on every rank when flag is .true. on any rank.
+  logical function any_rank(comm, flag)
+    type(MPI_Comm), intent(in) :: comm
+    logical, intent(in) :: flag
+    call MPI_Allreduce(flag, any_rank, 1, MPI_LOGICAL, MPI_LOR, comm)
+  end function any_rank
+
+  !> n cells over np parts: size and offset of part p (0-based).
+  pure subroutine split_range(n, np, p, cnt, off)
+    integer, intent(in) :: n, np, p
+    integer, intent(out) :: cnt, off
+    cnt = n/np + merge(1, 0, p < mod(n, np))
+    off = p*(n/np) + min(p, mod(n, np))
+  end subroutine split_range
+
+  !> Local sizes and offsets of rank r's block.
+  pure subroutine block_range(dc, r, nl, of)
+    type(decomp_t), intent(in) :: dc
+    integer, intent(in) :: r
+    integer, intent(out) :: nl(3), of(3)
+    nl(1) = dc%nglob(1); of(1) = 0
+    call split_range(dc%nglob(2), dc%npj, mod(r, dc%npj), nl(2), of(2))
+    call split_range(dc%nglob(3), dc%npk, r/dc%npj, nl(3), of(3))
+  end subroutine block_range
+
+  !> npj x npk for nranks: the requested one (0 = automatic) or the one
+  !> with the smallest total interface area that keeps >= 2 cells per block.
+  !> ok = .false. with msg when none fits.
+  subroutine choose_process_grid(nranks, nj, nk, ni, req_j, req_k, npj, npk, ok, msg)
+    integer, intent(in) :: nranks, nj, nk, ni, req_j, req_k
+    integer, intent(out) :: npj, npk
+    logical, intent(out) :: ok
+    character(len=*), intent(out) :: msg
+    integer :: a, b
+    real(rk) :: cost, best
+    ok = .false.; msg = ''
+    npj = 0; npk = 0
+    best = huge(1.0_rk)
+    do a = 1, nranks
+      if (mod(nranks, a) /= 0) cycle
+      b = nranks/a
+      if (req_j > 0 .and. a /= req_j) cycle
+      if (req_k > 0 .and. b /= req_k) cycle
+      if (nj/a < ng .or. nk/b < ng) cycle
+      cost = real(a - 1, rk)*real(nk, rk)*real(ni, rk) + real(b - 1, rk)*real(nj, rk)*real(ni, rk)
+      if (cost < best) then
+        best = cost; npj = a; npk = b
+      end if
+    end do
+    if (npj > 0) then
+      ok = .true.
+    else
+      write(msg, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') 'no process grid npj x npk fits ', nranks, &
+        ' ranks (requested npj = ', req_j, ', npk = ', req_k, ', 0 = automatic) on nj = ', nj, &
+        ', nk = ', nk, ': npj*npk must equal the number of ranks and every block needs >= 2 cells per direction'
+    end if
+  end subroutine choose_process_grid
+
+  subroutine decomp_setup(dc, comm, nglob, npj, npk, bc)
+    type(decomp_t), intent(inout) :: dc
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: nglob(3), npj, npk, bc(6)
+    integer :: d, p(3), np(3), q
+    dc%comm = comm
+    call MPI_Comm_rank(comm, dc%rank)
+    call MPI_Comm_size(comm, dc%nranks)
+    dc%npj = npj; dc%npk = npk
+    dc%pj = mod(dc%rank, npj); dc%pk = dc%rank/npj
+    dc%nglob = nglob
+    call block_range(dc, dc%rank, dc%nloc, dc%off)
+    p = [0, dc%pj, dc%pk]
+    np = [1, npj, npk]
+    do d = 1, 3
+      dc%nbr(:, d) = MPI_PROC_NULL
+      dc%swp(:, d) = MPI_PROC_NULL
+      dc%phys(2*d-1:2*d) = .true.
+      if (d == 1) cycle
+      if (p(d) > 0) then
+        dc%swp(1, d) = rank_of(d, p(d) - 1)
+      end if
+      if (p(d) < np(d) - 1) then
+        dc%swp(2, d) = rank_of(d, p(d) + 1)
+      end if
+      dc%nbr(:, d) = dc%swp(:, d)
+      if (bc(2*d) == BC_PERIODIC) then
+        ! the wrap goes through the exchange too (to self when np(d) = 1)
+        if (p(d) == 0) dc%nbr(1, d) = rank_of(d, np(d) - 1)
+        if (p(d) == np(d) - 1) dc%nbr(2, d) = rank_of(d, 0)
+      end if
+      do q = 1, 2
+        dc%phys(2*d-2+q) = dc%nbr(q, d) == MPI_PROC_NULL
+      end do
+    end do
+  contains
+    integer function rank_of(dd, pp)
+      integer, intent(in) :: dd, pp
+      if (dd == 2) then
+        rank_of = pp + npj*dc%pk
+      else
+        rank_of = dc%pj + npj*pp
+      end if
+    end function rank_of
+  end subroutine decomp_setup
+
+  !> Exchange nl layers of fields m1..m2 of a across the faces of direction d
+  !> (2 or 3) with the neighbours lo/hi (MPI_PROC_NULL: none). The whole
+  !> cross-section is sent, ghosts and padding included.
+  subroutine halo_exchange(dc, lay, a, m1, m2, d, nl, lo, hi)
+    type(decomp_t), intent(in) :: dc
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(inout) :: a(-1:,-1:,-1:,:)
+    integer, intent(in) :: m1, m2, d, nl, lo, hi
+    real(rk), allocatable :: sl(:), sh(:), rl(:), rh(:)
+    type(MPI_Request) :: req(4)
+    integer :: n, cnt
+    n = merge(lay%nj, lay%nk, d == 2)
+    if (d == 2) then
+      cnt = size(a, 1)*nl*size(a, 3)*(m2 - m1 + 1)
+    else
+      cnt = size(a, 1)*size(a, 2)*nl*(m2 - m1 + 1)
+    end if
+    allocate(sl(cnt), sh(cnt), rl(cnt), rh(cnt))
+    call MPI_Irecv(rl, cnt, MPI_DOUBLE_PRECISION, lo, 1, dc%comm, req(1))
+    call MPI_Irecv(rh, cnt, MPI_DOUBLE_PRECISION, hi, 2, dc%comm, req(2))
+    if (d == 2) then
+      sl = reshape(a(:, 1:nl, :, m1:m2), [cnt])
+      sh = reshape(a(:, n-nl+1:n, :, m1:m2), [cnt])
+    else
+      sl = reshape(a(:, :, 1:nl, m1:m2), [cnt])
+      sh = reshape(a(:, :, n-nl+1:n, m1:m2), [cnt])
+    end if
+    ! tag 1: travels upwards (lands in the receiver's low ghosts); 2: downwards
+    call MPI_Isend(sh, cnt, MPI_DOUBLE_PRECISION, hi, 1, dc%comm, req(3))
+    call MPI_Isend(sl, cnt, MPI_DOUBLE_PRECISION, lo, 2, dc%comm, req(4))
+    call MPI_Waitall(4, req, MPI_STATUSES_IGNORE)
+    if (d == 2) then
+      if (lo /= MPI_PROC_NULL) a(:, 1-nl:0, :, m1:m2) = &
+        reshape(rl, [size(a, 1), nl, size(a, 3), m2 - m1 + 1])
+      if (hi /= MPI_PROC_NULL) a(:, n+1:n+nl, :, m1:m2) = &
+        reshape(rh, [size(a, 1), nl, size(a, 3), m2 - m1 + 1])
+    else
+      if (lo /= MPI_PROC_NULL) a(:, :, 1-nl:0, m1:m2) = &
+        reshape(rl, [size(a, 1), size(a, 2), nl, m2 - m1 + 1])
+      if (hi /= MPI_PROC_NULL) a(:, :, n+1:n+nl, m1:m2) = &
+        reshape(rh, [size(a, 1), size(a, 2), nl, m2 - m1 + 1])
+    end if
+  end subroutine halo_exchange
+
+  !> The boundary fill of a block, in the serial order i, j, k: physical
+  !> faces get the serial fill (same arithmetic, fortran/boundary_conditions.f90),
+  !> internal and periodic faces the neighbour's rows (after its fill of the
+  !> earlier directions, so edge and corner ghosts match the serial ones).
+  subroutine block_boundary_conditions(dc, sp, lay, q)
+    type(decomp_t), intent(in) :: dc
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    integer :: d, side, layer, b, c, n, nb, nc, g, m, bc, pg(3), pm(3)
+    integer :: nd(3)
+    real(rk) :: uw, vw, ww, qm(nvar), qg(nvar)
+
+    nd = [lay%ni, lay%nj, lay%nk]
+    do d = 1, 3
+      if (d >= 2) call halo_exchange(dc, lay, q, 1, nvar, d, ng, dc%nbr(1, d), dc%nbr(2, d))
+      n = nd(d)
+      select case (d)
+      case (1); nb = nd(2); nc = nd(3)
+      case (2); nb = nd(1); nc = nd(3)
+      case default; nb = nd(1); nc = nd(2)
+      end select
+      do side = 1, 2
+        if (.not. dc%phys(2*d - 2 + side)) cycle
+        bc = sp%bc(2*d - 2 + side)
+        uw = 0.0_rk; vw = 0.0_rk; ww = 0.0_rk
+        if (bc == BC_LID) then
+          uw = sp%lid_u; vw = sp%lid_v; ww = sp%lid_w
+        end if
+        !$omp parallel do collapse(2) private(b, layer, g, m, pg, pm, qm, qg)
+        do c = -1, nc + 2
+          do b = -1, nb + 2
+            do layer = 1, 2
+              if (side == 1) then
+                g = 1 - layer
+                m = layer
+              else
+                g = n + layer
+                m = n + 1 - layer
+              end if
+              if (bc == BC_PERIODIC) m = 1 + modulo(g - 1, n)
+              pg = cell_index(d, g, b, c)
+              pm = cell_index(d, m, b, c)
+              qm = q(pm(1), pm(2), pm(3), :)
+              if (bc == BC_PERIODIC) then
+                qg = qm
+              else
+                call wall_ghost_state(sp, uw, vw, ww, qm, qg)
+              end if
+              q(pg(1), pg(2), pg(3), :) = qg
+            end do
+          end do
+        end do
+        !$omp end parallel do
+      end do
+    end do
+  end subroutine block_boundary_conditions
+
+  !> ADI stage 2 of fortran/lu_adi.f90 with the end conditions taken on the
+  !> GLOBAL line: at an internal block face the coefficients use the
+  !> neighbour's lam+- (exchanged into the ghost layer beforehand).
+  subroutine adi_stage2_exact(dc, lay, d, dtv, wk)
+    type(decomp_t), intent(in) :: dc
+    type(layout_t), intent(in) :: lay
+    integer, intent(in) :: d
+    real(rk), intent(in) :: dtv(-1:,-1:,-1:)
+    real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
+    integer :: i, j, k, s, e(3), p(3)
+    real(rk) :: dg
+    e = 0; e(d) = 1
+    !$omp parallel do collapse(2) private(i, s, p, dg)
+    do k = 1, lay%nk
+      do j = 1, lay%nj
+        do i = 1, lay%ni
+          p = [i, j, k] + dc%off
+          do s = 1, 3
+            dg = 1.0_rk + dtv(i,j,k)*wk(i,j,k,WK_LAMV+s)
+            wk(i,j,k,WK_DIAG+s) = dg
+            if (p(d) > 1) then
+              wk(i,j,k,WK_FLMP+s) = -(dtv(i,j,k)*wk(i-e(1),j-e(2),k-e(3),WK_LAMP+s))
+            else
+              wk(i,j,k,WK_FLMP+s) = 0.0_rk
+            end if
+            if (p(d) < dc%nglob(d)) then
+              wk(i,j,k,WK_FLMN+s) = dtv(i,j,k)*wk(i+e(1),j+e(2),k+e(3),WK_LAMN+s)/dg
+            else
+              wk(i,j,k,WK_FLMN+s) = 0.0_rk
+            end if
+          end do
+        end do
+      end do
+    end do
+    !$omp end parallel do
+  end subroutine adi_stage2_exact
+
+  !> ADI stage 4 for d = 2 or 3 across ranks (NAS LU-style wavefront): the
+  !> lines are cut into chunks across the sweep direction; for each chunk a
+  !> rank waits for the last forward row of the rank below, sweeps, passes
+  !> its last row up; then the backward sweep runs downwards the same way.
+  !> The operations are the serial ones, in the same order along each line.
+  subroutine adi_stage4_pipelined(dc, lay, d, wk)
+    type(decomp_t), intent(in) :: dc
+    type(layout_t), intent(in) :: lay
+    integer, intent(in) :: d
+    real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
+    integer :: lo, hi, nl, ncr, nch, c, xa, xb, cnt, maxcnt, i, x, a, m, r, s, a0, ni, pos
+    real(rk), allocatable :: sbuf(:,:), rbuf(:)
+    type(MPI_Request), allocatable :: req(:)
+    integer :: nreq
+    ni = lay%ni
+    lo = dc%swp(1, d); hi = dc%swp(2, d)
+    nl = merge(lay%nj, lay%nk, d == 2)
+    ncr = merge(lay%nk, lay%nj, d == 2)
+    nch = max(1, min(dc%chunks, ncr))
+    maxcnt = ni*5*(ncr/nch + 1)
+    allocate(sbuf(maxcnt, 2*nch), rbuf(maxcnt), req(2*nch))
+    nreq = 0
+
+    ! forward
+    do c = 1, nch
+      call chunk(c, xa, xb)
+      cnt = ni*5*(xb - xa + 1)
+      if (lo /= MPI_PROC_NULL) then
+        call MPI_Recv(rbuf, cnt, MPI_DOUBLE_PRECISION, lo, 1000 + c, dc%comm, MPI_STATUS_IGNORE)
+        pos = 0
+        do x = xa, xb
+          do m = 1, 5
+            r = WK_WCH + m
+            if (d == 2) then
+              wk(1:ni, 0, x, r) = rbuf(pos+1:pos+ni)
+            else
+              wk(1:ni, x, 0, r) = rbuf(pos+1:pos+ni)
+            end if
+            pos = pos + ni
+          end do
+        end do
+      end if
+      !$omp parallel do private(m, r, s, a, i, a0)
+      do x = xa, xb
+        do m = 1, 5
+          r = WK_WCH + m; s = eig_of_char(m)
+          a0 = 2
+          if (lo == MPI_PROC_NULL) then
+            if (d == 2) then
+              do i = 1, ni
+                wk(i,1,x,r) = wk(i,1,x,r)/wk(i,1,x,WK_DIAG+s)
+              end do
+            else
+              do i = 1, ni
+                wk(i,x,1,r) = wk(i,x,1,r)/wk(i,x,1,WK_DIAG+s)
+              end do
+            end if
+          else
+            a0 = 1
+          end if
+          if (d == 2) then
+            do a = a0, nl
+              do i = 1, ni
+                wk(i,a,x,r) = (wk(i,a,x,r) - wk(i,a,x,WK_FLMP+s)*wk(i,a-1,x,r))/wk(i,a,x,WK_DIAG+s)
+              end do
+            end do
+          else
+            do a = a0, nl
+              do i = 1, ni
+                wk(i,x,a,r) = (wk(i,x,a,r) - wk(i,x,a,WK_FLMP+s)*wk(i,x,a-1,r))/wk(i,x,a,WK_DIAG+s)
+              end do
+            end do
+          end if
+        end do
+      end do
+      !$omp end parallel do
+      if (hi /= MPI_PROC_NULL) then
+        call pack_row(nl, sbuf(:, c))
+        nreq = nreq + 1
+        call MPI_Isend(sbuf(1:cnt, c), cnt, MPI_DOUBLE_PRECISION, hi, 1000 + c, dc%comm, req(nreq))
+      end if
+    end do
+
+    ! backward
+    do c = 1, nch
+      call chunk(c, xa, xb)
+      cnt = ni*5*(xb - xa + 1)
+      if (hi /= MPI_PROC_NULL) then
+        call MPI_Recv(rbuf, cnt, MPI_DOUBLE_PRECISION, hi, 2000 + c, dc%comm, MPI_STATUS_IGNORE)
+        pos = 0
+        do x = xa, xb
+          do m = 1, 5
+            r = WK_WCH + m
+            if (d == 2) then
+              wk(1:ni, nl+1, x, r) = rbuf(pos+1:pos+ni)
+            else
+              wk(1:ni, x, nl+1, r) = rbuf(pos+1:pos+ni)
+            end if
+            pos = pos + ni
+          end do
+        end do
+        a0 = nl
+      else
+        a0 = nl - 1
+      end if
+      !$omp parallel do private(m, r, s, a, i)
+      do x = xa, xb
+        do m = 1, 5
+          r = WK_WCH + m; s = eig_of_char(m)
+          if (d == 2) then
+            do a = a0, 1, -1
+              do i = 1, ni
+                wk(i,a,x,r) = wk(i,a,x,r) - wk(i,a,x,WK_FLMN+s)*wk(i,a+1,x,r)
+              end do
+            end do
+          else
+            do a = a0, 1, -1
+              do i = 1, ni
+                wk(i,x,a,r) = wk(i,x,a,r) - wk(i,x,a,WK_FLMN+s)*wk(i,x,a+1,r)
+              end do
+            end do
+          end if
+        end do
+      end do
+      !$omp end parallel do
+      if (lo /= MPI_PROC_NULL) then
+        call pack_row(1, sbuf(:, nch + c))
+        nreq = nreq + 1
+        call MPI_Isend(sbuf(1:cnt, nch + c), cnt, MPI_DOUBLE_PRECISION, lo, 2000 + c, dc%comm, req(nreq))
+      end if
+    end do
+    if (nreq > 0) call MPI_Waitall(nreq, req(1:nreq), MPI_STATUSES_IGNORE)
+
+  contains
+
+    subroutine chunk(cc, ya, yb)
+      integer, intent(in) :: cc
+      integer, intent(out) :: ya, yb
+      integer :: cn, co
+      call split_range(ncr, nch, cc - 1, cn, co)
+      ya = co + 1; yb = co + cn
+    end subroutine chunk
+
+    subroutine pack_row(arow, buf)
+      integer, intent(in) :: arow
+      real(rk), intent(out) :: buf(:)
+      integer :: p, xx, mm
+      p = 0
+      do xx = xa, xb
+        do mm = 1, 5
+          if (d == 2) then
+            buf(p+1:p+ni) = wk(1:ni, arow, xx, WK_WCH + mm)
+          else
+            buf(p+1:p+ni) = wk(1:ni, xx, arow, WK_WCH + mm)
+          end if
+          p = p + ni
+        end do
+      end do
+    end subroutine pack_row
+  end subroutine adi_stage4_pipelined
+
+  !> fortran/residual_norms.f90 over the blocks, bit for bit: each k-plane's
+  !> running sum is passed along the j ranks in j order (as the serial loop
+  !> accumulates it), the finished planes are combined (each has one owner,
+  !> the others add exact zeros) and summed in k order on every rank.
+  subroutine mpi_residual_norms(dc, lay, res, vol, norms)
+    type(decomp_t), intent(in) :: dc
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(in) :: res(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
+    real(rk), intent(out) :: norms(5)
+    real(rk), allocatable :: pl(:,:), plane(:,:)
+    integer :: i, j, k, m
+    real(rk) :: r
+    allocate(pl(5, lay%nk), plane(5, dc%nglob(3)))
+    pl = 0.0_rk
+    if (dc%swp(1, 2) /= MPI_PROC_NULL) &
+      call MPI_Recv(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(1, 2), 3000, dc%comm, MPI_STATUS_IGNORE)
+    !$omp parallel do private(i, j, m, r)
+    do k = 1, lay%nk
+      do m = 1, 5
+        do j = 1, lay%nj
+          do i = 1, lay%ni
+            r = res(i,j,k,m)/vol(i,j,k)
+            pl(m, k) = pl(m, k) + r*r
+          end do
+        end do
+      end do
+    end do
+    !$omp end parallel do
+    plane = 0.0_rk
+    if (dc%swp(2, 2) /= MPI_PROC_NULL) then
+      call MPI_Send(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(2, 2), 3000, dc%comm)
+    else
+      plane(:, dc%off(3)+1:dc%off(3)+lay%nk) = pl
+    end if
+    call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
+    norms = 0.0_rk
+    do k = 1, dc%nglob(3)
+      norms = norms + plane(:, k)
+    end do
+    norms = sqrt(norms/(real(dc%nglob(1), rk)*real(dc%nglob(2), rk)*real(dc%nglob(3), rk)))
+  end subroutine mpi_residual_norms
+
+  !> Interior cells of a (nf fields) from every rank into g on rank 0
+  !> (g: the global layout, allocated by the caller on rank 0 only).
+  subroutine gather_interior(dc, lay, a, nf, g)
+    type(decomp_t), intent(in) :: dc
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(in) :: a(-1:,-1:,-1:,:)
+    integer, intent(in) :: nf
+    real(rk), intent(inout) :: g(-1:,-1:,-1:,:)
+    real(rk), allocatable :: buf(:)
+    integer :: r, nl(3), of(3), cnt
+    if (dc%rank /= 0) then
+      cnt = lay%ni*lay%nj*lay%nk*nf
+      buf = reshape(a(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nf), [cnt])
+      call MPI_Send(buf, cnt, MPI_DOUBLE_PRECISION, 0, 4000, dc%comm)
+      return
+    end if
+    do r = 0, dc%nranks - 1
+      call block_range(dc, r, nl, of)
+      if (r == 0) then
+        g(1:nl(1), of(2)+1:of(2)+nl(2), of(3)+1:of(3)+nl(3), 1:nf) = a(1:nl(1), 1:nl(2), 1:nl(3), 1:nf)
+      else
+        cnt = nl(1)*nl(2)*nl(3)*nf
+        if (allocated(buf)) deallocate(buf)
+        allocate(buf(cnt))
+        call MPI_Recv(buf, cnt, MPI_DOUBLE_PRECISION, r, 4000, dc%comm, MPI_STATUS_IGNORE)
+        g(1:nl(1), of(2)+1:of(2)+nl(2), of(3)+1:of(3)+nl(3), 1:nf) = &
+          reshape(buf, [nl(1), nl(2), nl(3), nf])
+      end if
+    end do
+  end subroutine gather_interior
+
+  function extent_string(nl, of) result(ext)
+    integer, intent(in) :: nl(3), of(3)
+    character(len=96) :: ext
+    write(ext, '(6(i0,1x))') of(1), of(1) + nl(1), of(2), of(2) + nl(2), of(3), of(3) + nl(3)
+  end function extent_string
+
+  !> This rank's block as a .vts piece (output_vtk.f90's format, with the
+  !> block's extent in global node indices). xn: the block's nodes.
+  subroutine write_block_vts(path, dc, lay, sp, xn, qp)
+    character(len=*), intent(in) :: path
+    type(decomp_t), intent(in) :: dc
+    type(layout_t), intent(in) :: lay
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:)
+    integer :: u, ios, i, j, k, ni, nj, nk
+    integer(int64) :: npt, ncell, off
+    character(len=1), parameter :: nl = achar(10)
+    character(len=96) :: ext
+    character(len=512) :: msg
+    character(len=64), parameter :: names(4) = [character(len=64) :: 'density', 'pressure', &
+      'temperature', 'mach']
+    ni = lay%ni; nj = lay%nj; nk = lay%nk
+    npt = int(ni + 1, int64)*(nj + 1)*(nk + 1)
+    ncell = int(ni, int64)*nj*nk
+    ext = extent_string(dc%nloc, dc%off)
+    open(newunit=u, file=path, access='stream', form='unformatted', status='replace', &
+      action='write', iostat=ios, iomsg=msg)
+    if (ios /= 0) call mpi_fail('cannot write "'//trim(path)//'": '//trim(msg), 2)
+    write(u) '<?xml version="1.0"?>'//nl// &
+      '<VTKFile type="StructuredGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">'//nl// &
+      '<StructuredGrid WholeExtent="'//trim(ext)//'">'//nl// &
+      '<Piece Extent="'//trim(ext)//'">'//nl//'<Points>'//nl
+    off = 0
+    call data_array('coordinates', 3, off)
+    off = off + 8 + 24*npt
+    write(u) '</Points>'//nl//'<CellData Scalars="density" Vectors="velocity">'//nl
+    do i = 1, 4
+      call data_array(trim(names(i)), 1, off)
+      off = off + 8 + 8*ncell
+    end do
+    call data_array('velocity', 3, off)
+    write(u) '</CellData>'//nl//'</Piece>'//nl//'</StructuredGrid>'//nl// &
+      '<AppendedData encoding="raw">'//nl//'_'
+    write(u) 24*npt
+    write(u) (((xn(:, i, j, k), i = 0, ni), j = 0, nj), k = 0, nk)
+    write(u) 8*ncell
+    write(u) qp(1:ni, 1:nj, 1:nk, 1)
+    write(u) 8*ncell
+    write(u) qp(1:ni, 1:nj, 1:nk, 5)
+    write(u) 8*ncell
+    write(u) qp(1:ni, 1:nj, 1:nk, 6)
+    write(u) 8*ncell
+    write(u) (((sqrt(qp(i,j,k,2)**2 + qp(i,j,k,3)**2 + qp(i,j,k,4)**2)/ &
+      sqrt(sp%gamma*qp(i,j,k,5)/qp(i,j,k,1)), i = 1, ni), j = 1, nj), k = 1, nk)
+    write(u) 24*ncell
+    write(u) (((qp(i,j,k,2:4), i = 1, ni), j = 1, nj), k = 1, nk)
+    write(u) nl//'</AppendedData>'//nl//'</VTKFile>'//nl
+    close(u)
+  contains
+    subroutine data_array(name, ncomp, offset)
+      character(len=*), intent(in) :: name
+      integer, intent(in) :: ncomp
+      integer(int64), intent(in) :: offset
+      character(len=32) :: c1, c2
+      write(c1, '(i0)') ncomp
+      write(c2, '(i0)') offset
+      write(u) '<DataArray type="Float64" Name="'//name//'" NumberOfComponents="'// &
+        trim(c1)//'" format="appended" offset="'//trim(c2)//'"/>'//nl
+    end subroutine data_array
+  end subroutine write_block_vts
+
+  !> The ParaView index of the block files: piece r is stem_rNNNNN.vts.
+  subroutine write_pvts(path, stem, dc)
+    character(len=*), intent(in) :: path, stem
+    type(decomp_t), intent(in) :: dc
+    integer :: u, ios, r, nl(3), of(3), i
+    character(len=512) :: msg
+    character(len=16) :: rn
+    character(len=64), parameter :: names(4) = [character(len=64) :: 'density', 'pressure', &
+      'temperature', 'mach']
+    open(newunit=u, file=path, status='replace', action='write', iostat=ios, iomsg=msg)
+    if (ios /= 0) call mpi_fail('cannot write "'//trim(path)//'": '//trim(msg), 2)
+    write(u, '(a)') '<?xml version="1.0"?>'
+    write(u, '(a)') '<VTKFile type="PStructuredGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">'
+    write(u, '(a)') '<PStructuredGrid WholeExtent="'//trim(extent_string(dc%nglob, [0, 0, 0]))//'" GhostLevel="0">'
+    write(u, '(a)') '<PPoints><PDataArray type="Float64" Name="coordinates" NumberOfComponents="3"/></PPoints>'
+    write(u, '(a)') '<PCellData Scalars="density" Vectors="velocity">'
+    do i = 1, 4
+      write(u, '(a)') '<PDataArray type="Float64" Name="'//trim(names(i))//'" NumberOfComponents="1"/>'
+    end do
+    write(u, '(a)') '<PDataArray type="Float64" Name="velocity" NumberOfComponents="3"/>'
+    write(u, '(a)') '</PCellData>'
+    do r = 0, dc%nranks - 1
+      call block_range(dc, r, nl, of)
+      write(rn, '(a,i5.5)') '_r', r
+      write(u, '(a)') '<Piece Extent="'//trim(extent_string(nl, of))//'" Source="'//trim(stem)//trim(rn)//'.vts"/>'
+    end do
+    write(u, '(a)') '</PStructuredGrid>'
+    write(u, '(a)') '</VTKFile>'
+    close(u)
+  end subroutine write_pvts
+end module mpi_decomp
