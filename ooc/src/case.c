@@ -56,12 +56,6 @@ void ooc_usage(const char *prog)
                "the method of pyramids (n steps per transfer) against the trivial method (one step per transfer).");
 }
 
-static int one_of(const char *v, const char *const *l)
-{
-    for (; *l; l++) if (!strcmp(v, *l)) return 1;
-    return 0;
-}
-
 int ooc_case_finalize(OocCase *c, char *err, size_t n)
 {
     if (!strcmp(c->eq, "heat")) c->eq_id = OOC_HEAT;
@@ -99,10 +93,10 @@ int ooc_case_finalize(OocCase *c, char *err, size_t n)
     static const char *const checks[] = { "auto", "cpu", "gpu", "none", NULL };
     static const char *const modes[] = { "auto", "cpu", "gpu", NULL };
     static const char *const inits[] = { "gauss", "noise", NULL };
-    if (!one_of(c->method, methods)) { snprintf(err, n, "method = '%s': allowed all, pyramid, trivial or incore", c->method); return -1; }
-    if (!one_of(c->check, checks)) { snprintf(err, n, "check = '%s': allowed auto, cpu, gpu or none", c->check); return -1; }
-    if (!one_of(c->mode, modes)) { snprintf(err, n, "mode = '%s': allowed auto, cpu or gpu", c->mode); return -1; }
-    if (!one_of(c->init, inits)) { snprintf(err, n, "init = '%s': allowed gauss or noise", c->init); return -1; }
+    if (!opts_one_of(c->method, methods)) { snprintf(err, n, "method = '%s': allowed all, pyramid, trivial or incore", c->method); return -1; }
+    if (!opts_one_of(c->check, checks)) { snprintf(err, n, "check = '%s': allowed auto, cpu, gpu or none", c->check); return -1; }
+    if (!opts_one_of(c->mode, modes)) { snprintf(err, n, "mode = '%s': allowed auto, cpu or gpu", c->mode); return -1; }
+    if (!opts_one_of(c->init, inits)) { snprintf(err, n, "init = '%s': allowed gauss or noise", c->init); return -1; }
     if (c->overlap != 0 && c->overlap != 1) { snprintf(err, n, "overlap = %d: allowed 0 or 1", c->overlap); return -1; }
     if (c->sched_seed < 0) { snprintf(err, n, "sched_seed = %d: must be >= 0", c->sched_seed); return -1; }
     if (c->debug_break < 0 || c->debug_break > 2) { snprintf(err, n, "debug_break = %d: allowed 0, 1 or 2", c->debug_break); return -1; }

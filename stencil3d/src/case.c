@@ -71,15 +71,12 @@ double s3_lap_max(int stencil)
     return 184.0 / 30.0;
 }
 
-static int one_of(const char *v, const char *a, const char *b, const char *c3, const char *d, const char *e, const char *f)
-{
-    const char *l[] = { a, b, c3, d, e, f };
-    for (int i = 0; i < 6; i++) if (l[i] && !strcmp(v, l[i])) return 1;
-    return 0;
-}
-
 int s3_case_finalize(S3Case *c, char *err, size_t n)
 {
+    static const char *const inits[] = { "gauss", "sine", "noise", NULL };
+    static const char *const modes[] = { "auto", "cpu", "emu", "gpu", "verify", "bench", NULL };
+    static const char *const kernels[] = { "cq", "regq", "naive", NULL };
+    static const char *const emus[] = { "phase", "fiber", NULL };
     if (c->n < 0) { snprintf(err, n, "n = %d: must be 0 (use nx, ny, nz) or a positive cube size", c->n); return -1; }
     if (c->n > 0) c->nx = c->ny = c->nz = c->n;
     const int *dims[3] = { &c->nx, &c->ny, &c->nz }; const char *dn[3] = { "nx", "ny", "nz" };
@@ -98,12 +95,12 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
     else if (!strcmp(c->stencil, "box")) { c->st_id = S3_BOX; c->rad = S3_RAD_BOX; }
     else { snprintf(err, n, "stencil = '%s': allowed star (8th order, 25 points) or box (27 points)", c->stencil); return -1; }
     if (c->nt < 0) { snprintf(err, n, "nt = %ld: the number of steps must be >= 0", c->nt); return -1; }
-    if (!one_of(c->init, "gauss", "sine", "noise", NULL, NULL, NULL)) {
+    if (!opts_one_of(c->init, inits)) {
         snprintf(err, n, "init = '%s': allowed gauss, sine or noise", c->init); return -1; }
     if (c->init_w < 0) { snprintf(err, n, "init_w = %g: the half-width must be >= 0 (0 = n/10)", c->init_w); return -1; }
-    if (!one_of(c->mode, "auto", "cpu", "emu", "gpu", "verify", "bench")) {
+    if (!opts_one_of(c->mode, modes)) {
         snprintf(err, n, "mode = '%s': allowed auto, cpu, emu, gpu, verify or bench", c->mode); return -1; }
-    if (!one_of(c->kernel, "cq", "regq", "naive", NULL, NULL, NULL)) {
+    if (!opts_one_of(c->kernel, kernels)) {
         snprintf(err, n, "kernel = '%s': allowed cq (circular queue), regq (register queue) or naive", c->kernel); return -1; }
     if (!strcmp(c->kernel, "regq") && c->st_id == S3_BOX) {
         snprintf(err, n, "kernel = regq works only with stencil = star: its register queue holds one z column per thread, "
@@ -115,7 +112,7 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
         if (sscanf(c->tile, "%dx%d%c", &bx, &by, &tail) != 2 || bx < 1 || by < 1) {
             snprintf(err, n, "tile = '%s': expected BXxBY, e.g. 32x16", c->tile); return -1; }
     }
-    if (!one_of(c->emu, "phase", "fiber", NULL, NULL, NULL, NULL)) {
+    if (!opts_one_of(c->emu, emus)) {
         snprintf(err, n, "emu = '%s': allowed phase or fiber", c->emu); return -1; }
     if (c->emu_seed < 0) { snprintf(err, n, "emu_seed = %d: must be >= 0", c->emu_seed); return -1; }
     if (c->zchunk < 0) { snprintf(err, n, "zchunk = %d: must be >= 0 (0 = automatic)", c->zchunk); return -1; }

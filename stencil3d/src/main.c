@@ -81,7 +81,6 @@ static int verify(const S3Case *c, const S3Grid *g, const real *A0, const real *
         const S3KInfo *ki = k_info(i);
         if (ki->stencil != c->st_id || ki->eq != c->eq_id) continue;
         memcpy(A, A0, bytes); memcpy(B, B0, bytes);
-        (void)gpu;
 #ifdef S3_HAVE_CUDA
         if (gpu) s3_gpu_run(i, g, c, A + g->org, B + g->org, 0);
         else

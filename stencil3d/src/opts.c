@@ -133,6 +133,12 @@ void opts_usage(const OptKey *keys, int nk, const char *prog, const char *what)
     for (int i = 0; i < nk; i++) printf("  %-14s %s\n", keys[i].key, keys[i].help);
 }
 
+int opts_one_of(const char *v, const char *const *list)
+{
+    for (; *list; list++) if (!strcmp(v, *list)) return 1;
+    return 0;
+}
+
 int opts_want_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)

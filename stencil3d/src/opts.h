@@ -26,6 +26,8 @@ int  opts_args(const OptKey *k, int nk, void *obj, int argc, char **argv, char *
 void opts_usage(const OptKey *k, int nk, const char *prog, const char *what);
 /* "2G" -> 2147483648; K, M, G, T are powers of 1024; a plain number is bytes. */
 int  opts_parse_size(const char *s, long *bytes);
+/* 1 if v is one of the NULL-terminated list */
+int  opts_one_of(const char *v, const char *const *list);
 /* 1 if argv holds -h or --help */
 int  opts_want_help(int argc, char **argv);
 
