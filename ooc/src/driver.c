@@ -74,10 +74,10 @@ void ooc_model(const OocGeom *g, int n, const OocTau *t, double *serial, double 
         double tH = 0, tC = 0, tD = 0, down_done[2] = { 0, 0 }, comp_prev = 0, seam_prev = 0;
         for (int i = 0; i < ns; i++) {
             Slab s; slab_of(g, res, h, i, &s);
-            double up = (s.hi - s.lo) * nx * L, main = (s.seam_lo - s.a) * nx * L, seam = (s.b - s.seam_lo) * nx * L, cells = 0;
+            double up = (s.hi - s.lo) * nx * L, down = (s.seam_lo - s.a) * nx * L, seam = (s.b - s.seam_lo) * nx * L, cells = 0;
             for (int j = 1; j <= h; j++) { int ya, yb; step_rows(g, &s, h, j, &ya, &yb); cells += (yb - ya) * nx; }
             double comp = cells * t->a + h * t->launch;
-            ser += up * t->d + (main + seam) * t->h + comp;
+            ser += up * t->d + (down + seam) * t->h + comp;
             /* overlapped: three engines, the dependencies of ooc_run */
             double u0 = tH > down_done[i % 2] ? tH : down_done[i % 2];
             double up_end = u0 + up * t->d2;
@@ -86,9 +86,9 @@ void ooc_model(const OocGeom *g, int n, const OocTau *t, double *serial, double 
             double c0 = tC > up_end ? tC : up_end;
             tC = c0 + comp; comp_prev = tC;
             double d0 = tD > tC ? tD : tC;
-            tD = d0 + main * t->h2; down_done[i % 2] = tD;
+            tD = d0 + down * t->h2; down_done[i % 2] = tD;
             seam_prev = seam;
-            z.up_values += up; z.down_values += main + seam; z.cells += cells; z.launches += h; z.slabs++;
+            z.up_values += up; z.down_values += down + seam; z.cells += cells; z.launches += h; z.slabs++;
         }
         double e = tH > tC ? tH : tC; if (tD > e) e = tD;
         ovl += e; z.passes++;
@@ -221,9 +221,8 @@ static double timed_copies(OocDev *d, void *dev, real *hostbuf, size_t bytes, in
     return best;
 }
 
-void ooc_calibrate(OocDev *d, const OocGeom *g, real coef, real *host_field, OocTau *t)
+void ooc_calibrate(OocDev *d, const OocGeom *g, real coef, OocTau *t)
 {
-    (void)host_field;
     const size_t row = (size_t)g->nx * sizeof(real);
     const int rows = g->cap;
     const size_t half = (size_t)rows * row;

@@ -120,9 +120,8 @@ int main(int argc, char **argv)
     }
 
     /* ---- calibration and the choice of n ---- */
-    fresh(&c, U, V);
     OocTau tau;
-    ooc_calibrate(&dev, &G, c.coef, U, &tau);
+    ooc_calibrate(&dev, &G, c.coef, &tau);
     double pred_best;
     int n_model = ooc_best_n(&G, &tau, c.overlap, &pred_best);
     int n_paper = ooc_best_n(&G, &tau, 0, NULL);

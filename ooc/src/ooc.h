@@ -107,7 +107,7 @@ int    ooc_best_n(const OocGeom *g, const OocTau *t, int overlap, double *pred);
  * value): eq. (4) for the pyramid of height n, and the trivial method. */
 double ooc_paper_eq4(double K, double cells, double R, double n, double tau_c, double tau_a);
 double ooc_paper_trivial(double K, double cells, double R, double tau_c, double tau_a);
-void   ooc_calibrate(OocDev *d, const OocGeom *g, real coef, real *host_field, OocTau *t);
+void   ooc_calibrate(OocDev *d, const OocGeom *g, real coef, OocTau *t);
 /* the method of pyramids with height n (n = 1: the trivial method); u, v: host
  * fields (v: wave u^{t-1}); returns seconds */
 double ooc_run(OocDev *d, const OocGeom *g, int n, int overlap, real coef, real *u, real *v, int debug_break);

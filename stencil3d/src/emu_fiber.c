@@ -27,7 +27,7 @@ typedef struct {
     char *stacks;
     int cap, nt, cur;
     int *done, *syncs;
-    real *smem; size_t smem_n;
+    real *smem;
     /* arguments of the current block */
     EmuFn kfn; const real *u; const real *pv; real *out; real k;
     const S3Grid *g; int zc, bx, by, bz;
@@ -49,7 +49,6 @@ static real *fiber_smem(size_t n)
         b->smem = (real *)malloc(n * sizeof(real));
         if (!b->smem) s3_die("out of host memory for an emulated thread block");
         for (size_t i = 0; i < n; i++) b->smem[i] = (real)NAN;
-        b->smem_n = n;
     }
     return b->smem;
 }

@@ -72,7 +72,7 @@ void s3_init_field(const S3Grid *g, const S3Case *c, real *u);
 void s3_cpu_step(const S3Grid *g, int eq, int stencil, real k, const real *u, const real *pv, real *out);
 void s3_gather(const S3Grid *g, const real *u, real *dense);   /* interior -> nx*ny*nz, x fastest */
 unsigned long long s3_checksum(const S3Grid *g, const real *u, double *umax);
-/* first differing interior cell of a and b: returns count of differing cells, -1 never */
+/* number of interior cells whose bits differ; the largest |a-b| and the first such cell */
 long s3_compare(const S3Grid *g, const real *a, const real *b, double *maxdiff, int *fi, int *fj, int *fk);
 int  s3_write_outputs(const S3Grid *g, const S3Case *c, const real *u, unsigned long long hsh, const char *modename);
 
