@@ -19,7 +19,11 @@ OOC_NVCC  ?= /usr/local/cuda/bin/nvcc
 OOC_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(OOC_NVCC))
 OOC_NVFLAGS ?= -O3 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
                --fmad=false --prec-div=true --prec-sqrt=true -Xcompiler -ffp-contract=off
-OOC_CUDA_LIBS := -L$(OOC_CUDA_HOME)/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread
+# ooc2d-cuda travels to a GPU machine that may lack compiler runtimes: libgomp
+# and libstdc++ go in statically where their archives exist (ldd: libc, libm, libgcc_s).
+OOC_GOMP_A   := $(filter /%,$(shell $(OOC_CC) -print-file-name=libgomp.a 2>/dev/null))
+OOC_STDCXX_A := $(filter /%,$(shell $(OOC_CC) -print-file-name=libstdc++.a 2>/dev/null))
+OOC_CUDA_LIBS := -L$(OOC_CUDA_HOME)/lib64 -lcudart_static $(or $(OOC_STDCXX_A),-lstdc++) $(OOC_GOMP_A) -ldl -lrt -lpthread
 
 .PHONY: ooc ooc-cuda ooc-test ooc-clean
 ooc: $(OOC_BUILD)/ooc2d $(OOC_BUILD)/test_ooc

@@ -24,7 +24,11 @@ S3_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(S3_NVCC))
 # sm_90 machine code plus compute_90 PTX (JIT on newer GPUs); --fmad=false for bit-identity
 S3_NVFLAGS ?= -O3 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
               --fmad=false --prec-div=true --prec-sqrt=true -Xcompiler -ffp-contract=off -Xptxas -warn-spills
-S3_CUDA_LIBS := -L$(S3_CUDA_HOME)/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread
+# The CUDA binaries travel to a GPU machine that may lack compiler runtimes:
+# libgomp and libstdc++ go in statically where their archives exist (ldd: libc, libm, libgcc_s).
+S3_GOMP_A   := $(filter /%,$(shell $(S3_CC) -print-file-name=libgomp.a 2>/dev/null))
+S3_STDCXX_A := $(filter /%,$(shell $(S3_CC) -print-file-name=libstdc++.a 2>/dev/null))
+S3_CUDA_LIBS := -L$(S3_CUDA_HOME)/lib64 -lcudart_static $(or $(S3_STDCXX_A),-lstdc++) $(S3_GOMP_A) -ldl -lrt -lpthread
 
 .PHONY: stencil3d stencil3d-cuda stencil3d-test stencil3d-clean
 stencil3d: $(S3_BUILD)/stencil3d $(S3_BUILD)/test_stencil3d
