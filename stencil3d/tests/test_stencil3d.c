@@ -164,7 +164,7 @@ static void test_emulated_kernels(void)
                 char name[96];
                 snprintf(name, sizeof name, "emulated_kernels_%s_%s_%dx%dx%d", s3_stencil_name(st), s3_eq_name(eq), g.nx, g.ny, g.nz);
                 check(tried > 0 && same == tried, name, "%d of %d kernel runs bit-identical to the CPU reference "
-                      "(phase emulation with 1, 5 and 7-plane z chunks... fiber emulation forward and shuffled)%s", same, tried, bad);
+                      "(phase emulation: one z chunk, 5-plane chunks; fiber emulation: 7-plane chunks in thread order, one chunk shuffled)%s", same, tried, bad);
             }
         free(A0); free(RA); free(RB); free(A); free(B);
     }
