@@ -24,6 +24,7 @@
 
 #include "adiflow_bridge.h"
 #include "kernels.cuh"
+#include "merged.cuh"
 
 #define ADI_ERRLEN 2048
 #define GIB (1024.0*1024.0*1024.0)
@@ -41,6 +42,7 @@ static struct adi_gpu_state {
   adi_step steps[ADI_MAX_STEPS];
   int nsteps;
   long long iterations;
+  int kernels;                        /* ADI_KERNELS_SPLIT or ADI_KERNELS_MERGED */
   /* timing */
   int timing, timing_env;
   int events_ready;
@@ -273,12 +275,7 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
   if (g.initialised) return usage("adi_gpu_init called twice without adi_gpu_finalize");
   if (sp == NULL || sf == NULL || sc == NULL || vol == NULL || q == NULL)
     return usage("adi_gpu_init: a null argument");
-  if (kernels == ADI_KERNELS_MERGED) {
-    set_error("kernels = 'merged' is not built yet (the merged kernel family comes with a later "
-              "issue); use kernels = 'split', the default (--kernels split)");
-    return ADI_ERR_CONFIG;
-  }
-  if (kernels != ADI_KERNELS_SPLIT) {
+  if (kernels != ADI_KERNELS_SPLIT && kernels != ADI_KERNELS_MERGED) {
     set_error("adi_gpu_init: unknown kernel family %d", kernels);
     return ADI_ERR_USAGE;
   }
@@ -372,6 +369,15 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
     return rc;
   }
   g.nsteps = adi_iteration_schedule(sp->order, g.steps);
+  g.kernels = kernels;
+  if (kernels == ADI_KERNELS_MERGED) {   /* cuda/merged_schedule.cu */
+    rc = merged_init(&g.v, g.stream, q);
+    if (rc != ADI_OK) {
+      merged_finalize();
+      free_all();
+      return rc;
+    }
+  }
   g.initialised = 1;
 
   tenv = getenv("ADIFLOW_GPU_TIMING");
@@ -421,6 +427,13 @@ int adi_gpu_iterate(double cfl)
 {
   int s, rc;
   REQUIRE_INIT("adi_gpu_iterate");
+  if (g.kernels == ADI_KERNELS_MERGED) {
+    rc = merged_iterate(cfl, g.timing);
+    if (rc != ADI_OK) return rc;
+    if (g.timing) g.timed_iterations++;
+    g.iterations++;
+    return ADI_OK;
+  }
   for (s = 0; s < g.nsteps; ++s) {
     if (g.timing) ADI_CUDA_CHECK(cudaEventRecord(g.ev_start[s], g.stream));
     rc = run_step(&g.steps[s], cfl);
@@ -540,6 +553,8 @@ int adi_gpu_timing_report(char *buf, int buflen)
         "ADIFLOW_GPU_TIMING=1)");
     return ADI_OK;
   }
+  if (g.kernels == ADI_KERNELS_MERGED)
+    return merged_timing_report(buf, buflen, g.timed_iterations, g.norm_ms, g.norm_calls);
   n = (double)g.timed_iterations;
   put(buf, buflen, &pos, "GPU kernel times (CUDA events), split kernels, grid %d x %d x %d, "
       "mean of %lld iterations, ms per iteration:\n", g.v.ni, g.v.nj, g.v.nk, g.timed_iterations);
@@ -587,6 +602,7 @@ int adi_gpu_finalize(void)
     printf("%s", report);
     fflush(stdout);
   }
+  if (g.kernels == ADI_KERNELS_MERGED) merged_finalize();
   free_all();
   memset(&g, 0, sizeof g);
   return rc;

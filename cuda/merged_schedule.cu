@@ -1,0 +1,510 @@
+/* The merged kernel family's iteration (kernels = 'merged'): the steps of
+ * adi_merged_schedule (include/adiflow_merged.h) with per-kernel block
+ * shapes, per-kernel CUDA-event timing with byte counts, the tune mode and
+ * the CUDA graph of one iteration.
+ *
+ * Environment:
+ *   ADIFLOW_MERGED_STEPS   which techniques are on: "all" (default), "none",
+ *                          or a comma list of adi12, align, sweep, flux1s,
+ *                          tune, fuse, comp, graph, adi123, pt; "all,-graph"
+ *                          turns single ones off (bench/device_merged.sh
+ *                          measures each one this way)
+ *   ADIFLOW_TUNE_TABLE=F   block-shape table to load (default: the first of
+ *                          cuda/tune/sm_XY.txt found up to three folders
+ *                          above the executable, XY the device's compute
+ *                          capability; built-in shapes otherwise)
+ *   ADIFLOW_TUNE=F         tune mode: at init time every candidate shape of
+ *                          every tunable kernel is timed on this grid, the
+ *                          best go to file F (the table format) and are used;
+ *                          the state is restored afterwards
+ * Per-kernel timing (ADIFLOW_GPU_TIMING=1) launches the kernels one by one
+ * with events between them (no graph); without it the iteration is one
+ * graph launch (MS_GRAPH; disabled at build time with -DADIFLOW_NO_GRAPHS,
+ * and at run time when capturing fails).
+ *
+ * The CFL number lives on the device (d_cfl): the captured time-step kernel
+ * reads it, so the graph stays valid while the CFL ramps; it is copied
+ * only when it changes (after the stream has drained the previous copy). */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "merged.cuh"
+
+static struct merged_state {
+  int ready, flags;
+  adi_view v;
+  cudaStream_t s;
+  double *d_cfl, *h_cfl;                 /* device / pinned host, 1 double */
+  double last_cfl;
+  adi_mstep steps[ADI_MAX_MSTEPS];
+  int nsteps;
+  m_shape shape[MK_COUNT][4];            /* [kernel][d] */
+  char table_from[512];
+  int events_ready;
+  cudaEvent_t ev[ADI_MAX_MSTEPS + 1];
+  double ms[MK_COUNT][4], iter_ms;
+#ifndef ADIFLOW_NO_GRAPHS
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+#endif
+  int graph_ready, graph_failed;
+} ms_;
+
+static const struct { const char *name; int flag; } step_names[] = {
+  {"adi12", MS_ADI12}, {"align", MS_ALIGN}, {"sweep", MS_SWEEP}, {"flux1s", MS_FLUX1S}, {"tune", MS_TUNE},
+  {"fuse", MS_FUSE}, {"comp", MS_COMP}, {"graph", MS_GRAPH}, {"adi123", MS_ADI123}, {"pt", MS_PT},
+};
+
+static int parse_steps(const char *s)
+{
+  int flags = MS_ALL, f, neg;
+  size_t a, n;
+  char tok[32];
+  if (s == NULL || *s == '\0') return MS_ALL;
+  flags = 0;
+  while (*s) {
+    n = strcspn(s, ", ");
+    if (n > 0 && n < sizeof tok) {
+      memcpy(tok, s, n); tok[n] = '\0';
+      neg = tok[0] == '-';
+      if (strcmp(tok + neg, "all") == 0) f = MS_ALL;
+      else if (strcmp(tok + neg, "none") == 0) f = 0;
+      else {
+        f = -1;
+        for (a = 0; a < sizeof step_names/sizeof step_names[0]; ++a)
+          if (strcmp(tok + neg, step_names[a].name) == 0) f = step_names[a].flag;
+        if (f < 0) {
+          fprintf(stderr, "adiflow: ADIFLOW_MERGED_STEPS: unknown step '%s' ignored\n", tok);
+          f = 0;
+        }
+      }
+      flags = neg ? (flags & ~f) : (flags | f);
+    }
+    s += n;
+    while (*s == ',' || *s == ' ') ++s;
+  }
+  return flags;
+}
+
+static void steps_text(int flags, char *buf, size_t len)
+{
+  size_t a, pos = 0;
+  buf[0] = '\0';
+  for (a = 0; a < sizeof step_names/sizeof step_names[0]; ++a)
+    if (flags & step_names[a].flag)
+      pos += (size_t)snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s", pos ? "," : "", step_names[a].name);
+  if (pos == 0) snprintf(buf, len, "none");
+}
+
+/* ---------------------------------------------------------------- shapes */
+
+static int is_point_kernel(int k)
+{
+  return k != MK_BC && k != MK_RES_ZERO && k != MK_FLUXF && k != MK_FLUX1S && k != MK_ADI4;
+}
+
+static m_shape mk(int x, int y, int z) { m_shape s; s.x = x; s.y = y; s.z = z; return s; }
+
+/* the shape without a table (and with MS_TUNE off): the split family's
+ * 32 x 4 for point kernels and lines, tiles long enough along d for the
+ * tiled kernels */
+static m_shape default_shape(int k, int d)
+{
+  if (k == MK_FLUXF || k == MK_FLUX1S) return d == 1 ? mk(32, 4, 1) : (d == 2 ? mk(32, 8, 1) : mk(32, 1, 8));
+  return mk(32, 4, 1);
+}
+
+static int kernel_id(const char *name)
+{
+  int k;
+  for (k = 0; k < MK_COUNT; ++k)
+    if (strcmp(name, adi_merged_kernel_name(k)) == 0) return k;
+  return -1;
+}
+
+static int shape_ok(int k, int d, m_shape s)
+{
+  int t = s.x*s.y*s.z;
+  if (s.x < 1 || s.y < 1 || s.z < 1 || t > 1024) return 0;
+  if (is_point_kernel(k) || k == MK_ADI4) {
+    if (s.z != 1) return 0;
+    if (k == MK_ADI4 && d == 1) return madi4_smem_bytes(s) > 0;
+    return 1;
+  }
+  if (k == MK_FLUXF) return (d == 1 ? s.x : (d == 2 ? s.y : s.z)) >= 2;
+  return 1;
+}
+
+/* table lines: "kernel_name d x y z [comment]"; returns the entries read */
+static int load_table(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  char line[256], name[64];
+  int d, x, y, z, k, n = 0;
+  if (f == NULL) return -1;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || sscanf(line, "%63s %d %d %d %d", name, &d, &x, &y, &z) != 5) continue;
+    k = kernel_id(name);
+    if (k < 0 || d < 0 || d > 3 || !shape_ok(k, d, mk(x, y, z))) {
+      fprintf(stderr, "adiflow: tuning table %s: entry '%s %d %d %d %d' ignored\n", path, name, d, x, y, z);
+      continue;
+    }
+    ms_.shape[k][d] = mk(x, y, z);
+    ++n;
+  }
+  fclose(f);
+  snprintf(ms_.table_from, sizeof ms_.table_from, "%s (%d entries)", path, n);
+  return n;
+}
+
+static void find_table(int major, int minor)
+{
+  const char *env = getenv("ADIFLOW_TUNE_TABLE");
+  char exe[PATH_MAX], path[PATH_MAX + 64], *slash;
+  ssize_t len;
+  int up;
+  snprintf(ms_.table_from, sizeof ms_.table_from, "built-in shapes (no table found)");
+  if (env && *env) {
+    if (load_table(env) < 0) fprintf(stderr, "adiflow: ADIFLOW_TUNE_TABLE=%s cannot be read; built-in shapes\n", env);
+    return;
+  }
+  len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return;
+  exe[len] = '\0';
+  for (up = 0; up < 4; ++up) {
+    slash = strrchr(exe, '/');
+    if (slash == NULL) return;
+    *slash = '\0';
+    snprintf(path, sizeof path, "%s/cuda/tune/sm_%d%d.txt", exe, major, minor);
+    if (access(path, R_OK) == 0) {
+      load_table(path);
+      return;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- bytes */
+
+/* bytes a kernel must move by count: every field component it reads or
+ * writes, once per point of its range (compulsory traffic; neighbours'
+ * values and repeated reads count once) */
+static double kernel_bytes(const adi_view *v, int k, int d)
+{
+  double n = (double)v->ni*v->nj*v->nk, all = (double)(v->ni + 4)*(v->nj + 4)*(v->nk + 4), per;
+  int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
+  switch (k) {
+  case MK_BC: return 8.0*20.0*(nb + 4)*(nc + 4);
+  case MK_PRIM: return 8.0*11.0*all;
+  case MK_TSTEP: return 8.0*17.0*n;
+  case MK_PT: return 8.0*(11.0*all + 11.0*n);
+  case MK_RES_ZERO: return 8.0*5.0*(double)v->npts;
+  case MK_FLUX1: case MK_FLUX1S: per = 10; break;
+  case MK_FLUX2: per = 20; break;
+  case MK_FLUX3: per = 18; break;
+  case MK_VISC: per = 19; break;
+  case MK_FLUX4: per = 20; break;
+  case MK_FLUXF: per = 16 + (d == 1 ? 5 : 10); break;   /* qp 6, sf 3, sc 6, vol; res */
+  case MK_ADI1: per = 19; break;
+  case MK_ADI2: per = 19; break;
+  case MK_ADI12: per = 20; break;
+  case MK_ADI123: per = 30; break;
+  case MK_ADI3: per = d == 1 ? 19 : 18; break;
+  case MK_ADI4: per = 19; break;                          /* wch r+w, flmp, diag, flmn */
+  case MK_ADI5: per = d < 3 ? 18 : 23; break;
+  default: per = 0;
+  }
+  return 8.0*per*n;
+}
+
+/* ---------------------------------------------------------------- launch */
+
+static int launch(int k, int d)
+{
+  const adi_view *v = &ms_.v;
+  m_shape sh = (ms_.flags & MS_TUNE) ? ms_.shape[k][d] : default_shape(k, d);
+  int align = (ms_.flags & MS_ALIGN) != 0;
+  switch (k) {
+  case MK_BC: return launch_bc_kernel(v, d, ms_.s);
+  case MK_RES_ZERO:
+    ADI_CUDA_CHECK(cudaMemsetAsync(v->res, 0, (size_t)v->npts*ADI_NVAR*sizeof(double), ms_.s));
+    return ADI_OK;
+  case MK_PRIM: case MK_TSTEP: case MK_PT: case MK_FLUX1: case MK_FLUX2: case MK_FLUX3: case MK_VISC:
+  case MK_FLUX4:
+    return mlaunch_flux_point(v, k, d, sh, align, ms_.d_cfl, ms_.s);
+  case MK_FLUX1S: return mlaunch_flux1_smem(v, d, sh, ms_.s);
+  case MK_FLUXF: return mlaunch_flux_fused(v, d, sh, d == 1, ms_.s);
+  case MK_ADI4: return mlaunch_adi4(v, d, sh, ms_.flags, ms_.s);
+  default: return mlaunch_adi_point(v, k, d, sh, align, ms_.s);
+  }
+}
+
+static int launch_all(int timing)
+{
+  int s, rc;
+  for (s = 0; s < ms_.nsteps; ++s) {
+    if (timing) ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[s], ms_.s));
+    rc = launch(ms_.steps[s].kernel, ms_.steps[s].d);
+    if (rc != ADI_OK) return rc;
+  }
+  if (timing) ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[ms_.nsteps], ms_.s));
+  return ADI_OK;
+}
+
+static int create_events(void)
+{
+  int s;
+  if (ms_.events_ready) return ADI_OK;
+  for (s = 0; s <= ADI_MAX_MSTEPS; ++s) ADI_CUDA_CHECK(cudaEventCreate(&ms_.ev[s]));
+  ms_.events_ready = 1;
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- tune */
+
+static int tune(const char *out_path, const double *q_host)
+{
+  static const m_shape pt[] = {{32, 1, 1}, {32, 2, 1}, {32, 4, 1}, {32, 8, 1}, {64, 1, 1}, {64, 2, 1},
+                               {64, 4, 1}, {128, 1, 1}, {128, 2, 1}, {16, 8, 1}, {16, 16, 1}, {256, 1, 1}};
+  static const m_shape fx[] = {{32, 4, 1}, {32, 8, 1}, {64, 2, 1}, {64, 4, 1}, {128, 1, 1}, {128, 2, 1},
+                               {16, 8, 1}, {16, 4, 2}, {32, 16, 1}, {16, 16, 1}, {32, 4, 2}, {32, 1, 4},
+                               {32, 1, 8}, {16, 1, 8}, {32, 2, 4}, {64, 1, 4}, {32, 1, 16}, {16, 2, 8}};
+  static const m_shape ln[] = {{32, 1, 1}, {32, 2, 1}, {32, 4, 1}, {64, 1, 1}, {64, 2, 1}, {16, 4, 1},
+                               {16, 8, 1}, {128, 1, 1}, {8, 8, 1}, {16, 2, 1}, {8, 4, 1}};
+  const int reps = 5;
+  FILE *f = fopen(out_path, "w");
+  cudaDeviceProp prop;
+  int k, d, c, r, ncand, saved = ms_.flags, rc, best_c;
+  float t, best;
+  const m_shape *cand;
+  if (f == NULL) {
+    fprintf(stderr, "adiflow: tune mode: cannot write %s\n", out_path);
+    return ADI_ERR_USAGE;
+  }
+  ADI_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  rc = create_events();
+  if (rc != ADI_OK) { fclose(f); return rc; }
+  fprintf(f, "# adiflow merged kernels: block shapes tuned on %s (sm_%d%d), grid %d x %d x %d\n"
+          "# written by ADIFLOW_TUNE (cuda/merged_schedule.cu); kernel d x y z  best-ms (mean of %d)\n",
+          prop.name, prop.major, prop.minor, ms_.v.ni, ms_.v.nj, ms_.v.nk, reps);
+  /* realistic fields first: one iteration */
+  ms_.flags = saved & ~MS_GRAPH;
+  rc = launch_all(0);
+  for (k = 0; k < MK_COUNT && rc == ADI_OK; ++k) {
+    if (k == MK_BC || k == MK_RES_ZERO) continue;
+    cand = k == MK_FLUXF || k == MK_FLUX1S ? fx : (k == MK_ADI4 ? ln : pt);
+    ncand = k == MK_FLUXF || k == MK_FLUX1S ? (int)(sizeof fx/sizeof fx[0])
+          : (k == MK_ADI4 ? (int)(sizeof ln/sizeof ln[0]) : (int)(sizeof pt/sizeof pt[0]));
+    for (d = 0; d <= 3; ++d) {
+      int undirected = k == MK_PRIM || k == MK_TSTEP || k == MK_PT;
+      if (undirected != (d == 0)) continue;
+      if (k == MK_FLUX1 && ms_.v.sp.order != 2) continue;
+      best = 1e30f; best_c = -1;
+      for (c = 0; c < ncand; ++c) {
+        if (!shape_ok(k, d, cand[c])) continue;
+        ms_.shape[k][d] = cand[c];
+        ms_.flags = (saved | MS_TUNE | MS_SWEEP) & ~MS_GRAPH;   /* the tuned kernels are the MS_SWEEP ones */
+        if (launch(k, d) != ADI_OK) { cudaGetLastError(); continue; }
+        ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[0], ms_.s));
+        for (r = 0; r < reps; ++r) launch(k, d);
+        ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[1], ms_.s));
+        if (cudaEventSynchronize(ms_.ev[1]) != cudaSuccess) { cudaGetLastError(); continue; }
+        ADI_CUDA_CHECK(cudaEventElapsedTime(&t, ms_.ev[0], ms_.ev[1]));
+        t /= (float)reps;
+        if (t < best) { best = t; best_c = c; }
+      }
+      ms_.shape[k][d] = best_c >= 0 ? cand[best_c] : default_shape(k, d);
+      fprintf(f, "%-18s %d %4d %4d %4d   %.5f\n", adi_merged_kernel_name(k), d, ms_.shape[k][d].x,
+              ms_.shape[k][d].y, ms_.shape[k][d].z, best_c >= 0 ? best : -1.0f);
+    }
+  }
+  fclose(f);
+  ms_.flags = saved;
+  if (rc != ADI_OK) return rc;
+  snprintf(ms_.table_from, sizeof ms_.table_from, "tuned now, written to %s", out_path);
+  /* restore the state the run starts from */
+  ADI_CUDA_CHECK(cudaStreamSynchronize(ms_.s));
+  ADI_CUDA_CHECK(cudaMemcpy(ms_.v.q, q_host, (size_t)ms_.v.npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice));
+  printf("adiflow: tune mode: block shapes written to %s\n", out_path);
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- API */
+
+int merged_init(const adi_view *v, cudaStream_t s, const double *q_host)
+{
+  cudaDeviceProp prop;
+  int k, d, dev = 0, rc;
+  const char *tune_out = getenv("ADIFLOW_TUNE");
+  memset(&ms_, 0, sizeof ms_);
+  ms_.v = *v;
+  ms_.s = s;
+  ms_.flags = parse_steps(getenv("ADIFLOW_MERGED_STEPS"));
+  ms_.last_cfl = -1.0;
+  for (k = 0; k < MK_COUNT; ++k)
+    for (d = 0; d < 4; ++d) ms_.shape[k][d] = default_shape(k, d);
+  ADI_CUDA_CHECK(cudaGetDevice(&dev));
+  ADI_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+  find_table(prop.major, prop.minor);
+  rc = mkernels_setup();
+  if (rc != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaMalloc((void **)&ms_.d_cfl, sizeof(double)));
+  ADI_CUDA_CHECK(cudaMallocHost((void **)&ms_.h_cfl, sizeof(double)));
+  ms_.nsteps = adi_merged_schedule(ms_.flags, v->sp.order, ms_.steps);
+  ms_.ready = 1;
+  if (tune_out && *tune_out) {
+    *ms_.h_cfl = 1.0;
+    ADI_CUDA_CHECK(cudaMemcpyAsync(ms_.d_cfl, ms_.h_cfl, sizeof(double), cudaMemcpyHostToDevice, s));
+    ms_.last_cfl = 1.0;
+    rc = tune(tune_out, q_host);
+    if (rc != ADI_OK) return rc;
+    ms_.flags |= MS_TUNE;
+  }
+  return ADI_OK;
+}
+
+#ifndef ADIFLOW_NO_GRAPHS
+static int capture_graph(void)
+{
+  cudaError_t err;
+  int rc;
+  err = cudaStreamBeginCapture(ms_.s, cudaStreamCaptureModeThreadLocal);
+  if (err != cudaSuccess) { cudaGetLastError(); return 0; }
+  rc = launch_all(0);
+  err = cudaStreamEndCapture(ms_.s, &ms_.graph);
+  if (rc != ADI_OK || err != cudaSuccess) { cudaGetLastError(); ms_.graph = NULL; return 0; }
+  err = cudaGraphInstantiate(&ms_.exec, ms_.graph, 0);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    cudaGraphDestroy(ms_.graph);
+    ms_.graph = NULL;
+    return 0;
+  }
+  return 1;
+}
+#endif
+
+int merged_iterate(double cfl, int timing)
+{
+  int rc, s;
+  if (!ms_.ready) return ADI_ERR_USAGE;
+  if (cfl != ms_.last_cfl) {
+    /* the pinned value may still be on its way to the device */
+    ADI_CUDA_CHECK(cudaStreamSynchronize(ms_.s));
+    *ms_.h_cfl = cfl;
+    ADI_CUDA_CHECK(cudaMemcpyAsync(ms_.d_cfl, ms_.h_cfl, sizeof(double), cudaMemcpyHostToDevice, ms_.s));
+    ms_.last_cfl = cfl;
+  }
+  if (timing) {
+    float t;
+    rc = create_events();
+    if (rc != ADI_OK) return rc;
+    rc = launch_all(1);
+    if (rc != ADI_OK) return rc;
+    ADI_CUDA_CHECK(cudaEventSynchronize(ms_.ev[ms_.nsteps]));
+    for (s = 0; s < ms_.nsteps; ++s) {
+      ADI_CUDA_CHECK(cudaEventElapsedTime(&t, ms_.ev[s], ms_.ev[s + 1]));
+      ms_.ms[ms_.steps[s].kernel][ms_.steps[s].d] += (double)t;
+    }
+    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, ms_.ev[0], ms_.ev[ms_.nsteps]));
+    ms_.iter_ms += (double)t;
+    return ADI_OK;
+  }
+#ifndef ADIFLOW_NO_GRAPHS
+  if ((ms_.flags & MS_GRAPH) && !ms_.graph_failed) {
+    if (!ms_.graph_ready) {
+      ms_.graph_ready = capture_graph();
+      if (!ms_.graph_ready) {
+        ms_.graph_failed = 1;
+        fprintf(stderr, "adiflow: capturing the merged iteration in a CUDA graph failed; launching kernels "
+                "one by one\n");
+      }
+    }
+    if (ms_.graph_ready) {
+      ADI_CUDA_CHECK(cudaGraphLaunch(ms_.exec, ms_.s));
+      return ADI_OK;
+    }
+  }
+#endif
+  return launch_all(0);
+}
+
+static void put(char *buf, int buflen, int *pos, const char *fmt, ...)
+{
+  va_list ap;
+  int n;
+  if (*pos >= buflen - 1) return;
+  va_start(ap, fmt);
+  n = vsnprintf(buf + *pos, (size_t)(buflen - *pos), fmt, ap);
+  va_end(ap);
+  if (n > 0) *pos = *pos + n < buflen - 1 ? *pos + n : buflen - 1;
+}
+
+/* The per-kernel table (i, j, k, sum in ms per iteration; bytes by count;
+ * GB/s) and, for scripts, one "MERGEDK name d ms bytes" line per launch. */
+int merged_timing_report(char *buf, int buflen, long long timed_iterations, double norm_ms,
+                         long long norm_calls)
+{
+  int pos = 0, k, d, s, used[MK_COUNT] = {0};
+  double n = (double)timed_iterations, total = 0.0, bytes_total = 0.0;
+  char st[256];
+  if (timed_iterations <= 0) {
+    put(buf, buflen, &pos, "GPU timing: no timed iterations (enable with adi_gpu_set_timing(1) or "
+        "ADIFLOW_GPU_TIMING=1)");
+    return ADI_OK;
+  }
+  for (s = 0; s < ms_.nsteps; ++s) used[ms_.steps[s].kernel] = 1;
+  steps_text(ms_.flags, st, sizeof st);
+  put(buf, buflen, &pos, "GPU kernel times (CUDA events), merged kernels [steps %s], grid %d x %d x %d, "
+      "mean of %lld iterations, ms per iteration:\n", st, ms_.v.ni, ms_.v.nj, ms_.v.nk, timed_iterations);
+  put(buf, buflen, &pos, "  block shapes: %s\n", (ms_.flags & MS_TUNE) ? ms_.table_from : "built-in (tune step off)");
+  put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10s %10s %9s\n", "kernel", "i", "j", "k", "sum", "MB", "GB/s");
+  for (k = 0; k < MK_COUNT; ++k) {
+    double sum = 0.0, by = 0.0;
+    if (!used[k]) continue;
+    for (s = 0; s < ms_.nsteps; ++s)
+      if (ms_.steps[s].kernel == k) by += kernel_bytes(&ms_.v, k, ms_.steps[s].d);
+    for (d = 0; d < 4; ++d) sum += ms_.ms[k][d];
+    if (k == MK_PRIM || k == MK_TSTEP || k == MK_PT || k == MK_RES_ZERO)
+      put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10.4f", adi_merged_kernel_name(k), "", "", "", sum/n);
+    else
+      put(buf, buflen, &pos, "  %-18s %10.4f %10.4f %10.4f %10.4f", adi_merged_kernel_name(k), ms_.ms[k][1]/n,
+          ms_.ms[k][2]/n, ms_.ms[k][3]/n, sum/n);
+    put(buf, buflen, &pos, " %10.1f %9.1f\n", by/1e6, sum > 0.0 ? by/(sum/n*1e-3)/1e9 : 0.0);
+    total += sum;
+    bytes_total += by;
+  }
+  put(buf, buflen, &pos, "    %-24s %10.4f ms  %.1f MB  %.1f GB/s\n", "all kernels", total/n, bytes_total/1e6,
+      total > 0.0 ? bytes_total/(total/n*1e-3)/1e9 : 0.0);
+  put(buf, buflen, &pos, "    %-24s %10.4f ms  (first launch to last, gaps included)\n", "iteration", ms_.iter_ms/n);
+  if (norm_calls > 0)
+    put(buf, buflen, &pos, "    %-24s %10.4f ms per call, %lld calls\n", "residual norms", norm_ms/(double)norm_calls,
+        norm_calls);
+  for (k = 0; k < MK_COUNT; ++k) {
+    if (!used[k]) continue;
+    for (d = 0; d < 4; ++d) {
+      double by = 0.0;
+      for (s = 0; s < ms_.nsteps; ++s)
+        if (ms_.steps[s].kernel == k && ms_.steps[s].d == d) by += kernel_bytes(&ms_.v, k, d);
+      if (by > 0.0) put(buf, buflen, &pos, "MERGEDK %s %d %.6f %.0f\n", adi_merged_kernel_name(k), d, ms_.ms[k][d]/n, by);
+    }
+  }
+  return ADI_OK;
+}
+
+void merged_finalize(void)
+{
+  int s;
+#ifndef ADIFLOW_NO_GRAPHS
+  if (ms_.exec) cudaGraphExecDestroy(ms_.exec);
+  if (ms_.graph) cudaGraphDestroy(ms_.graph);
+#endif
+  if (ms_.events_ready)
+    for (s = 0; s <= ADI_MAX_MSTEPS; ++s) cudaEventDestroy(ms_.ev[s]);
+  if (ms_.d_cfl) cudaFree(ms_.d_cfl);
+  if (ms_.h_cfl) cudaFreeHost(ms_.h_cfl);
+  memset(&ms_, 0, sizeof ms_);
+}

@@ -1,0 +1,119 @@
+/* Host emulation of the merged kernel family (cuda/merged_*.cu): the
+ * merged launch schedule (adi_merged_schedule) over the bodies of
+ * include/adiflow_merged.h and adiflow_stages.h, each "launch" a plain loop
+ * over its index box, forwards or (reverse = 1) backwards.
+ * tests/test_merged_c_vs_fortran.f90 compares it bit for bit with
+ * solver_cpu's cpu_iteration for several sets of steps (flags).
+ *
+ * How a launch maps to the GPU kernel:
+ *   MK_PT      primitives_point on every cell, then time_step_point on the
+ *              interior, by the same thread (the kernel does the same)
+ *   MK_FLUXF   per cell: both faces' g = fc - fv (flux_face_g) and the
+ *              residual update; on the GPU each face is computed once, in
+ *              shared memory, by one thread of the block - the same numbers
+ *   MK_ADI4    adi4_line_comps per line, or per (component, line) with
+ *              MS_COMP, as the component threads do
+ * Everything else runs the split family's body. */
+#include <string.h>
+
+#include "adiflow_merged.h"
+
+static adi_view make_view(const adi_solver_params *sp, double *q, double *qp, double *res, double *dq,
+                          double *dtv, double *wk, const double *sf, const double *sc, const double *vol)
+{
+  adi_view v;
+  v.sp = *sp;
+  v.ni = sp->ni; v.nj = sp->nj; v.nk = sp->nk;
+  v.ldi = sp->ldi; v.ldj = sp->ldj; v.ldk = sp->ldk;
+  v.npts = (ptrdiff_t)sp->ldi*sp->ldj*sp->ldk;
+  v.q = q; v.qp = qp; v.res = res; v.dq = dq; v.dtv = dtv; v.wk = wk;
+  v.sf = sf; v.sc = sc; v.vol = vol;
+  return v;
+}
+
+static void run_point(const adi_view *v, int kernel, int d, double cfl, int flags, int mcomp, int i, int j,
+                      int k)
+{
+  int p;
+  double gl[5], gh[5];
+  switch (kernel) {
+  case MK_BC: bc_fill_line(v, d, i, j); break;
+  case MK_PRIM: primitives_point(v, i, j, k); break;
+  case MK_TSTEP: time_step_point(v, cfl, i, j, k); break;
+  case MK_PT:
+    primitives_point(v, i, j, k);
+    if (i >= 1 && i <= v->ni && j >= 1 && j <= v->nj && k >= 1 && k <= v->nk) time_step_point(v, cfl, i, j, k);
+    break;
+  case MK_FLUX1: case MK_FLUX1S: flux_stage1_point(v, d, i, j, k); break;
+  case MK_FLUX2: flux_stage2_point(v, d, i, j, k); break;
+  case MK_FLUX3: flux_stage3_point(v, d, i, j, k); break;
+  case MK_VISC: viscous_flux_point(v, d, i, j, k); break;
+  case MK_FLUX4: flux_stage4_point(v, d, i, j, k); break;
+  case MK_FLUXF:
+    p = adi_pt(v, i, j, k);
+    flux_face_g(v, d, p, gl);
+    flux_face_g(v, d, p + adi_stride(v, d), gh);
+    flux_res_update(v, p, d == 1, gl, gh);
+    break;
+  case MK_ADI1: adi_stage1_point(v, d, i, j, k); break;
+  case MK_ADI2: adi_stage2_point(v, d, i, j, k); break;
+  case MK_ADI12: adi12_point(v, d, i, j, k); break;
+  case MK_ADI123: adi12_point(v, d, i, j, k); adi_stage3_point(v, d, i, j, k); break;
+  case MK_ADI3: adi_stage3_point(v, d, i, j, k); break;
+  case MK_ADI4:
+    if (flags & MS_COMP) adi4_line_comps(v, d, i, j, mcomp, mcomp);
+    else adi4_line_comps(v, d, i, j, 1, 5);
+    break;
+  case MK_ADI5: adi_stage5_point(v, d, i, j, k); break;
+  default: break;
+  }
+}
+
+/* the index box of a merged kernel, in the split family's terms */
+static adi_box merged_box(const adi_view *v, int kernel, int d)
+{
+  switch (kernel) {
+  case MK_BC: return adi_stage_box(v, ST_BC, d);
+  case MK_PRIM: case MK_PT: return adi_stage_box(v, ST_PRIM, 0);
+  case MK_FLUX1: case MK_FLUX1S: return adi_stage_box(v, ST_FLUX1, d);
+  case MK_FLUX2: case MK_FLUX3: return adi_stage_box(v, ST_FLUX2, d);
+  case MK_VISC: return adi_stage_box(v, ST_VISC, d);
+  case MK_FLUX4: case MK_FLUXF: return adi_stage_box(v, ST_FLUX4, d);
+  case MK_ADI4: return adi_stage_box(v, ST_ADI4, d);
+  default: return adi_stage_box(v, ST_ADI1, d);
+  }
+}
+
+static void launch(const adi_view *v, int kernel, int d, double cfl, int flags, int reverse)
+{
+  adi_box b;
+  int i, j, k, m, nm;
+  if (kernel == MK_RES_ZERO) {
+    memset(v->res, 0, sizeof(double)*(size_t)v->npts*ADI_NVAR);
+    return;
+  }
+  b = merged_box(v, kernel, d);
+  nm = (kernel == MK_ADI4 && (flags & MS_COMP)) ? 5 : 1;
+  for (m = 1; m <= nm; ++m) {
+    int mc = reverse ? nm + 1 - m : m;
+    if (!reverse) {
+      for (k = b.lo[2]; k <= b.hi[2]; ++k)
+        for (j = b.lo[1]; j <= b.hi[1]; ++j)
+          for (i = b.lo[0]; i <= b.hi[0]; ++i) run_point(v, kernel, d, cfl, flags, mc, i, j, k);
+    } else {
+      for (k = b.hi[2]; k >= b.lo[2]; --k)
+        for (j = b.hi[1]; j >= b.lo[1]; --j)
+          for (i = b.hi[0]; i >= b.lo[0]; --i) run_point(v, kernel, d, cfl, flags, mc, i, j, k);
+    }
+  }
+}
+
+void emul_iteration_merged(const adi_solver_params *sp, double cfl, int reverse, int flags, double *q,
+                           double *qp, double *res, double *dq, double *dtv, double *wk, const double *sf,
+                           const double *sc, const double *vol)
+{
+  adi_mstep steps[ADI_MAX_MSTEPS];
+  adi_view v = make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
+  int n = adi_merged_schedule(flags, sp->order, steps), s;
+  for (s = 0; s < n; ++s) launch(&v, steps[s].kernel, steps[s].d, cfl, flags, reverse);
+}

@@ -1,0 +1,154 @@
+!> The merged GPU kernel family (issue 4), emulated on the CPU: the merged
+!> launch schedule of cuda/merged_schedule.cu over the bodies of
+!> include/adiflow_merged.h (tests/merged_host_emul.c, gcc -ffp-contract=off)
+!> against solver_cpu's cpu_iteration, for several sets of merged steps
+!> (none, each technique alone, all). q, qp, res, dq and dtv must be the same
+!> bits everywhere (ghosts and padding included), the ADI work fields that
+!> the merged family still writes (flmp, flmn, diag, wch) the same bits on
+!> the interior, with the launches' points visited forwards and backwards.
+program test_merged_c_vs_fortran
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: int64, output_unit
+  use kinds, only: rk
+  use grid_layout
+  use solver_params
+  use case_config
+  use flow_fields
+  use boundary_conditions, only: apply_boundary_conditions
+  use solver_cpu, only: cpu_iteration
+  use case_setup
+  use test_util
+  implicit none
+
+  interface
+    subroutine emul_iteration_merged(sp, cfl, reverse, flags, q, qp, res, dq, dtv, wk, sf, sc, vol) &
+        bind(c, name='emul_iteration_merged')
+      import :: solver_params_t, c_double, c_int
+      type(solver_params_t), intent(in) :: sp
+      real(c_double), value :: cfl
+      integer(c_int), value :: reverse, flags
+      real(c_double), intent(inout) :: q(*), qp(*), res(*), dq(*), dtv(*), wk(*)
+      real(c_double), intent(in) :: sf(*), sc(*), vol(*)
+    end subroutine
+  end interface
+
+  ! include/adiflow_merged.h, enum adi_merged_step_flag
+  integer(c_int), parameter :: MS_ADI12 = 1, MS_ALIGN = 2, MS_SWEEP = 4, MS_FLUX1S = 8, MS_TUNE = 16, &
+    MS_FUSE = 32, MS_COMP = 64, MS_GRAPH = 128, MS_ADI123 = 256, MS_PT = 512, MS_ALL = 1023
+  integer(c_int), parameter :: flag_sets(7) = [0_c_int, MS_ADI12, MS_FUSE, MS_COMP + MS_SWEEP, &
+    MS_ADI123 + MS_PT, MS_FLUX1S, MS_ALL]
+  character(len=*), parameter :: flag_names(7) = [character(len=14) :: 'none', 'adi12', 'fuse', &
+    'comp+sweep', 'adi123+pt', 'flux1s', 'all']
+  type(case_t) :: cs
+
+  ! A: stretched 3D cavity, lid on jmax, isothermal, van Albada, order 2
+  cs = case_t()
+  cs%ni = 12; cs%nj = 10; cs%nk = 8
+  cs%beta_x = 1.2_rk; cs%beta_y = 1.0_rk; cs%beta_z = 0.8_rk
+  cs%reynolds = 100.0_rk; cs%mach = 0.1_rk
+  call run_case('A (12x10x8 stretched cavity, order 2)', cs, 4)
+
+  ! B: wavy curvilinear grid, periodic in k, Sutherland, minmod, adiabatic
+  cs = case_t()
+  cs%ni = 10; cs%nj = 9; cs%nk = 8
+  cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.03_rk
+  cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+  cs%viscosity_law = 'sutherland'; cs%limiter = 'minmod'; cs%wall_thermal = 'adiabatic'
+  cs%reynolds = 400.0_rk; cs%mach = 0.3_rk; cs%lid_v = 0.2_rk; cs%bc_imax = 'lid'
+  call run_case('B (10x9x8 wavy, periodic k, Sutherland, minmod)', cs, 4)
+
+  ! C: quasi-2D, one periodic cell in k, order 1
+  cs = case_t()
+  cs%ni = 9; cs%nj = 8; cs%nk = 1; cs%lz = 0.1_rk
+  cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+  cs%order = 1
+  call run_case('C (9x8x1 quasi-2D, nk = 1 periodic, order 1)', cs, 4)
+
+  ! D: fully periodic curvilinear box, wide padding (ni = 13 -> ldi = 32)
+  cs = case_t()
+  cs%ni = 13; cs%nj = 6; cs%nk = 7
+  cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.02_rk
+  cs%bc_imin = 'periodic'; cs%bc_imax = 'periodic'
+  cs%bc_jmin = 'periodic'; cs%bc_jmax = 'periodic'
+  cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+  cs%mach = 0.5_rk
+  call run_case('D (13x6x7 fully periodic wavy box)', cs, 4)
+
+  call test_summary()
+
+contains
+
+  integer function ndiff(n, a, b)
+    integer, intent(in) :: n
+    real(rk), intent(in) :: a(n), b(n)
+    integer :: i
+    ndiff = 0
+    do i = 1, n
+      if (transfer(a(i), 0_int64) /= transfer(b(i), 0_int64)) ndiff = ndiff + 1
+    end do
+  end function ndiff
+
+  integer function compare(label, lay, f1, f2)
+    character(len=*), intent(in) :: label
+    type(layout_t), intent(in) :: lay
+    type(fields_t), intent(in) :: f1, f2
+    integer :: np, nd(6), ni, nj, nk
+    np = int(lay%npts)
+    ni = lay%ni; nj = lay%nj; nk = lay%nk
+    nd(1) = ndiff(5*np, f1%q, f2%q)
+    nd(2) = ndiff(6*np, f1%qp, f2%qp)
+    nd(3) = ndiff(5*np, f1%res, f2%res)
+    nd(4) = ndiff(5*np, f1%dq, f2%dq)
+    nd(5) = ndiff(np, f1%dtv, f2%dtv)
+    nd(6) = count(transfer(reshape(f1%wk(1:ni, 1:nj, 1:nk, 10:23), [ni*nj*nk*14]), 0_int64, ni*nj*nk*14) &
+               /= transfer(reshape(f2%wk(1:ni, 1:nj, 1:nk, 10:23), [ni*nj*nk*14]), 0_int64, ni*nj*nk*14))
+    compare = sum(nd)
+    if (compare > 0) write(output_unit, '(a,a,a,6(1x,i0))') '  ', label, &
+      ': differing values in q qp res dq dtv wk(interior, 10:23):', nd
+  end function compare
+
+  subroutine run_case(title, c, niter)
+    character(len=*), intent(in) :: title
+    type(case_t), intent(in) :: c
+    integer, intent(in) :: niter
+    type(layout_t) :: lay
+    type(solver_params_t) :: sp
+    type(fields_t) :: f0, f1, f2
+    real(rk), allocatable :: r(:,:,:,:)
+    real(rk) :: cfl
+    integer :: it, m, nbad, rev, fs
+    character(len=60) :: lbl
+
+    call setup_case(c, lay, sp, f0)
+    allocate(r(lay%ni, lay%nj, lay%nk, 5))
+    call random_seed(put=[(57 + m, m = 1, 64)])
+    call random_number(r)
+    f0%q(:,:,:,1) = 1.0_rk
+    f0%q(:,:,:,2:4) = 0.0_rk
+    f0%q(:,:,:,5) = (1.0_rk/sp%gm2)/sp%gm1
+    f0%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1) = 0.9_rk + 0.2_rk*r(:,:,:,1)
+    do m = 2, 4
+      f0%q(1:lay%ni, 1:lay%nj, 1:lay%nk, m) = f0%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1)*0.2_rk*(r(:,:,:,m) - 0.5_rk)
+    end do
+    f0%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 5) = (1.0_rk + 0.05_rk*r(:,:,:,5))/(sp%gm2*sp%gm1)
+    call apply_boundary_conditions(sp, lay, f0%q)
+
+    do fs = 1, size(flag_sets)
+      f1 = f0
+      f2 = f0
+      nbad = 0
+      do it = 1, niter
+        cfl = 2.0_rk + 1.5_rk*real(it, rk)
+        rev = mod(it + fs, 2)
+        call cpu_iteration(sp, lay, cfl, f1)
+        call emul_iteration_merged(sp, cfl, int(rev, c_int), flag_sets(fs), f2%q, f2%qp, f2%res, f2%dq, &
+          f2%dtv, f2%wk, f2%sf, f2%sc, f2%vol)
+        write(lbl, '(a,a,a,i0,a)') 'steps ', trim(flag_names(fs)), ', iteration ', it, &
+          merge(' (reverse)', ' (forward)', rev == 1)
+        nbad = nbad + compare(trim(lbl), lay, f1, f2)
+      end do
+      call check(nbad == 0 .and. maxval(abs(f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 2))) > 0.0_rk, &
+        trim(title)//': merged schedule, steps '//trim(flag_names(fs))//' == cpu_iteration bit for bit')
+    end do
+  end subroutine run_case
+end program test_merged_c_vs_fortran
