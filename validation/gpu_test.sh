@@ -29,8 +29,10 @@
 #   --max-iter N       override the cases' max_iter (quick checks)
 #   --no-sanitizer     skip compute-sanitizer
 #   --no-timing        do not collect per-kernel CUDA-event times
+#   --kernels K        GPU kernel family: split (default) or merged (the
+#                      GPU runs' folders and logs get a -merged suffix)
 # Environment: BUILD (default build), OMP_NUM_THREADS for the CPU runs
-# (default: all cores), TOL, STRICT.
+# (default: all cores), TOL, STRICT, KERNELS (as --kernels).
 # Output: PASS/FAIL lines, "N passed, N failed", exit status 0 only if all
 # passed; a summary (with the compare_fields tables and the GPU kernel
 # timing) in DIR/summary-<mode>.txt.
@@ -41,7 +43,7 @@ B=${BUILD:-build}
 OUTROOT=runs/gpu-test
 CASES=()
 EXTRA=()
-CPU_ONLY=0; GPU_ONLY=0; WAIT=0; MAXITER=""; SANITIZE=1; TIMING=1
+CPU_ONLY=0; GPU_ONLY=0; WAIT=0; MAXITER=""; SANITIZE=1; TIMING=1; KERNELS=${KERNELS:-split}
 while [ $# -gt 0 ]; do
   case "$1" in
     --seed128) EXTRA+=(cases/seed128.nml) ;;
@@ -53,6 +55,7 @@ while [ $# -gt 0 ]; do
     --max-iter) MAXITER=$2; shift ;;
     --no-sanitizer) SANITIZE=0 ;;
     --no-timing) TIMING=0 ;;
+    --kernels) KERNELS=$2; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed 's/^# \{0,1\}//; /^set -u/d'; exit 0 ;;
     -*) echo "gpu_test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) CASES+=("$1") ;;
@@ -85,7 +88,7 @@ else
 fi
 THREADS=${OMP_NUM_THREADS:-$(nproc)}
 mkdir -p "$OUTROOT"
-SUMMARY=$OUTROOT/summary-$MODE.txt
+SUMMARY=$OUTROOT/summary-$MODE$([ "$KERNELS" != split ] && echo "-$KERNELS").txt
 : > "$SUMMARY"
 pass=0; fail=0
 say()  { echo "$*" | tee -a "$SUMMARY"; }
@@ -94,6 +97,7 @@ bad()  { fail=$((fail+1)); say "FAIL $*"; }
 
 ITER_ARGS=()
 [ -n "$MAXITER" ] && ITER_ARGS=(--max-iter "$MAXITER")
+KSUF=""; [ "$KERNELS" != split ] && KSUF="-$KERNELS"
 
 say "gpu_test.sh: $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname)"
 if [ "$MODE" = strict ]; then how=$(cat "$B/STRICT" 2>/dev/null || echo "no $B/STRICT marker!"); else how="nvcc with FMA contraction"; fi
@@ -128,13 +132,13 @@ cpu_ref() { # CASE -> DIR/<stem>/cpu, DIR/<stem>/cpu.done when complete
 
 gpu_check() { # CASE
   local c=$1 stem d g t0 t1 rc out waited=0
-  stem=$(basename "$c" .nml); d=$OUTROOT/$stem; g=$d/cuda-$MODE
+  stem=$(basename "$c" .nml); d=$OUTROOT/$stem; g=$d/cuda-$MODE$KSUF
   mkdir -p "$d"
   t0=$(date +%s)
   if [ $TIMING -eq 1 ]; then
-    ADIFLOW_GPU_TIMING=1 "$B/adiflow" "$c" --backend cuda ${ITER_ARGS[@]+"${ITER_ARGS[@]}"} --run-dir "$g" > "$g.log" 2>&1
+    ADIFLOW_GPU_TIMING=1 "$B/adiflow" "$c" --backend cuda --kernels "$KERNELS" ${ITER_ARGS[@]+"${ITER_ARGS[@]}"} --run-dir "$g" > "$g.log" 2>&1
   else
-    "$B/adiflow" "$c" --backend cuda ${ITER_ARGS[@]+"${ITER_ARGS[@]}"} --run-dir "$g" > "$g.log" 2>&1
+    "$B/adiflow" "$c" --backend cuda --kernels "$KERNELS" ${ITER_ARGS[@]+"${ITER_ARGS[@]}"} --run-dir "$g" > "$g.log" 2>&1
   fi
   rc=$?; t1=$(date +%s)
   if [ $rc -ne 0 ] || [ ! -f "$g/field.dump" ]; then
@@ -190,10 +194,10 @@ sanitizers() {
   fi
   stem=$(basename "$c" .nml)
   for tool in memcheck racecheck initcheck synccheck; do
-    log=$OUTROOT/$stem/sanitizer-$tool-$MODE.log
+    log=$OUTROOT/$stem/sanitizer-$tool-$MODE$KSUF.log
     mkdir -p "$OUTROOT/$stem"
-    "$cs" --tool "$tool" --error-exitcode 99 "$B/adiflow" "$c" --backend cuda --max-iter 3 \
-      --run-dir "$OUTROOT/$stem/sanitizer-$tool" > "$log" 2>&1
+    "$cs" --tool "$tool" --error-exitcode 99 "$B/adiflow" "$c"  --backend cuda --kernels "$KERNELS" --max-iter 3 \
+      --run-dir "$OUTROOT/$stem/sanitizer-$tool$KSUF" > "$log" 2>&1
     rc=$?
     # racecheck reports "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
     # instead of an ERROR SUMMARY line
