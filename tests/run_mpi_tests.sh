@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# adiflow MPI test suite (CPU, OpenMPI): build/adiflow_mpi against the serial
+# build/adiflow. Exact mode must be bit-identical (assembled field.dump,
+# residual history, profiles, Tecplot) for 1, 2 and 4 ranks in 1x2, 2x1,
+# 2x2 and automatic decompositions, with periodic directions across ranks;
+# decoupled mode must reach the same state; restart, outputs and faults.
+# Ends with "N passed, N failed". About a minute on 2 cores.
+set -u
+cd "$(dirname "$0")/.."
+B=build
+T=$(mktemp -d /tmp/adiflow-mpi-tests.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()   { pass=$((pass+1)); echo "PASS $*"; }
+bad()  { fail=$((fail+1)); echo "FAIL $*"; }
+expect() { if eval "$1"; then ok "$2"; else bad "$2"; fi; }
+
+if [ ! -x $B/adiflow_mpi ] || [ ! -x $B/adiflow ] || [ ! -x $B/compare_fields ]; then
+  make -s mpi >/dev/null 2>&1 || { echo "FAIL cannot build build/adiflow_mpi (make mpi)"; echo "0 passed, 1 failed"; exit 1; }
+fi
+export OMP_NUM_THREADS=1
+NCORE=$(nproc 2>/dev/null || echo 1)
+# OpenMPI as root needs --allow-run-as-root; more ranks than cores need --oversubscribe
+# (only then: oversubscribed ranks yield when idle, which slows every message down)
+mpi() { # mpi NP DIR ARGS... -> exit code echoed, log in $T/DIR.log
+  local np=$1 d=$2; shift 2
+  local extra=""; [ "$np" -gt "$NCORE" ] && extra="--oversubscribe"
+  timeout 300 mpirun --allow-run-as-root $extra -np "$np" ./$B/adiflow_mpi "$@" --run-dir "$T/$d" > "$T/$d.log" 2>&1
+  echo $?
+}
+ser() { local d=$1; shift; ./$B/adiflow "$@" --backend cpu --run-dir "$T/$d" > "$T/$d.log" 2>&1; echo $?; }
+# within A B RTOL MTOL: rho and E within RTOL relative (max|a-b|/max|a|), the
+# momenta within MTOL absolute (their scale is the lid momentum, 1; relative
+# to max|rho*w| a quasi-2D case would compare round-off with round-off)
+within() {
+  ./$B/compare_fields "$1" "$2" 2>&1 | awk -v r="$3" -v m="$4" '
+    $1=="rho" || $1=="E" { n++; if ($4+0 > r) badv++ }
+    $1 ~ /^rho\*[uvw]$/ { n++; if ($2+0 > m) badv++ }
+    END { exit !(n == 5 && badv == 0) }'
+}
+hist() { grep -v '^#' "$1" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8}'; }   # residual.dat without s/iter
+
+C=tests/cases/mpi_cube12.nml
+P=tests/cases/mpi_periodic.nml
+rc=$(ser s_cube $C); expect '[ $rc -eq 0 ]' "serial reference run (cube 12x12x8, 40 iterations)"
+
+# ---- exact mode: bit-identical to the single-domain solver ----
+for g in "1 1 1" "2 1 2" "2 2 1" "4 2 2" "4 0 0"; do
+  set -- $g; np=$1; pj=$2; pk=$3; d=cube_${np}_${pj}x$pk
+  rc=$(mpi $np $d $C --npj $pj --npk $pk --adi-mode exact)
+  expect '[ $rc -eq 0 ] && cmp -s "$T/s_cube/field.dump" "$T/$d/field.dump"' \
+    "exact, $np ranks, npj x npk = ${pj}x$pk (0 = auto): field.dump bit-identical to build/adiflow"
+  expect 'cmp -s <(hist "$T/s_cube/residual.dat") <(hist "$T/$d/residual.dat")' \
+    "exact, $np ranks, ${pj}x$pk: residual history identical"
+  if [ "$np" -eq 4 ] && [ "$pj" -eq 2 ]; then
+    expect 'cmp -s "$T/s_cube/centreline_u.csv" "$T/$d/centreline_u.csv" && cmp -s "$T/s_cube/centreline_v.csv" "$T/$d/centreline_v.csv" && cmp -s "$T/s_cube/flow.dat" "$T/$d/flow.dat"' \
+      "exact, 2x2: gathered centreline profiles and Tecplot file identical"
+  fi
+done
+grep -q "npj x npk = 2 x 2" "$T/cube_4_0x0.log" 2>/dev/null; r1=$?
+expect '[ $r1 -eq 0 ]' "automatic decomposition of 4 ranks on 12x12x8 is 2 x 2"
+
+# periodic k across ranks (wrap through the exchange), curvilinear grid, uneven
+# blocks (nj = 13, nk = 9), minmod, pipeline chunks from the &parallel group
+rc=$(ser s_per $P)
+for g in "2 1 2" "2 2 1"; do
+  set -- $g; d=per_${2}x$3
+  rc=$(mpi $1 $d $P --npj $2 --npk $3)
+  expect '[ $rc -eq 0 ] && cmp -s "$T/s_per/field.dump" "$T/$d/field.dump"' \
+    "exact, periodic k + wavy grid + uneven blocks, ${2}x$3: bit-identical"
+done
+sed "s/bc_kmin = 'periodic', bc_kmax = 'periodic'/bc_kmin = 'wall', bc_kmax = 'wall'/; s/bc_jmin = 'wall', bc_jmax = 'lid'/bc_jmin = 'periodic', bc_jmax = 'periodic', bc_imax = 'lid'/; s/order = 2/order = 1/" $P > "$T/perj.nml"
+rc=$(ser s_perj "$T/perj.nml")
+rc=$(mpi 2 perj "$T/perj.nml" --npj 2 --npk 1 --chunks 1)
+expect '[ $rc -eq 0 ] && cmp -s "$T/s_perj/field.dump" "$T/perj/field.dump"' \
+  "exact, periodic j across ranks, order 1, 1 pipeline chunk: bit-identical"
+
+# ---- decoupled mode ----
+rc=$(mpi 4 dec $C --npj 2 --npk 2 --adi-mode decoupled)
+expect '[ $rc -eq 0 ] && ! cmp -s "$T/s_cube/field.dump" "$T/dec/field.dump" && within "$T/s_cube/field.dump" "$T/dec/field.dump" 1e-2 0.05' \
+  "decoupled 2x2: runs, takes its own path, within 1e-2 (rho, E) / 0.05 (momenta) of the exact state after 40 iterations"
+Q=tests/cases/mpi_cavity2d.nml
+rc1=$(ser s_q2d $Q)
+rc2=$(mpi 2 q2d $Q --npj 2 --npk 1 --adi-mode decoupled)
+./$B/compare_fields "$T/s_q2d/field.dump" "$T/q2d/field.dump" > "$T/q2d.cmp" 2>&1
+expect '[ "$rc1$rc2" = 00 ] && within "$T/s_q2d/field.dump" "$T/q2d/field.dump" 1e-4 1e-4' \
+  "decoupled 2x1 reaches the single-domain state (1500 iterations, quasi-2D 24x24x2) within 1e-4"
+grep -E '^  (rho\*[uvw]|rho|E) ' "$T/q2d.cmp" | sed 's/ABOVE TOLERANCE//; s/^/    measured:/'
+
+# ---- restart per rank ----
+rc1=$(mpi 4 half $C --npj 2 --npk 2 --max-iter 20)
+rc2=$(mpi 4 half $C --npj 2 --npk 2 --restart)
+expect '[ "$rc1$rc2" = 00 ] && cmp -s "$T/s_cube/field.dump" "$T/half/field.dump"' \
+  "restart on 2x2: 20 + restart + 20 bit-identical to 40 serial iterations"
+expect 'grep -q "restarting from .* at iteration 20" "$T/half.log" && [ -f "$T/half/restart.r00003.bin" ] && grep -q "ranks_npj_npk 4 2 2" "$T/half/restart.decomp"' \
+  "per-rank restart files and the decomposition header"
+mkdir -p "$T/other"; cp "$T/half/"restart.* "$T/other/"
+rc=$(mpi 2 other $C --npj 2 --npk 1 --restart)
+expect '[ $rc -eq 2 ] && grep -q "the restart was written on 4 ranks as npj x npk = 2 x 2" "$T/other.log"' \
+  "restart on a different decomposition: exit 2 with a clear message"
+
+# ---- outputs ----
+f=$T/cube_4_2x2
+expect '[ $(grep -c "<Piece Extent" "$f/flow.pvts") -eq 4 ] && grep -q "Source=\"flow_r00003.vts\"" "$f/flow.pvts" && grep -q "WholeExtent=\"0 12 0 12 0 8\"" "$f/flow.pvts"' \
+  ".pvts index names the 4 block files with their extents"
+okv=1; for r in 0 1 2 3; do tail -c 30 "$f/flow_r0000$r.vts" | grep -q "</VTKFile>" || okv=0; done
+expect '[ $okv -eq 1 ] && grep -aq "Extent=\"0 12 6 12 4 8\"" "$f/flow_r00003.vts"' "block .vts files complete, with global extents"
+
+# ---- faults: every rank stops with one message, no hang ----
+printf '&adiflow\nni = 0\n/\n' > "$T/bad.nml"
+rc=$(mpi 2 bad "$T/bad.nml")
+expect '[ $rc -eq 2 ] && [ $(grep -c "ni = 0 is out of range" "$T/bad.log") -eq 1 ]' "bad input: exit 2, one message"
+rc=$(mpi 2 baddec $C --npj 3 --npk 1)
+expect '[ $rc -eq 2 ] && [ $(grep -c "no process grid npj x npk fits 2 ranks" "$T/baddec.log") -eq 1 ]' \
+  "impossible process grid: exit 2, one message"
+printf '&adiflow\nni = 8, nj = 8, nk = 4\n/\n&parallel adi_mode = "sideways" /\n' > "$T/badmode.nml"
+rc=$(mpi 2 badmode "$T/badmode.nml")
+expect '[ $rc -eq 2 ] && grep -q "adi_mode = \"sideways\" is not allowed" "$T/badmode.log"' "bad adi_mode rejected"
+rc=$(mpi 2 div tests/cases/diverge.nml --npj 2 --npk 1)
+it_nan=$(sed -n 's/.*diverged at iteration \([0-9]*\).*/\1/p' "$T/div.log")
+it_rst=$(sed -n 's/^iteration \([0-9]*\)/\1/p' "$T/div/restart.decomp" 2>/dev/null)
+expect '[ "$rc" -eq 3 ] && [ $(grep -c "diverged at iteration" "$T/div.log") -eq 1 ] && [ -n "$it_nan" ] && [ -n "$it_rst" ] && [ "$it_rst" -lt "$it_nan" ]' \
+  "divergence: every rank stops (exit 3, one message), restart header before the NaN (restart $it_rst < NaN $it_nan)"
+mkdir -p "$T/divr"; cp "$T/div/"restart.* "$T/divr/" 2>/dev/null
+rc=$(mpi 2 divr tests/cases/diverge.nml --npj 2 --npk 1 --max-iter "${it_rst:-0}" --restart)
+expect 'grep -q "restarting from .* at iteration $it_rst" "$T/divr.log"' "the last good restart after a divergence still reads (checksums intact)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
