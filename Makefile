@@ -205,3 +205,5 @@ clean:
 	rm -rf $(BUILD)
 
 -include wave/wave.mk
+-include stencil3d/stencil3d.mk
+-include ooc/ooc.mk

@@ -21,6 +21,7 @@ suite() { # NAME COMMAND...
   if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then status=1; fi
 }
 suite "adiflow CFD solver" bash tests/run_tests.sh
+[ -f tests/run_mpi_tests.sh ] && suite "adiflow MPI decomposition" bash tests/run_mpi_tests.sh
 [ -f wave/wave.mk ] && suite "wave2d module" make -s wave-test
 [ -f stencil3d/stencil3d.mk ] && suite "stencil3d module" make -s stencil3d-test
 [ -f ooc/ooc.mk ] && suite "out-of-core module" make -s ooc-test
