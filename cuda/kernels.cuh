@@ -7,12 +7,17 @@
 #ifndef ADIFLOW_KERNELS_CUH
 #define ADIFLOW_KERNELS_CUH
 
+#include "adiflow_gpu_vendor.h"   /* first: the runtime (CUDA or HIP) and its names */
 #include "adiflow_stages.h"
 #include "cuda_check.cuh"
 
 /* Threads of a block: x along i (contiguous in memory), y along j; one
- * block row of cells per k (gridDim.z). Line kernels map (b, c) to (x, y). */
+ * block row of cells per k (gridDim.z). Line kernels map (b, c) to (x, y).
+ * ADI_BLOCK_X is a row of cells, not a warp: the block holds whole warps of
+ * 32 and whole wavefronts of 64 alike. */
 enum { ADI_BLOCK_X = 32, ADI_BLOCK_Y = 4 };
+static_assert((ADI_BLOCK_X*ADI_BLOCK_Y) % ADI_WARP_SIZE_MAX == 0,
+              "a block of the split kernels must be a whole number of 64-lane wavefronts");
 
 static inline dim3 adi_block_dim(void)
 {
@@ -38,6 +43,7 @@ __device__ static inline int adi_box_cell(const adi_box *b, int *i, int *j, int 
 
 /* boundary conditions (bc_kernels.cu) */
 int launch_bc_kernel(const adi_view *v, int d, cudaStream_t s);
+int launch_bc_temperature_kernel(const adi_view *v, int d, cudaStream_t s);
 /* primitives and local time step (timestep_kernels.cu) */
 int launch_primitives_kernel(const adi_view *v, cudaStream_t s);
 int launch_time_step_kernel(const adi_view *v, double cfl, cudaStream_t s);

@@ -19,7 +19,7 @@ program adiflow_mpi
   use flow_fields
   use grid_generation, only: generate_nodes
   use metrics, only: compute_metrics
-  use boundary_conditions, only: apply_boundary_conditions
+  use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
   use primitives, only: compute_primitives
   use time_step, only: compute_time_step
   use convective_flux
@@ -297,6 +297,7 @@ contains
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
     call compute_time_step(sp, lay, cfl_now, f%qp, f%sc, f%vol, f%dtv)
+    call apply_wall_temperature(sp, lay, f%qp, dc%phys)
     f%res = 0.0_rk
     do d = 1, 3
       if (sp%order == 2) call flux_stage1_differences(lay, d, f%qp, f%wk)
@@ -428,6 +429,7 @@ contains
     character(len=300) :: stem
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
+    call apply_wall_temperature(sp, lay, f%qp, dc%phys)
     write(stem, '(a,i7.7)') 'flow_', iter
     if (cs%write_vtk) call write_blocks(stem)
   end subroutine write_snapshot
@@ -449,6 +451,7 @@ contains
     integer :: i, j, k
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
+    call apply_wall_temperature(sp, lay, f%qp, dc%phys)
     if (cs%write_vtk) call write_blocks('flow')
     if (.not. (cs%write_dump .or. cs%write_tecplot .or. cs%write_profiles)) return
     if (rank == 0) then
@@ -465,6 +468,7 @@ contains
     allocate(qpg(-1:lay_g%ldi-2, -1:lay_g%nj+2, -1:lay_g%nk+2, nprim))
     qpg = 0.0_rk
     call compute_primitives(sp_g, lay_g, qg, qpg)
+    call apply_wall_temperature(sp_g, lay_g, qpg)
     if (cs%write_tecplot) call write_tecplot(trim(dir)//'/flow.dat', cs%title, lay_g, sp_g, xn_g, qpg)
     if (cs%write_profiles) then
       ! cell centres as fortran/metrics.f90 computes them

@@ -12,7 +12,7 @@ module flow_math
   private
   real(rk), parameter :: two_thirds = 2.0_rk/3.0_rk
   public :: cons_to_prim, viscosity, limiter, roe_flux
-  public :: char_from_cons, cons_from_char, wall_ghost_state
+  public :: char_from_cons, cons_from_char, wall_ghost_state, wall_ghost_temperature
   public :: eigen_parts, viscous_face_flux
 
 contains
@@ -174,30 +174,33 @@ contains
   end subroutine cons_from_char
 
   !> Ghost state mirroring an interior state across a no-slip wall moving
-  !> with velocity (uw, vw, ww): zero normal pressure gradient, velocity
-  !> reflected about the wall velocity, temperature reflected (isothermal)
-  !> or copied (adiabatic).
+  !> with velocity (uw, vw, ww): density and pressure mirrored (no mass
+  !> crosses the wall), velocity reflected about the wall velocity. An
+  !> isothermal wall sets the ghost temperature separately
+  !> (wall_ghost_temperature, applied to the primitives).
   pure subroutine wall_ghost_state(sp, uw, vw, ww, qm, qg)
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: uw, vw, ww, qm(5)
     real(rk), intent(out) :: qg(5)
-    real(rk) :: rho, u, v, w, p, t, rg, ug, vg, wg, tg
+    real(rk) :: rho, u, v, w, p, t, ug, vg, wg
     call cons_to_prim(sp, qm(1), qm(2), qm(3), qm(4), qm(5), rho, u, v, w, p, t)
     ug = 2.0_rk*uw - u
     vg = 2.0_rk*vw - v
     wg = 2.0_rk*ww - w
-    if (sp%wall_thermal == WALL_ISOTHERMAL) then
-      tg = 2.0_rk*sp%t_wall - t
-      rg = sp%gm2*p/tg
-    else
-      rg = rho
-    end if
-    qg(1) = rg
-    qg(2) = rg*ug
-    qg(3) = rg*vg
-    qg(4) = rg*wg
-    qg(5) = p/sp%gm1 + 0.5_rk*rg*(ug*ug + vg*vg + wg*wg)
+    qg(1) = rho
+    qg(2) = rho*ug
+    qg(3) = rho*vg
+    qg(4) = rho*wg
+    qg(5) = p/sp%gm1 + 0.5_rk*rho*(ug*ug + vg*vg + wg*wg)
   end subroutine wall_ghost_state
+
+  !> Ghost temperature of an isothermal wall: linear through t_wall on the face.
+  pure function wall_ghost_temperature(sp, tm) result(tg)
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: tm
+    real(rk) :: tg
+    tg = 2.0_rk*sp%t_wall - tm
+  end function wall_ghost_temperature
 
   !> Pieces of the eigenvalues of direction k = (kx, ky, kz) (the cell's
   !> area-weighted metric vector): contravariant velocity ucon = u.k, the

@@ -23,8 +23,7 @@ module mpi_decomp
   use kinds, only: rk, ik8, ng, nvar
   use grid_layout, only: layout_t, make_layout
   use solver_params
-  use flow_math, only: wall_ghost_state
-  use boundary_conditions, only: cell_index
+  use boundary_conditions, only: fill_boundary_direction, cell_index
   use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH
   implicit none
   private
@@ -214,52 +213,10 @@ contains
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
     real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
-    integer :: d, side, layer, b, c, n, nb, nc, g, m, bc, pg(3), pm(3)
-    integer :: nd(3)
-    real(rk) :: uw, vw, ww, qm(nvar), qg(nvar)
-
-    nd = [lay%ni, lay%nj, lay%nk]
+    integer :: d
     do d = 1, 3
       if (d >= 2) call halo_exchange(dc, lay, q, 1, nvar, d, ng, dc%nbr(1, d), dc%nbr(2, d))
-      n = nd(d)
-      select case (d)
-      case (1); nb = nd(2); nc = nd(3)
-      case (2); nb = nd(1); nc = nd(3)
-      case default; nb = nd(1); nc = nd(2)
-      end select
-      do side = 1, 2
-        if (.not. dc%phys(2*d - 2 + side)) cycle
-        bc = sp%bc(2*d - 2 + side)
-        uw = 0.0_rk; vw = 0.0_rk; ww = 0.0_rk
-        if (bc == BC_LID) then
-          uw = sp%lid_u; vw = sp%lid_v; ww = sp%lid_w
-        end if
-        !$omp parallel do collapse(2) private(b, layer, g, m, pg, pm, qm, qg)
-        do c = -1, nc + 2
-          do b = -1, nb + 2
-            do layer = 1, 2
-              if (side == 1) then
-                g = 1 - layer
-                m = layer
-              else
-                g = n + layer
-                m = n + 1 - layer
-              end if
-              if (bc == BC_PERIODIC) m = 1 + modulo(g - 1, n)
-              pg = cell_index(d, g, b, c)
-              pm = cell_index(d, m, b, c)
-              qm = q(pm(1), pm(2), pm(3), :)
-              if (bc == BC_PERIODIC) then
-                qg = qm
-              else
-                call wall_ghost_state(sp, uw, vw, ww, qm, qg)
-              end if
-              q(pg(1), pg(2), pg(3), :) = qg
-            end do
-          end do
-        end do
-        !$omp end parallel do
-      end do
+      call fill_boundary_direction(sp, lay, d, q, dc%phys)
     end do
   end subroutine block_boundary_conditions
 

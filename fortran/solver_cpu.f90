@@ -6,7 +6,7 @@ module solver_cpu
   use grid_layout, only: layout_t
   use solver_params
   use flow_fields, only: fields_t
-  use boundary_conditions, only: apply_boundary_conditions
+  use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
   use primitives, only: compute_primitives
   use time_step, only: compute_time_step
   use convective_flux
@@ -29,6 +29,9 @@ contains
     call apply_boundary_conditions(sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
     call compute_time_step(sp, lay, cfl, f%qp, f%sc, f%vol, f%dtv)
+    ! after the time step, which reads interior temperatures only (the GPU
+    ! schedule has the same order)
+    call apply_wall_temperature(sp, lay, f%qp)
     f%res = 0.0_rk
     do d = 1, 3
       if (sp%order == 2) call flux_stage1_differences(lay, d, f%qp, f%wk)

@@ -10,7 +10,7 @@
  * tests/test_math_c_vs_fortran.f90 checks that on random inputs.
  * Change one, change the other.
  *
- * Plain C11 (gcc) and CUDA (nvcc, __host__ __device__) from one source.
+ * Plain C11 (gcc) and CUDA or HIP (nvcc, hipcc: __host__ __device__) from one source.
  * Arrays keep the Fortran layout: r(1:5) is r[0..4]; dphi(3,4) and mv(3,3)
  * are column-major, element (a,b) at [(a-1) + 3*(b-1)].
  */
@@ -21,7 +21,8 @@
 
 #include "adiflow_params.h"
 
-#ifdef __CUDACC__
+#if defined(__CUDACC__) || defined(__HIPCC__)   /* nvcc, or hipcc (make hip) */
+#include "adiflow_gpu_vendor.h"   /* the runtime's __host__, __forceinline__, whatever the include order */
 #define ADI_HD __host__ __device__
 #define ADI_FORCEINLINE __forceinline__
 #else
@@ -193,28 +194,29 @@ ADI_HD static inline void cons_from_char(const adi_solver_params *sp, double rho
 }
 
 /* Ghost state mirroring an interior state across a no-slip wall moving
- * with velocity (uw, vw, ww): zero normal pressure gradient, velocity
- * reflected about the wall velocity, temperature reflected (isothermal)
- * or copied (adiabatic). */
+ * with velocity (uw, vw, ww): density and pressure mirrored (no mass
+ * crosses the wall), velocity reflected about the wall velocity. An
+ * isothermal wall sets the ghost temperature separately
+ * (wall_ghost_temperature, applied to the primitives). */
 ADI_HD static inline void wall_ghost_state(const adi_solver_params *sp, double uw, double vw,
                                            double ww, const double qm[5], double qg[5])
 {
-  double rho, u, v, w, p, t, rg, ug, vg, wg, tg;
+  double rho, u, v, w, p, t, ug, vg, wg;
   cons_to_prim(sp, qm[0], qm[1], qm[2], qm[3], qm[4], &rho, &u, &v, &w, &p, &t);
   ug = 2.0*uw - u;
   vg = 2.0*vw - v;
   wg = 2.0*ww - w;
-  if (sp->wall_thermal == ADI_WALL_ISOTHERMAL) {
-    tg = 2.0*sp->t_wall - t;
-    rg = sp->gm2*p/tg;
-  } else {
-    rg = rho;
-  }
-  qg[0] = rg;
-  qg[1] = rg*ug;
-  qg[2] = rg*vg;
-  qg[3] = rg*wg;
-  qg[4] = p/sp->gm1 + 0.5*rg*(ug*ug + vg*vg + wg*wg);
+  qg[0] = rho;
+  qg[1] = rho*ug;
+  qg[2] = rho*vg;
+  qg[3] = rho*wg;
+  qg[4] = p/sp->gm1 + 0.5*rho*(ug*ug + vg*vg + wg*wg);
+}
+
+/* Ghost temperature of an isothermal wall: linear through t_wall on the face. */
+ADI_HD static inline double wall_ghost_temperature(const adi_solver_params *sp, double tm)
+{
+  return 2.0*sp->t_wall - tm;
 }
 
 /* Pieces of the eigenvalues of direction k = (kx, ky, kz) (the cell's

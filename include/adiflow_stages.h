@@ -139,6 +139,32 @@ ADI_HD static inline void bc_fill_line(const adi_view *v, int d, int b, int c)
   }
 }
 
+/* ---- isothermal walls: ghost temperatures qp(6) reflected about t_wall,
+ * one line (b, c) across direction d, both sides, both layers (after the
+ * primitives; only the viscous flux reads ghost temperatures) ---- */
+ADI_HD static inline void wall_temperature_line(const adi_view *v, int d, int b, int c)
+{
+  int n, side, layer, g, m, bc, pg[3], pm[3];
+  n = adi_ncells(v, d);
+  for (side = 1; side <= 2; ++side) {
+    bc = v->sp.bc[2*d - 2 + side - 1];
+    if (bc == ADI_BC_PERIODIC) continue;
+    for (layer = 1; layer <= 2; ++layer) {
+      if (side == 1) {
+        g = 1 - layer;
+        m = layer;
+      } else {
+        g = n + layer;
+        m = n + 1 - layer;
+      }
+      cell_index(d, g, b, c, pg);
+      cell_index(d, m, b, c, pm);
+      ADI_F(v, qp, 6, adi_pt(v, pg[0], pg[1], pg[2])) =
+        wall_ghost_temperature(&v->sp, ADI_F(v, qp, 6, adi_pt(v, pm[0], pm[1], pm[2])));
+    }
+  }
+}
+
 /* ---- primitives on every cell, ghosts included ---- */
 ADI_HD static inline void primitives_point(const adi_view *v, int i, int j, int k)
 {
@@ -408,6 +434,7 @@ enum adi_stage_id {
   ST_BC, ST_PRIM, ST_TSTEP, ST_RES_ZERO,
   ST_FLUX1, ST_FLUX2, ST_FLUX3, ST_VISC, ST_FLUX4,
   ST_ADI1, ST_ADI2, ST_ADI3, ST_ADI4, ST_ADI5,
+  ST_WALLT,
   ST_COUNT
 };
 
@@ -415,15 +442,20 @@ typedef struct adi_step {
   int stage, d;
 } adi_step;
 
-enum { ADI_MAX_STEPS = 3 + 3 + 3*5 + 3*5 };
+enum { ADI_MAX_STEPS = 3 + 3 + 3 + 3*5 + 3*5 };
 
-/* Steps of one iteration in order; returns their number. */
-static inline int adi_iteration_schedule(int order, adi_step steps[ADI_MAX_STEPS])
+/* Steps of one iteration in order; returns their number. The isothermal
+ * wall temperature (ST_WALLT) follows the time step, which reads interior
+ * temperatures only, as in solver_cpu.f90. */
+static inline int adi_iteration_schedule(const adi_solver_params *sp, adi_step steps[ADI_MAX_STEPS])
 {
-  int n = 0, d, st;
+  int n = 0, d, st, order = sp->order;
   for (d = 1; d <= 3; ++d) { steps[n].stage = ST_BC; steps[n].d = d; ++n; }
   steps[n].stage = ST_PRIM; steps[n].d = 0; ++n;
   steps[n].stage = ST_TSTEP; steps[n].d = 0; ++n;
+  if (sp->wall_thermal == ADI_WALL_ISOTHERMAL) {
+    for (d = 1; d <= 3; ++d) { steps[n].stage = ST_WALLT; steps[n].d = d; ++n; }
+  }
   steps[n].stage = ST_RES_ZERO; steps[n].d = 0; ++n;
   for (d = 1; d <= 3; ++d) {
     for (st = ST_FLUX1; st <= ST_FLUX4; ++st) {
@@ -443,13 +475,14 @@ static inline const char *adi_stage_name(int stage)
   static const char *names[ST_COUNT] = {
     "bc_kernel", "primitives_kernel", "time_step_kernel", "res_zero(memset)",
     "flux_kernel1", "flux_kernel2", "flux_kernel3", "viscous_kernel", "flux_kernel4",
-    "ADI_kernel1", "ADI_kernel2", "ADI_kernel3", "ADI_kernel4", "ADI_kernel5"
+    "ADI_kernel1", "ADI_kernel2", "ADI_kernel3", "ADI_kernel4", "ADI_kernel5",
+    "bc_temperature_kernel"
   };
   return stage >= 0 && stage < ST_COUNT ? names[stage] : "?";
 }
 
 /* Index box a stage runs over. Point stages: cells (i, j, k). Line stages
- * (ST_BC, ST_ADI4): lo/hi[0..1] are the (b, c) of cell_index across d and
+ * (ST_BC, ST_WALLT, ST_ADI4): lo/hi[0..1] are the (b, c) of cell_index across d and
  * lo/hi[2] = 0. */
 ADI_HD static inline adi_box adi_stage_box(const adi_view *v, int stage, int d)
 {
@@ -457,10 +490,11 @@ ADI_HD static inline adi_box adi_stage_box(const adi_view *v, int stage, int d)
   int nb, nc;
   switch (stage) {
   case ST_BC:
+  case ST_WALLT:
   case ST_ADI4:
     nb = d == 1 ? v->nj : v->ni;
     nc = d == 3 ? v->nj : v->nk;
-    if (stage == ST_BC) {
+    if (stage != ST_ADI4) {
       /* the full cross-section, ghosts included */
       b.lo[0] = -1; b.hi[0] = nb + 2; b.lo[1] = -1; b.hi[1] = nc + 2;
     } else {

@@ -28,6 +28,7 @@ static void run_point(const adi_view *v, int stage, int d, double cfl, int i, in
 {
   switch (stage) {
   case ST_BC: bc_fill_line(v, d, i, j); break;
+  case ST_WALLT: wall_temperature_line(v, d, i, j); break;
   case ST_PRIM: primitives_point(v, i, j, k); break;
   case ST_TSTEP: time_step_point(v, cfl, i, j, k); break;
   case ST_FLUX1: flux_stage1_point(v, d, i, j, k); break;
@@ -70,7 +71,7 @@ void emul_iteration(const adi_solver_params *sp, double cfl, int reverse, double
 {
   adi_step steps[ADI_MAX_STEPS];
   adi_view v = make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
-  int n = adi_iteration_schedule(sp->order, steps), s;
+  int n = adi_iteration_schedule(sp, steps), s;
   for (s = 0; s < n; ++s) launch(&v, steps[s].stage, steps[s].d, cfl, reverse);
 }
 
