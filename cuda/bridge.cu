@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cuda_runtime.h>
+#include "adiflow_gpu_vendor.h"   /* the runtime: CUDA, or HIP (make hip) */
 
 #include "adiflow_bridge.h"
 #include "kernels.cuh"
@@ -62,6 +62,50 @@ static void set_error(const char *fmt, ...)
   va_end(ap);
 }
 
+#if ADI_GPU_HIP
+/* HIP (AMD, DCU): the same advice in ROCm's words; several CUDA codes have
+ * no HIP twin, so this is a switch of its own. */
+static const char *advice_for(hipError_t err)
+{
+  switch (err) {
+  case hipErrorOutOfMemory:
+    return "the GPU ran out of memory: use a smaller grid, free the GPU (rocm-smi --showpids lists the "
+           "processes using it), or run with backend = 'cpu'";
+  case hipErrorNoBinaryForGpu:
+  case hipErrorInvalidDeviceFunction:
+  case hipErrorInvalidImage:
+  case hipErrorInvalidKernelFile:
+    return "this build holds no code this GPU can run: rebuild for it with make hip HIP_ARCH=gfxNNN "
+           "(the gfx name rocminfo shows), or run with backend = 'cpu'";
+  case hipErrorInsufficientDriver:
+  case hipErrorNotInitialized:
+    return "the ROCm driver (amdgpu kernel module, /dev/kfd) is missing or older than the HIP runtime "
+           "this binary uses: on a machine without a GPU run with backend = 'cpu'; otherwise update "
+           "ROCm (or the DTK of a DCU) so that driver and runtime match";
+  case hipErrorNoDevice:
+  case hipErrorInvalidDevice:
+    return "no usable GPU: check rocm-smi, that this user may open /dev/kfd and /dev/dri (groups "
+           "render and video), HIP_VISIBLE_DEVICES and ADIFLOW_DEVICE, or run with backend = 'cpu'";
+  case hipErrorIllegalAddress:
+  case hipErrorLaunchFailure:
+  case hipErrorAssert:
+    return "a kernel faulted, which is a bug in adiflow's GPU backend: please report it with the "
+           "case file; AMD_SERIALIZE_KERNEL=3 makes the failing kernel report itself (kernel faults "
+           "otherwise surface at the next synchronising call); backend = 'cpu' gives the answer meanwhile";
+  case hipErrorLaunchOutOfResources:
+    return "a kernel needs more registers or shared memory than its launch allows on this GPU: "
+           "please report it; backend = 'cpu' works meanwhile";
+  case hipErrorLaunchTimeOut:
+    return "a kernel ran into the display watchdog: use a GPU that drives no display, or a smaller grid";
+  case hipErrorECCNotCorrectable:
+    return "the GPU reported an uncorrectable memory error: check the GPU (rocm-smi --showrasinfo) "
+           "and run again";
+  default:
+    return "check the GPU with rocm-smi; AMD_SERIALIZE_KERNEL=3 names a failing kernel; "
+           "backend = 'cpu' runs the same case on the CPU";
+  }
+}
+#else
 static const char *advice_for(cudaError_t err)
 {
   switch (err) {
@@ -107,10 +151,11 @@ static const char *advice_for(cudaError_t err)
            "backend = 'cpu' runs the same case on the CPU";
   }
 }
+#endif
 
 int adi_cuda_fail(cudaError_t err, const char *what, const char *file, int line)
 {
-  set_error("%s:%d: %s failed with CUDA error %d %s (%s); %s", file, line, what, (int)err,
+  set_error("%s:%d: %s failed with " ADI_GPU_API_NAME " error %d %s (%s); %s", file, line, what, (int)err,
             cudaGetErrorName(err), cudaGetErrorString(err), advice_for(err));
   return err == cudaErrorMemoryAllocation ? ADI_ERR_MEMORY : ADI_ERR_CUDA;
 }
@@ -155,8 +200,8 @@ int adi_gpu_available(void)
     return 0;
   }
   if (n == 0) {
-    set_error("no CUDA GPU is visible (cudaGetDeviceCount found none): check nvidia-smi and "
-              "CUDA_VISIBLE_DEVICES, or run with backend = 'cpu'");
+    set_error("no " ADI_GPU_API_NAME " GPU is visible (" ADI_GPU_API_PREFIX "GetDeviceCount found none): "
+              "check " ADI_GPU_SMI " and " ADI_GPU_VISIBLE_ENV ", or run with backend = 'cpu'");
     return 0;
   }
   if (dev < 0 || dev >= n) {
@@ -185,9 +230,50 @@ int adi_gpu_device_info(char *buf, int buflen)
   ADI_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   cudaDriverGetVersion(&drv);
   cudaRuntimeGetVersion(&rt);
+#if ADI_GPU_HIP
+  /* HIP versions read major*10^7 + minor*10^5 + patch */
+  snprintf(buf, (size_t)buflen, "GPU %d, %s (%s, wavefront %d, %d CUs, %.1f GiB; driver HIP %d.%d, "
+           "runtime %d.%d)", dev, prop.name, prop.gcnArchName, prop.warpSize, prop.multiProcessorCount,
+           (double)prop.totalGlobalMem/GIB, drv/10000000, (drv/100000)%100, rt/10000000, (rt/100000)%100);
+#else
   snprintf(buf, (size_t)buflen, "GPU %d, %s (compute capability %d.%d, %d SMs, %.1f GiB; driver CUDA %d.%d, "
            "runtime %d.%d)", dev, prop.name, prop.major, prop.minor, prop.multiProcessorCount,
            (double)prop.totalGlobalMem/GIB, drv/1000, (drv%1000)/10, rt/1000, (rt%1000)/10);
+#endif
+  return ADI_OK;
+}
+
+/* A kernel family's launch configuration against the device: warp size,
+ * threads per block, shared memory per block (shmem: its largest block's
+ * bytes, 0 for none). A failure names the limit (the device-property field)
+ * and both numbers; ADI_ERR_CONFIG. */
+static int check_launch_limits(const struct cudaDeviceProp *prop, int dev, const char *family, int bx,
+                               int by, size_t shmem)
+{
+  int threads = bx*by, ws = prop->warpSize;
+  if (ws < 1 || ws > ADI_WARP_SIZE_MAX || (ws & (ws - 1)) != 0) {
+    set_error("GPU %d (%s) runs warps of %d threads (warpSize); adiflow's kernels need a power of two "
+              "up to %d (their lane masks have 64 bits): run with backend = 'cpu'", dev, prop->name, ws,
+              ADI_WARP_SIZE_MAX);
+    return ADI_ERR_CONFIG;
+  }
+  if (threads % ws != 0) {
+    set_error("the %s kernels' blocks of %d x %d = %d threads are not a whole number of warps on GPU %d "
+              "(%s), whose warps have %d threads (warpSize)", family, bx, by, threads, dev, prop->name, ws);
+    return ADI_ERR_CONFIG;
+  }
+  if (threads > prop->maxThreadsPerBlock || bx > prop->maxThreadsDim[0] || by > prop->maxThreadsDim[1]) {
+    set_error("the %s kernels' blocks of %d x %d threads exceed the limits of GPU %d (%s): %d threads per "
+              "block (maxThreadsPerBlock), %d x %d (maxThreadsDim)", family, bx, by, dev, prop->name,
+              prop->maxThreadsPerBlock, prop->maxThreadsDim[0], prop->maxThreadsDim[1]);
+    return ADI_ERR_CONFIG;
+  }
+  if (shmem > (size_t)ADI_PROP_SHMEM_PER_BLOCK(*prop)) {
+    set_error("the %s kernels need %zu bytes of shared memory per block, but GPU %d (%s) offers %zu "
+              "(" ADI_PROP_SHMEM_PER_BLOCK_NAME ")", family, shmem, dev, prop->name,
+              (size_t)ADI_PROP_SHMEM_PER_BLOCK(*prop));
+    return ADI_ERR_CONFIG;
+  }
   return ADI_OK;
 }
 
@@ -306,6 +392,9 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
               dev, prop.name);
     return ADI_ERR_CONFIG;
   }
+  /* warp size, block size and shared memory (the split family has no tiles) */
+  rc = check_launch_limits(&prop, dev, "split", ADI_BLOCK_X, ADI_BLOCK_Y, 0);
+  if (rc != ADI_OK) return rc;
 
   /* memory: every field of the host set but the cell centres, plus scratch */
   need = (size_t)npts*ADI_NFIELDS*sizeof(double) + (size_t)(5*sp->nk + 5)*sizeof(double);
@@ -556,7 +645,7 @@ int adi_gpu_timing_report(char *buf, int buflen)
   if (g.kernels == ADI_KERNELS_MERGED)
     return merged_timing_report(buf, buflen, g.timed_iterations, g.norm_ms, g.norm_calls);
   n = (double)g.timed_iterations;
-  put(buf, buflen, &pos, "GPU kernel times (CUDA events), split kernels, grid %d x %d x %d, "
+  put(buf, buflen, &pos, "GPU kernel times (" ADI_GPU_API_NAME " events), split kernels, grid %d x %d x %d, "
       "mean of %lld iterations, ms per iteration:\n", g.v.ni, g.v.nj, g.v.nk, g.timed_iterations);
   put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10s\n", "kernel", "i", "j", "k", "sum");
   for (st = 0; st < ST_COUNT; ++st) {
