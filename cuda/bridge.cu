@@ -457,7 +457,7 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
     free_all();
     return rc;
   }
-  g.nsteps = adi_iteration_schedule(sp->order, g.steps);
+  g.nsteps = adi_iteration_schedule(sp, g.steps);
   g.kernels = kernels;
   if (kernels == ADI_KERNELS_MERGED) {   /* cuda/merged_schedule.cu */
     rc = merged_init(&g.v, g.stream, q);
@@ -486,6 +486,7 @@ static int run_step(const adi_step *st, double cfl)
   const adi_view *v = &g.v;
   switch (st->stage) {
   case ST_BC: return launch_bc_kernel(v, st->d, g.stream);
+  case ST_WALLT: return launch_bc_temperature_kernel(v, st->d, g.stream);
   case ST_PRIM: return launch_primitives_kernel(v, g.stream);
   case ST_TSTEP: return launch_time_step_kernel(v, cfl, g.stream);
   case ST_RES_ZERO:
@@ -623,16 +624,18 @@ static void put(char *buf, int buflen, int *pos, const char *fmt, ...)
 
 int adi_gpu_timing_report(char *buf, int buflen)
 {
-  static const struct { const char *name; int first, last; } families[] = {
-    {"boundary conditions", ST_BC, ST_BC},
-    {"primitives", ST_PRIM, ST_PRIM},
-    {"local time step", ST_TSTEP, ST_TSTEP},
-    {"residual reset", ST_RES_ZERO, ST_RES_ZERO},
-    {"flux (flux_kernel1-4)", ST_FLUX1, ST_FLUX4},
-    {"viscous", ST_VISC, ST_VISC},
-    {"lu_adi (ADI_kernel1-5)", ST_ADI1, ST_ADI5},
+  /* kernel families; members end at -1 (the viscous kernel sits between
+   * flux_kernel3 and flux_kernel4 in the stage order but is its own family) */
+  static const struct { const char *name; int members[5]; } families[] = {
+    {"boundary conditions", {ST_BC, ST_WALLT, -1}},
+    {"primitives", {ST_PRIM, -1}},
+    {"local time step", {ST_TSTEP, -1}},
+    {"residual reset", {ST_RES_ZERO, -1}},
+    {"flux (flux_kernel1-4)", {ST_FLUX1, ST_FLUX2, ST_FLUX3, ST_FLUX4, -1}},
+    {"viscous", {ST_VISC, -1}},
+    {"lu_adi (ADI_kernel1-5)", {ST_ADI1, ST_ADI2, ST_ADI3, ST_ADI4, ST_ADI5}},
   };
-  int pos = 0, st, d, f;
+  int pos = 0, st, d, f, mi;
   double n, total = 0.0, fam;
   if (buf == NULL || buflen <= 0) return usage("adi_gpu_timing_report: no buffer");
   buf[0] = '\0';
@@ -663,8 +666,8 @@ int adi_gpu_timing_report(char *buf, int buflen)
   put(buf, buflen, &pos, "  families:\n");
   for (f = 0; f < (int)(sizeof families/sizeof families[0]); ++f) {
     fam = 0.0;
-    for (st = families[f].first; st <= families[f].last; ++st)
-      for (d = 0; d < 4; ++d) fam += g.ms[st][d];
+    for (mi = 0; mi < 5 && families[f].members[mi] >= 0; ++mi)
+      for (d = 0; d < 4; ++d) fam += g.ms[families[f].members[mi]][d];
     put(buf, buflen, &pos, "    %-24s %10.4f ms  %5.1f %%\n", families[f].name, fam/n,
         total > 0.0 ? 100.0*fam/total : 0.0);
   }

@@ -110,7 +110,7 @@ static void steps_text(int flags, char *buf, size_t len)
 
 static int is_point_kernel(int k)
 {
-  return k != MK_BC && k != MK_RES_ZERO && k != MK_FLUXF && k != MK_FLUX1S && k != MK_ADI4;
+  return k != MK_BC && k != MK_WALLT && k != MK_RES_ZERO && k != MK_FLUXF && k != MK_FLUX1S && k != MK_ADI4;
 }
 
 static m_shape mk(int x, int y, int z) { m_shape s; s.x = x; s.y = y; s.z = z; return s; }
@@ -204,6 +204,7 @@ static double kernel_bytes(const adi_view *v, int k, int d)
   int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
   switch (k) {
   case MK_BC: return 8.0*20.0*(nb + 4)*(nc + 4);
+  case MK_WALLT: return 8.0*8.0*(nb + 4)*(nc + 4);
   case MK_PRIM: return 8.0*11.0*all;
   case MK_TSTEP: return 8.0*17.0*n;
   case MK_PT: return 8.0*(11.0*all + 11.0*n);
@@ -235,6 +236,7 @@ static int launch(int k, int d)
   int align = (ms_.flags & MS_ALIGN) != 0;
   switch (k) {
   case MK_BC: return launch_bc_kernel(v, d, ms_.s);
+  case MK_WALLT: return launch_bc_temperature_kernel(v, d, ms_.s);
   case MK_RES_ZERO:
     ADI_CUDA_CHECK(cudaMemsetAsync(v->res, 0, (size_t)v->npts*ADI_NVAR*sizeof(double), ms_.s));
     return ADI_OK;
@@ -301,7 +303,7 @@ static int tune(const char *out_path, const double *q_host)
   ms_.flags = saved & ~MS_GRAPH;
   rc = launch_all(0);
   for (k = 0; k < MK_COUNT && rc == ADI_OK; ++k) {
-    if (k == MK_BC || k == MK_RES_ZERO) continue;
+    if (k == MK_BC || k == MK_WALLT || k == MK_RES_ZERO) continue;
     cand = k == MK_FLUXF || k == MK_FLUX1S ? fx : (k == MK_ADI4 ? ln : pt);
     ncand = k == MK_FLUXF || k == MK_FLUX1S ? (int)(sizeof fx/sizeof fx[0])
           : (k == MK_ADI4 ? (int)(sizeof ln/sizeof ln[0]) : (int)(sizeof pt/sizeof pt[0]));
@@ -360,7 +362,7 @@ int merged_init(const adi_view *v, cudaStream_t s, const double *q_host)
   if (rc != ADI_OK) return rc;
   ADI_CUDA_CHECK(cudaMalloc((void **)&ms_.d_cfl, sizeof(double)));
   ADI_CUDA_CHECK(cudaMallocHost((void **)&ms_.h_cfl, sizeof(double)));
-  ms_.nsteps = adi_merged_schedule(ms_.flags, v->sp.order, ms_.steps);
+  ms_.nsteps = adi_merged_schedule(ms_.flags, v->sp.order, v->sp.wall_thermal == ADI_WALL_ISOTHERMAL, ms_.steps);
   ms_.ready = 1;
   if (tune_out && *tune_out) {
     *ms_.h_cfl = 1.0;

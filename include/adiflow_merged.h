@@ -208,6 +208,7 @@ enum adi_merged_kernel {
   MK_BC, MK_PRIM, MK_TSTEP, MK_PT, MK_RES_ZERO,
   MK_FLUX1, MK_FLUX1S, MK_FLUX2, MK_FLUX3, MK_VISC, MK_FLUX4, MK_FLUXF,
   MK_ADI1, MK_ADI2, MK_ADI12, MK_ADI123, MK_ADI3, MK_ADI4, MK_ADI5,
+  MK_WALLT,
   MK_COUNT
 };
 
@@ -217,7 +218,7 @@ static inline const char *adi_merged_kernel_name(int k)
     "bc_kernel", "primitives_kernel", "time_step_kernel", "prim_tstep_kernel", "res_zero(memset)",
     "flux_kernel1", "flux_kernel1_smem", "flux_kernel2", "flux_kernel3", "viscous_kernel", "flux_kernel4",
     "flux_fused", "ADI_kernel1", "ADI_kernel2", "ADI_kernel12", "ADI_kernel123", "ADI_kernel3",
-    "ADI_kernel4", "ADI_kernel5"
+    "ADI_kernel4", "ADI_kernel5", "bc_temperature_kernel"
   };
   return k >= 0 && k < MK_COUNT ? names[k] : "?";
 }
@@ -226,11 +227,12 @@ typedef struct adi_mstep {
   int kernel, d;
 } adi_mstep;
 
-enum { ADI_MAX_MSTEPS = 3 + 4 + 3*6 + 3*5 };
+enum { ADI_MAX_MSTEPS = 3 + 4 + 3 + 3*6 + 3*5 };
 
 /* Steps of one merged iteration in order (the data flow of cpu_iteration);
- * returns their number. */
-static inline int adi_merged_schedule(int flags, int order, adi_mstep st[ADI_MAX_MSTEPS])
+ * returns their number. isothermal: the walls' ghost temperatures
+ * (MK_WALLT) follow the time step, as in adi_iteration_schedule. */
+static inline int adi_merged_schedule(int flags, int order, int isothermal, adi_mstep st[ADI_MAX_MSTEPS])
 {
   int n = 0, d;
 #define MS_PUSH(kk, dd) do { st[n].kernel = (kk); st[n].d = (dd); ++n; } while (0)
@@ -241,6 +243,8 @@ static inline int adi_merged_schedule(int flags, int order, adi_mstep st[ADI_MAX
     MS_PUSH(MK_PRIM, 0);
     MS_PUSH(MK_TSTEP, 0);
   }
+  if (isothermal)
+    for (d = 1; d <= 3; ++d) MS_PUSH(MK_WALLT, d);
   if (!(flags & MS_FUSE)) MS_PUSH(MK_RES_ZERO, 0);
   for (d = 1; d <= 3; ++d) {
     if (flags & MS_FUSE) {

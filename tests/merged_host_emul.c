@@ -38,6 +38,7 @@ static void run_point(const adi_view *v, int kernel, int d, double cfl, int flag
   double gl[5], gh[5];
   switch (kernel) {
   case MK_BC: bc_fill_line(v, d, i, j); break;
+  case MK_WALLT: wall_temperature_line(v, d, i, j); break;
   case MK_PRIM: primitives_point(v, i, j, k); break;
   case MK_TSTEP: time_step_point(v, cfl, i, j, k); break;
   case MK_PT:
@@ -74,6 +75,7 @@ static adi_box merged_box(const adi_view *v, int kernel, int d)
 {
   switch (kernel) {
   case MK_BC: return adi_stage_box(v, ST_BC, d);
+  case MK_WALLT: return adi_stage_box(v, ST_WALLT, d);
   case MK_PRIM: case MK_PT: return adi_stage_box(v, ST_PRIM, 0);
   case MK_FLUX1: case MK_FLUX1S: return adi_stage_box(v, ST_FLUX1, d);
   case MK_FLUX2: case MK_FLUX3: return adi_stage_box(v, ST_FLUX2, d);
@@ -114,6 +116,6 @@ void emul_iteration_merged(const adi_solver_params *sp, double cfl, int reverse,
 {
   adi_mstep steps[ADI_MAX_MSTEPS];
   adi_view v = make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
-  int n = adi_merged_schedule(flags, sp->order, steps), s;
+  int n = adi_merged_schedule(flags, sp->order, sp->wall_thermal == ADI_WALL_ISOTHERMAL, steps), s;
   for (s = 0; s < n; ++s) launch(&v, steps[s].kernel, steps[s].d, cfl, flags, reverse);
 }
