@@ -263,8 +263,9 @@ template <typename F> static inline hipError_t adi_hip_func_set_attribute(F *ker
 #define cudaOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
 
 /* ---- names: graphs (stream capture). CUDA 12's three-argument
- * cudaGraphInstantiate is HIP's hipGraphInstantiateWithFlags. make hip
- * HIP_NO_GRAPHS=1 builds without them (-DADIFLOW_NO_GRAPHS). */
+ * cudaGraphInstantiate is HIP's hipGraphInstantiateWithFlags. The merged
+ * schedule uses them on HIP only when built with make hip HIP_GRAPHS=1
+ * (-DADIFLOW_HIP_GRAPHS). */
 #define cudaGraph_t hipGraph_t
 #define cudaGraphExec_t hipGraphExec_t
 #define cudaStreamBeginCapture hipStreamBeginCapture
