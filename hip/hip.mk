@@ -1,0 +1,110 @@
+# hip/hip.mk - HIP build of the CUDA sources, for AMD GPUs and DCU-class
+# accelerators (make fragment, included by the top-level Makefile; paths are
+# relative to the repository root). hip/README.md explains the port.
+#
+#   make hip               build/hip/adiflow: the Fortran driver and every
+#                          cuda/*.cu compiled by hipcc (the same files nvcc
+#                          compiles; include/adiflow_gpu_vendor.h maps the names)
+#   make hip-clean         remove build/hip
+#   make gpu-vendor-check  compile tests/gpu_vendor_check.cu with nvcc and hipcc,
+#                          whichever are installed (make hip compiles it with hipcc)
+# Variables:
+#   HIP_ARCH="gfx906 gfx90a gfx942"  offload targets (rocminfo shows a GPU's);
+#                          those the installed hipcc cannot build for are left
+#                          out with a warning (HIP_ARCH_STRICT=1: an error)
+#   HIPCC=...              default: hipcc on PATH, else /opt/rocm/bin/hipcc,
+#                          else Debian's, installed by scripts/install_deps.sh hip
+#   STRICT=1               no FMA contraction (-ffp-contract=off), as nvcc --fmad=false
+#   HIP_GRAPHS=1           merged family: capture the iteration as a HIP graph
+#                          (-DADIFLOW_HIP_GRAPHS; off by default on HIP, see hip/README.md)
+#   HIPFLAGS=...           replaces the default compile flags below
+
+ifndef ADIFLOW_HIP_MK
+ADIFLOW_HIP_MK := 1
+
+HIP_BUILD ?= build/hip
+HIP_OBJ    = $(HIP_BUILD)/obj
+HIP_ARCH  ?= gfx906 gfx90a gfx942
+HIPCC     ?= $(or $(shell command -v hipcc 2>/dev/null),$(wildcard /opt/rocm/bin/hipcc),hipcc)
+# -Wno-unused-result: HIP marks hipError_t [[nodiscard]]; the CUDA-written
+# clean-up paths (cudaFree in free_all, ...) ignore it on purpose
+HIPFLAGS  ?= -O3 -std=c++17 -Iinclude -Wall -Wno-unused-result
+
+# the makefile that includes this one, for the recursive calls below
+HIP_TOP_MAKEFILE := $(firstword $(MAKEFILE_LIST))
+
+# Every cuda/*.cu, also the ones added later: nothing to list here.
+HIP_CU_SRCS  = $(wildcard cuda/*.cu)
+HIP_GPU_OBJS = $(patsubst cuda/%.cu,$(HIP_OBJ)/hip_%.o,$(HIP_CU_SRCS))
+
+# libamdhip64: ROCm's lib/ for a ROCm hipcc (with an rpath), the system's
+# (Debian's libamdhip64-dev) otherwise. libstdc++ links shared: libamdhip64.so
+# uses the shared one, and one copy in the process is the safe number.
+HIP_ROCM_PATH = $(patsubst %/bin/hipcc,%,$(realpath $(shell command -v $(HIPCC) 2>/dev/null)))
+HIP_LIBDIR   ?= $(patsubst %/libamdhip64.so,%,$(firstword $(wildcard $(HIP_ROCM_PATH)/lib/libamdhip64.so $(HIP_ROCM_PATH)/lib64/libamdhip64.so)))
+HIP_LIBS      = $(if $(filter-out /usr/lib /usr/lib64,$(HIP_LIBDIR)),-L$(HIP_LIBDIR) -Wl$(hip_comma)-rpath$(hip_comma)$(HIP_LIBDIR)) \
+                -lamdhip64 -lstdc++ -ldl -lpthread
+hip_comma := ,
+hip_empty :=
+hip_space := $(hip_empty) $(hip_empty)
+
+# set on the command line of the inner make (see hip-build)
+HIP_ARCHS_OK ?=
+HIP_MODE      = $(if $(filter 1,$(STRICT)),strict,fast)
+HIP_STAMP     = $(HIP_OBJ)/.hip-$(HIP_MODE)-$(subst :,_,$(subst $(hip_space),-,$(strip $(HIP_ARCHS_OK))))$(if $(filter 1,$(HIP_GRAPHS)),-graphs)
+HIPFLAGS_ALL  = $(HIPFLAGS) $(addprefix --offload-arch=,$(HIP_ARCHS_OK)) \
+                $(if $(filter 1,$(STRICT)),-ffp-contract=off) $(if $(filter 1,$(HIP_GRAPHS)),-DADIFLOW_HIP_GRAPHS)
+
+.PHONY: hip hip-build hip-clean gpu-vendor-check
+
+# 1. dependencies (a new make then sees the hipcc just installed)
+hip:
+	@bash scripts/install_deps.sh base
+	@command -v $(HIPCC) > /dev/null 2>&1 || bash scripts/install_deps.sh hip
+	@$(MAKE) --no-print-directory -f $(HIP_TOP_MAKEFILE) hip-build
+
+# 2. the targets this hipcc can build for (probed once per hipcc version
+#    and HIP_ARCH), then 3. the top-level Makefile's own rules with the hipcc
+#    objects in place of the nvcc ones, into $(HIP_BUILD)
+hip-build:
+	@mkdir -p $(HIP_BUILD)
+	@key="$(HIPCC) $$($(HIPCC) --version 2>/dev/null | head -n 2 | tr '\n' ' ')| $(HIP_ARCH) | $(HIP_ARCH_STRICT)"; \
+	if [ -f $(HIP_BUILD)/.arch-probe ] && [ "$$(head -n 1 $(HIP_BUILD)/.arch-probe)" = "$$key" ]; then \
+	  archs=$$(sed -n 2p $(HIP_BUILD)/.arch-probe); \
+	else \
+	  archs=$$(bash hip/probe_arch.sh '$(HIPCC)' $(HIP_ARCH)) || exit 1; \
+	  printf '%s\n%s\n' "$$key" "$$archs" > $(HIP_BUILD)/.arch-probe; \
+	fi; \
+	echo "make hip: $(HIPCC) for $$archs"; \
+	$(MAKE) --no-print-directory -f $(HIP_TOP_MAKEFILE) BUILD=$(HIP_BUILD) HIP_ARCHS_OK="$$archs" \
+	  GPU_OBJS="$(HIP_GPU_OBJS)" GPU_LIBS="$(HIP_LIBS)" LIBSTDCXX_A= \
+	  $(HIP_BUILD)/adiflow $(HIP_OBJ)/gpu_vendor_check.o && \
+	echo "make hip: built $(HIP_BUILD)/adiflow for $$archs$(if $(filter 1,$(STRICT)), (strict)) (HIP_ARCH: $(HIP_ARCH))"
+
+$(HIP_STAMP):
+	@mkdir -p $(HIP_OBJ)
+	@rm -f $(HIP_OBJ)/.hip-*
+	@if [ "$(HIP_MODE)" = strict ]; then echo "$(HIPCC) $(HIPFLAGS_ALL)" > $(HIP_BUILD)/STRICT; else rm -f $(HIP_BUILD)/STRICT; fi
+	@touch $@
+
+$(HIP_OBJ)/hip_%.o: cuda/%.cu $(wildcard include/*.h cuda/*.cuh) $(HIP_STAMP)
+	@mkdir -p $(HIP_OBJ)
+	$(HIPCC) $(HIPFLAGS_ALL) -c $< -o $@
+
+# compile-only check of the vendor header (not linked into adiflow)
+$(HIP_OBJ)/gpu_vendor_check.o: tests/gpu_vendor_check.cu include/adiflow_gpu_vendor.h $(HIP_STAMP)
+	$(HIPCC) $(HIPFLAGS_ALL) -c $< -o $@
+
+gpu-vendor-check:
+	@mkdir -p $(HIP_BUILD)
+	@if [ -n "$(NVCC)" ]; then echo "nvcc:  tests/gpu_vendor_check.cu"; \
+	  $(NVCC) $(NVFLAGS) -c tests/gpu_vendor_check.cu -o $(HIP_BUILD)/gpu_vendor_check_nvcc.o || exit 1; \
+	else echo "nvcc not found: CUDA side not checked"; fi
+	@if command -v $(HIPCC) > /dev/null 2>&1; then echo "hipcc: tests/gpu_vendor_check.cu"; \
+	  $(HIPCC) $(HIPFLAGS) --offload-arch=gfx90a -c tests/gpu_vendor_check.cu -o $(HIP_BUILD)/gpu_vendor_check_hip.o || exit 1; \
+	else echo "hipcc not found: HIP side not checked (scripts/install_deps.sh hip)"; fi
+
+hip-clean:
+	rm -rf $(HIP_BUILD)
+
+endif
