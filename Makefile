@@ -207,3 +207,4 @@ clean:
 -include wave/wave.mk
 -include stencil3d/stencil3d.mk
 -include ooc/ooc.mk
+-include hip/hip.mk

@@ -2,7 +2,7 @@
 # groups_<case>.dat files (columns: group split_ms merged_ms). On the dev machine:
 #   gnuplot -e "dir='runs/device'" bench/plot_kernels.gp   -> dir/kernels_split_vs_merged.png
 if (!exists("dir")) dir = "."
-set terminal pngcairo size 1400,560 font ",11"
+set terminal pngcairo size 1400,560 font ",11" noenhanced
 set output dir."/kernels_split_vs_merged.png"
 set multiplot layout 1,2 title "adiflow: GPU time per iteration by kernel group, split vs merged"
 set style data histograms
@@ -13,7 +13,7 @@ set ylabel "ms per iteration"
 set xtics rotate by -30 scale 0
 set grid ytics
 set key top right
-set title "128^3"
+set title "128x128x128"
 plot dir."/groups_seed128.dat" using 2:xtic(1) title "split", '' using 3 title "merged"
 set title "256x256x128"
 plot dir."/groups_seed256x256x128.dat" using 2:xtic(1) title "split", '' using 3 title "merged"
