@@ -43,6 +43,9 @@ unset multiplot
 GP
   fi
 done
+# the CPU-vs-GPU section (written by hand from device runs) is kept as it is
+keep=""
+[ -f $out ] && keep=$(sed -n '/^## CPU vs GPU/,$p' $out)
 {
   echo "# Validation: lid-driven cavity against Ghia, Ghia & Shin (1982)"
   echo
@@ -63,6 +66,7 @@ done
   echo
   echo "## Station by station"
   for dtl in "${details[@]}"; do echo; echo '```'; echo "$dtl" | grep -v '^MD:'; echo '```'; done
+  [ -n "$keep" ] && { echo; echo "$keep"; }
 } > $out
 echo "wrote $out"
 exit $status
