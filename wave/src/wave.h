@@ -85,6 +85,7 @@ typedef struct WaveComm {
     void (*gather_rows)(real *full, const real *mine, int nx, int r0, int r1);
     void (*reduce_sum)(double *buf, long n);           /* to rank 0 */
     void (*barrier)(void);
+    double (*max)(double x);                           /* largest x over all ranks, on every rank */
 } WaveComm;
 
 /* Back end = one way of advancing the field. */

@@ -28,7 +28,8 @@ static void s_gather(real *full, const real *mine, int nx, int r0, int r1) { mem
 static void s_bcast(void *b, size_t n) { (void)b; (void)n; }
 static void s_reduce(double *b, long n) { (void)b; (void)n; }
 static void s_barrier(void) {}
-static const WaveComm serial = { 0, 1, 0, 1, s_bcast, s_gather, s_reduce, s_barrier };
+static double s_max(double x) { return x; }
+static const WaveComm serial = { 0, 1, 0, 1, s_bcast, s_gather, s_reduce, s_barrier, s_max };
 
 /* ---- 1. 8th-order convergence on a standing wave ------------------------
  * Walls (u = 0) at ix = 4 and ix = nx-5; the frame cells hold the odd mirror
