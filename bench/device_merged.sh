@@ -17,12 +17,16 @@
 #      (1 thread, all threads, 128^3)
 # Prints a short table last. Files in $OUT: table_merged.txt, steps128.txt,
 # kernels_<case>.txt, groups_<case>.dat (for bench/plot_kernels.gp),
-# tune_sm_XY.txt, logs. Usage: bash bench/device_merged.sh [quick]
+# tune_sm_XY.txt, logs. Usage: bash bench/device_merged.sh [quick|fast]
+# fast: no sanitizers (validation with --no-sanitizer), no 256x256x128
+# 2000-iteration runs (its per-kernel table is still made), about 3 minutes
 set -u
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/out}; W=/tmp/merged; rm -rf $W; mkdir -p $W $O
 T=$W/table.txt; : > $T
 QUICK=0; [ "${1:-}" = quick ] && QUICK=1
+FAST=0; [ "${1:-}" = fast ] && FAST=1
+SAN=""; [ $FAST = 1 ] && SAN=--no-sanitizer
 row() { printf "%-64s %s\n" "$1" "$2" | tee -a $T; }
 csum() { od -An -t x8 -j $(( $(stat -c %s "$1") - 8 )) -N 8 "$1" | tr -d ' '; }
 spi() { grep -E '^ +[0-9]+ ' "$1" | tail -n 1 | awk '{print $9}'; }
@@ -39,8 +43,8 @@ BW=$(awk '{for (i = 1; i <= NF; i++) if ($i == "best") print $(i+1)}' $W/bw.txt)
 row "device copy bandwidth (cudaMemcpy D2D 2 GiB, read+write, best)" "$BW GB/s"
 
 echo "== 1. validation 32^3 x 200, merged"
-bash validation/gpu_test.sh --kernels merged --out $W/gt > $W/gt_fast.log 2>&1
-row "merged fast build vs CPU (tol 1e-12) + sanitizers, 32^3 x 200" "$(tail -n 1 $W/gt_fast.log)"
+bash validation/gpu_test.sh --kernels merged $SAN --out $W/gt > $W/gt_fast.log 2>&1
+row "merged fast build vs CPU (tol 1e-12)$([ $FAST = 1 ] || echo ' + sanitizers'), 32^3 x 200" "$(tail -n 1 $W/gt_fast.log)"
 BUILD=build/strict bash validation/gpu_test.sh --kernels merged --no-sanitizer --out $W/gt > $W/gt_strict.log 2>&1
 row "merged strict build vs CPU (bit-identical), 32^3 x 200" "$(tail -n 1 $W/gt_strict.log)"
 ADIFLOW_MERGED_STEPS=none BUILD=build/strict bash validation/gpu_test.sh --kernels merged --no-sanitizer --gpu-only --out $W/gt > $W/gt_strict_none.log 2>&1
@@ -86,7 +90,7 @@ echo "== 3. each technique as a step, 128^3 (cumulative, paper order, then beyon
 ITS=50; [ $QUICK = 1 ] && ITS=10
 : > $O/steps128.txt
 STEPS=""
-for st in none adi12 align sweep flux1s tune fuse comp adi123 pt; do
+for st in none adi12 align sweep flux1s tune fuse comp adi123 pt fmarch tsweep; do
   [ $st = none ] && STEPS=none || STEPS="$STEPS,$st"
   ADIFLOW_MERGED_STEPS=$STEPS ADIFLOW_GPU_TIMING=1 build/adiflow cases/seed128.nml --backend cuda --kernels merged \
     --max-iter $ITS --run-dir $W/st_$st > $W/st_$st.log 2>&1
@@ -126,6 +130,7 @@ for cs in $CASES; do
     join -a1 -a2 -e 0 -o 0,1.2,2.2 <(group < $W/${name}_split.rows | sort) <(group < $W/${name}_merged.rows | sort)
   } > $O/groups_$name.dat
   ITER=2000; [ $QUICK = 1 ] && ITER=200
+  [ $FAST = 1 ] && [ $name != seed128 ] && continue
   for fam in split merged; do
     t0=$(now)
     build/adiflow cases/$name.nml --backend cuda --kernels $fam --max-iter $ITER --run-dir $W/${name}_$fam > $W/${name}_$fam.log 2>&1

@@ -33,6 +33,9 @@ int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int ali
 int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s);
 /* fused flux of direction d (sh.{x,y,z}: block, the extent along d >= 2) */
 int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s);
+/* fused flux of direction d, marching along d (MS_FMARCH): sh = the
+ * block (extent along d: the chunk), at most 256 threads */
+int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s);
 /* flux_kernel1 through a shared-memory tile (extent along d >= 1) */
 int mlaunch_flux1_smem(const adi_view *v, int d, m_shape sh, cudaStream_t s);
 /* sweeps: sh = lines per block (x, y across d); flags: MS_SWEEP, MS_COMP */

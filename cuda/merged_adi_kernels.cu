@@ -213,6 +213,124 @@ __global__ void m_adi4_smem_i_kernel(adi_view v, int mper)
   }
 }
 
+/* ---- i-sweeps warp by warp (MS_TSWEEP). One thread per line (j, k),
+ * line L = j - 1 + nj*(k - 1); a warp's lines are its own lanes', so a
+ * warp needs no other warp: adi_syncwarp only, no block barrier. Chunk ch
+ * holds row offsets ch*TW_CH .. ch*TW_CH + TW_CH - 1 (i = offset - 1; rows
+ * start on 128-byte boundaries). A chunk's loads: element e = lane +
+ * ADI_WARP_SIZE*r (r < TW_CH) is offset e % TW_CH of the warp's line
+ * e / TW_CH (that line's base by a shuffle, once per kernel), so one load
+ * instruction covers whole 128-byte rows; all TW_CH x 3 loads of a lane
+ * are issued before the first is stored to shared memory (register
+ * staging). Then each lane runs its line's recurrence through the tile
+ * (adi4_fwd_first / adi4_fwd / adi4_bwd, the order of adi_stage4_line)
+ * and the warp writes the chunk back the way it loaded it. Tiles:
+ * lines x (TW_CH + 1) doubles, three of them (wch, flmp/flmn, diag). ---- */
+enum { TW_CH = 16, TW_PITCH = TW_CH + 1 };
+
+__global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view v, int mper)
+{
+  extern __shared__ double sm[];
+  const int nt = (int)blockDim.x, tid = (int)threadIdx.x, lane = tid % ADI_WARP_SIZE;
+  const int wbase = tid - lane;              /* the warp's first thread = its first line's tile row */
+  const int nl = v.nj*v.nk, L = (int)blockIdx.x*nt + tid, ni = v.ni;
+  const int nch = (ni + 2 + TW_CH - 1)/TW_CH;
+  const int active = L < nl;
+  double *s0 = sm, *s1 = sm + nt*TW_PITCH, *s2 = sm + 2*nt*TW_PITCH;
+  int m0 = 1 + (int)blockIdx.y*mper, m1 = m0 + mper - 1, m, sx, ch, r, ii, i, off, idx;
+  int base = -1, bb[TW_CH];
+  double x = 0.0, a0[TW_CH], a1[TW_CH], a2[TW_CH];
+  if (active) base = adi_pt(&v, -1, 1 + L % v.nj, 1 + L / v.nj);
+#pragma unroll
+  for (r = 0; r < TW_CH; ++r) bb[r] = adi_shfl(base, (lane + ADI_WARP_SIZE*r)/TW_CH);
+  if (m1 > 5) m1 = 5;
+  for (m = m0; m <= m1; ++m) {
+    sx = adi_eig_of_char(m);
+    double *W = v.wk + (ptrdiff_t)(WK_WCH + m - 1)*v.npts;
+    const double *P = v.wk + (ptrdiff_t)(WK_FLMP + sx - 1)*v.npts;
+    const double *Dg = v.wk + (ptrdiff_t)(WK_DIAG + sx - 1)*v.npts;
+    const double *Nn = v.wk + (ptrdiff_t)(WK_FLMN + sx - 1)*v.npts;
+    /* forward: cells 1..ni */
+    for (ch = 0; ch < nch; ++ch) {
+#pragma unroll
+      for (r = 0; r < TW_CH; ++r) {
+        ii = (lane + ADI_WARP_SIZE*r) % TW_CH; i = ch*TW_CH + ii - 1;
+        if (bb[r] >= 0 && i >= 1 && i <= ni) {
+          off = bb[r] + ch*TW_CH + ii;
+          a0[r] = W[off]; a1[r] = P[off]; a2[r] = Dg[off];
+        }
+      }
+#pragma unroll
+      for (r = 0; r < TW_CH; ++r) {
+        ii = (lane + ADI_WARP_SIZE*r) % TW_CH; i = ch*TW_CH + ii - 1;
+        idx = (wbase + (lane + ADI_WARP_SIZE*r)/TW_CH)*TW_PITCH + ii;
+        if (bb[r] >= 0 && i >= 1 && i <= ni) { s0[idx] = a0[r]; s1[idx] = a1[r]; s2[idx] = a2[r]; }
+      }
+      adi_syncwarp();
+      if (active) {
+        for (ii = 0; ii < TW_CH; ++ii) {
+          i = ch*TW_CH + ii - 1;
+          if (i < 1 || i > ni) continue;
+          idx = tid*TW_PITCH + ii;
+          x = i == 1 ? adi4_fwd_first(s0[idx], s2[idx]) : adi4_fwd(s0[idx], s1[idx], s2[idx], x);
+          s0[idx] = x;
+        }
+      }
+      adi_syncwarp();
+#pragma unroll
+      for (r = 0; r < TW_CH; ++r) {
+        ii = (lane + ADI_WARP_SIZE*r) % TW_CH; i = ch*TW_CH + ii - 1;
+        idx = (wbase + (lane + ADI_WARP_SIZE*r)/TW_CH)*TW_PITCH + ii;
+        if (bb[r] >= 0 && i >= 1 && i <= ni) W[bb[r] + ch*TW_CH + ii] = s0[idx];
+      }
+      adi_syncwarp();
+    }
+    /* backward: cells ni-1..1; x holds cell ni's value */
+    for (ch = nch - 1; ch >= 0; --ch) {
+#pragma unroll
+      for (r = 0; r < TW_CH; ++r) {
+        ii = (lane + ADI_WARP_SIZE*r) % TW_CH; i = ch*TW_CH + ii - 1;
+        if (bb[r] >= 0 && i >= 1 && i < ni) {
+          off = bb[r] + ch*TW_CH + ii;
+          a0[r] = W[off]; a1[r] = Nn[off];
+        }
+      }
+#pragma unroll
+      for (r = 0; r < TW_CH; ++r) {
+        ii = (lane + ADI_WARP_SIZE*r) % TW_CH; i = ch*TW_CH + ii - 1;
+        idx = (wbase + (lane + ADI_WARP_SIZE*r)/TW_CH)*TW_PITCH + ii;
+        if (bb[r] >= 0 && i >= 1 && i < ni) { s0[idx] = a0[r]; s1[idx] = a1[r]; }
+      }
+      adi_syncwarp();
+      if (active) {
+        for (ii = TW_CH - 1; ii >= 0; --ii) {
+          i = ch*TW_CH + ii - 1;
+          if (i < 1 || i >= ni) continue;
+          idx = tid*TW_PITCH + ii;
+          x = adi4_bwd(s0[idx], s1[idx], x);
+          s0[idx] = x;
+        }
+      }
+      adi_syncwarp();
+#pragma unroll
+      for (r = 0; r < TW_CH; ++r) {
+        ii = (lane + ADI_WARP_SIZE*r) % TW_CH; i = ch*TW_CH + ii - 1;
+        idx = (wbase + (lane + ADI_WARP_SIZE*r)/TW_CH)*TW_PITCH + ii;
+        if (bb[r] >= 0 && i >= 1 && i < ni) W[bb[r] + ch*TW_CH + ii] = s0[idx];
+      }
+      adi_syncwarp();
+    }
+  }
+}
+
+/* lines (threads) per block of the warp-by-warp i-sweep: the shape's
+ * x*y rounded to whole 64-lane wavefronts, 64 or 128 (tiles <= 52 KB) */
+static int tw_lines(m_shape sh)
+{
+  int t = sh.x*sh.y;
+  return t > 64 ? 128 : 64;
+}
+
 size_t madi4_smem_bytes(m_shape sh)
 {
   size_t b = (size_t)3*sh.x*sh.y*ADI4_PITCH*sizeof(double);
@@ -223,6 +341,8 @@ int mkernels_setup(void)
 {
   ADI_CUDA_CHECK(cudaFuncSetAttribute(m_adi4_smem_i_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       ADI4_SMEM_MAX));
+  ADI_CUDA_CHECK(cudaFuncSetAttribute(m_adi4_warp_i_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      ADI4_SMEM_MAX));
   return ADI_OK;
 }
 
@@ -232,7 +352,12 @@ int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s
   int mper = (flags & MS_COMP) ? 1 : 5;
   dim3 grid((unsigned)m_div(nb, sh.x), (unsigned)m_div(nc, sh.y), (unsigned)(5/mper));
   dim3 block((unsigned)sh.x, (unsigned)sh.y, 1);
-  if ((flags & MS_SWEEP) && d == 1) {
+  if ((flags & MS_SWEEP) && (flags & MS_TSWEEP) && d == 1) {
+    int nt = tw_lines(sh);
+    size_t smem = (size_t)3*nt*TW_PITCH*sizeof(double);
+    dim3 g2((unsigned)m_div(v->nj*v->nk, nt), (unsigned)(5/mper), 1);
+    m_adi4_warp_i_kernel<<<g2, dim3((unsigned)nt, 1, 1), smem, s>>>(*v, mper);
+  } else if ((flags & MS_SWEEP) && d == 1) {
     size_t smem = madi4_smem_bytes(sh);
     if (smem == 0) return ADI_ERR_CONFIG;
     m_adi4_smem_i_kernel<<<grid, block, smem, s>>>(*v, mper);

@@ -111,6 +111,125 @@ int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStre
   return ADI_OK;
 }
 
+/* ---- fused flux, marching (MS_FMARCH): the block owns a cross-section
+ * tile (its extents across D) and marches along D over cells 1..n in
+ * chunks of T_D cells. Slot 0 of the block's face buffer holds the face
+ * below the chunk (face 1 before the first chunk, computed by the threads
+ * with t_D = 0; afterwards the previous chunk's last face, carried), slots
+ * 1..T_D the faces computed by the chunk's threads: each face's g exactly
+ * once. g = fc - fv: the convective part is stored first, the viscous part
+ * subtracted by the same thread (the registers of the two parts are not
+ * live together). Residual update: flux_res_update(gl = slot t, gh = slot
+ * t + 1), the CPU's order. Two block barriers per chunk. ---- */
+#ifndef FM_NOINLINE_
+#define FM_NOINLINE_ 0
+#endif
+#ifndef FM_MINB_
+#define FM_MINB_ 2
+#endif
+enum { FM_MAXT = 256, FM_MAXT3 = 192, FM_MINB = FM_MINB_ };
+/* threads per block at most: 256 (<= 128 registers), 192 along k (<= 168
+ * registers: at 128 the k kernel spills) */
+#define FM_BOUND(D) ((D) == 3 ? FM_MAXT3 : FM_MAXT)
+
+/* the two parts as separate (not inlined) functions: each gets its own
+ * register allocation, the kernel keeps little live across the calls */
+template <int D>
+__device__ __noinline__ void fm_conv(const adi_view *v, int p, double *sg, int slot, int stride)
+{
+  double f[5];
+  int m;
+  flux_face_conv_dir(v, D, p, f);
+  for (m = 0; m < 5; ++m) sg[m*stride + slot] = f[m];
+}
+
+template <int D>
+__device__ __noinline__ void fm_visc(const adi_view *v, int p, double *sg, int slot, int stride)
+{
+  double f[5];
+  int m;
+  flux_face_visc_dir(v, D, p, f);
+  for (m = 0; m < 5; ++m) sg[m*stride + slot] = sg[m*stride + slot] - f[m];
+}
+
+template <int D>
+__device__ ADI_FORCEINLINE void fm_face(const adi_view *v, int p, double *sg, int slot, int stride)
+{
+#if FM_NOINLINE_
+  fm_conv<D>(v, p, sg, slot, stride);
+  fm_visc<D>(v, p, sg, slot, stride);
+#else
+  double f[5];
+  int m;
+  flux_face_conv_dir(v, D, p, f);
+  for (m = 0; m < 5; ++m) sg[m*stride + slot] = f[m];
+  flux_face_visc_dir(v, D, p, f);
+  for (m = 0; m < 5; ++m) sg[m*stride + slot] = sg[m*stride + slot] - f[m];
+#endif
+}
+
+template <int D>
+__global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_view v, int first)
+{
+  extern __shared__ double sg[];
+  const int t[3] = {(int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z};
+  const int T[3] = {(int)blockDim.x, (int)blockDim.y, (int)blockDim.z};
+  const int B[3] = {(int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z};
+  const int N[3] = {v.ni, v.nj, v.nk};
+  const int TD = T[D - 1], td = t[D - 1], nd = N[D - 1];
+  /* the thread's column within the block (its coordinates across D) */
+  const int a1 = D == 1 ? 1 : 0, a2 = D == 3 ? 1 : 2;
+  const int ncol = T[a1]*T[a2], col = t[a1] + T[a1]*t[a2];
+  const int stride = ncol*(TD + 1);          /* doubles per component */
+  double *sc = sg + col*(TD + 1);            /* the column's face slots 0..TD */
+  int c[3], a, valid = 1, m, p, e, c0, cd;
+  double carry[5], gl[5], gh[5];
+  for (a = 0; a < 3; ++a) {
+    c[a] = 1 + B[a]*T[a] + t[a];
+    if (a != D - 1 && c[a] > N[a]) valid = 0;
+  }
+  c[D - 1] = 1;
+  e = adi_stride(&v, D);
+  p = adi_pt(&v, c[0], c[1], c[2]);          /* cell 1 of the column along D */
+  /* chunk c0 = 1 - TD only computes face 1 (its last thread), carried to
+   * slot 0: one call site of the face body */
+#pragma unroll 1
+  for (c0 = 1 - TD; c0 <= nd; c0 += TD) {
+    cd = c0 + td;                            /* the thread's cell; its face cd + 1 */
+    if (valid && cd >= 0 && cd <= nd) fm_face<D>(&v, p + cd*e, sc, td + 1, stride);
+    __syncthreads();
+    if (valid && cd >= 1 && cd <= nd) {
+      for (m = 0; m < 5; ++m) {
+        gl[m] = sc[m*stride + td];
+        gh[m] = sc[m*stride + td + 1];
+      }
+      flux_res_update(&v, p + (cd - 1)*e, first, gl, gh);
+    }
+    if (valid && td == 0)
+      for (m = 0; m < 5; ++m) carry[m] = sc[m*stride + TD];
+    __syncthreads();
+    if (valid && td == 0)
+      for (m = 0; m < 5; ++m) sc[m*stride] = carry[m];
+  }
+}
+
+int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s)
+{
+  int T[3] = {sh.x, sh.y, sh.z}, N[3] = {v->ni, v->nj, v->nk}, G[3], a, nt = sh.x*sh.y*sh.z;
+  size_t smem = (size_t)5*(nt/T[d - 1])*(T[d - 1] + 1)*sizeof(double);
+  /* a shape the marching kernel cannot take: the fused kernel instead */
+  if (nt > FM_BOUND(d) || smem > 48*1024) return mlaunch_flux_fused(v, d, sh, first, s);
+  for (a = 0; a < 3; ++a) G[a] = a == d - 1 ? 1 : m_div(N[a], T[a]);
+  dim3 grid((unsigned)G[0], (unsigned)G[1], (unsigned)G[2]), block((unsigned)sh.x, (unsigned)sh.y, (unsigned)sh.z);
+  switch (d) {
+  case 1: m_flux_march_kernel<1><<<grid, block, smem, s>>>(*v, first); break;
+  case 2: m_flux_march_kernel<2><<<grid, block, smem, s>>>(*v, first); break;
+  default: m_flux_march_kernel<3><<<grid, block, smem, s>>>(*v, first); break;
+  }
+  ADI_LAUNCH_CHECK("flux_fused (marching)");
+  return ADI_OK;
+}
+
 /* ---- flux_kernel1 through a shared-memory tile (the paper's 4x8x33 for
  * the direction along which the tile is 32 + 1 long): each thread loads
  * qp at its cell, the first along D also the cell before the tile, then

@@ -29,6 +29,15 @@
  *   MS_GRAPH  (c) the iteration captured in a CUDA graph and replayed
  *   MS_ADI123 ADI_kernel3 folded into the merged ADI_kernel1+2
  *   MS_PT     primitives and local time step in one kernel
+ *   MS_FMARCH fused flux, marching: a block owns a cross-section tile and
+ *             marches along d in chunks; each face's g computed exactly
+ *             once (the chunk's last face carried to the next chunk in
+ *             shared memory), convective then viscous part (fewer live
+ *             registers), __launch_bounds__ (needs MS_FUSE)
+ *   MS_TSWEEP i-sweeps warp by warp: each warp owns warp-size lines and
+ *             moves chunks of 16 i x lines through shared memory with all
+ *             of a chunk's loads in flight at once (unrolled), no block
+ *             barriers (needs MS_SWEEP)
  */
 #ifndef ADIFLOW_MERGED_H
 #define ADIFLOW_MERGED_H
@@ -38,7 +47,8 @@
 enum adi_merged_step_flag {
   MS_ADI12 = 1 << 0, MS_ALIGN = 1 << 1, MS_SWEEP = 1 << 2, MS_FLUX1S = 1 << 3, MS_TUNE = 1 << 4,
   MS_FUSE = 1 << 5, MS_COMP = 1 << 6, MS_GRAPH = 1 << 7, MS_ADI123 = 1 << 8, MS_PT = 1 << 9,
-  MS_ALL = (1 << 10) - 1
+  MS_FMARCH = 1 << 10, MS_TSWEEP = 1 << 11,
+  MS_ALL = (1 << 12) - 1
 };
 
 /* ---- ADI_kernel1's eigenvalue split at point p, into registers: the
@@ -135,12 +145,13 @@ ADI_HD static inline void adi4_line_comps(const adi_view *v, int d, int b, int c
 
 /* ---- fused flux: g = fc - fv at face p of direction d (between p - s and
  * p), faces 1..n+1, interior across. The du, ql/qr, fc and fv of
- * flux_stage1..3_point and viscous_flux_point, in registers. ---- */
-ADI_HD static ADI_FORCEINLINE void flux_face_g_dir(const adi_view *v, int d, int p, double g[5])
+ * flux_stage1..3_point and viscous_flux_point, in registers. Two parts:
+ * the convective flux fc (flux_face_conv_dir) and the viscous flux fv
+ * (flux_face_visc_dir); g = fc - fv. ---- */
+ADI_HD static ADI_FORCEINLINE void flux_face_conv_dir(const adi_view *v, int d, int p, double f[5])
 {
-  const int prim_of_grad[4] = {2, 3, 4, 6};
-  int s = adi_stride(v, d), il = p - s, ir = p + s, s0 = 3*(d - 1), m, dd, vr, c, ep;
-  double ql[5], qr[5], f[5], fv[5], dul, dup, dur, dphi[12], mv[9], volf;
+  int s = adi_stride(v, d), il = p - s, ir = p + s, s0 = 3*(d - 1), m;
+  double ql[5], qr[5], dul, dup, dur;
   for (m = 1; m <= 5; ++m) {
     if (v->sp.order == 2) {
       dul = ADI_F(v, qp, m, il) - ADI_F(v, qp, m, il - s);
@@ -155,6 +166,13 @@ ADI_HD static ADI_FORCEINLINE void flux_face_g_dir(const adi_view *v, int d, int
   }
   roe_flux(&v->sp, ql[0], ql[1], ql[2], ql[3], ql[4], qr[0], qr[1], qr[2], qr[3], qr[4],
            ADI_F(v, sf, s0 + 1, p), ADI_F(v, sf, s0 + 2, p), ADI_F(v, sf, s0 + 3, p), f);
+}
+
+ADI_HD static ADI_FORCEINLINE void flux_face_visc_dir(const adi_view *v, int d, int p, double fv[5])
+{
+  const int prim_of_grad[4] = {2, 3, 4, 6};
+  int s = adi_stride(v, d), il = p - s, m, dd, vr, c, ep;
+  double dphi[12], mv[9], volf;
   for (dd = 1; dd <= 3; ++dd) {
     if (dd == d) {
       for (vr = 1; vr <= 4; ++vr) {
@@ -177,6 +195,14 @@ ADI_HD static ADI_FORCEINLINE void flux_face_g_dir(const adi_view *v, int d, int
   viscous_face_flux(&v->sp, d, dphi, mv, volf,
                     0.5*(ADI_F(v, qp, 2, il) + ADI_F(v, qp, 2, p)), 0.5*(ADI_F(v, qp, 3, il) + ADI_F(v, qp, 3, p)),
                     0.5*(ADI_F(v, qp, 4, il) + ADI_F(v, qp, 4, p)), ADI_F(v, qp, 6, il), ADI_F(v, qp, 6, p), fv);
+}
+
+ADI_HD static ADI_FORCEINLINE void flux_face_g_dir(const adi_view *v, int d, int p, double g[5])
+{
+  double f[5], fv[5];
+  int m;
+  flux_face_conv_dir(v, d, p, f);
+  flux_face_visc_dir(v, d, p, fv);
   for (m = 0; m < 5; ++m) g[m] = f[m] - fv[m];
 }
 

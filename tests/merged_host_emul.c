@@ -11,8 +11,13 @@
  *   MK_FLUXF   per cell: both faces' g = fc - fv (flux_face_g) and the
  *              residual update; on the GPU each face is computed once, in
  *              shared memory, by one thread of the block - the same numbers
+ *   MK_FLUXF with MS_FMARCH: per column along d (launch_flux_march), the
+ *              faces in order, each once (convective part, then minus the
+ *              viscous part), the cell between the carried face and the
+ *              new one updated - as the marching kernel's chunks do
  *   MK_ADI4    adi4_line_comps per line, or per (component, line) with
- *              MS_COMP, as the component threads do
+ *              MS_COMP, as the component threads do (MS_TSWEEP moves the
+ *              data differently, the recurrences are these)
  * Everything else runs the split family's body. */
 #include <string.h>
 
@@ -86,10 +91,46 @@ static adi_box merged_box(const adi_view *v, int kernel, int d)
   }
 }
 
+/* the marching fused flux (MS_FMARCH): one column (b, c) across d at a
+ * time, in forward or reverse order of columns */
+static void fm_face(const adi_view *v, int d, int p, double g[5])
+{
+  double fv[5];
+  int m;
+  flux_face_conv_dir(v, d, p, g);
+  flux_face_visc_dir(v, d, p, fv);
+  for (m = 0; m < 5; ++m) g[m] = g[m] - fv[m];
+}
+
+static void launch_flux_march(const adi_view *v, int d, int reverse)
+{
+  int n = adi_ncells(v, d), e = adi_stride(v, d), nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
+  int b, c, bi, ci, a, p, pc[3], m;
+  double gl[5], gh[5];
+  for (ci = 1; ci <= nc; ++ci)
+    for (bi = 1; bi <= nb; ++bi) {
+      b = reverse ? nb + 1 - bi : bi;
+      c = reverse ? nc + 1 - ci : ci;
+      cell_index(d, 1, b, c, pc);
+      p = adi_pt(v, pc[0], pc[1], pc[2]);
+      fm_face(v, d, p, gl);
+      for (a = 1; a <= n; ++a) {
+        fm_face(v, d, p + e, gh);
+        flux_res_update(v, p, d == 1, gl, gh);
+        for (m = 0; m < 5; ++m) gl[m] = gh[m];
+        p += e;
+      }
+    }
+}
+
 static void launch(const adi_view *v, int kernel, int d, double cfl, int flags, int reverse)
 {
   adi_box b;
   int i, j, k, m, nm;
+  if (kernel == MK_FLUXF && (flags & MS_FMARCH)) {
+    launch_flux_march(v, d, reverse);
+    return;
+  }
   if (kernel == MK_RES_ZERO) {
     memset(v->res, 0, sizeof(double)*(size_t)v->npts*ADI_NVAR);
     return;

@@ -34,11 +34,12 @@ program test_merged_c_vs_fortran
 
   ! include/adiflow_merged.h, enum adi_merged_step_flag
   integer(c_int), parameter :: MS_ADI12 = 1, MS_ALIGN = 2, MS_SWEEP = 4, MS_FLUX1S = 8, MS_TUNE = 16, &
-    MS_FUSE = 32, MS_COMP = 64, MS_GRAPH = 128, MS_ADI123 = 256, MS_PT = 512, MS_ALL = 1023
-  integer(c_int), parameter :: flag_sets(7) = [0_c_int, MS_ADI12, MS_FUSE, MS_COMP + MS_SWEEP, &
-    MS_ADI123 + MS_PT, MS_FLUX1S, MS_ALL]
-  character(len=*), parameter :: flag_names(7) = [character(len=14) :: 'none', 'adi12', 'fuse', &
-    'comp+sweep', 'adi123+pt', 'flux1s', 'all']
+    MS_FUSE = 32, MS_COMP = 64, MS_GRAPH = 128, MS_ADI123 = 256, MS_PT = 512, &
+    MS_FMARCH = 1024, MS_TSWEEP = 2048, MS_ALL = 4095
+  integer(c_int), parameter :: flag_sets(9) = [0_c_int, MS_ADI12, MS_FUSE, MS_COMP + MS_SWEEP, &
+    MS_ADI123 + MS_PT, MS_FLUX1S, MS_FUSE + MS_FMARCH, MS_ALL - MS_FMARCH, MS_ALL]
+  character(len=*), parameter :: flag_names(9) = [character(len=14) :: 'none', 'adi12', 'fuse', &
+    'comp+sweep', 'adi123+pt', 'flux1s', 'fuse+fmarch', 'all,-fmarch', 'all']
   type(case_t) :: cs
 
   ! A: stretched 3D cavity, lid on jmax, isothermal, van Albada, order 2
