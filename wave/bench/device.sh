@@ -3,6 +3,10 @@
 # the binaries already built into build/wave/ ('make wave wave-cuda'); builds nothing.
 #   bash wave/bench/device.sh            # everything (~5-8 min on 1-2 H200)
 #   QUICK=1 bash wave/bench/device.sh    # identity + sanitizer + one size
+#   SCALING_ONLY=1 bash wave/bench/device.sh   # ~2 min, needs >= 2 GPUs: the CPU
+#       reference + NCCL (and 2-slab single-process) identity, the 1-GPU 16384^2
+#       baseline of the kernel KERNEL (default tile256) chunk CHUNK (default 64),
+#       then section 4 only: strong/weak scaling, both modes, with profile lines
 # Works with any number of visible GPUs (1, 2, ...). Prints a table at the end.
 set -u
 B=build/wave
@@ -23,6 +27,15 @@ row() { printf "%-58s %s\n" "$1" "$2" | tee -a $TABLE; }
 cks() { grep -o 'checksum [0-9a-f]*' "$1" | tail -1 | cut -d' ' -f2; }
 rate() { grep '^done:' "$1" | sed -E 's/.* s, ([0-9.]+) Mcells\/s.*/\1/'; }   # Mcells/s
 
+perf() {  # label log command...  -> prints and records Gcells/s
+    local label=$1 log=$2; shift 2
+    "$@" > $O/$log.log 2>&1
+    local r; r=$(rate $O/$log.log)
+    if [ -n "$r" ]; then row "$label" "$(awk -v r=$r 'BEGIN{printf "%8.1f Gcells/s", r/1000}')"; echo "$r" > $O/$log.rate
+    else row "$label" "FAILED (see $O/$log.log)"; fails=$((fails+1)); tail -3 $O/$log.log; fi
+}
+g() { cat $O/$1.rate 2>/dev/null || echo 0; }
+
 echo "== 1. bit-identity (small case, FP32 and FP64, FMA off everywhere)"
 SMALL="wave/cases/small.case --nx 616 --ny 530 --nt 400 --rec_n 40 --write_final 1"
 $B/wave2d $SMALL --out $O/id_cpu > $O/id_cpu.log 2>&1
@@ -38,6 +51,12 @@ idrun() {  # label outdir command...
         row "identity: $label" "DIFF (${c:-no result}; see $O/$d.log)"; fails=$((fails+1)); tail -3 $O/$d.log
     fi
 }
+if [ -n "${SCALING_ONLY:-}" ]; then
+    [ "$NG" -ge 2 ] || { echo "device.sh: SCALING_ONLY needs at least 2 GPUs ($NG visible)" >&2; exit 2; }
+    idrun "2 slabs single-process (on 2 GPU)" id_g2 $B/wave2d-cuda $SMALL --mode gpu --gpus 2
+    idrun "mpirun -np $NG, NCCL halos, 1 GPU per rank" id_mpi $MPIRUN -np $NG $B/wave2d-mpi-cuda $SMALL --mode gpu
+fi
+if [ -z "${SCALING_ONLY:-}" ]; then
 for k in tile tile256 tile64 simple; do idrun "1 GPU, kernel $k" id_g1_$k $B/wave2d-cuda $SMALL --mode gpu --gpus 1 --kernel $k; done
 idrun "1 GPU, tile, chunk 16" id_g1_c16 $B/wave2d-cuda $SMALL --mode gpu --gpus 1 --chunk 16
 idrun "2 slabs single-process (on $((NG<2?1:2)) GPU)" id_g2 $B/wave2d-cuda $SMALL --mode gpu --gpus 2
@@ -63,14 +82,6 @@ if [ -n "$CS" ]; then
 else row "compute-sanitizer" "not installed, skipped"; fi
 
 echo "== 3. single-GPU throughput (FP32, layered velocity model, sponge on)"
-perf() {  # label log command...  -> prints and records Gcells/s
-    local label=$1 log=$2; shift 2
-    "$@" > $O/$log.log 2>&1
-    local r; r=$(rate $O/$log.log)
-    if [ -n "$r" ]; then row "$label" "$(awk -v r=$r 'BEGIN{printf "%8.1f Gcells/s", r/1000}')"; echo "$r" > $O/$log.rate
-    else row "$label" "FAILED (see $O/$log.log)"; fails=$((fails+1)); tail -3 $O/$log.log; fi
-}
-g() { cat $O/$1.rate 2>/dev/null || echo 0; }
 perf "1 GPU   512^2   (nt 4000)" p512 $B/wave2d-cuda $CASE --mode gpu --gpus 1 --nx 512 --ny 512 --nt 4000 --sponge 20
 perf "1 GPU  4096^2   (nt 1000)" p4096 $B/wave2d-cuda $CASE --mode gpu --gpus 1 --nx 4096 --ny 4096 --nt 1000
 BEST=tile; BESTC=64
@@ -88,6 +99,11 @@ fi
 R1=$(g p16k_${BEST}_$BESTC)
 row "speed-up vs the seed example at 4096^2 (6.3 Gcells/s)" "$(awk -v r=$(g p4096) 'BEGIN{printf "%.1fx", r/6300}')"
 row "speed-up vs the seed example at 16384^2 (24.3 Gcells/s)" "$(awk -v r=$R1 'BEGIN{printf "%.1fx", r/24300}')"
+else   # SCALING_ONLY: the 1-GPU baseline of the efficiencies, one kernel
+    BEST=${KERNEL:-tile256}; BESTC=${CHUNK:-64}
+    perf "1 GPU 16384^2 kernel $BEST chunk $BESTC (nt 300)" p16k_${BEST}_$BESTC $B/wave2d-cuda $CASE --mode gpu --gpus 1 --nx 16384 --ny 16384 --nt 300 --kernel $BEST --chunk $BESTC
+    R1=$(g p16k_${BEST}_$BESTC)
+fi
 
 if [ "$NG" -ge 2 ] && [ -z "${QUICK:-}" ]; then
     echo "== 4. strong scaling 16384^2 and weak scaling 16384 x 16384*G (kernel $BEST chunk $BESTC)"
