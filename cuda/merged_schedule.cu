@@ -122,7 +122,6 @@ static m_shape mk(int x, int y, int z) { m_shape s; s.x = x; s.y = y; s.z = z; r
  * tiled kernels */
 static m_shape default_shape(int k, int d)
 {
-  if (k == MK_FLUXF && (ms_.flags & MS_FMARCH) && d == 3) return mk(32, 1, 4);
   if (k == MK_FLUXF || k == MK_FLUX1S) return d == 1 ? mk(32, 4, 1) : (d == 2 ? mk(32, 8, 1) : mk(32, 1, 8));
   return mk(32, 4, 1);
 }
@@ -144,9 +143,8 @@ static int shape_ok(int k, int d, m_shape s)
     if (k == MK_ADI4 && d == 1) return madi4_smem_bytes(s) > 0;
     return 1;
   }
-  /* the marching kernel (MS_FMARCH) takes at most 256 threads, 192 along k
-   * (a larger shape from a table runs the fused kernel) */
-  if (k == MK_FLUXF && (ms_.flags & MS_FMARCH) && t > (d == 3 ? 192 : 256)) return 0;
+  /* the marching kernel (MS_FMARCH, i and j) takes at most 256 threads */
+  if (k == MK_FLUXF && adi_merged_march(ms_.flags, d) && t > 256) return 0;
   if (k == MK_FLUXF) return (d == 1 ? s.x : (d == 2 ? s.y : s.z)) >= 2;
   return 1;
 }
@@ -251,7 +249,7 @@ static int launch(int k, int d)
     return mlaunch_flux_point(v, k, d, sh, align, ms_.d_cfl, ms_.s);
   case MK_FLUX1S: return mlaunch_flux1_smem(v, d, sh, ms_.s);
   case MK_FLUXF:
-    if (ms_.flags & MS_FMARCH) return mlaunch_flux_march(v, d, sh, d == 1, ms_.s);
+    if (adi_merged_march(ms_.flags, d)) return mlaunch_flux_march(v, d, sh, d == 1, ms_.s);
     return mlaunch_flux_fused(v, d, sh, d == 1, ms_.s);
   case MK_ADI4: return mlaunch_adi4(v, d, sh, ms_.flags, ms_.s);
   default: return mlaunch_adi_point(v, k, d, sh, align, ms_.s);

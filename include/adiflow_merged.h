@@ -33,7 +33,10 @@
  *             marches along d in chunks; each face's g computed exactly
  *             once (the chunk's last face carried to the next chunk in
  *             shared memory), convective then viscous part (fewer live
- *             registers), __launch_bounds__ (needs MS_FUSE)
+ *             registers), __launch_bounds__ (needs MS_FUSE); used along i
+ *             and j only (adi_merged_march): along k the 168-register
+ *             marching kernel was slower than the fused one on an H200
+ *             (0.61 vs 0.43 ms at 128^3, bench/RESULTS.md)
  *   MS_TSWEEP i-sweeps warp by warp: each warp owns warp-size lines and
  *             moves chunks of 16 i x lines through shared memory with all
  *             of a chunk's loads in flight at once (unrolled), no block
@@ -50,6 +53,13 @@ enum adi_merged_step_flag {
   MS_FMARCH = 1 << 10, MS_TSWEEP = 1 << 11,
   MS_ALL = (1 << 12) - 1
 };
+
+/* Whether the fused flux of direction d runs as the marching kernel. */
+static inline int adi_merged_march(int flags, int d)
+{
+  return (flags & MS_FMARCH) && d < 3;
+}
+
 
 /* ---- ADI_kernel1's eigenvalue split at point p, into registers: the
  * expressions of adi_stage1_point ---- */

@@ -127,7 +127,7 @@ static void launch(const adi_view *v, int kernel, int d, double cfl, int flags, 
 {
   adi_box b;
   int i, j, k, m, nm;
-  if (kernel == MK_FLUXF && (flags & MS_FMARCH)) {
+  if (kernel == MK_FLUXF && adi_merged_march(flags, d)) {
     launch_flux_march(v, d, reverse);
     return;
   }
