@@ -193,29 +193,6 @@ contains
     kernel_family = merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(name) == 'merged')
   end function kernel_family
 
-  !> Iteration-based CFL ramp (never residual-based: the backends must take
-  !> identical steps).
-  pure function cfl_at(c, iter) result(v)
-    type(case_t), intent(in) :: c
-    integer(ik8), intent(in) :: iter
-    real(rk) :: v
-    if (c%cfl_ramp_iters > 0 .and. iter <= c%cfl_ramp_iters) then
-      v = c%cfl_start + (c%cfl - c%cfl_start)*real(iter - 1, rk)/real(c%cfl_ramp_iters, rk)
-    else
-      v = c%cfl
-    end if
-  end function cfl_at
-
-  function case_stem(path) result(stem)
-    character(len=*), intent(in) :: path
-    character(len=256) :: stem
-    integer :: a, b
-    a = index(path, '/', back=.true.) + 1
-    b = index(path, '.', back=.true.) - 1
-    if (b < a) b = len_trim(path)
-    stem = path(a:b)
-  end function case_stem
-
   subroutine check_host_memory(l)
     type(layout_t), intent(in) :: l
     integer(ik8) :: need, avail

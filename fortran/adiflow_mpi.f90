@@ -312,7 +312,7 @@ contains
       call adi_stage1_eigenvalues(sp, lay, d, f%qp, f%sc, f%vol, f%wk)
       if (across) then
         call halo_exchange(dc, lay, f%wk, WK_LAMP + 1, WK_LAMN + 3, d, 1, dc%swp(1, d), dc%swp(2, d))
-        call adi_stage2_exact(dc, lay, d, f%dtv, f%wk)
+        call adi_stage2_coefficients(lay, d, f%dtv, f%wk, dc%off, dc%nglob)
       else
         call adi_stage2_coefficients(lay, d, f%dtv, f%wk)
       end if
@@ -325,27 +325,6 @@ contains
       call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
     end do
   end subroutine mpi_iteration
-
-  pure function cfl_at(c, iter) result(v)
-    type(case_t), intent(in) :: c
-    integer(ik8), intent(in) :: iter
-    real(rk) :: v
-    if (c%cfl_ramp_iters > 0 .and. iter <= c%cfl_ramp_iters) then
-      v = c%cfl_start + (c%cfl - c%cfl_start)*real(iter - 1, rk)/real(c%cfl_ramp_iters, rk)
-    else
-      v = c%cfl
-    end if
-  end function cfl_at
-
-  function case_stem(path) result(stem)
-    character(len=*), intent(in) :: path
-    character(len=256) :: stem
-    integer :: a, b
-    a = index(path, '/', back=.true.) + 1
-    b = index(path, '.', back=.true.) - 1
-    if (b < a) b = len_trim(path)
-    stem = path(a:b)
-  end function case_stem
 
   function rank_file(r) result(p)
     integer, intent(in) :: r

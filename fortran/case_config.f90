@@ -8,7 +8,7 @@ module case_config
   implicit none
   private
   public :: case_t, read_case, apply_overrides, validate_case, make_solver_params
-  public :: case_error, bc_code, lower
+  public :: case_error, bc_code, lower, cfl_at, case_stem
 
   type :: case_t
     character(len=256) :: case_file = ''
@@ -318,4 +318,28 @@ contains
     sp%bc(5) = bc_code('bc_kmin', cs%bc_kmin); sp%bc(6) = bc_code('bc_kmax', cs%bc_kmax)
     sp%ni = cs%ni; sp%nj = cs%nj; sp%nk = cs%nk
   end function make_solver_params
+
+  !> Iteration-based CFL ramp (never residual-based: the backends must take
+  !> identical steps).
+  pure function cfl_at(c, iter) result(v)
+    type(case_t), intent(in) :: c
+    integer(ik8), intent(in) :: iter
+    real(rk) :: v
+    if (c%cfl_ramp_iters > 0 .and. iter <= c%cfl_ramp_iters) then
+      v = c%cfl_start + (c%cfl - c%cfl_start)*real(iter - 1, rk)/real(c%cfl_ramp_iters, rk)
+    else
+      v = c%cfl
+    end if
+  end function cfl_at
+
+  !> The case file's name without folder and extension (the default run folder).
+  function case_stem(path) result(stem)
+    character(len=*), intent(in) :: path
+    character(len=256) :: stem
+    integer :: a, b
+    a = index(path, '/', back=.true.) + 1
+    b = index(path, '.', back=.true.) - 1
+    if (b < a) b = len_trim(path)
+    stem = path(a:b)
+  end function case_stem
 end module case_config

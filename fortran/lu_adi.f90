@@ -66,20 +66,29 @@ contains
     !$omp end parallel do
   end subroutine adi_stage1_eigenvalues
 
-  subroutine adi_stage2_coefficients(lay, d, dtv, wk)
+  !> A block of a decomposed grid passes its offset in the global grid and
+  !> the global cell counts, so the end conditions (flmp = 0 on the first
+  !> cell of a line, flmn = 0 on the last) hold on the global line and the
+  !> coefficients at an internal block face use the neighbour's lam+-
+  !> (exchanged into the ghost layer beforehand).
+  subroutine adi_stage2_coefficients(lay, d, dtv, wk, offset, nglobal)
     type(layout_t), intent(in) :: lay
     integer, intent(in) :: d
     real(rk), intent(in) :: dtv(-1:,-1:,-1:)
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
-    integer :: i, j, k, s, e(3), p(3), nd(3)
+    integer, intent(in), optional :: offset(3), nglobal(3)
+    integer :: i, j, k, s, e(3), p(3), nd(3), off(3)
     real(rk) :: dg
     e = 0; e(d) = 1
     nd = [lay%ni, lay%nj, lay%nk]
+    off = 0
+    if (present(offset)) off = offset
+    if (present(nglobal)) nd = nglobal
     !$omp parallel do collapse(2) private(i, s, p, dg)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
-          p = [i, j, k]
+          p = [i, j, k] + off
           do s = 1, 3
             dg = 1.0_rk + dtv(i,j,k)*wk(i,j,k,WK_LAMV+s)
             wk(i,j,k,WK_DIAG+s) = dg

@@ -29,7 +29,7 @@ module mpi_decomp
   private
   public :: decomp_t, choose_process_grid, decomp_setup, block_range
   public :: halo_exchange, block_boundary_conditions
-  public :: adi_stage2_exact, adi_stage4_pipelined, mpi_residual_norms
+  public :: adi_stage4_pipelined, mpi_residual_norms
   public :: gather_interior, write_block_vts, write_pvts, mpi_fail, any_rank
 
   integer, parameter :: eig_of_char(5) = [1, 1, 1, 2, 3]
@@ -219,43 +219,6 @@ contains
       call fill_boundary_direction(sp, lay, d, q, dc%phys)
     end do
   end subroutine block_boundary_conditions
-
-  !> ADI stage 2 of fortran/lu_adi.f90 with the end conditions taken on the
-  !> GLOBAL line: at an internal block face the coefficients use the
-  !> neighbour's lam+- (exchanged into the ghost layer beforehand).
-  subroutine adi_stage2_exact(dc, lay, d, dtv, wk)
-    type(decomp_t), intent(in) :: dc
-    type(layout_t), intent(in) :: lay
-    integer, intent(in) :: d
-    real(rk), intent(in) :: dtv(-1:,-1:,-1:)
-    real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
-    integer :: i, j, k, s, e(3), p(3)
-    real(rk) :: dg
-    e = 0; e(d) = 1
-    !$omp parallel do collapse(2) private(i, s, p, dg)
-    do k = 1, lay%nk
-      do j = 1, lay%nj
-        do i = 1, lay%ni
-          p = [i, j, k] + dc%off
-          do s = 1, 3
-            dg = 1.0_rk + dtv(i,j,k)*wk(i,j,k,WK_LAMV+s)
-            wk(i,j,k,WK_DIAG+s) = dg
-            if (p(d) > 1) then
-              wk(i,j,k,WK_FLMP+s) = -(dtv(i,j,k)*wk(i-e(1),j-e(2),k-e(3),WK_LAMP+s))
-            else
-              wk(i,j,k,WK_FLMP+s) = 0.0_rk
-            end if
-            if (p(d) < dc%nglob(d)) then
-              wk(i,j,k,WK_FLMN+s) = dtv(i,j,k)*wk(i+e(1),j+e(2),k+e(3),WK_LAMN+s)/dg
-            else
-              wk(i,j,k,WK_FLMN+s) = 0.0_rk
-            end if
-          end do
-        end do
-      end do
-    end do
-    !$omp end parallel do
-  end subroutine adi_stage2_exact
 
   !> ADI stage 4 for d = 2 or 3 across ranks (NAS LU-style wavefront): the
   !> lines are cut into chunks across the sweep direction; for each chunk a
