@@ -24,6 +24,7 @@ module mpi_decomp
   use grid_layout, only: layout_t, make_layout
   use solver_params
   use boundary_conditions, only: fill_boundary_direction, cell_index
+  use output_vtk, only: write_vts
   use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH
   implicit none
   private
@@ -468,61 +469,7 @@ contains
     type(layout_t), intent(in) :: lay
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:)
-    integer :: u, ios, i, j, k, ni, nj, nk
-    integer(int64) :: npt, ncell, off
-    character(len=1), parameter :: nl = achar(10)
-    character(len=96) :: ext
-    character(len=512) :: msg
-    character(len=64), parameter :: names(4) = [character(len=64) :: 'density', 'pressure', &
-      'temperature', 'mach']
-    ni = lay%ni; nj = lay%nj; nk = lay%nk
-    npt = int(ni + 1, int64)*(nj + 1)*(nk + 1)
-    ncell = int(ni, int64)*nj*nk
-    ext = extent_string(dc%nloc, dc%off)
-    open(newunit=u, file=path, access='stream', form='unformatted', status='replace', &
-      action='write', iostat=ios, iomsg=msg)
-    if (ios /= 0) call mpi_fail('cannot write "'//trim(path)//'": '//trim(msg), 2)
-    write(u) '<?xml version="1.0"?>'//nl// &
-      '<VTKFile type="StructuredGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">'//nl// &
-      '<StructuredGrid WholeExtent="'//trim(ext)//'">'//nl// &
-      '<Piece Extent="'//trim(ext)//'">'//nl//'<Points>'//nl
-    off = 0
-    call data_array('coordinates', 3, off)
-    off = off + 8 + 24*npt
-    write(u) '</Points>'//nl//'<CellData Scalars="density" Vectors="velocity">'//nl
-    do i = 1, 4
-      call data_array(trim(names(i)), 1, off)
-      off = off + 8 + 8*ncell
-    end do
-    call data_array('velocity', 3, off)
-    write(u) '</CellData>'//nl//'</Piece>'//nl//'</StructuredGrid>'//nl// &
-      '<AppendedData encoding="raw">'//nl//'_'
-    write(u) 24*npt
-    write(u) (((xn(:, i, j, k), i = 0, ni), j = 0, nj), k = 0, nk)
-    write(u) 8*ncell
-    write(u) qp(1:ni, 1:nj, 1:nk, 1)
-    write(u) 8*ncell
-    write(u) qp(1:ni, 1:nj, 1:nk, 5)
-    write(u) 8*ncell
-    write(u) qp(1:ni, 1:nj, 1:nk, 6)
-    write(u) 8*ncell
-    write(u) (((sqrt(qp(i,j,k,2)**2 + qp(i,j,k,3)**2 + qp(i,j,k,4)**2)/ &
-      sqrt(sp%gamma*qp(i,j,k,5)/qp(i,j,k,1)), i = 1, ni), j = 1, nj), k = 1, nk)
-    write(u) 24*ncell
-    write(u) (((qp(i,j,k,2:4), i = 1, ni), j = 1, nj), k = 1, nk)
-    write(u) nl//'</AppendedData>'//nl//'</VTKFile>'//nl
-    close(u)
-  contains
-    subroutine data_array(name, ncomp, offset)
-      character(len=*), intent(in) :: name
-      integer, intent(in) :: ncomp
-      integer(int64), intent(in) :: offset
-      character(len=32) :: c1, c2
-      write(c1, '(i0)') ncomp
-      write(c2, '(i0)') offset
-      write(u) '<DataArray type="Float64" Name="'//name//'" NumberOfComponents="'// &
-        trim(c1)//'" format="appended" offset="'//trim(c2)//'"/>'//nl
-    end subroutine data_array
+    call write_vts(path, lay, sp, xn, qp, dc%off)
   end subroutine write_block_vts
 
   !> The ParaView index of the block files: piece r is stem_rNNNNN.vts.

@@ -12,11 +12,15 @@ module output_vtk
 
 contains
 
-  subroutine write_vts(path, lay, sp, xn, qp)
+  !> offset: where this block starts in a decomposed grid (its piece of the
+  !> .pvts index); absent for a whole grid.
+  subroutine write_vts(path, lay, sp, xn, qp, offset)
     character(len=*), intent(in) :: path
     type(layout_t), intent(in) :: lay
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:)
+    integer, intent(in), optional :: offset(3)
+    integer :: of(3)
     integer :: u, ios, i, j, k, ni, nj, nk
     integer(int64) :: npt, ncell, off
     character(len=1), parameter :: nl = achar(10)
@@ -28,7 +32,9 @@ contains
     ni = lay%ni; nj = lay%nj; nk = lay%nk
     npt = int(ni + 1, int64)*(nj + 1)*(nk + 1)
     ncell = int(ni, int64)*nj*nk
-    write(ext, '(6(i0,1x))') 0, ni, 0, nj, 0, nk
+    of = 0
+    if (present(offset)) of = offset
+    write(ext, '(6(i0,1x))') of(1), of(1) + ni, of(2), of(2) + nj, of(3), of(3) + nk
     open(newunit=u, file=path, access='stream', form='unformatted', status='replace', &
       action='write', iostat=ios, iomsg=msg)
     if (ios /= 0) call case_error('cannot write "'//trim(path)//'": '//trim(msg))
