@@ -36,6 +36,18 @@ grep -q '^pyramid height: n = [0-9]* (overlapped model' $T/auto.log && grep -q '
 grep -q 'calibration: tau_c' $T/auto.log && grep -q 'paper eq. (4) closed form' $T/auto.log \
     && ok cli_calibration_report "tau_c, tau_a, predicted vs measured, paper eq. (4)" || bad cli_calibration_report "$(head -5 $T/auto.log)"
 
+# the sanitizer command lines of bench/device.sh must be ones ooc2d accepts
+# (a rejected budget exits 1 under memcheck with "0 errors"): same arguments,
+# CPU stand-in
+for eq in heat wave; do
+    a=$(sed -n "s/^CS_ARGS_$eq=\"\(.*\)\"\$/\1/p" ooc/bench/device.sh)
+    if [ -z "$a" ]; then bad "device_sh_memcheck_args_$eq" "no CS_ARGS_$eq line in ooc/bench/device.sh"; continue; fi
+    run $T/cs_$eq.log $B/ooc2d --mode cpu $a
+    rc=$?
+    [ $rc = 0 ] && [ "$(grep -cE '^(in-core|trivial|pyramid) .* yes$' $T/cs_$eq.log)" = 3 ] \
+        && ok "device_sh_memcheck_args_$eq" "$a: runs, bit-identical" || bad "device_sh_memcheck_args_$eq" "rc=$rc, $(tail -1 $T/cs_$eq.log)"
+done
+
 # 3. outputs
 run $T/out.log $B/ooc2d --eq wave --nx 120 --ny 90 --nt 10 --device-mem 64K --out $T/out --write_final 1 --method pyramid
 sz=$(stat -c %s $T/out/final.bin 2>/dev/null || echo 0)
