@@ -330,16 +330,13 @@ ADI_HD static inline void adi_stage2_point(const adi_view *v, int d, int i, int 
 }
 
 /* ---- ADI stage 3: right-hand side into characteristic variables; first
- * direction: rhs = -dtv*res, later ones: the previous direction's dq ---- */
-ADI_HD static inline void adi_stage3_point(const adi_view *v, int d, int i, int j, int k)
+ * direction: rhs = -dtv*res, later ones: the previous direction's dq.
+ * adi_stage3_char: the part after the rhs r (the merged family's
+ * ADI_kernel5_123 hands it the r of stage 5 in registers, not via dq) ---- */
+ADI_HD static ADI_FORCEINLINE void adi_stage3_char(const adi_view *v, int d, int p, const double r[5])
 {
-  int p = adi_pt(v, i, j, k), s0 = 3*(d - 1), m;
-  double r[5], ch[5], kmag, nx, ny, nz;
-  if (d == 1) {
-    for (m = 1; m <= 5; ++m) r[m - 1] = -(v->dtv[p]*ADI_F(v, res, m, p));
-  } else {
-    for (m = 1; m <= 5; ++m) r[m - 1] = ADI_F(v, dq, m, p);
-  }
+  int s0 = 3*(d - 1), m;
+  double ch[5], kmag, nx, ny, nz;
   kmag = sqrt(ADI_F(v, sc, s0 + 1, p)*ADI_F(v, sc, s0 + 1, p) + ADI_F(v, sc, s0 + 2, p)*ADI_F(v, sc, s0 + 2, p)
               + ADI_F(v, sc, s0 + 3, p)*ADI_F(v, sc, s0 + 3, p));
   nx = ADI_F(v, sc, s0 + 1, p)/kmag;
@@ -348,6 +345,18 @@ ADI_HD static inline void adi_stage3_point(const adi_view *v, int d, int i, int 
   char_from_cons(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, r, ch);
   for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_WCH + m, p) = ch[m - 1];
+}
+
+ADI_HD static inline void adi_stage3_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), m;
+  double r[5];
+  if (d == 1) {
+    for (m = 1; m <= 5; ++m) r[m - 1] = -(v->dtv[p]*ADI_F(v, res, m, p));
+  } else {
+    for (m = 1; m <= 5; ++m) r[m - 1] = ADI_F(v, dq, m, p);
+  }
+  adi_stage3_char(v, d, p, r);
 }
 
 /* ---- ADI stage 4: forward then backward sweep of one line of direction d,
@@ -382,11 +391,12 @@ ADI_HD static inline void adi_stage4_line(const adi_view *v, int d, int b, int c
 }
 
 /* ---- ADI stage 5: back to conservative increments: dq for the next
- * direction or, after the last (d = 3), q = q + dq ---- */
-ADI_HD static inline void adi_stage5_point(const adi_view *v, int d, int i, int j, int k)
+ * direction or, after the last (d = 3), q = q + dq. adi_stage5_incr: the
+ * increments r at p, before they are stored ---- */
+ADI_HD static ADI_FORCEINLINE void adi_stage5_incr(const adi_view *v, int d, int p, double r[5])
 {
-  int p = adi_pt(v, i, j, k), s0 = 3*(d - 1), m;
-  double r[5], ch[5], kmag, nx, ny, nz;
+  int s0 = 3*(d - 1), m;
+  double ch[5], kmag, nx, ny, nz;
   kmag = sqrt(ADI_F(v, sc, s0 + 1, p)*ADI_F(v, sc, s0 + 1, p) + ADI_F(v, sc, s0 + 2, p)*ADI_F(v, sc, s0 + 2, p)
               + ADI_F(v, sc, s0 + 3, p)*ADI_F(v, sc, s0 + 3, p));
   nx = ADI_F(v, sc, s0 + 1, p)/kmag;
@@ -395,6 +405,13 @@ ADI_HD static inline void adi_stage5_point(const adi_view *v, int d, int i, int 
   for (m = 1; m <= 5; ++m) ch[m - 1] = ADI_F(v, wk, WK_WCH + m, p);
   cons_from_char(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, ch, r);
+}
+
+ADI_HD static inline void adi_stage5_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), m;
+  double r[5];
+  adi_stage5_incr(v, d, p, r);
   if (d < 3) {
     for (m = 1; m <= 5; ++m) ADI_F(v, dq, m, p) = r[m - 1];
   } else {
