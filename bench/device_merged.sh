@@ -90,7 +90,7 @@ echo "== 3. each technique as a step, 128^3 (cumulative, paper order, then beyon
 ITS=50; [ $QUICK = 1 ] && ITS=10
 : > $O/steps128.txt
 STEPS=""
-for st in none adi12 align sweep flux1s tune fuse comp adi123 pt fmarch tsweep; do
+for st in none adi12 align sweep flux1s tune fuse comp adi123 pt fmarch tsweep adi5f; do
   [ $st = none ] && STEPS=none || STEPS="$STEPS,$st"
   ADIFLOW_MERGED_STEPS=$STEPS ADIFLOW_GPU_TIMING=1 build/adiflow cases/seed128.nml --backend cuda --kernels merged \
     --max-iter $ITS --run-dir $W/st_$st > $W/st_$st.log 2>&1

@@ -1,6 +1,7 @@
 /* Merged family, LU-ADI: point kernels (ADI_kernel1, 2, 3, 5 as in the
  * split family; ADI_kernel12 = 1+2 merged with the eigenvalues in
- * registers, paper technique 1; ADI_kernel123 = 1+2+3) and the sweeps:
+ * registers, paper technique 1; ADI_kernel123 = 1+2+3; ADI_kernel5_123 =
+ * 5 of d with 1+2+3 of d + 1, MS_ADI5F, adi5f_point) and the sweeps:
  *   MS_SWEEP off  one thread per line (per (line, component) with MS_COMP),
  *                 one point at a time: the split family's access pattern
  *   MS_SWEEP on   i-sweeps (d = 1): the paper's coalesced shared-memory line
@@ -37,6 +38,8 @@ __global__ void m_adi_point_kernel(adi_view v, int d, adi_box b, int x0)
     adi_stage3_point(&v, d, i, j, k);
   } else if constexpr (K == MK_ADI3) {
     adi_stage3_point(&v, d, i, j, k);
+  } else if constexpr (K == MK_ADI5F) {
+    adi5f_point(&v, d, i, j, k);
   } else {
     adi_stage5_point(&v, d, i, j, k);
   }
@@ -63,6 +66,7 @@ int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int alig
   case MK_ADI123: return launch_point<MK_ADI123>(v, d, sh, align, s);
   case MK_ADI3: return launch_point<MK_ADI3>(v, d, sh, align, s);
   case MK_ADI5: return launch_point<MK_ADI5>(v, d, sh, align, s);
+  case MK_ADI5F: return d < 3 ? launch_point<MK_ADI5F>(v, d, sh, align, s) : ADI_ERR_USAGE;
   default: return ADI_ERR_USAGE;
   }
 }

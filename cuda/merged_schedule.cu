@@ -7,7 +7,7 @@
  *   ADIFLOW_MERGED_STEPS   which techniques are on: "all" (default), "none",
  *                          or a comma list of adi12, align, sweep, flux1s,
  *                          tune, fuse, comp, graph, adi123, pt, fmarch,
- *                          tsweep; "all,-graph"
+ *                          tsweep, adi5f; "all,-graph"
  *                          turns single ones off (bench/device_merged.sh
  *                          measures each one this way)
  *   ADIFLOW_TUNE_TABLE=F   block-shape table to load (default: the first of
@@ -64,7 +64,7 @@ static struct merged_state {
 static const struct { const char *name; int flag; } step_names[] = {
   {"adi12", MS_ADI12}, {"align", MS_ALIGN}, {"sweep", MS_SWEEP}, {"flux1s", MS_FLUX1S}, {"tune", MS_TUNE},
   {"fuse", MS_FUSE}, {"comp", MS_COMP}, {"graph", MS_GRAPH}, {"adi123", MS_ADI123}, {"pt", MS_PT},
-  {"fmarch", MS_FMARCH}, {"tsweep", MS_TSWEEP},
+  {"fmarch", MS_FMARCH}, {"tsweep", MS_TSWEEP}, {"adi5f", MS_ADI5F},
 };
 
 static int parse_steps(const char *s)
@@ -226,6 +226,7 @@ static double kernel_bytes(const adi_view *v, int k, int d)
   case MK_ADI3: per = d == 1 ? 19 : 18; break;
   case MK_ADI4: per = 19; break;                          /* wch r+w, flmp, diag, flmn */
   case MK_ADI5: per = d < 3 ? 18 : 23; break;
+  case MK_ADI5F: per = 33; break;   /* qp 6, sc 3+3, vol, dtv, wch r+w; diag, flmp, flmn */
   default: per = 0;
   }
   return 8.0*per*n;
@@ -317,6 +318,7 @@ static int tune(const char *out_path, const double *q_host)
       int undirected = k == MK_PRIM || k == MK_TSTEP || k == MK_PT;
       if (undirected != (d == 0)) continue;
       if (k == MK_FLUX1 && ms_.v.sp.order != 2) continue;
+      if (k == MK_ADI5F && d == 3) continue;                  /* 5 of d with 1-3 of d + 1: d = 1, 2 */
       best = 1e30f; best_c = -1;
       for (c = 0; c < ncand; ++c) {
         if (!shape_ok(k, d, cand[c])) continue;

@@ -41,6 +41,14 @@
  *             moves chunks of 16 i x lines through shared memory with all
  *             of a chunk's loads in flight at once (unrolled), no block
  *             barriers (needs MS_SWEEP)
+ *   MS_ADI5F  ADI_kernel5 of direction d fused with ADI_kernel1+2+3 of
+ *             d + 1 (d = 1, 2) into one point kernel, ADI_kernel5_123
+ *             (adi5f_point): stage 5's increments at p go from registers
+ *             straight into stage 3 of d + 1, so dq is neither written nor
+ *             read (nothing else reads it); stages 1-2 of d + 1 are
+ *             adi12_point's (whatever MS_ADI12 / MS_ADI123 say), which reads
+ *             only qp, sc, vol and dtv, none written in the kernel. The
+ *             schedule: [123 of 1] 4(1) 5_123(1) 4(2) 5_123(2) 4(3) 5(3)
  */
 #ifndef ADIFLOW_MERGED_H
 #define ADIFLOW_MERGED_H
@@ -50,8 +58,8 @@
 enum adi_merged_step_flag {
   MS_ADI12 = 1 << 0, MS_ALIGN = 1 << 1, MS_SWEEP = 1 << 2, MS_FLUX1S = 1 << 3, MS_TUNE = 1 << 4,
   MS_FUSE = 1 << 5, MS_COMP = 1 << 6, MS_GRAPH = 1 << 7, MS_ADI123 = 1 << 8, MS_PT = 1 << 9,
-  MS_FMARCH = 1 << 10, MS_TSWEEP = 1 << 11,
-  MS_ALL = (1 << 12) - 1
+  MS_FMARCH = 1 << 10, MS_TSWEEP = 1 << 11, MS_ADI5F = 1 << 12,
+  MS_ALL = (1 << 13) - 1
 };
 
 /* Whether the fused flux of direction d runs as the marching kernel. */
@@ -244,7 +252,7 @@ enum adi_merged_kernel {
   MK_BC, MK_PRIM, MK_TSTEP, MK_PT, MK_RES_ZERO,
   MK_FLUX1, MK_FLUX1S, MK_FLUX2, MK_FLUX3, MK_VISC, MK_FLUX4, MK_FLUXF,
   MK_ADI1, MK_ADI2, MK_ADI12, MK_ADI123, MK_ADI3, MK_ADI4, MK_ADI5,
-  MK_WALLT,
+  MK_WALLT, MK_ADI5F,
   MK_COUNT
 };
 
@@ -254,9 +262,27 @@ static inline const char *adi_merged_kernel_name(int k)
     "bc_kernel", "primitives_kernel", "time_step_kernel", "prim_tstep_kernel", "res_zero(memset)",
     "flux_kernel1", "flux_kernel1_smem", "flux_kernel2", "flux_kernel3", "viscous_kernel", "flux_kernel4",
     "flux_fused", "ADI_kernel1", "ADI_kernel2", "ADI_kernel12", "ADI_kernel123", "ADI_kernel3",
-    "ADI_kernel4", "ADI_kernel5", "bc_temperature_kernel"
+    "ADI_kernel4", "ADI_kernel5", "bc_temperature_kernel", "ADI_kernel5_123"
   };
   return k >= 0 && k < MK_COUNT ? names[k] : "?";
+}
+
+/* ---- ADI_kernel5 of d fused with ADI_kernel1+2+3 of d + 1 (MS_ADI5F,
+ * d = 1, 2; MK_ADI5F with st.d = d): at (i,j,k) of the interior, stage 1+2
+ * of d + 1 (adi12_point: diag, flmp, flmn; the neighbours' eigenvalues
+ * recomputed from qp), then stage 5 of d (adi_stage5_incr: the increments
+ * r from wch, read before stage 3 overwrites wch at the same p) and stage 3
+ * of d + 1 on r (adi_stage3_char) - the expressions of adi_stage5_point
+ * and adi_stage3_point, r in registers instead of dq. Every read other
+ * than wch(p) is of qp, sc, vol, dtv (not written here); every write is at
+ * p: no dependency between points. ---- */
+ADI_HD static inline void adi5f_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k);
+  double r[5];
+  adi12_point(v, d + 1, i, j, k);
+  adi_stage5_incr(v, d, p, r);
+  adi_stage3_char(v, d + 1, p, r);
 }
 
 typedef struct adi_mstep {
@@ -294,7 +320,9 @@ static inline int adi_merged_schedule(int flags, int order, int isothermal, adi_
     }
   }
   for (d = 1; d <= 3; ++d) {
-    if (flags & MS_ADI123) {
+    if ((flags & MS_ADI5F) && d > 1) {
+      /* stages 1-3 of d ran in MK_ADI5F of d - 1 */
+    } else if (flags & MS_ADI123) {
       MS_PUSH(MK_ADI123, d);
     } else {
       if (flags & MS_ADI12) {
@@ -306,7 +334,7 @@ static inline int adi_merged_schedule(int flags, int order, int isothermal, adi_
       MS_PUSH(MK_ADI3, d);
     }
     MS_PUSH(MK_ADI4, d);
-    MS_PUSH(MK_ADI5, d);
+    MS_PUSH((flags & MS_ADI5F) && d < 3 ? MK_ADI5F : MK_ADI5, d);
   }
 #undef MS_PUSH
   return n;

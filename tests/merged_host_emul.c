@@ -18,6 +18,8 @@
  *   MK_ADI4    adi4_line_comps per line, or per (component, line) with
  *              MS_COMP, as the component threads do (MS_TSWEEP moves the
  *              data differently, the recurrences are these)
+ *   MK_ADI5F   adi5f_point, as the kernel: dq is not written (the test
+ *              leaves dq out of the comparison for MS_ADI5F)
  * Everything else runs the split family's body. */
 #include <string.h>
 
@@ -71,6 +73,7 @@ static void run_point(const adi_view *v, int kernel, int d, double cfl, int flag
     else adi4_line_comps(v, d, i, j, 1, 5);
     break;
   case MK_ADI5: adi_stage5_point(v, d, i, j, k); break;
+  case MK_ADI5F: adi5f_point(v, d, i, j, k); break;
   default: break;
   }
 }
