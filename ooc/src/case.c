@@ -6,7 +6,7 @@
 #include <string.h>
 #include "opts.h"
 #include "ooc.h"
-#include "wave.h"     /* wave_hash */
+#include "wave.h"     /* wave_hash, wave_mix32 */
 
 #define K(name, t, help) OPT(OocCase, name, t, help)
 static const OptKey keys[] = {
@@ -103,12 +103,6 @@ int ooc_case_finalize(OocCase *c, char *err, size_t n)
     return 0;
 }
 
-static uint32_t mix32(uint32_t x)
-{
-    x ^= x >> 16; x *= 0x7feb352dU; x ^= x >> 15; x *= 0x846ca68bU; x ^= x >> 16;
-    return x;
-}
-
 void ooc_init_field(const OocCase *c, real *u)
 {
     const int nx = c->nx, ny = c->ny, R = c->rad, noise = !strcmp(c->init, "noise");
@@ -121,7 +115,7 @@ void ooc_init_field(const OocCase *c, real *u)
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             size_t o = (size_t)j * nx + i;
-            if (noise) u[o] = (real)((mix32((uint32_t)i * 0x9e3779b1U ^ mix32((uint32_t)j + 0x85ebca77U)) >> 8) * (2.0 / 16777216.0) - 1.0);
+            if (noise) u[o] = (real)((wave_mix32((uint32_t)i * 0x9e3779b1U ^ wave_mix32((uint32_t)j + 0x85ebca77U)) >> 8) * (2.0 / 16777216.0) - 1.0);
             else if (i < R || j < R || i >= nx - R || j >= ny - R) u[o] = 0;
             else u[o] = (real)(gx[i] * gy[j]);
         }

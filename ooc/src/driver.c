@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ooc.h"
+#include "wave.h"     /* wave_now */
 
 int ooc_res_rows(const OocGeom *g, int n)
 {
@@ -131,7 +132,7 @@ double ooc_run(OocDev *d, const OocGeom *g, int n, int overlap, real coef, real 
     for (int s = 0; s < 2; s++) for (int l = 0; l < 2; l++) B[s][l] = (real *)d->alloc(d->st, buf);
     const int SU = overlap ? OOC_S_UP : 0, SC = overlap ? OOC_S_COMP : 0, SD = overlap ? OOC_S_DOWN : 0;
     real *host[2] = { u, v };
-    double t0 = ooc_now();
+    double t0 = wave_now();
     for (long tl = 0; tl < g->nt; tl += n) {
         const int h = g->nt - tl < n ? (int)(g->nt - tl) : n;
         int cur = 0;                               /* buffer index holding the newest level after h steps */
@@ -179,7 +180,7 @@ double ooc_run(OocDev *d, const OocGeom *g, int n, int overlap, real coef, real 
         }
         d->sync(d->st);                            /* the next pass reads what this one wrote */
     }
-    double sec = ooc_now() - t0;
+    double sec = wave_now() - t0;
     for (int s = 0; s < 2; s++) for (int l = 0; l < 2; l++) d->release(d->st, B[s][l]);
     return sec;
 }
@@ -191,14 +192,14 @@ double ooc_incore(OocDev *d, const OocGeom *g, real coef, real *u, real *v)
     d->copy(d->st, 0, A, u, bytes, 1);
     d->copy(d->st, 0, Bf, g->levels == 2 ? v : u, bytes, 1);   /* heat: the frame in both buffers */
     d->sync(d->st);
-    double t0 = ooc_now();
+    double t0 = wave_now();
     for (long n = 0; n < g->nt; n++) {
         OocStep st = { g->eq, g->nx, g->ny, 0, 0, g->ny, coef, A, Bf };
         d->step(d->st, 0, &st);
         real *t = A; A = Bf; Bf = t;
     }
     d->sync(d->st);
-    double sec = ooc_now() - t0;
+    double sec = wave_now() - t0;
     d->copy(d->st, 0, u, A, bytes, 0);
     if (g->levels == 2) d->copy(d->st, 0, v, Bf, bytes, 0);
     d->sync(d->st);
@@ -211,11 +212,11 @@ static double timed_copies(OocDev *d, void *dev, real *hostbuf, size_t bytes, in
 {
     double best = 1e300;
     for (int r = 0; r < reps + 1; r++) {
-        double t = ooc_now();
+        double t = wave_now();
         if (up) d->copy(d->st, OOC_S_UP, dev, hostbuf, bytes, 1);
         if (down) d->copy(d->st, OOC_S_DOWN, (char *)hostbuf + bytes, (char *)dev + bytes, bytes, 0);
         d->sync(d->st);
-        t = ooc_now() - t;
+        t = wave_now() - t;
         if (r > 0 && t < best) best = t;           /* the first one warms up */
     }
     return best;
@@ -241,14 +242,14 @@ void ooc_calibrate(OocDev *d, const OocGeom *g, real coef, OocTau *t)
     OocStep one = full; one.ya = one.yb - 1;
     d->step(d->st, OOC_S_COMP, &full); d->sync(d->st);
     const int K = 5, K1 = 20;
-    double ts = ooc_now();
+    double ts = wave_now();
     for (int k = 0; k < K; k++) d->step(d->st, OOC_S_COMP, &full);
     d->sync(d->st);
-    ts = (ooc_now() - ts) / K;
-    double tl = ooc_now();
+    ts = (wave_now() - ts) / K;
+    double tl = wave_now();
     for (int k = 0; k < K1; k++) d->step(d->st, OOC_S_COMP, &one);
     d->sync(d->st);
-    tl = (ooc_now() - tl) / K1;
+    tl = (wave_now() - tl) / K1;
     t->launch = tl;
     t->a = (ts - tl > 0 ? ts - tl : ts) / ((double)(full.yb - full.ya) * g->nx);
     d->release(d->st, dv); d->host_release(d->st, hs);

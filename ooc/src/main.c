@@ -10,28 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 #include "opts.h"
 #include "ooc.h"
-#include "wave.h"     /* PNG writer, raw files, mkdir -p */
+#include "wave.h"     /* PNG writer, raw files, mkdir -p, wave_vdie */
 
 void ooc_die(const char *fmt, ...)
 {
     va_list ap; va_start(ap, fmt);
-    fflush(stdout);
-    fprintf(stderr, "ooc2d: error: ");
-    vfprintf(stderr, fmt, ap); fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
-
-double ooc_now(void)
-{
-    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
+    wave_vdie("ooc2d", fmt, ap);
 }
 
 static const char *size_str(double b, char *buf, size_t n)

@@ -123,7 +123,6 @@ void ooc_init_field(const OocCase *c, real *u);
 unsigned long long ooc_checksum(const real *u, int nx, int ny);   /* FNV-1a of the per-row FNV-1a hashes */
 
 void ooc_die(const char *fmt, ...);
-double ooc_now(void);
 
 #ifdef __cplusplus
 }

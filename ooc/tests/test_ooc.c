@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -26,7 +25,6 @@ void ooc_die(const char *fmt, ...)
     va_list ap; va_start(ap, fmt); fprintf(stderr, "fatal: "); vfprintf(stderr, fmt, ap); fprintf(stderr, "\n"); va_end(ap);
     exit(3);
 }
-double ooc_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
 
 typedef struct { unsigned long long hu, hv; } Sums;
 

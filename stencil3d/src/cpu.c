@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "s3d.h"
-#include "wave.h"      /* wave/src/output.c: PNG writer, raw files, FNV hash, mkdir -p */
+#include "wave.h"      /* wave/src/output.c: PNG writer, raw files, FNV hash, mkdir -p; wave_mix32 */
 
 void s3_grid_init(S3Grid *g, int nx, int ny, int nz)
 {
@@ -26,12 +26,6 @@ real *s3_alloc(const S3Grid *g, const char *what)
     if (!p) s3_die("out of host memory: %s needs %.1f MB", what, bytes / 1e6);
     memset(p, 0, bytes);
     return p;
-}
-
-static uint32_t mix32(uint32_t x)
-{
-    x ^= x >> 16; x *= 0x7feb352dU; x ^= x >> 15; x *= 0x846ca68bU; x ^= x >> 16;
-    return x;
 }
 
 void s3_init_field(const S3Grid *g, const S3Case *c, real *u)
@@ -56,7 +50,7 @@ void s3_init_field(const S3Grid *g, const S3Case *c, real *u)
             real *row = u + s3_idx(g, 0, j, k);
             for (int i = -h; i < nx + h; i++) {
                 if (noise) {
-                    uint32_t x = mix32((uint32_t)i * 0x9e3779b1U ^ mix32((uint32_t)j * 0x85ebca77U ^ mix32((uint32_t)k + 0x165667b1U)));
+                    uint32_t x = wave_mix32((uint32_t)i * 0x9e3779b1U ^ wave_mix32((uint32_t)j * 0x85ebca77U ^ wave_mix32((uint32_t)k + 0x165667b1U)));
                     row[i] = (real)((x >> 8) * (2.0 / 16777216.0) - 1.0);
                 } else
                     row[i] = (real)((fx[i] * fy[j]) * fz[k]);

@@ -6,27 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 #include "opts.h"
 #include "s3d.h"
+#include "wave.h"     /* wave_vdie, wave_now */
 
 void s3_die(const char *fmt, ...)
 {
     va_list ap; va_start(ap, fmt);
-    fflush(stdout);
-    fprintf(stderr, "stencil3d: error: ");
-    vfprintf(stderr, fmt, ap); fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
-
-double s3_now(void)
-{
-    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
+    wave_vdie("stencil3d", fmt, ap);
 }
 
 static const S3KInfo *(*k_info)(int) = s3_emu_info;
@@ -161,7 +151,7 @@ int main(int argc, char **argv)
         return rc;
     }
 
-    double t0 = s3_now(), sec;
+    double t0 = wave_now(), sec;
     if (!strcmp(mode, "gpu")) {
 #ifdef S3_HAVE_CUDA
         sec = s3_gpu_run(ki, &g, &c, A + g.org, B + g.org, !c.quiet);
@@ -174,13 +164,13 @@ int main(int argc, char **argv)
             cpu_like_step(&c, &g, ki, A + g.org, B + g.org);
             real *t = A; A = B; B = t;
             if (!c.quiet && ((n + 1) % c.progress == 0 || n + 1 == c.nt)) {
-                double t = s3_now();
+                double t = wave_now();
                 printf("step %7ld/%ld  %10.1f Mcells/s  elapsed %7.2f s\n", n + 1, c.nt, cells * (n + 1 - nl) / (t - tl) / 1e6, t - t0);
                 fflush(stdout);
                 tl = t; nl = n + 1;
             }
         }
-        sec = s3_now() - t0;
+        sec = wave_now() - t0;
     }
     double umax;
     unsigned long long h = s3_checksum(&g, A + g.org, &umax);

@@ -107,7 +107,6 @@ void s3_gpu_bench(const S3Grid *g, const S3Case *c);
 #endif
 
 void s3_die(const char *fmt, ...);
-double s3_now(void);
 
 #ifdef __cplusplus
 }

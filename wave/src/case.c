@@ -1,55 +1,53 @@
-/* case.c - case file / flag parsing, validation, models, source, sponge. */
-#include <ctype.h>
+/* case.c - parameters (the table for wave/src/opts.c), validation, models, source, sponge. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
+#include "opts.h"
 #include "wave.h"
 
-enum { T_INT, T_LONG, T_DBL, T_STR };
-typedef struct { const char *key; int type; size_t off, sz; const char *help; } Key;
-#define K(name, t, help) { #name, t, offsetof(WaveCase, name), sizeof(((WaveCase *)0)->name), help }
-static const Key keys[] = {
-    K(nx, T_INT, "grid points in x (incl. 4-point zero frame each side)"),
-    K(ny, T_INT, "grid points in y (depth)"),
-    K(h, T_DBL, "grid spacing [m]"),
-    K(dt, T_DBL, "time step [s], 0 = from cfl_target"),
-    K(cfl_target, T_DBL, "fraction of the stability limit used when dt = 0"),
-    K(nt, T_LONG, "number of time steps"),
-    K(model, T_STR, "velocity model: constant | layered | file"),
-    K(v0, T_DBL, "velocity [m/s] (constant model, top layer default)"),
-    K(layers, T_STR, "layered model: 'depth:v, depth:v, ...' [m, m/s]"),
-    K(velfile, T_STR, "file model: raw little-endian float32 nx*ny, x fastest"),
-    K(sponge, T_INT, "absorbing sponge width in cells (0 = reflecting, energy conserving)"),
-    K(sponge_edge, T_DBL, "damping factor per step at the outermost sponge cell"),
-    K(src_x, T_DBL, "source x [m]"), K(src_y, T_DBL, "source y (depth) [m]"),
-    K(f0, T_DBL, "Ricker peak frequency [Hz]"), K(t0, T_DBL, "Ricker delay [s], 0 = 1.2/f0"),
-    K(amp, T_DBL, "source amplitude (0 = no source)"),
-    K(init, T_STR, "initial field: none | gaussian"),
-    K(init_x, T_DBL, "gaussian centre x [m]"), K(init_y, T_DBL, "gaussian centre y [m]"),
-    K(init_w, T_DBL, "gaussian half-width [m]"), K(init_amp, T_DBL, "gaussian amplitude"),
-    K(rec_n, T_INT, "number of receivers on a horizontal line (0 = none)"),
-    K(rec_y, T_DBL, "receiver line depth [m]"), K(rec_x0, T_DBL, "first receiver x [m]"),
-    K(rec_dx, T_DBL, "receiver spacing [m]"), K(rec_every, T_INT, "trace sample every N steps"),
-    K(out, T_STR, "output directory ('' = no files)"),
-    K(snap_every, T_LONG, "snapshot every N steps (0 = none)"),
-    K(snap_png, T_INT, "write snapshot PNG images (1/0)"),
-    K(snap_raw, T_INT, "write snapshot raw binaries (1/0)"),
-    K(write_final, T_INT, "write final field out/final.bin (1/0)"),
-    K(traces, T_INT, "write receiver traces (1/0)"),
-    K(progress, T_LONG, "progress line every N steps (0 = 10 lines per run)"),
-    K(mode, T_STR, "auto | cpu | gpu"),
-    K(precision, T_STR, "float | double (double runs the -dp binary)"),
-    K(gpus, T_INT, "GPUs used by one process (0 = all visible)"),
-    K(parts, T_INT, "CPU mode: split into this many slabs in-process (test of decomposition)"),
-    K(threads, T_INT, "OpenMP threads (0 = default)"),
-    K(kernel, T_STR, "GPU kernel: tile | tile256 | tile64 | simple"),
-    K(chunk, T_INT, "GPU rows per thread block (tile kernels)"),
-    K(no_peer, T_INT, "1 = do not use GPU peer access (host-staged halo copies)"),
-    K(profile, T_INT, "1 = GPU event timings of halo/interior overlap"),
-    K(quiet, T_INT, "1 = only errors and the final summary"),
+#define K(name, t, help) OPT(WaveCase, name, t, help)
+static const OptKey keys[] = {
+    K(nx, OPT_INT, "grid points in x (incl. 4-point zero frame each side)"),
+    K(ny, OPT_INT, "grid points in y (depth)"),
+    K(h, OPT_DBL, "grid spacing [m]"),
+    K(dt, OPT_DBL, "time step [s], 0 = from cfl_target"),
+    K(cfl_target, OPT_DBL, "fraction of the stability limit used when dt = 0"),
+    K(nt, OPT_LONG, "number of time steps"),
+    K(model, OPT_STR, "velocity model: constant | layered | file"),
+    K(v0, OPT_DBL, "velocity [m/s] (constant model, top layer default)"),
+    K(layers, OPT_STR, "layered model: 'depth:v, depth:v, ...' [m, m/s]"),
+    K(velfile, OPT_STR, "file model: raw little-endian float32 nx*ny, x fastest"),
+    K(sponge, OPT_INT, "absorbing sponge width in cells (0 = reflecting, energy conserving)"),
+    K(sponge_edge, OPT_DBL, "damping factor per step at the outermost sponge cell"),
+    K(src_x, OPT_DBL, "source x [m]"), K(src_y, OPT_DBL, "source y (depth) [m]"),
+    K(f0, OPT_DBL, "Ricker peak frequency [Hz]"), K(t0, OPT_DBL, "Ricker delay [s], 0 = 1.2/f0"),
+    K(amp, OPT_DBL, "source amplitude (0 = no source)"),
+    K(init, OPT_STR, "initial field: none | gaussian"),
+    K(init_x, OPT_DBL, "gaussian centre x [m]"), K(init_y, OPT_DBL, "gaussian centre y [m]"),
+    K(init_w, OPT_DBL, "gaussian half-width [m]"), K(init_amp, OPT_DBL, "gaussian amplitude"),
+    K(rec_n, OPT_INT, "number of receivers on a horizontal line (0 = none)"),
+    K(rec_y, OPT_DBL, "receiver line depth [m]"), K(rec_x0, OPT_DBL, "first receiver x [m]"),
+    K(rec_dx, OPT_DBL, "receiver spacing [m]"), K(rec_every, OPT_INT, "trace sample every N steps"),
+    K(out, OPT_STR, "output directory ('' = no files)"),
+    K(snap_every, OPT_LONG, "snapshot every N steps (0 = none)"),
+    K(snap_png, OPT_INT, "write snapshot PNG images (1/0)"),
+    K(snap_raw, OPT_INT, "write snapshot raw binaries (1/0)"),
+    K(write_final, OPT_INT, "write final field out/final.bin (1/0)"),
+    K(traces, OPT_INT, "write receiver traces (1/0)"),
+    K(progress, OPT_LONG, "progress line every N steps (0 = 10 lines per run)"),
+    K(mode, OPT_STR, "auto | cpu | gpu"),
+    K(precision, OPT_STR, "float | double (double runs the -dp binary)"),
+    K(gpus, OPT_INT, "GPUs used by one process (0 = all visible)"),
+    K(parts, OPT_INT, "CPU mode: split into this many slabs in-process (test of decomposition)"),
+    K(threads, OPT_INT, "OpenMP threads (0 = default)"),
+    K(kernel, OPT_STR, "GPU kernel: tile | tile256 | tile64 | simple"),
+    K(chunk, OPT_INT, "GPU rows per thread block (tile kernels)"),
+    K(no_peer, OPT_INT, "1 = do not use GPU peer access (host-staged halo copies)"),
+    K(profile, OPT_INT, "1 = GPU event timings of halo/interior overlap"),
+    K(quiet, OPT_INT, "1 = only errors and the final summary"),
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -67,107 +65,24 @@ void wave_case_defaults(WaveCase *c)
     c->gpus = 0; c->parts = 1; c->threads = 0; c->chunk = 64; strcpy(c->kernel, "tile");
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s)) s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
-    if (e - s >= 2 && (*s == '"' || *s == '\'') && e[-1] == *s) { e[-1] = 0; s++; }
-    return s;
-}
-
 int wave_case_set(WaveCase *c, const char *key, const char *val, char *err, size_t n)
 {
-    for (int i = 0; i < NKEYS; i++) {
-        if (strcmp(keys[i].key, key)) continue;
-        char *p = (char *)c + keys[i].off, *end = NULL;
-        errno = 0;
-        switch (keys[i].type) {
-        case T_INT: {
-            long v = strtol(val, &end, 10);
-            if (end == val || *end || errno || v < -2147483647L || v > 2147483647L) goto bad;
-            *(int *)p = (int)v; return 0; }
-        case T_LONG: {
-            long v = strtol(val, &end, 10);
-            if (end == val || *end || errno) goto bad;
-            *(long *)p = v; return 0; }
-        case T_DBL: {
-            double v = strtod(val, &end);
-            if (end == val || *end || errno || !isfinite(v)) goto bad;
-            *(double *)p = v; return 0; }
-        case T_STR:
-            if (strlen(val) >= keys[i].sz) {
-                snprintf(err, n, "value of '%s' is too long", key); return -1; }
-            strcpy(p, val); return 0;
-        }
-    bad:
-        snprintf(err, n, "'%s = %s': expected %s", key, val,
-                 keys[i].type == T_DBL ? "a finite number" : "an integer");
-        return -1;
-    }
-    snprintf(err, n, "unknown parameter '%s' (run with --help for the list)", key);
-    return -1;
+    return opts_set(keys, NKEYS, c, key, val, err, n);
 }
 
 int wave_case_load(WaveCase *c, const char *path, char *err, size_t n)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) { snprintf(err, n, "cannot open case file '%s': %s", path, strerror(errno)); return -1; }
-    char line[2048]; int ln = 0;
-    while (fgets(line, sizeof line, f)) {
-        ln++;
-        char *h = strchr(line, '#'); if (h) *h = 0;
-        h = strchr(line, '!'); if (h) *h = 0;   /* Fortran namelist comments */
-        char *s = trim(line);
-        if (!*s || *s == '&' || !strcmp(s, "/")) continue;  /* &wave ... / wrapper */
-        size_t L = strlen(s);
-        if (s[L - 1] == ',') s[L - 1] = 0;
-        char *eq = strchr(s, '=');
-        if (!eq) { snprintf(err, n, "%s:%d: expected 'key = value', got '%s'", path, ln, s); fclose(f); return -1; }
-        *eq = 0;
-        char *k = trim(s), *v = trim(eq + 1);
-        for (char *q = k; *q; q++) *q = (char)tolower((unsigned char)*q);
-        char e2[600];
-        if (wave_case_set(c, k, v, e2, sizeof e2)) { snprintf(err, n, "%s:%d: %s", path, ln, e2); fclose(f); return -1; }
-    }
-    fclose(f);
-    return 0;
+    return opts_load(keys, NKEYS, c, path, err, n);
 }
 
 void wave_usage(const char *prog)
 {
-    printf("usage: %s [CASE_FILE] [--key=value | --key value ...]\n"
-           "2D acoustic wave equation, 8th order in space, leapfrog in time.\n"
-           "Flags override the case file. Parameters:\n", prog);
-    for (int i = 0; i < NKEYS; i++) printf("  %-12s %s\n", keys[i].key, keys[i].help);
+    opts_usage(keys, NKEYS, prog, "2D acoustic wave equation, 8th order in space, leapfrog in time.");
 }
 
 int wave_case_args(WaveCase *c, int argc, char **argv, char *err, size_t n)
 {
-    /* case file first (so flags override it regardless of order) */
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1] == '-') {
-            if (!strchr(argv[i], '=') && i + 1 < argc) i++;
-            continue;
-        }
-        if (argv[i][0] == '-') { snprintf(err, n, "unknown option '%s' (options are --key=value)", argv[i]); return -1; }
-        if (nfiles++) { snprintf(err, n, "more than one case file given ('%s')", argv[i]); return -1; }
-        if (wave_case_load(c, argv[i], err, n)) return -1;
-    }
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] != '-' || argv[i][1] != '-') continue;
-        char key[128]; const char *val;
-        const char *a = argv[i] + 2, *eq = strchr(a, '=');
-        if (eq) { snprintf(key, sizeof key, "%.*s", (int)(eq - a), a); val = eq + 1; }
-        else {
-            if (i + 1 >= argc) { snprintf(err, n, "option '--%s' needs a value", a); return -1; }
-            snprintf(key, sizeof key, "%s", a); val = argv[++i];
-        }
-        for (char *q = key; *q; q++) if (*q == '-') *q = '_';
-        if (wave_case_set(c, key, val, err, n)) return -1;
-    }
-    return 0;
+    return opts_args(keys, NKEYS, c, argc, argv, err, n);
 }
 
 /* ---- velocity models ---- */

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -17,6 +16,7 @@
     char m_[MPI_MAX_ERROR_STRING]; int l_; MPI_Error_string(rc_, m_, &l_); \
     wave_die("%s:%d: MPI failed while %s: %s", __FILE__, __LINE__, what, m_); } } while (0)
 #endif
+#include "opts.h"
 #include "wave.h"
 
 static int g_rank = 0, g_mpi = 0;
@@ -46,12 +46,6 @@ static void die_all(const char *msg)
     }
 #endif
     wave_die("%s", msg);
-}
-
-static double now(void)
-{
-    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 /* ---- serial communicator ---- */
@@ -156,8 +150,7 @@ int main(int argc, char **argv)
 {
     WaveCase c; char err[1024];
     wave_case_defaults(&c);
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { wave_usage(argv[0]); return 0; }
+    if (opts_want_help(argc, argv)) { wave_usage(argv[0]); return 0; }
     if (argc < 2) { wave_usage(argv[0]); return 2; }
     if (wave_case_args(&c, argc, argv, err, sizeof err)) wave_die("%s", err);
     if ((!strcmp(c.precision, "double") || !strcmp(c.precision, "float")) && strcmp(c.precision, WAVE_REAL_NAME))
@@ -224,12 +217,12 @@ int main(int argc, char **argv)
      * subtracted; gather and file output after it are not counted). Ranks
      * start together after a barrier; the rate uses the slowest rank's time. */
     comm.barrier();
-    double t0 = now(), t_io = 0, t_last = t0; long n_last = 0;
+    double t0 = wave_now(), t_io = 0, t_last = t0; long n_last = 0;
     for (long n = 0; n < c.nt; n++) {
         be.step(be.st, n, wave_src_value(&c, n));
         if (c.rec_n && n % c.rec_every == 0) be.record(be.st, n / c.rec_every);
         if (c.snap_every && (n + 1) % c.snap_every == 0 && c.out[0]) {
-            double a = now();
+            double a = wave_now();
             be.gather(be.st, full);
             if (root) {
                 char p[WAVE_STR + 64];
@@ -242,11 +235,11 @@ int main(int argc, char **argv)
                     if (wave_write_png_field(p, full, c.nx, c.ny, 0)) wave_die("cannot write '%s'", p);
                 }
             }
-            t_io += now() - a;
+            t_io += wave_now() - a;
         }
         if ((n + 1) % c.progress == 0 || n + 1 == c.nt) {
             be.sync(be.st);
-            double t = now();
+            double t = wave_now();
             if (root && !c.quiet) {
                 double rate = interior * (n + 1 - n_last) / (t - t_last) / 1e6;
                 printf("step %7ld/%ld  t = %9.5f s  %10.1f Mcells/s  elapsed %7.2f s\n",
@@ -257,7 +250,7 @@ int main(int argc, char **argv)
         }
     }
     be.sync(be.st);
-    double sec = comm.max(now() - t0 - t_io);
+    double sec = comm.max(wave_now() - t0 - t_io);
     be.report(be.st, sec, c.nt);
     be.gather(be.st, full);
     if (c.rec_n) be.traces(be.st, tr);

@@ -1,10 +1,12 @@
-/* output.c - PNG (uncompressed deflate, no zlib needed), raw files, hashing. */
+/* output.c - PNG (uncompressed deflate, no zlib needed), raw files, hashing;
+ * the clock and error exit the programs share. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "wave.h"
 
 static unsigned long crc_table[256];
@@ -130,4 +132,18 @@ int wave_mkdir_p(const char *path)
         if (*p == '/') { *p = 0; if (mkdir(buf, 0777) && errno != EEXIST) return -1; *p = '/'; }
     if (mkdir(buf, 0777) && errno != EEXIST) return -1;
     return 0;
+}
+
+double wave_now(void)
+{
+    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+void wave_vdie(const char *prog, const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: error: ", prog);
+    vfprintf(stderr, fmt, ap); fputc('\n', stderr);
+    exit(1);
 }

@@ -2,7 +2,9 @@
 #ifndef WAVE_H
 #define WAVE_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "stencil.h"
 
 #ifdef __cplusplus
@@ -76,6 +78,22 @@ int  wave_write_png_rgb(const char *path, const unsigned char *rgb, int w, int h
 int  wave_write_raw(const char *path, const void *data, size_t bytes);
 unsigned long long wave_hash(const void *data, size_t bytes);
 int  wave_mkdir_p(const char *path);
+/* seconds on the monotonic clock */
+double wave_now(void);
+/* the error exit of the single-process programs (stencil3d, ooc2d): flushes
+ * stdout, prints "PROG: error: MESSAGE" on stderr, exits 1 */
+void wave_vdie(const char *prog, const char *fmt, va_list ap)
+#ifdef __GNUC__
+    __attribute__((noreturn))
+#endif
+    ;
+
+/* 32-bit integer hash (lowbias32): the "noise" initial fields of stencil3d and ooc */
+static inline uint32_t wave_mix32(uint32_t x)
+{
+    x ^= x >> 16; x *= 0x7feb352dU; x ^= x >> 15; x *= 0x846ca68bU; x ^= x >> 16;
+    return x;
+}
 
 /* Process environment given to the back ends (serial or MPI). */
 typedef struct WaveComm {

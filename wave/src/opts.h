@@ -1,6 +1,5 @@
 /* opts.h - table-driven "key = value" parameters: case files and --key=value
- * flags (the convention of wave/src/case.c, written once for the stencil3d
- * and ooc modules). Case file lines: "key = value"; '#' and '!' start
+ * flags, one parser for the wave, stencil3d and ooc modules. Case file lines: "key = value"; '#' and '!' start
  * comments; a Fortran-namelist wrapper (&name ... /) and trailing commas are
  * accepted. Flags override the file; '-' in a flag name reads as '_'. */
 #ifndef OPTS_H
