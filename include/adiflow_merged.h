@@ -186,35 +186,6 @@ ADI_HD static ADI_FORCEINLINE void flux_face_conv_dir(const adi_view *v, int d, 
            ADI_F(v, sf, s0 + 1, p), ADI_F(v, sf, s0 + 2, p), ADI_F(v, sf, s0 + 3, p), f);
 }
 
-ADI_HD static ADI_FORCEINLINE void flux_face_visc_dir(const adi_view *v, int d, int p, double fv[5])
-{
-  const int prim_of_grad[4] = {2, 3, 4, 6};
-  int s = adi_stride(v, d), il = p - s, m, dd, vr, c, ep;
-  double dphi[12], mv[9], volf;
-  for (dd = 1; dd <= 3; ++dd) {
-    if (dd == d) {
-      for (vr = 1; vr <= 4; ++vr) {
-        m = prim_of_grad[vr - 1];
-        ADI_M34(dphi, dd, vr) = ADI_F(v, qp, m, p) - ADI_F(v, qp, m, il);
-      }
-      for (c = 1; c <= 3; ++c) ADI_M34(mv, c, dd) = ADI_F(v, sf, 3*dd - 3 + c, p);
-    } else {
-      ep = adi_stride(v, dd);
-      for (vr = 1; vr <= 4; ++vr) {
-        m = prim_of_grad[vr - 1];
-        ADI_M34(dphi, dd, vr) = 0.25*((ADI_F(v, qp, m, p + ep) + ADI_F(v, qp, m, il + ep))
-                                      - (ADI_F(v, qp, m, p - ep) + ADI_F(v, qp, m, il - ep)));
-      }
-      for (c = 1; c <= 3; ++c)
-        ADI_M34(mv, c, dd) = 0.5*(ADI_F(v, sc, 3*dd - 3 + c, il) + ADI_F(v, sc, 3*dd - 3 + c, p));
-    }
-  }
-  volf = 0.5*(v->vol[il] + v->vol[p]);
-  viscous_face_flux(&v->sp, d, dphi, mv, volf,
-                    0.5*(ADI_F(v, qp, 2, il) + ADI_F(v, qp, 2, p)), 0.5*(ADI_F(v, qp, 3, il) + ADI_F(v, qp, 3, p)),
-                    0.5*(ADI_F(v, qp, 4, il) + ADI_F(v, qp, 4, p)), ADI_F(v, qp, 6, il), ADI_F(v, qp, 6, p), fv);
-}
-
 ADI_HD static ADI_FORCEINLINE void flux_face_g_dir(const adi_view *v, int d, int p, double g[5])
 {
   double f[5], fv[5];

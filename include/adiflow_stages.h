@@ -235,11 +235,15 @@ ADI_HD static inline void flux_stage3_point(const adi_view *v, int d, int i, int
 }
 
 /* ---- viscous flux at faces 1..n+1 (between stages 3 and 4) ---- */
-ADI_HD static ADI_FORCEINLINE void viscous_flux_point_dir(const adi_view *v, int d, int i, int j, int k)
+/* Viscous flux through the low face of cell p in direction d: the
+ * differences and metric vectors of fortran/viscous_flux.f90 gathered for
+ * viscous_face_flux. Used by the split viscous kernel and by the merged
+ * fused flux (include/adiflow_merged.h). */
+ADI_HD static ADI_FORCEINLINE void flux_face_visc_dir(const adi_view *v, int d, int p, double fv[5])
 {
-  const int prim_of_grad[4] = {2, 3, 4, 6};   /* u, v, w, T in qp */
-  int p = adi_pt(v, i, j, k), il = p - adi_stride(v, d), dd, vr, m, c, ep;
-  double dphi[12], mv[9], volf, fv[5];
+  const int prim_of_grad[4] = {2, 3, 4, 6};
+  int s = adi_stride(v, d), il = p - s, m, dd, vr, c, ep;
+  double dphi[12], mv[9], volf;
   for (dd = 1; dd <= 3; ++dd) {
     if (dd == d) {
       for (vr = 1; vr <= 4; ++vr) {
@@ -262,6 +266,13 @@ ADI_HD static ADI_FORCEINLINE void viscous_flux_point_dir(const adi_view *v, int
   viscous_face_flux(&v->sp, d, dphi, mv, volf,
                     0.5*(ADI_F(v, qp, 2, il) + ADI_F(v, qp, 2, p)), 0.5*(ADI_F(v, qp, 3, il) + ADI_F(v, qp, 3, p)),
                     0.5*(ADI_F(v, qp, 4, il) + ADI_F(v, qp, 4, p)), ADI_F(v, qp, 6, il), ADI_F(v, qp, 6, p), fv);
+}
+
+ADI_HD static ADI_FORCEINLINE void viscous_flux_point_dir(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), m;
+  double fv[5];
+  flux_face_visc_dir(v, d, p, fv);
   for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_FV + m, p) = fv[m - 1];
 }
 
