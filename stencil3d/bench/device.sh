@@ -8,9 +8,12 @@
 #      bandwidth measured in the same run; Gcells/s and % of the byte floor; the
 #      wave kernels also from stencil3d-cuda-fma (FMA contraction on, not bit-identical)
 # Prints a short table last. N=256 bash stencil3d/bench/device.sh for a quicker run.
+# STAR_ONLY=1: the identity checks, then only the star wave/heat benchmark lines
+# (no compute-sanitizer, no FMA build, box rows left out), about 1 minute.
 set -u
 B=build/stencil3d
 N=${N:-512}
+STAR_ONLY=${STAR_ONLY:-0}
 for b in stencil3d-cuda; do
     [ -x $B/$b ] || { echo "device.sh: $B/$b is missing - run 'make stencil3d stencil3d-cuda' first" >&2; exit 2; }
 done
@@ -38,7 +41,8 @@ done
 
 echo "== 2. compute-sanitizer"
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
-if [ -n "$CS" ]; then
+if [ "$STAR_ONLY" = 1 ]; then row "compute-sanitizer" "skipped (STAR_ONLY=1)"
+elif [ -n "$CS" ]; then
     for tool in memcheck racecheck; do
         for s in star box; do
             log=$O/cs_${tool}_$s.log
@@ -54,10 +58,10 @@ echo "== 3. benchmark ${N}^3 FP32"
 for e in wave heat; do
     $B/stencil3d-cuda --mode bench --eq $e --n $N --reps 20 > $O/bench_$e.log 2>&1 \
         || { row "bench $e" "FAILED: $(tail -2 $O/bench_$e.log)"; fails=$((fails+1)); }
-    grep '^bench:' $O/bench_$e.log
+    if [ "$STAR_ONLY" = 1 ]; then grep '^bench:' $O/bench_$e.log | grep -v 'stencil=box'; else grep '^bench:' $O/bench_$e.log; fi
 done
 FMA=""
-if [ -x $B/stencil3d-cuda-fma ]; then
+if [ "$STAR_ONLY" != 1 ] && [ -x $B/stencil3d-cuda-fma ]; then
     FMA=1
     $B/stencil3d-cuda-fma --mode bench --eq wave --n $N --reps 20 > $O/bench_fma.log 2>&1 || FMA=""
     grep '^bench:' $O/bench_fma.log
@@ -69,13 +73,15 @@ bw=$(grep -o 'floor at [0-9.]* GB/s' $O/bench_wave.log | head -1)
 row "device copy bandwidth (same run)" "$(grep -o 'memcpy [0-9.]* GB/s, copy kernel [0-9.]* GB/s' $O/bench_wave.log | head -1)"
 for e in wave heat; do
     fl=$([ $e = wave ] && echo 12 || echo 8)
-    for ks in naive:star regq:star cq:star naive:box cq:box; do
+    for ks in naive:star regq:star cq:star cqr:star naive:box cq:box; do
         k=${ks%:*}; s=${ks#*:}
+        [ "$STAR_ONLY" = 1 ] && [ $s = box ] && continue
         r=$(best $e $k $s)
         [ -n "$r" ] && row "$e $s $k (best tile $(echo $r | cut -d' ' -f3))" "$(echo $r | awk -v f=$fl '{printf "%7.1f Gcells/s  %5.1f %% of the %d B/cell floor", $1, $2, f}')" \
             || row "$e $s $k" "no result"
     done
     st=$(best $e cq star | cut -d' ' -f4); bx=$(best $e cq box | cut -d' ' -f4)
+    [ "$STAR_ONLY" = 1 ] && bx=""
     [ -n "$st" ] && [ -n "$bx" ] && row "$e: box / star time per step (cq, best tiles)" "$(awk -v a=$bx -v b=$st 'BEGIN{printf "%.2fx (target <= 1.3x)", a/b}')"
 done
 if [ -n "$FMA" ]; then
@@ -85,6 +91,7 @@ if [ -n "$FMA" ]; then
     done
 fi
 row "target: wave star cq >= 80 % of the 12 B/cell floor" "$(best wave cq star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %)"}')"
+row "target, circular queue with z in registers (cqr)" "$(best wave cqr star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
 
 echo
 echo "================ stencil3d device summary ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), ${N}^3) ================"

@@ -217,10 +217,111 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
     S3_SMEM_FREE(S);                                                                \
 }
 
+/* ------------------------------------------------------------------ cqr
+ * Circular queue with the z neighbours in registers (star stencils only; the
+ * hybrid of the seed's queue and the 2.5D register queue). Shared memory
+ * holds Q = R+2 tiles: so[0] plane z (the x and y neighbours), so[1..R] the
+ * planes z+1 .. z+R, so[R+1] the free slot. Each thread owns CY = BY/TY
+ * consecutive rows of one column and keeps, per cell, the 2R+1 values of its
+ * z column in a register queue q[]; the new entry (plane z+R) is one shared
+ * read per cell instead of 2R. The y neighbours of the CY cells come from one
+ * window of CY+2R tile values (each read once), so a cell costs about
+ * 2R + 1 + (CY+2R)/CY shared reads (cq: 6R+1). Tile loads are the cq ones
+ * (coalesced, whole rows, halo included), and one barrier per plane suffices
+ * for the same reason as in cq: the slot written during plane z (the free one)
+ * is read by no thread during plane z. */
+#define S3_BODY_cqr(NAME, BX, BY, TY, R, ST, EQ)                                     \
+S3_KDECL(NAME, (BX) * (TY))                                                          \
+{                                                                                    \
+    enum { R_ = (R), kNT = (BX) * (TY), kCY = (BY) / (TY), kTW = (BX) + 2 * (R),     \
+           kTH = (BY) + 2 * (R), kTILE = kTW * kTH, kQ = (R) + 2, kQL = 2 * (R) + 1, \
+           kRY = kNT / kTW, kW = (kTH + kRY - 1) / kRY, kYW = kCY + 2 * (R) };       \
+    S3_SMEM(S, kQ * kTILE);                                                          \
+    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
+    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
+    int so[kQ];                                                                      \
+    S3_UNROLL                                                                        \
+    for (int q_ = 0; q_ < kQ; q_++) so[q_] = q_ * kTILE;                             \
+    S3_TDECL(real, v, [kW]);                                                         \
+    S3_TDECL(real, q, [kCY][kQL]);                                                   \
+    /* planes z0-R .. z0-1: own cells straight into the queue */                     \
+    S3_PAR(t)                                                                        \
+        const int tx_ = t % (BX), ty_ = t / (BX), gx_ = x0 + tx_;                    \
+        S3_UNROLL                                                                    \
+        for (int c_ = 0; c_ < kCY; c_++) {                                           \
+            const int gy_ = y0 + ty_ * kCY + c_;                                     \
+            const int in_ = gx_ < nx && gy_ < ny;                                    \
+            S3_UNROLL                                                                \
+            for (int d_ = 0; d_ < R_; d_++)                                          \
+                S3_T(q)[c_][d_] = in_ ? u[(long)(z0 - R_ + d_) * pxy + (long)gy_ * px + gx_] : (real)0; \
+        }                                                                            \
+    S3_PAR_END                                                                       \
+    /* planes z0 .. z0+R: tiles */                                                   \
+    for (int d = 0; d <= R_; d++) {                                                  \
+        S3_PAR(t)                                                                    \
+            S3_CQ_FETCH(t, z0 + d, S3_T(v))                                          \
+            S3_CQ_STORE(t, so[d], S3_T(v))                                           \
+        S3_PAR_END                                                                   \
+    }                                                                                \
+    S3_SYNC                                                                          \
+    S3_PAR(t)                                                                        \
+        const int tx_ = t % (BX), ty_ = t / (BX);                                    \
+        S3_UNROLL                                                                    \
+        for (int c_ = 0; c_ < kCY; c_++) {                                           \
+            const int o_ = (ty_ * kCY + c_ + R_) * kTW + tx_ + R_;                   \
+            S3_UNROLL                                                                \
+            for (int d_ = 0; d_ < R_; d_++) S3_T(q)[c_][R_ + d_] = S[so[d_] + o_];   \
+        }                                                                            \
+    S3_PAR_END                                                                       \
+    for (int z = z0; z < z1; z++) {                                                  \
+        const int more = z + 1 < z1;                                                 \
+        if (more) {                                                                  \
+            S3_PAR(t) S3_CQ_FETCH(t, z + R_ + 1, S3_T(v)) S3_PAR_END                 \
+        }                                                                            \
+        S3_PAR(t)                                                                    \
+            const int tx_ = t % (BX), ty_ = t / (BX), gx_ = x0 + tx_;                \
+            const int ob_ = ty_ * kCY * kTW + tx_ + R_;  /* window row 0 */          \
+            real yw_[kYW];                                                           \
+            S3_UNROLL                                                                \
+            for (int j_ = 0; j_ < kYW; j_++) yw_[j_] = S[so[0] + ob_ + j_ * kTW];    \
+            S3_UNROLL                                                                \
+            for (int c_ = 0; c_ < kCY; c_++) {                                       \
+                const int gy_ = y0 + ty_ * kCY + c_;                                 \
+                const int o_ = ob_ + (c_ + R_) * kTW;                                \
+                S3_T(q)[c_][2 * R_] = S[so[R_] + o_];                                \
+                if (gx_ < nx && gy_ < ny) {                                          \
+                    const real *cc_ = &S[so[0] + o_];                                \
+                    const long g_ = (long)z * pxy + (long)gy_ * px + gx_;            \
+                    const real lap_ = s3_star_sum(S3_T(q)[c_][R_],                   \
+                        s3_star_pair(cc_[-1], cc_[1], yw_[c_ + R_ - 1], yw_[c_ + R_ + 1], S3_T(q)[c_][R_ - 1], S3_T(q)[c_][R_ + 1]), \
+                        s3_star_pair(cc_[-2], cc_[2], yw_[c_ + R_ - 2], yw_[c_ + R_ + 2], S3_T(q)[c_][R_ - 2], S3_T(q)[c_][R_ + 2]), \
+                        s3_star_pair(cc_[-3], cc_[3], yw_[c_ + R_ - 3], yw_[c_ + R_ + 3], S3_T(q)[c_][R_ - 3], S3_T(q)[c_][R_ + 3]), \
+                        s3_star_pair(cc_[-4], cc_[4], yw_[c_ + R_ - 4], yw_[c_ + R_ + 4], S3_T(q)[c_][R_ - 4], S3_T(q)[c_][R_ + 4])); \
+                    out[g_] = S3_UPD_##EQ(S3_T(q)[c_][R_], pv, g_, k, lap_);         \
+                }                                                                    \
+                S3_UNROLL                                                            \
+                for (int d_ = 0; d_ < 2 * R_; d_++) S3_T(q)[c_][d_] = S3_T(q)[c_][d_ + 1]; \
+            }                                                                        \
+        S3_PAR_END                                                                   \
+        if (more) {                                                                  \
+            S3_PAR(t) S3_CQ_STORE(t, so[kQ - 1], S3_T(v)) S3_PAR_END                 \
+        }                                                                            \
+        {                                                                            \
+            const int f_ = so[0];                                                    \
+            S3_UNROLL                                                                \
+            for (int q_ = 0; q_ < kQ - 1; q_++) so[q_] = so[q_ + 1];                 \
+            so[kQ - 1] = f_;                                                         \
+        }                                                                            \
+        S3_SYNC                                                                      \
+    }                                                                                \
+    S3_SMEM_FREE(S);                                                                 \
+}
+
 /* Shared-memory bytes per block of each kind */
 #define S3_SMEM_naive(BX, BY, R) 0
 #define S3_SMEM_regq(BX, BY, R) (2 * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
 #define S3_SMEM_cq(BX, BY, R) ((2 * (R) + 2) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
+#define S3_SMEM_cqr(BX, BY, R) (((R) + 2) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
 /* threads per block: regq has one thread per column (TY = BY) */
 #define S3_NTH(BX, TY) ((BX) * (TY))
 
@@ -240,6 +341,10 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
     X(cq,    s3k_cq_star_wave_64x8,      64,  8,  8, 4, STAR, WAVE)                 \
     X(cq,    s3k_cq_star_wave_32x32,     32, 32, 16, 4, STAR, WAVE)                 \
     X(cq,    s3k_cq_star_wave_64x16,     64, 16,  8, 4, STAR, WAVE)                 \
+    X(cqr,   s3k_cqr_star_wave_32x8,     32,  8,  4, 4, STAR, WAVE)                 \
+    X(cqr,   s3k_cqr_star_wave_32x16,    32, 16,  8, 4, STAR, WAVE)                 \
+    X(cqr,   s3k_cqr_star_wave_64x8,     64,  8,  4, 4, STAR, WAVE)                 \
+    X(cqr,   s3k_cqr_star_wave_64x16,    64, 16,  8, 4, STAR, WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x16,      32, 16, 16, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x8,       32,  8,  8, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_64x8,       64,  8,  8, 1, BOX,  WAVE)                 \
@@ -250,6 +355,10 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
     X(cq,    s3k_cq_star_heat_64x8,      64,  8,  8, 4, STAR, HEAT)                 \
     X(cq,    s3k_cq_star_heat_32x32,     32, 32, 16, 4, STAR, HEAT)                 \
     X(cq,    s3k_cq_star_heat_64x16,     64, 16,  8, 4, STAR, HEAT)                 \
+    X(cqr,   s3k_cqr_star_heat_32x8,     32,  8,  4, 4, STAR, HEAT)                 \
+    X(cqr,   s3k_cqr_star_heat_32x16,    32, 16,  8, 4, STAR, HEAT)                 \
+    X(cqr,   s3k_cqr_star_heat_64x8,     64,  8,  4, 4, STAR, HEAT)                 \
+    X(cqr,   s3k_cqr_star_heat_64x16,    64, 16,  8, 4, STAR, HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x16,      32, 16, 16, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x8,       32,  8,  8, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_64x8,       64,  8,  8, 1, BOX,  HEAT)                 \

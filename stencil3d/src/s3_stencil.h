@@ -25,6 +25,27 @@ enum { S3_WAVE = 0, S3_HEAT = 1 };     /* equation */
 #define S3_RAD_STAR 4
 #define S3_RAD_BOX 1
 
+/* The same operations in the same order as s3_star_lap, from values: pD is
+ * the neighbour sum at distance D, s3_star_pair(x-D, x+D, y-D, y+D, z-D, z+D).
+ * For kernels that keep neighbours in registers (cqr). s3_star_lap is kept in
+ * its pointer form because the cq kernels compile to fewer registers with it;
+ * the emulated-kernel tests check that both forms give the same bits. */
+WAVE_HD real s3_star_pair(real xm, real xp, real ym, real yp, real zm, real zp)
+{
+    return ((xm + xp) + (ym + yp)) + (zm + zp);
+}
+WAVE_HD real s3_star_sum(real c, real p1, real p2, real p3, real p4)
+{
+    const real c0 = (real)(3.0 * WAVE_C0);
+    const real c1 = (real)WAVE_C1, c2 = (real)WAVE_C2;
+    const real c3 = (real)WAVE_C3, c4 = (real)WAVE_C4;
+    real s = c0 * c;
+    s = s + c1 * p1;
+    s = s + c2 * p2;
+    s = s + c3 * p3;
+    s = s + c4 * p4;
+    return s;
+}
 /* Star stencil: the 8th-order Laplacian times h^2, 25 points (the centre and
  * 4 neighbours on each side along x, y and z). c points at the centre cell of
  * its xy plane: the x neighbours are c[+-d], the y neighbours c[+-d*sy]. The

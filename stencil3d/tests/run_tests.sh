@@ -42,7 +42,7 @@ ref=$(checksum $T/ref.log)
 run $T/thr.log env OMP_NUM_THREADS=2 $B/stencil3d $CASE --mode cpu --out $T/thr --write_final 1
 c=$(checksum $T/thr.log)
 [ -n "$c" ] && [ "$c" = "$ref" ] && cmp -s $T/ref/final.bin $T/thr/final.bin && ok threads_bit_identical "2 threads = 1 thread ($c)" || bad threads_bit_identical "$c vs $ref"
-for kt in cq:32x16 cq:64x8 regq:32x8 naive:32x8; do
+for kt in cq:32x16 cq:64x8 cqr:32x16 regq:32x8 naive:32x8; do
     k=${kt%:*}; t=${kt#*:}
     run $T/emu_$k$t.log $B/stencil3d $CASE --mode emu --kernel $k --tile $t --zchunk 10
     c=$(checksum $T/emu_$k$t.log)
