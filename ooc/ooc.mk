@@ -33,8 +33,8 @@ $(OOC_BUILD)/.dir:
 
 $(OOC_BUILD)/ooc2d: $(OOC_SRC)/main.c $(OOC_LIBSRC) $(OOC_HDRS) | $(OOC_BUILD)/.dir
 	$(OOC_CC) $(OOC_CFLAGS) $(OOC_INC) -o $@ $(OOC_SRC)/main.c $(OOC_LIBSRC) $(OOC_LIBS)
-$(OOC_BUILD)/test_ooc: ooc/tests/test_ooc.c $(OOC_LIBSRC) $(OOC_HDRS) | $(OOC_BUILD)/.dir
-	$(OOC_CC) $(OOC_CFLAGS) $(OOC_INC) -o $@ ooc/tests/test_ooc.c $(OOC_LIBSRC) $(OOC_LIBS)
+$(OOC_BUILD)/test_ooc: ooc/tests/test_ooc.c wave/tests/check.h $(OOC_LIBSRC) $(OOC_HDRS) | $(OOC_BUILD)/.dir
+	$(OOC_CC) $(OOC_CFLAGS) $(OOC_INC) -Iwave/tests -o $@ ooc/tests/test_ooc.c $(OOC_LIBSRC) $(OOC_LIBS)
 
 ifneq ($(wildcard $(OOC_NVCC)),)
 ooc-cuda: $(OOC_BUILD)/ooc2d-cuda

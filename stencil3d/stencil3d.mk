@@ -40,8 +40,8 @@ $(S3_BUILD)/.dir:
 $(S3_BUILD)/stencil3d: $(S3_SRC)/main.c $(S3_LIBSRC) $(S3_HDRS) | $(S3_BUILD)/.dir
 	$(S3_CC) $(S3_CFLAGS) $(S3_INC) -o $@ $(S3_SRC)/main.c $(S3_LIBSRC) $(S3_LIBS)
 # the unit tests run in double precision (convergence orders near round-off)
-$(S3_BUILD)/test_stencil3d: stencil3d/tests/test_stencil3d.c $(S3_LIBSRC) $(S3_HDRS) | $(S3_BUILD)/.dir
-	$(S3_CC) $(S3_CFLAGS) $(S3_INC) -DWAVE_DOUBLE -o $@ stencil3d/tests/test_stencil3d.c $(S3_LIBSRC) $(S3_LIBS)
+$(S3_BUILD)/test_stencil3d: stencil3d/tests/test_stencil3d.c wave/tests/check.h $(S3_LIBSRC) $(S3_HDRS) | $(S3_BUILD)/.dir
+	$(S3_CC) $(S3_CFLAGS) $(S3_INC) -Iwave/tests -DWAVE_DOUBLE -o $@ stencil3d/tests/test_stencil3d.c $(S3_LIBSRC) $(S3_LIBS)
 
 ifneq ($(wildcard $(S3_NVCC)),)
 stencil3d-cuda: $(S3_BUILD)/stencil3d-cuda $(S3_BUILD)/stencil3d-cuda-fma

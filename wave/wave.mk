@@ -48,7 +48,7 @@ $(WAVE_BUILD)/wave2d-mpi: $(WAVE_CSRC) $(WAVE_HDRS) | $(WAVE_BUILD)/.dir
 	$(WAVE_MPICC) $(WAVE_CFLAGS) -DWAVE_HAVE_MPI -o $@ $(WAVE_CSRC) $(WAVE_LIBS)
 $(WAVE_BUILD)/wave2d-mpi-dp: $(WAVE_CSRC) $(WAVE_HDRS) | $(WAVE_BUILD)/.dir
 	$(WAVE_MPICC) $(WAVE_CFLAGS) -DWAVE_HAVE_MPI -DWAVE_DOUBLE -o $@ $(WAVE_CSRC) $(WAVE_LIBS)
-$(WAVE_BUILD)/test_wave: wave/tests/test_wave.c $(WAVE_SRC)/case.c $(WAVE_SRC)/opts.c $(WAVE_SRC)/cpu.c $(WAVE_SRC)/output.c $(WAVE_HDRS) | $(WAVE_BUILD)/.dir
+$(WAVE_BUILD)/test_wave: wave/tests/test_wave.c wave/tests/check.h $(WAVE_SRC)/case.c $(WAVE_SRC)/opts.c $(WAVE_SRC)/cpu.c $(WAVE_SRC)/output.c $(WAVE_HDRS) | $(WAVE_BUILD)/.dir
 	$(WAVE_CC) $(WAVE_CFLAGS) -DWAVE_DOUBLE -I$(WAVE_SRC) -o $@ wave/tests/test_wave.c $(WAVE_SRC)/case.c $(WAVE_SRC)/opts.c $(WAVE_SRC)/cpu.c $(WAVE_SRC)/output.c $(WAVE_LIBS)
 
 # ---- CUDA ----

@@ -3,24 +3,14 @@
 # the repository root after 'make ooc'). Last line: "N passed, M failed".
 set -u
 B=build/ooc
-T=$B/tests
-rm -rf "$T"; mkdir -p "$T"
-pass=0; fail=0
-ok()  { echo "PASS $1${2:+: $2}"; pass=$((pass+1)); }
-bad() { echo "FAIL $1${2:+: $2}"; fail=$((fail+1)); }
+. wave/tests/harness.sh
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 
 # 1. driver tests on the CPU stand-in device: bit-identity sweep, race detection,
 #    model counts, the paper's table, bad inputs
-$B/test_ooc > "$T/unit.log" 2>&1
-grep -v ' passed, ' "$T/unit.log"
-u=$(tail -1 "$T/unit.log")
-if [[ "$u" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-    pass=$((pass+BASH_REMATCH[1])); fail=$((fail+BASH_REMATCH[2]))
-else bad unit_tests "test_ooc did not finish: $(tail -3 "$T/unit.log")"; fi
+unit_tests $B/test_ooc
 
 # 2. the command line: in-core, trivial and pyramid in one run, all bit-identical
-run() { local log=$1; shift; "$@" > "$log" 2>&1; }
 for eq in heat wave; do
     for ov in 1 0; do
         run $T/cli_${eq}_$ov.log $B/ooc2d --eq $eq --nx 203 --ny 187 --nt 37 --device-mem 96K --overlap $ov --init noise --sched-seed 11 --poison 1 --n 2
@@ -61,12 +51,6 @@ rc=$?
     || bad detects_broken_driver "rc=$rc $(tail -2 $T/brk.log)"
 
 # 5. bad inputs: non-zero exit and a message naming the value and what is allowed
-expect_fail() {  # name needle cmd...
-    local name=$1 needle=$2; shift 2
-    "$@" > $T/bad.log 2>&1; local rc=$?
-    if [ $rc -ne 0 ] && grep -q -- "$needle" $T/bad.log; then ok "$name" "$(grep -m1 error $T/bad.log)"
-    else bad "$name" "rc=$rc, output: $(head -c 300 $T/bad.log)"; fi
-}
 expect_fail reject_bad_size "expected a size such as 512M or 2G" $B/ooc2d --device-mem 2X
 expect_fail reject_tiny_budget "is too small for nx = 1024" $B/ooc2d --device-mem 1K
 expect_fail reject_n_too_large "n = 40 does not fit" $B/ooc2d --nx 200 --ny 200 --device-mem 64K --n 40
@@ -82,5 +66,4 @@ for f in ooc/cases/*.case; do
     grep -q 'bit-identical to the in-core' $T/case.log && ok "case_$(basename $f .case)" "parses and runs (at 128^2)" || bad "case_$(basename $f .case)" "$(tail -2 $T/case.log)"
 done
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -1,7 +1,6 @@
 /* test_ooc.c - tests of the out-of-core driver on the CPU stand-in device.
  * Prints one PASS/FAIL line per check and "N passed, M failed" at the end. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,22 +8,9 @@
 #include <omp.h>
 #endif
 #include "ooc.h"
+#include "check.h"    /* wave/tests: check(), check_summary(), CHECK_DIE_STUB */
 
-static int npass, nfail;
-static void check(int ok, const char *name, const char *fmt, ...)
-{
-    va_list ap; va_start(ap, fmt);
-    printf("%s %s: ", ok ? "PASS" : "FAIL", name);
-    vprintf(fmt, ap); printf("\n"); fflush(stdout);
-    va_end(ap);
-    if (ok) npass++; else nfail++;
-}
-
-void ooc_die(const char *fmt, ...)
-{
-    va_list ap; va_start(ap, fmt); fprintf(stderr, "fatal: "); vfprintf(stderr, fmt, ap); fprintf(stderr, "\n"); va_end(ap);
-    exit(3);
-}
+CHECK_DIE_STUB(ooc_die)
 
 typedef struct { unsigned long long hu, hv; } Sums;
 
@@ -241,6 +227,5 @@ int main(void)
     test_paper_table();
     test_choice();
     test_bad_inputs();
-    printf("%d passed, %d failed\n", npass, nfail);
-    return nfail ? 1 : 0;
+    return check_summary();
 }

@@ -3,22 +3,11 @@
 # from the repository root after 'make stencil3d'). Last line: "N passed, M failed".
 set -u
 B=build/stencil3d
-T=$B/tests
-rm -rf "$T"; mkdir -p "$T"
-pass=0; fail=0
-ok()  { echo "PASS $1${2:+: $2}"; pass=$((pass+1)); }
-bad() { echo "FAIL $1${2:+: $2}"; fail=$((fail+1)); }
-checksum() { grep -o 'checksum [0-9a-f]*' "$1" | tail -1 | cut -d' ' -f2; }
-run() { local log=$1; shift; "$@" > "$log" 2>&1; }
+. wave/tests/harness.sh
 
 # 1. numerical unit tests (double precision): convergence orders, stability
 #    bounds, emulated GPU kernels bit-identical to the reference, bad inputs
-$B/test_stencil3d > "$T/unit.log" 2>&1
-grep -v ' passed, ' "$T/unit.log"
-u=$(tail -1 "$T/unit.log")
-if [[ "$u" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-    pass=$((pass+BASH_REMATCH[1])); fail=$((fail+BASH_REMATCH[2]))
-else bad unit_tests "test_stencil3d did not finish: $(tail -3 "$T/unit.log")"; fi
+unit_tests $B/test_stencil3d
 
 # 2. FP32 command line: the emulated kernels of every equation/stencil match the reference
 for es in wave:star wave:box heat:star heat:box; do
@@ -53,20 +42,7 @@ if [ "$sz" = $((48*40*36*4)) ] && [ "$(head -c 4 $T/ref/slice_z.png | tail -c 3)
     ok outputs "final.bin $sz bytes, slice_z.png, info.txt"
 else bad outputs "missing or wrong-sized output files in $T/ref"; fi
 if command -v python3 >/dev/null; then
-    if python3 - "$T/ref/slice_z.png" <<'PY'
-import sys, zlib, struct
-d = open(sys.argv[1], 'rb').read()
-assert d[:8] == b'\x89PNG\r\n\x1a\n'
-pos, idat, w, h = 8, b'', 0, 0
-while pos < len(d):
-    n, t = struct.unpack('>I4s', d[pos:pos+8]); body = d[pos+8:pos+8+n]
-    assert zlib.crc32(t + body) & 0xffffffff == struct.unpack('>I', d[pos+8+n:pos+12+n])[0]
-    if t == b'IHDR': w, h = struct.unpack('>II', body[:8])
-    if t == b'IDAT': idat += body
-    pos += 12 + n
-raw = zlib.decompress(idat)
-assert len(raw) == h * (3 * w + 1) and (w, h) == (48, 40)
-PY
+    if png_decodes "$T/ref/slice_z.png" 48 40
     then ok png_decodes "zlib/CRC check of slice_z.png"; else bad png_decodes "slice_z.png does not decode"; fi
 fi
 run $T/heat.log $B/stencil3d stencil3d/cases/heat_box.case --mode cpu
@@ -75,12 +51,6 @@ run $T/bench.log $B/stencil3d stencil3d/cases/bench.case --n 24 --nt 2 --mode cp
 grep -q checksum $T/bench.log && ok case_bench "parses and runs (at 24^3)" || bad case_bench "$(tail -2 $T/bench.log)"
 
 # 4. bad inputs: non-zero exit and a message that names the value and what is allowed
-expect_fail() {  # name needle cmd...
-    local name=$1 needle=$2; shift 2
-    "$@" > $T/bad.log 2>&1; local rc=$?
-    if [ $rc -ne 0 ] && grep -q -- "$needle" $T/bad.log; then ok "$name" "$(grep -m1 error $T/bad.log)"
-    else bad "$name" "rc=$rc, output: $(head -c 300 $T/bad.log)"; fi
-}
 expect_fail reject_missing_case "cannot open case file" $B/stencil3d $T/nope.case
 expect_fail reject_unstable "allowed 0 < courant <= 0.452856" $B/stencil3d --courant 0.46
 expect_fail reject_unstable_box "allowed 0 < fo <= 0.326087" $B/stencil3d --eq heat --stencil box --fo 0.4
@@ -93,5 +63,4 @@ expect_fail reject_bad_mode "allowed auto, cpu, emu, gpu, verify or bench" $B/st
 printf 'n = 16\nthis line is wrong\n' > $T/broken.case
 expect_fail reject_case_syntax "broken.case:2: expected 'key = value'" $B/stencil3d $T/broken.case
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

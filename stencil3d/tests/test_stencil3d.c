@@ -1,28 +1,14 @@
 /* test_stencil3d.c - numerical tests of the stencil3d module (double precision).
  * Prints one PASS/FAIL line per check and "N passed, M failed" at the end. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "opts.h"
 #include "s3d.h"
+#include "check.h"    /* wave/tests: check(), check_summary(), CHECK_DIE_STUB */
 
-static int npass, nfail;
-static void check(int ok, const char *name, const char *fmt, ...)
-{
-    va_list ap; va_start(ap, fmt);
-    printf("%s %s: ", ok ? "PASS" : "FAIL", name);
-    vprintf(fmt, ap); printf("\n"); fflush(stdout);
-    va_end(ap);
-    if (ok) npass++; else nfail++;
-}
-
-void s3_die(const char *fmt, ...)
-{
-    va_list ap; va_start(ap, fmt); fprintf(stderr, "fatal: "); vfprintf(stderr, fmt, ap); fprintf(stderr, "\n"); va_end(ap);
-    exit(3);
-}
+CHECK_DIE_STUB(s3_die)
 
 /* ---- 1. convergence order on a standing mode ------------------------------
  * S = sin(m pi x) sin(m pi y) sin(m pi z), x = (i+1) h, h = 1/(N+1): walls
@@ -205,6 +191,5 @@ int main(int argc, char **argv)
     test_symbol(S3_BOX);
     test_emulated_kernels();
     test_bad_inputs();
-    printf("%d passed, %d failed\n", npass, nfail);
-    return nfail ? 1 : 0;
+    return check_summary();
 }

@@ -3,26 +3,15 @@
 # repository root after 'make wave'). Last line: "N passed, M failed".
 set -u
 B=build/wave
-T=$B/tests
-rm -rf "$T"; mkdir -p "$T"
-pass=0; fail=0
-ok()  { echo "PASS $1${2:+: $2}"; pass=$((pass+1)); }
-bad() { echo "FAIL $1${2:+: $2}"; fail=$((fail+1)); }
+. wave/tests/harness.sh
 MPIRUN="mpirun --allow-run-as-root --oversubscribe"
 # quiet the OpenMPI warnings about missing fabrics on small machines
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_rmaps_base_oversubscribe=1
-checksum() { grep -o 'checksum [0-9a-f]*' "$1" | tail -1 | cut -d' ' -f2; }
 
 # 1. numerical unit tests (double precision): convergence, energy, slabs, bad inputs
-$B/test_wave > "$T/unit.log" 2>&1
-cat "$T/unit.log" | grep -v ' passed, '
-u=$(tail -1 "$T/unit.log")
-if [[ "$u" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-    pass=$((pass+BASH_REMATCH[1])); fail=$((fail+BASH_REMATCH[2]))
-else bad unit_tests "test_wave did not finish: $(tail -3 "$T/unit.log")"; fi
+unit_tests $B/test_wave
 
 CASE="wave/cases/small.case"
-run() { local log=$1; shift; "$@" > "$log" 2>&1; }
 
 # 2. float runs: threads, in-process slabs and MPI ranks are bit-identical
 run $T/ref.log env OMP_NUM_THREADS=1 $B/wave2d $CASE --out $T/ref --write_final 1
@@ -50,20 +39,7 @@ if [ "$sz" = $((200*180*4)) ] && [ "$(head -c 4 $T/snap/snap_000020.png | tail -
     ok outputs "raw snapshot $sz bytes, PNG snapshots, traces.dat, seismogram.png"
 else bad outputs "missing or wrong-sized output files in $T/snap"; fi
 if command -v python3 >/dev/null; then
-    if python3 - "$T/snap/snap_000040.png" <<'PY'
-import sys, zlib, struct
-d = open(sys.argv[1], 'rb').read()
-assert d[:8] == b'\x89PNG\r\n\x1a\n'
-pos, idat, w, h = 8, b'', 0, 0
-while pos < len(d):
-    n, t = struct.unpack('>I4s', d[pos:pos+8]); body = d[pos+8:pos+8+n]
-    assert zlib.crc32(t + body) & 0xffffffff == struct.unpack('>I', d[pos+8+n:pos+12+n])[0]
-    if t == b'IHDR': w, h = struct.unpack('>II', body[:8])
-    if t == b'IDAT': idat += body
-    pos += 12 + n
-raw = zlib.decompress(idat)
-assert len(raw) == h * (3 * w + 1) and (w, h) == (200, 180)
-PY
+    if png_decodes "$T/snap/snap_000040.png" 200 180
     then ok png_decodes "zlib/CRC check of the snapshot PNG"; else bad png_decodes "snapshot PNG does not decode"; fi
 fi
 pts=$(grep -vc '^#' $T/snap/traces.dat)
@@ -80,12 +56,6 @@ c1=$(checksum $T/dp.log); c2=$(checksum $T/dpm.log)
 [ -n "$c1" ] && [ "$c1" = "$c2" ] && ok mpi_double_bit_identical "$c1" || bad mpi_double_bit_identical "$c1 vs $c2"
 
 # 5. bad inputs: non-zero exit and a message that names the problem
-expect_fail() {  # name needle cmd...
-    local name=$1 needle=$2; shift 2
-    "$@" > $T/bad.log 2>&1; local rc=$?
-    if [ $rc -ne 0 ] && grep -q -- "$needle" $T/bad.log; then ok "$name" "$(grep -m1 error $T/bad.log)"
-    else bad "$name" "rc=$rc, output: $(head -c 300 $T/bad.log)"; fi
-}
 expect_fail reject_missing_case "cannot open case file" $B/wave2d $T/nope.case
 expect_fail reject_cfl_cli "unstable time step" $B/wave2d $CASE --dt 0.01
 expect_fail reject_unknown_flag "unknown parameter 'nxy'" $B/wave2d $CASE --nxy 5
@@ -101,5 +71,4 @@ for f in wave/cases/*.case; do
     grep -q checksum $T/case.log && ok "case_$(basename $f .case)" "parses and runs" || bad "case_$(basename $f .case)" "$(tail -2 $T/case.log)"
 done
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -2,27 +2,13 @@
  * Prints one PASS/FAIL line per check and "N passed, M failed" at the end.
  * Also: test_wave --make-velfile PATH NX NY  (writes a float32 test model). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "wave.h"
+#include "check.h"    /* wave/tests: check(), check_summary(), CHECK_DIE_STUB */
 
-static int npass, nfail;
-static void check(int ok, const char *name, const char *fmt, ...)
-{
-    va_list ap; va_start(ap, fmt);
-    printf("%s %s: ", ok ? "PASS" : "FAIL", name);
-    vprintf(fmt, ap); printf("\n"); fflush(stdout);
-    va_end(ap);
-    if (ok) npass++; else nfail++;
-}
-
-void wave_die(const char *fmt, ...)
-{
-    va_list ap; va_start(ap, fmt); fprintf(stderr, "fatal: "); vfprintf(stderr, fmt, ap); fprintf(stderr, "\n"); va_end(ap);
-    exit(3);
-}
+CHECK_DIE_STUB(wave_die)
 
 static void s_gather(real *full, const real *mine, int nx, int r0, int r1) { memcpy(full + (size_t)r0 * nx, mine, sizeof(real) * (size_t)(r1 - r0) * nx); }
 static void s_bcast(void *b, size_t n) { (void)b; (void)n; }
@@ -251,6 +237,5 @@ int main(int argc, char **argv)
     test_decomposition();
     test_bad_inputs();
     test_misc();
-    printf("%d passed, %d failed\n", npass, nfail);
-    return nfail ? 1 : 0;
+    return check_summary();
 }
