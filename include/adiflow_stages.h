@@ -47,6 +47,21 @@ typedef struct adi_view {
   const double *sf, *sc, *vol;
 } adi_view;
 
+/* A view of the fields of one grid (host or device pointers). */
+static inline adi_view adi_make_view(const adi_solver_params *sp, double *q, double *qp, double *res,
+                                     double *dq, double *dtv, double *wk, const double *sf,
+                                     const double *sc, const double *vol)
+{
+  adi_view v;
+  v.sp = *sp;
+  v.ni = sp->ni; v.nj = sp->nj; v.nk = sp->nk;
+  v.ldi = sp->ldi; v.ldj = sp->ldj; v.ldk = sp->ldk;
+  v.npts = (ptrdiff_t)sp->ldi*sp->ldj*sp->ldk;
+  v.q = q; v.qp = qp; v.res = res; v.dq = dq; v.dtv = dtv; v.wk = wk;
+  v.sf = sf; v.sc = sc; v.vol = vol;
+  return v;
+}
+
 /* a(i,j,k,m) of the Fortran for a field array a of the view, point p */
 #define ADI_F(v, a, m, p) ((v)->a[(ptrdiff_t)((m) - 1)*(v)->npts + (p)])
 

@@ -10,7 +10,10 @@ module case_setup
   use metrics, only: compute_metrics
   implicit none
   private
-  public :: setup_case
+  public :: setup_case, emulation_case, N_EMULATION_CASES
+
+  !> The grids the GPU-emulation tests run (split and merged families alike).
+  integer, parameter :: N_EMULATION_CASES = 4
 
 contains
 
@@ -28,4 +31,42 @@ contains
     call generate_nodes(cs, xn)
     call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)
   end subroutine setup_case
+
+  !> Emulation case n (1..4) and its label: A a stretched 3D cavity; B a wavy
+  !> grid, periodic in k, Sutherland, minmod, adiabatic, a lid on imax with v;
+  !> C quasi-2D with one periodic cell, order 1; D a fully periodic wavy box
+  !> with wide padding (ni = 13 -> ldi = 32).
+  subroutine emulation_case(n, cs, label)
+    integer, intent(in) :: n
+    type(case_t), intent(out) :: cs
+    character(len=*), intent(out) :: label
+    cs = case_t()
+    select case (n)
+    case (1)
+      cs%ni = 12; cs%nj = 10; cs%nk = 8
+      cs%beta_x = 1.2_rk; cs%beta_y = 1.0_rk; cs%beta_z = 0.8_rk
+      cs%reynolds = 100.0_rk; cs%mach = 0.1_rk
+      label = 'A (12x10x8 stretched cavity, order 2, van Albada, isothermal)'
+    case (2)
+      cs%ni = 10; cs%nj = 9; cs%nk = 8
+      cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.03_rk
+      cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+      cs%viscosity_law = 'sutherland'; cs%limiter = 'minmod'; cs%wall_thermal = 'adiabatic'
+      cs%reynolds = 400.0_rk; cs%mach = 0.3_rk; cs%lid_v = 0.2_rk; cs%bc_imax = 'lid'
+      label = 'B (10x9x8 wavy, periodic k, Sutherland, minmod, adiabatic)'
+    case (3)
+      cs%ni = 9; cs%nj = 8; cs%nk = 1; cs%lz = 0.1_rk
+      cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+      cs%order = 1
+      label = 'C (9x8x1 quasi-2D, nk = 1 periodic, order 1)'
+    case default
+      cs%ni = 13; cs%nj = 6; cs%nk = 7
+      cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.02_rk
+      cs%bc_imin = 'periodic'; cs%bc_imax = 'periodic'
+      cs%bc_jmin = 'periodic'; cs%bc_jmax = 'periodic'
+      cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+      cs%mach = 0.5_rk
+      label = 'D (13x6x7 fully periodic wavy box)'
+    end select
+  end subroutine emulation_case
 end module case_setup

@@ -25,19 +25,6 @@
 
 #include "adiflow_merged.h"
 
-static adi_view make_view(const adi_solver_params *sp, double *q, double *qp, double *res, double *dq,
-                          double *dtv, double *wk, const double *sf, const double *sc, const double *vol)
-{
-  adi_view v;
-  v.sp = *sp;
-  v.ni = sp->ni; v.nj = sp->nj; v.nk = sp->nk;
-  v.ldi = sp->ldi; v.ldj = sp->ldj; v.ldk = sp->ldk;
-  v.npts = (ptrdiff_t)sp->ldi*sp->ldj*sp->ldk;
-  v.q = q; v.qp = qp; v.res = res; v.dq = dq; v.dtv = dtv; v.wk = wk;
-  v.sf = sf; v.sc = sc; v.vol = vol;
-  return v;
-}
-
 static void run_point(const adi_view *v, int kernel, int d, double cfl, int flags, int mcomp, int i, int j,
                       int k)
 {
@@ -159,7 +146,7 @@ void emul_iteration_merged(const adi_solver_params *sp, double cfl, int reverse,
                            const double *sc, const double *vol)
 {
   adi_mstep steps[ADI_MAX_MSTEPS];
-  adi_view v = make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
+  adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
   int n = adi_merged_schedule(flags, sp->order, sp->wall_thermal == ADI_WALL_ISOTHERMAL, steps), s;
   for (s = 0; s < n; ++s) launch(&v, steps[s].kernel, steps[s].d, cfl, flags, reverse);
 }

@@ -11,19 +11,6 @@
 
 #include "adiflow_stages.h"
 
-static adi_view make_view(const adi_solver_params *sp, double *q, double *qp, double *res, double *dq,
-                          double *dtv, double *wk, const double *sf, const double *sc, const double *vol)
-{
-  adi_view v;
-  v.sp = *sp;
-  v.ni = sp->ni; v.nj = sp->nj; v.nk = sp->nk;
-  v.ldi = sp->ldi; v.ldj = sp->ldj; v.ldk = sp->ldk;
-  v.npts = (ptrdiff_t)sp->ldi*sp->ldj*sp->ldk;
-  v.q = q; v.qp = qp; v.res = res; v.dq = dq; v.dtv = dtv; v.wk = wk;
-  v.sf = sf; v.sc = sc; v.vol = vol;
-  return v;
-}
-
 static void run_point(const adi_view *v, int stage, int d, double cfl, int i, int j, int k)
 {
   switch (stage) {
@@ -70,7 +57,7 @@ void emul_iteration(const adi_solver_params *sp, double cfl, int reverse, double
                     const double *vol)
 {
   adi_step steps[ADI_MAX_STEPS];
-  adi_view v = make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
+  adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
   int n = adi_iteration_schedule(sp, steps), s;
   for (s = 0; s < n; ++s) launch(&v, steps[s].stage, steps[s].d, cfl, reverse);
 }
@@ -80,7 +67,7 @@ void emul_iteration(const adi_solver_params *sp, double cfl, int reverse, double
 void emul_residual_norms(const adi_solver_params *sp, const double *res, const double *vol, double *plane,
                          double norms[5])
 {
-  adi_view v = make_view(sp, NULL, NULL, (double *)res, NULL, NULL, NULL, NULL, NULL, vol);
+  adi_view v = adi_make_view(sp, NULL, NULL, (double *)res, NULL, NULL, NULL, NULL, NULL, vol);
   int m, k;
   for (k = v.nk; k >= 1; --k)
     for (m = 1; m <= 5; ++m) plane[(m - 1) + 5*(k - 1)] = residual_plane_sum(&v, m, k);

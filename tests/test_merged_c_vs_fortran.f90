@@ -45,39 +45,13 @@ program test_merged_c_vs_fortran
     'comp+sweep', 'adi123+pt', 'flux1s', 'fuse+fmarch', 'all,-fmarch', 'adi5f', 'adi123+adi5f', &
     'all,-adi5f', 'all']
   type(case_t) :: cs
+  character(len=80) :: label
+  integer :: ncase
 
-  ! A: stretched 3D cavity, lid on jmax, isothermal, van Albada, order 2
-  cs = case_t()
-  cs%ni = 12; cs%nj = 10; cs%nk = 8
-  cs%beta_x = 1.2_rk; cs%beta_y = 1.0_rk; cs%beta_z = 0.8_rk
-  cs%reynolds = 100.0_rk; cs%mach = 0.1_rk
-  call run_case('A (12x10x8 stretched cavity, order 2)', cs, 4)
-
-  ! B: wavy curvilinear grid, periodic in k, Sutherland, minmod, adiabatic
-  cs = case_t()
-  cs%ni = 10; cs%nj = 9; cs%nk = 8
-  cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.03_rk
-  cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
-  cs%viscosity_law = 'sutherland'; cs%limiter = 'minmod'; cs%wall_thermal = 'adiabatic'
-  cs%reynolds = 400.0_rk; cs%mach = 0.3_rk; cs%lid_v = 0.2_rk; cs%bc_imax = 'lid'
-  call run_case('B (10x9x8 wavy, periodic k, Sutherland, minmod)', cs, 4)
-
-  ! C: quasi-2D, one periodic cell in k, order 1
-  cs = case_t()
-  cs%ni = 9; cs%nj = 8; cs%nk = 1; cs%lz = 0.1_rk
-  cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
-  cs%order = 1
-  call run_case('C (9x8x1 quasi-2D, nk = 1 periodic, order 1)', cs, 4)
-
-  ! D: fully periodic curvilinear box, wide padding (ni = 13 -> ldi = 32)
-  cs = case_t()
-  cs%ni = 13; cs%nj = 6; cs%nk = 7
-  cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.02_rk
-  cs%bc_imin = 'periodic'; cs%bc_imax = 'periodic'
-  cs%bc_jmin = 'periodic'; cs%bc_jmax = 'periodic'
-  cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
-  cs%mach = 0.5_rk
-  call run_case('D (13x6x7 fully periodic wavy box)', cs, 4)
+  do ncase = 1, N_EMULATION_CASES
+    call emulation_case(ncase, cs, label)
+    call run_case(trim(label), cs, 4)
+  end do
 
   call test_summary()
 
