@@ -25,6 +25,7 @@ module mpi_decomp
   use solver_params
   use boundary_conditions, only: fill_boundary_direction, cell_index
   use output_vtk, only: write_vts
+  use residual_norms, only: add_residual_plane_sums, norms_from_plane_sums
   use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH
   implicit none
   private
@@ -392,24 +393,11 @@ contains
     real(rk), intent(in) :: res(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
     real(rk), intent(out) :: norms(5)
     real(rk), allocatable :: pl(:,:), plane(:,:)
-    integer :: i, j, k, m
-    real(rk) :: r
     allocate(pl(5, lay%nk), plane(5, dc%nglob(3)))
     pl = 0.0_rk
     if (dc%swp(1, 2) /= MPI_PROC_NULL) &
       call MPI_Recv(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(1, 2), 3000, dc%comm, MPI_STATUS_IGNORE)
-    !$omp parallel do private(i, j, m, r)
-    do k = 1, lay%nk
-      do m = 1, 5
-        do j = 1, lay%nj
-          do i = 1, lay%ni
-            r = res(i,j,k,m)/vol(i,j,k)
-            pl(m, k) = pl(m, k) + r*r
-          end do
-        end do
-      end do
-    end do
-    !$omp end parallel do
+    call add_residual_plane_sums(lay, res, vol, pl)
     plane = 0.0_rk
     if (dc%swp(2, 2) /= MPI_PROC_NULL) then
       call MPI_Send(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(2, 2), 3000, dc%comm)
@@ -417,11 +405,7 @@ contains
       plane(:, dc%off(3)+1:dc%off(3)+lay%nk) = pl
     end if
     call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
-    norms = 0.0_rk
-    do k = 1, dc%nglob(3)
-      norms = norms + plane(:, k)
-    end do
-    norms = sqrt(norms/(real(dc%nglob(1), rk)*real(dc%nglob(2), rk)*real(dc%nglob(3), rk)))
+    norms = norms_from_plane_sums(plane, dc%nglob(1), dc%nglob(2), dc%nglob(3))
   end subroutine mpi_residual_norms
 
   !> Interior cells of a (nf fields) from every rank into g on rank 0
