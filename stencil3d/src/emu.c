@@ -15,7 +15,8 @@
 
 static real *emu_smem(size_t n)
 {
-    real *s = (real *)malloc(n * sizeof(real));
+    /* aligned as the GPU's shared memory is for 128-bit accesses (S3_LD4) */
+    real *s = (real *)aligned_alloc(64, (n * sizeof(real) + 63) / 64 * 64);
     if (!s) s3_die("out of host memory for an emulated thread block (%zu bytes)", n * sizeof(real));
     for (size_t i = 0; i < n; i++) s[i] = (real)NAN;
     return s;
@@ -49,6 +50,8 @@ void s3_emu_step(int i, const S3Grid *g, real k, const real *u, const real *pv, 
     const EmuKernel *K = &table[i];
     const int naive = !strcmp(K->info.kind, "naive");
     const int zc = naive ? 1 : (zchunk > 0 ? zchunk : g->nz);
+    if (!strcmp(K->info.kind, "cqv") && g->pxy > 2147483647L)
+        s3_die("kernel cqv indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", g->pxy);
     const int gx = (g->nx + K->info.bx - 1) / K->info.bx;
     const int gy = (g->ny + K->info.by - 1) / K->info.by;
     const int gz = (g->nz + zc - 1) / zc;

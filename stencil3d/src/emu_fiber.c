@@ -46,7 +46,7 @@ static real *fiber_smem(size_t n)
 {
     Block *b = &B_;
     if (!b->smem) {   /* first thread of the block allocates, the others share it */
-        b->smem = (real *)malloc(n * sizeof(real));
+        b->smem = (real *)aligned_alloc(64, (n * sizeof(real) + 63) / 64 * 64);   /* for S3_LD4 */
         if (!b->smem) s3_die("out of host memory for an emulated thread block");
         for (size_t i = 0; i < n; i++) b->smem[i] = (real)NAN;
     }
@@ -130,6 +130,8 @@ void s3_emu_fiber_step(int i, const S3Grid *g, real k, const real *u, const real
     const EmuKernel *K = &table[i];
     const int naive = !strcmp(K->info.kind, "naive");
     const int zc = naive ? 1 : (zchunk > 0 ? zchunk : g->nz);
+    if (!strcmp(K->info.kind, "cqv") && g->pxy > 2147483647L)
+        s3_die("kernel cqv indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", g->pxy);
     const int gx = (g->nx + K->info.bx - 1) / K->info.bx;
     const int gy = (g->ny + K->info.by - 1) / K->info.by;
     const int gz = (g->nz + zc - 1) / zc;

@@ -8,6 +8,11 @@
 #include <string.h>
 #include <cuda_runtime.h>
 #include "s3d.h"
+/* 4-wide accesses of the cqv kernels: one 128-bit load/store (FP32 build only;
+ * s3_kernels.h keeps these and defines its portable C forms only without them) */
+typedef char s3_real_is_float[sizeof(real) == sizeof(float) ? 1 : -1];
+#define S3_LD4(d, p) { const float4 l4_ = *(const float4 *)(p); (d)[0] = l4_.x; (d)[1] = l4_.y; (d)[2] = l4_.z; (d)[3] = l4_.w; }
+#define S3_ST4(p, s) { *(float4 *)(p) = make_float4((s)[0], (s)[1], (s)[2], (s)[3]); }
 #include "s3_kernels.h"
 
 #define CUDA_CHECK(call, what) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
@@ -18,7 +23,7 @@
 #define S3_BIX ((int)blockIdx.x)
 #define S3_BIY ((int)blockIdx.y)
 #define S3_BIZ ((int)blockIdx.z)
-#define S3_SMEM(S, n) extern __shared__ real s3_smem[]; real *S = s3_smem
+#define S3_SMEM(S, n) extern __shared__ __align__(16) real s3_smem[]; real *S = s3_smem
 #define S3_SMEM_FREE(S)
 #define S3_PAR(t) { const int t = (int)threadIdx.x;
 #define S3_PAR_END }
@@ -87,6 +92,8 @@ static void launch(int ki, const S3Grid *g, real k, const real *u, const real *p
     const GpuKernel *K = &table[ki];
     const int naive = !strcmp(K->info.kind, "naive");
     if (naive) zc = 1;
+    if (!strcmp(K->info.kind, "cqv") && g->pxy > 2147483647L)
+        s3_die("kernel cqv indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", g->pxy);
     dim3 grid((g->nx + K->info.bx - 1) / K->info.bx, (g->ny + K->info.by - 1) / K->info.by, (g->nz + zc - 1) / zc);
     K->fn<<<grid, K->info.nthreads, K->info.smem, st>>>(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc);
     CUDA_CHECK(cudaGetLastError(), "launching a stencil kernel");

@@ -317,13 +317,211 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
     S3_SMEM_FREE(S);                                                                 \
 }
 
+/* ------------------------------------------------------------------ cqv
+ * cqr with 4 consecutive x cells per thread and 128-bit accesses (star only).
+ * Shared memory holds the same R+2 tiles as cqr, but every shared and global
+ * access is a 4-wide vector (S3_LD4 / S3_ST4: one float4 on the GPU, aligned
+ * because tile rows, the interior x = 0 and every 4th cell start on 16 bytes):
+ * per 4 cells of a row, the y window (shared by the CY rows of the thread,
+ * CY+2R vectors), the x neighbours 2 more vectors, the new z entry 1 vector,
+ * i.e. about (CY+2R)/CY + 3 vector reads per 4 cells (cqr: ~14 scalar reads
+ * per cell). Tile loads are whole-row float4s, and the global loads are
+ * software pipelined: the tile of plane z+R+2 and u^{n-1} of plane z+1 are
+ * fetched into registers while plane z is computed, and held in two register
+ * sets that alternate between even and odd planes (the z loop is unrolled by
+ * 2, so the sets swap without register moves and a fetch has one whole plane
+ * of compute to arrive). Index math inside a plane is 32-bit (one 64-bit
+ * plane base per plane), which needs pxy < 2^31 (checked by the hosts).
+ * One barrier per plane, for the same reason as in cq/cqr. */
+#define S3_ISWAVE_WAVE 1
+#define S3_ISWAVE_HEAT 0
+#define S3_UPDV_WAVE(c, p, k, lap) s3_wave_update((c), (p), (k), (lap))
+#define S3_UPDV_HEAT(c, p, k, lap) ((void)(p), s3_heat_update((c), (k), (lap)))
+/* 4 consecutive values at p; the GPU includer maps them to one 128-bit access.
+ * The C hosts check the alignment that the GPU access needs (4 * sizeof(real)). */
+#ifndef S3_LD4
+#include <stdint.h>
+#define S3_CHECK_ALIGN4(p) if ((uintptr_t)(p) % (4 * sizeof(real)))                 \
+    s3_die("s3_kernels.h:%d: 4-wide access at %p is not aligned to %d bytes", __LINE__, (const void *)(p), (int)(4 * sizeof(real)));
+#define S3_LD4(d, p) { const real *p4_ = (p); S3_CHECK_ALIGN4(p4_) (d)[0] = p4_[0]; (d)[1] = p4_[1]; (d)[2] = p4_[2]; (d)[3] = p4_[3]; }
+#define S3_ST4(p, s) { real *p4_ = (p); S3_CHECK_ALIGN4(p4_) p4_[0] = (s)[0]; p4_[1] = (s)[1]; p4_[2] = (s)[2]; p4_[3] = (s)[3]; }
+#endif
+#define S3_ZERO4(d) { (d)[0] = (real)0; (d)[1] = (real)0; (d)[2] = (real)0; (d)[3] = (real)0; }
+/* this thread's kW vectors of tile plane zp (0 beyond the halo band; a vector
+ * that starts inside the row lies wholly inside it: rows end on 4-cell bounds) */
+#define S3_CQV_FETCH(t, zp, v)                                                       \
+    {                                                                                \
+        const real *pl_ = u + (long)(zp) * pxy;                                      \
+        S3_UNROLL                                                                    \
+        for (int w_ = 0; w_ < kW; w_++) {                                            \
+            const int i_ = (t) + w_ * kNT, row_ = i_ / kV4W;                         \
+            const int gx_ = x0 - R_ + 4 * (i_ % kV4W), gy_ = y0 - R_ + row_;         \
+            if (i_ < kV4 && gx_ < nx + R_ && gy_ < ny + R_) S3_LD4((v)[w_], pl_ + gy_ * px + gx_) \
+            else S3_ZERO4((v)[w_])                                                   \
+        }                                                                            \
+    }
+#define S3_CQV_STORE(t, slot, v)                                                     \
+    {                                                                                \
+        S3_UNROLL                                                                    \
+        for (int w_ = 0; w_ < kW; w_++) {                                            \
+            const int i_ = (t) + w_ * kNT;                                           \
+            if (i_ < kV4) S3_ST4(&S[(slot) + (i_ / kV4W) * kTW + 4 * (i_ % kV4W)], (v)[w_]) \
+        }                                                                            \
+    }
+/* this thread's CY vectors of the array A in plane zp (0 outside the interior) */
+#define S3_CQV_OWN(t, A, zp, P)                                                      \
+    {                                                                                \
+        const real *pl_ = (A) + (long)(zp) * pxy;                                    \
+        const int gx_ = x0 + 4 * ((t) % kTXN), ty_ = (t) / kTXN;                     \
+        S3_UNROLL                                                                    \
+        for (int c_ = 0; c_ < kCY; c_++) {                                           \
+            const int gy_ = y0 + ty_ * kCY + c_;                                     \
+            if (gx_ < nx && gy_ < ny) S3_LD4((P)[c_], pl_ + gy_ * px + gx_)          \
+            else S3_ZERO4((P)[c_])                                                   \
+        }                                                                            \
+    }
+/* one output plane zz: VC holds tile plane zz+R+1 (stored at the end), VN
+ * receives tile plane zz+R+2, PC holds u^{n-1} of plane zz, PN receives zz+1 */
+#define S3_CQV_PLANE(zz, VC, VN, PC, PN, EQ)                                          \
+    {                                                                                \
+        const int zp_ = (zz);                                                        \
+        real *const op_ = out + (long)zp_ * pxy;                                     \
+        /* tile offsets from slot numbers: multiples of 4 that the compiler can see */ \
+        const int s0_ = so[0] * kTILE, sR_ = so[R_] * kTILE, sF_ = so[kQ - 1] * kTILE; \
+        S3_PAR(t)                                                                    \
+            if (zp_ + 2 < z1) S3_CQV_FETCH(t, zp_ + R_ + 2, S3_T(VN))                \
+            if (S3_ISWAVE_##EQ && zp_ + 1 < z1) S3_CQV_OWN(t, pv, zp_ + 1, S3_T(PN)) \
+        S3_PAR_END                                                                   \
+        S3_PAR(t)                                                                    \
+            const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
+            const int ob_ = ty_ * kCY * kTW + R_ + 4 * tx_;  /* window row 0 */      \
+            real yw_[kYW][4];                                                        \
+            S3_UNROLL                                                                \
+            for (int j_ = 0; j_ < kYW; j_++) S3_LD4(yw_[j_], &S[s0_ + ob_ + j_ * kTW]) \
+            S3_UNROLL                                                                \
+            for (int c_ = 0; c_ < kCY; c_++) {                                       \
+                const int gy_ = y0 + ty_ * kCY + c_;                                 \
+                const int o_ = ob_ + (c_ + R_) * kTW;                                \
+                real xr_[12], zn_[4], r_[4];                                         \
+                S3_LD4(xr_, &S[s0_ + o_ - 4])                                      \
+                S3_LD4(xr_ + 8, &S[s0_ + o_ + 4])                                  \
+                S3_LD4(zn_, &S[sR_ + o_])                                         \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) xr_[4 + e_] = yw_[c_ + R_][e_];       \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) {                                     \
+                    real *qq_ = S3_T(q)[c_][e_];                                     \
+                    qq_[2 * R_] = zn_[e_];                                           \
+                    const real lap_ = s3_star_sum(qq_[R_],                           \
+                        s3_star_pair(xr_[3 + e_], xr_[5 + e_], yw_[c_ + R_ - 1][e_], yw_[c_ + R_ + 1][e_], qq_[R_ - 1], qq_[R_ + 1]), \
+                        s3_star_pair(xr_[2 + e_], xr_[6 + e_], yw_[c_ + R_ - 2][e_], yw_[c_ + R_ + 2][e_], qq_[R_ - 2], qq_[R_ + 2]), \
+                        s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], qq_[R_ - 3], qq_[R_ + 3]), \
+                        s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], qq_[R_ - 4], qq_[R_ + 4])); \
+                    r_[e_] = S3_UPDV_##EQ(qq_[R_], S3_T(PC)[c_][e_], k, lap_);       \
+                    S3_UNROLL                                                        \
+                    for (int d_ = 0; d_ < 2 * R_; d_++) qq_[d_] = qq_[d_ + 1];       \
+                }                                                                    \
+                if (gy_ < ny) {                                                      \
+                    if (gx_ + 3 < nx) S3_ST4(op_ + gy_ * px + gx_, r_)               \
+                    else {                                                           \
+                        S3_UNROLL                                                    \
+                        for (int e_ = 0; e_ < 4; e_++)                               \
+                            if (gx_ + e_ < nx) op_[gy_ * px + gx_ + e_] = r_[e_];    \
+                    }                                                                \
+                }                                                                    \
+            }                                                                        \
+        S3_PAR_END                                                                   \
+        if (zp_ + 1 < z1) {                                                          \
+            S3_PAR(t) S3_CQV_STORE(t, sF_, S3_T(VC)) S3_PAR_END               \
+        }                                                                            \
+        {                                                                            \
+            const int f_ = so[0];                                                    \
+            S3_UNROLL                                                                \
+            for (int q_ = 0; q_ < kQ - 1; q_++) so[q_] = so[q_ + 1];                 \
+            so[kQ - 1] = f_;                                                         \
+        }                                                                            \
+        S3_SYNC                                                                      \
+    }
+
+#define S3_BODY_cqv(NAME, BX, BY, TY, R, ST, EQ)                                      \
+S3_KDECL(NAME, ((BX) / 4) * (TY))                                                    \
+{                                                                                    \
+    enum { R_ = (R), kTXN = (BX) / 4, kNT = kTXN * (TY), kCY = (BY) / (TY),          \
+           kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R), kTILE = kTW * kTH,            \
+           kQ = (R) + 2, kQL = 2 * (R) + 1, kV4W = kTW / 4, kV4 = kV4W * kTH,        \
+           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R) };                        \
+    S3_SMEM(S, kQ * kTILE);                                                          \
+    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
+    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
+    int so[kQ];                                                                      \
+    S3_UNROLL                                                                        \
+    for (int q_ = 0; q_ < kQ; q_++) so[q_] = q_;   /* slot numbers */                             \
+    S3_TDECL(real, va, [kW][4]);                                                     \
+    S3_TDECL(real, vb, [kW][4]);                                                     \
+    S3_TDECL(real, pa, [kCY][4]);                                                    \
+    S3_TDECL(real, pb, [kCY][4]);                                                    \
+    S3_TDECL(real, q, [kCY][4][kQL]);                                                \
+    /* planes z0-R .. z0-1: own cells straight into the queue */                     \
+    S3_UNROLL                                                                        \
+    for (int d = 0; d < R_; d++) {                                                   \
+        S3_PAR(t)                                                                    \
+            S3_CQV_OWN(t, u, z0 - R_ + d, S3_T(pa))                                  \
+            S3_UNROLL                                                                \
+            for (int c_ = 0; c_ < kCY; c_++) {                                       \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) S3_T(q)[c_][e_][d] = S3_T(pa)[c_][e_]; \
+            }                                                                        \
+        S3_PAR_END                                                                   \
+    }                                                                                \
+    /* planes z0 .. z0+R: tiles */                                                   \
+    S3_UNROLL                                                                        \
+    for (int d = 0; d <= R_; d++) {                                                  \
+        S3_PAR(t)                                                                    \
+            S3_CQV_FETCH(t, z0 + d, S3_T(va))                                        \
+            S3_CQV_STORE(t, so[d] * kTILE, S3_T(va))                                         \
+        S3_PAR_END                                                                   \
+    }                                                                                \
+    S3_SYNC                                                                          \
+    /* the queue's planes z0 .. z0+R-1; tile z0+R+1 and u^{n-1} of z0 in flight */   \
+    S3_PAR(t)                                                                        \
+        const int o_ = (t) / kTXN * kCY * kTW + R_ + 4 * ((t) % kTXN);               \
+        S3_UNROLL                                                                    \
+        for (int c_ = 0; c_ < kCY; c_++) {                                           \
+            S3_UNROLL                                                                \
+            for (int d_ = 0; d_ < R_; d_++) {                                        \
+                real w4_[4];                                                         \
+                S3_LD4(w4_, &S[so[d_] * kTILE + o_ + (c_ + R_) * kTW])                       \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) S3_T(q)[c_][e_][R_ + d_] = w4_[e_];   \
+            }                                                                        \
+        }                                                                            \
+        if (z0 + 1 < z1) S3_CQV_FETCH(t, z0 + R_ + 1, S3_T(va))                      \
+        S3_UNROLL                                                                    \
+        for (int w_ = 0; w_ < kW; w_++) S3_ZERO4(S3_T(vb)[w_])  /* never stored unset */ \
+        S3_UNROLL                                                                    \
+        for (int c_ = 0; c_ < kCY; c_++) { S3_ZERO4(S3_T(pa)[c_]) S3_ZERO4(S3_T(pb)[c_]) } \
+        if (S3_ISWAVE_##EQ) S3_CQV_OWN(t, pv, z0, S3_T(pa))                          \
+    S3_PAR_END                                                                       \
+    for (int z = z0; z < z1; z += 2) {                                               \
+        S3_CQV_PLANE(z, va, vb, pa, pb, EQ)                                          \
+        if (z + 1 < z1) S3_CQV_PLANE(z + 1, vb, va, pb, pa, EQ)                      \
+    }                                                                                \
+    S3_SMEM_FREE(S);                                                                 \
+}
+
 /* Shared-memory bytes per block of each kind */
 #define S3_SMEM_naive(BX, BY, R) 0
 #define S3_SMEM_regq(BX, BY, R) (2 * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
 #define S3_SMEM_cq(BX, BY, R) ((2 * (R) + 2) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
 #define S3_SMEM_cqr(BX, BY, R) (((R) + 2) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
-/* threads per block: regq has one thread per column (TY = BY) */
-#define S3_NTH(BX, TY) ((BX) * (TY))
+#define S3_SMEM_cqv(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
+/* threads per block: BX x TY (regq has one thread per column, TY = BY);
+ * cqv: BX/4 x TY (4 x cells per thread) */
+#define S3_NTH_naive(BX, TY) ((BX) * (TY))
+#define S3_NTH_regq(BX, TY) ((BX) * (TY))
+#define S3_NTH_cq(BX, TY) ((BX) * (TY))
+#define S3_NTH_cqr(BX, TY) ((BX) * (TY))
+#define S3_NTH_cqv(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
  * BX x BY cells per block and plane, BX x TY threads (BY/TY rows each). */
@@ -345,6 +543,10 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
     X(cqr,   s3k_cqr_star_wave_32x16,    32, 16,  8, 4, STAR, WAVE)                 \
     X(cqr,   s3k_cqr_star_wave_64x8,     64,  8,  4, 4, STAR, WAVE)                 \
     X(cqr,   s3k_cqr_star_wave_64x16,    64, 16,  8, 4, STAR, WAVE)                 \
+    X(cqv,   s3k_cqv_star_wave_32x16,    32, 16, 16, 4, STAR, WAVE)                 \
+    X(cqv,   s3k_cqv_star_wave_64x8,     64,  8,  8, 4, STAR, WAVE)                 \
+    X(cqv,   s3k_cqv_star_wave_64x16,    64, 16, 16, 4, STAR, WAVE)                 \
+    X(cqv,   s3k_cqv_star_wave_32x32,    32, 32, 16, 4, STAR, WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x16,      32, 16, 16, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x8,       32,  8,  8, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_64x8,       64,  8,  8, 1, BOX,  WAVE)                 \
@@ -359,6 +561,10 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
     X(cqr,   s3k_cqr_star_heat_32x16,    32, 16,  8, 4, STAR, HEAT)                 \
     X(cqr,   s3k_cqr_star_heat_64x8,     64,  8,  4, 4, STAR, HEAT)                 \
     X(cqr,   s3k_cqr_star_heat_64x16,    64, 16,  8, 4, STAR, HEAT)                 \
+    X(cqv,   s3k_cqv_star_heat_32x16,    32, 16, 16, 4, STAR, HEAT)                 \
+    X(cqv,   s3k_cqv_star_heat_64x8,     64,  8,  8, 4, STAR, HEAT)                 \
+    X(cqv,   s3k_cqv_star_heat_64x16,    64, 16, 16, 4, STAR, HEAT)                 \
+    X(cqv,   s3k_cqv_star_heat_32x32,    32, 32, 16, 4, STAR, HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x16,      32, 16, 16, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x8,       32,  8,  8, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_64x8,       64,  8,  8, 1, BOX,  HEAT)                 \
@@ -368,7 +574,7 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
 #define S3_DEFINE_KERNEL(kind, NAME, BX, BY, TY, R, ST, EQ) S3_BODY_##kind(NAME, BX, BY, TY, R, ST, EQ)
 /* table entry: { S3KInfo, function } */
 #define S3_KERNEL_ENTRY(kind, NAME, BX, BY, TY, R, ST, EQ)                          \
-    { { #kind, #BX "x" #BY, S3_##ST, S3_##EQ, BX, BY, S3_NTH(BX, TY), R,             \
+    { { #kind, #BX "x" #BY, S3_##ST, S3_##EQ, BX, BY, S3_NTH_##kind(BX, TY), R,       \
         S3_SMEM_##kind(BX, BY, R) }, NAME },
 
 #endif
