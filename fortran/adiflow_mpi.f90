@@ -21,9 +21,7 @@ program adiflow_mpi
   use metrics, only: compute_metrics
   use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
   use primitives, only: compute_primitives
-  use time_step, only: compute_time_step
-  use convective_flux
-  use viscous_flux, only: viscous_flux_faces
+  use solver_cpu, only: residual_of_filled_state
   use lu_adi
   use field_io, only: write_field_dump, read_field_dump
   use output_tecplot, only: write_tecplot
@@ -295,17 +293,7 @@ contains
     integer :: d
     logical :: across
     call block_boundary_conditions(dc, sp, lay, f%q)
-    call compute_primitives(sp, lay, f%q, f%qp)
-    call compute_time_step(sp, lay, cfl_now, f%qp, f%sc, f%vol, f%dtv)
-    call apply_wall_temperature(sp, lay, f%qp, dc%phys)
-    f%res = 0.0_rk
-    do d = 1, 3
-      if (sp%order == 2) call flux_stage1_differences(lay, d, f%qp, f%wk)
-      call flux_stage2_reconstruct(sp, lay, d, f%qp, f%wk)
-      call flux_stage3_roe(sp, lay, d, f%sf, f%wk)
-      call viscous_flux_faces(sp, lay, d, f%qp, f%sf, f%sc, f%vol, f%wk)
-      call flux_stage4_accumulate(lay, d, f%wk, f%res)
-    end do
+    call residual_of_filled_state(sp, lay, cfl_now, f, dc%phys)
     do d = 1, 3
       ! exact mode couples the blocks along d only where d is split
       across = dc%exact .and. d >= 2 .and. merge(dc%npj, dc%npk, d == 2) > 1

@@ -14,7 +14,7 @@ module solver_cpu
   use lu_adi
   implicit none
   private
-  public :: cpu_compute_residual, cpu_iteration
+  public :: cpu_compute_residual, cpu_iteration, residual_of_filled_state
 
 contains
 
@@ -25,13 +25,25 @@ contains
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: cfl
     type(fields_t), intent(inout) :: f
-    integer :: d
     call apply_boundary_conditions(sp, lay, f%q)
+    call residual_of_filled_state(sp, lay, cfl, f)
+  end subroutine cpu_compute_residual
+
+  !> From a state whose ghosts are filled: primitives, time step, wall
+  !> temperatures, residual. phys marks the faces on the domain boundary
+  !> (a block of a decomposed grid, fortran/adiflow_mpi.f90); all by default.
+  subroutine residual_of_filled_state(sp, lay, cfl, f, phys)
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(in) :: cfl
+    type(fields_t), intent(inout) :: f
+    logical, intent(in), optional :: phys(6)
+    integer :: d
     call compute_primitives(sp, lay, f%q, f%qp)
     call compute_time_step(sp, lay, cfl, f%qp, f%sc, f%vol, f%dtv)
     ! after the time step, which reads interior temperatures only (the GPU
     ! schedule has the same order)
-    call apply_wall_temperature(sp, lay, f%qp)
+    call apply_wall_temperature(sp, lay, f%qp, phys)
     f%res = 0.0_rk
     do d = 1, 3
       if (sp%order == 2) call flux_stage1_differences(lay, d, f%qp, f%wk)
@@ -40,7 +52,7 @@ contains
       call viscous_flux_faces(sp, lay, d, f%qp, f%sf, f%sc, f%vol, f%wk)
       call flux_stage4_accumulate(lay, d, f%wk, f%res)
     end do
-  end subroutine cpu_compute_residual
+  end subroutine residual_of_filled_state
 
   subroutine cpu_iteration(sp, lay, cfl, f)
     type(solver_params_t), intent(in) :: sp
