@@ -13,6 +13,10 @@
 typedef char s3_real_is_float[sizeof(real) == sizeof(float) ? 1 : -1];
 #define S3_LD4(d, p) { const float4 l4_ = *(const float4 *)(p); (d)[0] = l4_.x; (d)[1] = l4_.y; (d)[2] = l4_.z; (d)[3] = l4_.w; }
 #define S3_ST4(p, s) { *(float4 *)(p) = make_float4((s)[0], (s)[1], (s)[2], (s)[3]); }
+/* vector i4 of A: a float4 index, which the compiler keeps as one 128-bit store */
+#define S3_ST4X(A, i4, s) { ((float4 *)(A))[i4] = make_float4((s)[0], (s)[1], (s)[2], (s)[3]); }
+/* kernels that ask for MB resident blocks per SM (a register cap) */
+#define S3_KDECL_MB(NAME, NTH, MB) __global__ void __launch_bounds__(NTH, MB) NAME(S3_KARGS)
 #include "s3_kernels.h"
 
 #define CUDA_CHECK(call, what) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
@@ -92,8 +96,8 @@ static void launch(int ki, const S3Grid *g, real k, const real *u, const real *p
     const GpuKernel *K = &table[ki];
     const int naive = !strcmp(K->info.kind, "naive");
     if (naive) zc = 1;
-    if (!strcmp(K->info.kind, "cqv") && g->pxy > 2147483647L)
-        s3_die("kernel cqv indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", g->pxy);
+    if ((!strcmp(K->info.kind, "cqv") || !strncmp(K->info.kind, "cqw", 3)) && g->pxy > 2147483647L)
+        s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
     dim3 grid((g->nx + K->info.bx - 1) / K->info.bx, (g->ny + K->info.by - 1) / K->info.by, (g->nz + zc - 1) / zc);
     K->fn<<<grid, K->info.nthreads, K->info.smem, st>>>(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc);
     CUDA_CHECK(cudaGetLastError(), "launching a stencil kernel");

@@ -346,6 +346,16 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
 #define S3_LD4(d, p) { const real *p4_ = (p); S3_CHECK_ALIGN4(p4_) (d)[0] = p4_[0]; (d)[1] = p4_[1]; (d)[2] = p4_[2]; (d)[3] = p4_[3]; }
 #define S3_ST4(p, s) { real *p4_ = (p); S3_CHECK_ALIGN4(p4_) p4_[0] = (s)[0]; p4_[1] = (s)[1]; p4_[2] = (s)[2]; p4_[3] = (s)[3]; }
 #endif
+/* 4 values at element 4 * i4 of A (vector i4 of A: the form the compiler can
+ * prove 16-byte aligned when A is) */
+#ifndef S3_ST4X
+#define S3_ST4X(A, i4, s) S3_ST4(&(A)[4 * (i4)], s)
+#endif
+/* a kernel declaration that asks for at least MB resident blocks per SM
+ * (a register cap); the hosts without such a notion ignore MB */
+#ifndef S3_KDECL_MB
+#define S3_KDECL_MB(NAME, NTH, MB) S3_KDECL(NAME, NTH)
+#endif
 #define S3_ZERO4(d) { (d)[0] = (real)0; (d)[1] = (real)0; (d)[2] = (real)0; (d)[3] = (real)0; }
 /* this thread's kW vectors of tile plane zp (0 beyond the halo band; a vector
  * that starts inside the row lies wholly inside it: rows end on 4-cell bounds) */
@@ -509,12 +519,175 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     S3_SMEM_FREE(S);                                                                 \
 }
 
+/* ------------------------------------------------------------------ cqw
+ * cqv with fewer registers and vector tile stores (star only). Two changes:
+ *  - the register queue holds only the R planes below z (z-R .. z-1) per cell;
+ *    the centre comes from the y window (tile z) and the planes above, z+1 ..
+ *    z+R, from the resident tiles so[1..R] (R vector reads per row of 4 cells
+ *    instead of 1): 4(R+1) fewer registers per row of 4 cells carried across
+ *    planes, the same values in the same operations (bit-identical); the R
+ *    entries rotate through fixed slots and the z loop is unrolled by R (4),
+ *    so the queue moves no register (cqv: 2R moves per cell and plane);
+ *  - tile stores index float4 elements (S3_ST4X: a tile row is kTW/4 whole
+ *    vectors, so vector i of a tile is element 4i), which lets the compiler
+ *    emit one 128-bit shared store inside the z loop too (cqv: 4 scalar
+ *    stores, 4-way bank conflicts).
+ * The kernel is declared with S3_KDECL_MB(NAME, NTH, MB): at least MB blocks
+ * per SM (a register cap; the C hosts ignore it). Otherwise as cqv: the same
+ * tiles, 2-deep software pipeline of the global loads, one barrier per plane. */
+/* slot of the queue entry at distance dist below plane zz when zz - z0 = PH
+ * (mod R): the R entries rotate through fixed slots (plane p in slot
+ * (p - z0 + R) % R), so a z loop unrolled by R moves no register */
+#define S3_CQW_QI(PH, dist) (((PH) + R_ - (dist)) % R_)
+#define S3_CQW_STORE(t, slot, v)                                                     \
+    {                                                                                \
+        S3_UNROLL                                                                    \
+        for (int w_ = 0; w_ < kW; w_++) {                                            \
+            const int i_ = (t) + w_ * kNT;                                           \
+            if (i_ < kV4) S3_ST4X(S, (slot) * (kTILE / 4) + i_, (v)[w_])             \
+        }                                                                            \
+    }
+#define S3_CQW_PLANE(zz, PH, VC, VN, PC, PN, EQ)                                        \
+    {                                                                                \
+        const int zp_ = (zz);                                                        \
+        real *const op_ = out + (long)zp_ * pxy;                                     \
+        int sd_[R_ + 1];    /* tile offsets of planes zz .. zz+R */                  \
+        S3_UNROLL                                                                    \
+        for (int d_ = 0; d_ <= R_; d_++) sd_[d_] = so[d_] * kTILE;                   \
+        const int sF_ = so[kQ - 1];                                                  \
+        S3_PAR(t)                                                                    \
+            if (zp_ + 2 < z1) S3_CQV_FETCH(t, zp_ + R_ + 2, S3_T(VN))                \
+            if (S3_ISWAVE_##EQ && zp_ + 1 < z1) S3_CQV_OWN(t, pv, zp_ + 1, S3_T(PN)) \
+        S3_PAR_END                                                                   \
+        S3_PAR(t)                                                                    \
+            const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
+            const int ob_ = ty_ * kCY * kTW + R_ + 4 * tx_;  /* window row 0 */      \
+            real yw_[kYW][4];                                                        \
+            S3_UNROLL                                                                \
+            for (int j_ = 0; j_ < kYW; j_++) S3_LD4(yw_[j_], &S[sd_[0] + ob_ + j_ * kTW]) \
+            S3_UNROLL                                                                \
+            for (int c_ = 0; c_ < kCY; c_++) {                                       \
+                const int gy_ = y0 + ty_ * kCY + c_;                                 \
+                const int o_ = ob_ + (c_ + R_) * kTW;                                \
+                real xr_[12], zu_[R_][4], r_[4];                                     \
+                S3_LD4(xr_, &S[sd_[0] + o_ - 4])                                     \
+                S3_LD4(xr_ + 8, &S[sd_[0] + o_ + 4])                                 \
+                S3_UNROLL                                                            \
+                for (int d_ = 0; d_ < R_; d_++) S3_LD4(zu_[d_], &S[sd_[d_ + 1] + o_]) \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) xr_[4 + e_] = yw_[c_ + R_][e_];       \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) {                                     \
+                    real *qq_ = S3_T(q)[c_][e_];   /* planes zz-R .. zz-1 */          \
+                    const real cc_ = yw_[c_ + R_][e_];                               \
+                    const real lap_ = s3_star_sum(cc_,                               \
+                        s3_star_pair(xr_[3 + e_], xr_[5 + e_], yw_[c_ + R_ - 1][e_], yw_[c_ + R_ + 1][e_], qq_[S3_CQW_QI(PH, 1)], zu_[0][e_]), \
+                        s3_star_pair(xr_[2 + e_], xr_[6 + e_], yw_[c_ + R_ - 2][e_], yw_[c_ + R_ + 2][e_], qq_[S3_CQW_QI(PH, 2)], zu_[1][e_]), \
+                        s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], qq_[S3_CQW_QI(PH, 3)], zu_[2][e_]), \
+                        s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], qq_[S3_CQW_QI(PH, 4)], zu_[3][e_])); \
+                    r_[e_] = S3_UPDV_##EQ(cc_, S3_T(PC)[c_][e_], k, lap_);           \
+                    qq_[(PH) % R_] = cc_;   /* plane zz replaces plane zz-R */       \
+                }                                                                    \
+                if (gy_ < ny) {                                                      \
+                    if (gx_ + 3 < nx) S3_ST4(op_ + gy_ * px + gx_, r_)               \
+                    else {                                                           \
+                        S3_UNROLL                                                    \
+                        for (int e_ = 0; e_ < 4; e_++)                               \
+                            if (gx_ + e_ < nx) op_[gy_ * px + gx_ + e_] = r_[e_];    \
+                    }                                                                \
+                }                                                                    \
+            }                                                                        \
+        S3_PAR_END                                                                   \
+        if (zp_ + 1 < z1) {                                                          \
+            S3_PAR(t) S3_CQW_STORE(t, sF_, S3_T(VC)) S3_PAR_END                      \
+        }                                                                            \
+        {                                                                            \
+            const int f_ = so[0];                                                    \
+            S3_UNROLL                                                                \
+            for (int q_ = 0; q_ < kQ - 1; q_++) so[q_] = so[q_ + 1];                 \
+            so[kQ - 1] = f_;                                                         \
+        }                                                                            \
+        S3_SYNC                                                                      \
+    }
+
+/* MB: minimum resident blocks per SM asked of the compiler (a register cap);
+ * 0 leaves the compiler free */
+#define S3_BODY_cqw_MB(NAME, BX, BY, TY, R, ST, EQ, MB)                              \
+S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                             \
+{                                                                                    \
+    enum { R_ = (R), kTXN = (BX) / 4, kNT = kTXN * (TY), kCY = (BY) / (TY),          \
+           kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R), kTILE = kTW * kTH,            \
+           kQ = (R) + 2, kV4W = kTW / 4, kV4 = kV4W * kTH,                           \
+           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R) };                        \
+    (void)sizeof(char[(kTW % 4 == 0 && R_ == 4) ? 1 : -1]);   /* whole vectors, unroll by R */ \
+    S3_SMEM(S, kQ * kTILE);                                                          \
+    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
+    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
+    int so[kQ];                                                                      \
+    S3_UNROLL                                                                        \
+    for (int q_ = 0; q_ < kQ; q_++) so[q_] = q_;   /* slot numbers */                \
+    S3_TDECL(real, va, [kW][4]);                                                     \
+    S3_TDECL(real, vb, [kW][4]);                                                     \
+    S3_TDECL(real, pa, [kCY][4]);                                                    \
+    S3_TDECL(real, pb, [kCY][4]);                                                    \
+    S3_TDECL(real, q, [kCY][4][R_]);                                                 \
+    /* planes z0-R .. z0-1: own cells straight into the queue */                     \
+    S3_UNROLL                                                                        \
+    for (int d = 0; d < R_; d++) {                                                   \
+        S3_PAR(t)                                                                    \
+            S3_CQV_OWN(t, u, z0 - R_ + d, S3_T(pa))                                  \
+            S3_UNROLL                                                                \
+            for (int c_ = 0; c_ < kCY; c_++) {                                       \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) S3_T(q)[c_][e_][d] = S3_T(pa)[c_][e_]; \
+            }                                                                        \
+        S3_PAR_END                                                                   \
+    }                                                                                \
+    /* planes z0 .. z0+R: tiles */                                                   \
+    S3_UNROLL                                                                        \
+    for (int d = 0; d <= R_; d++) {                                                  \
+        S3_PAR(t)                                                                    \
+            S3_CQV_FETCH(t, z0 + d, S3_T(va))                                        \
+            S3_CQW_STORE(t, so[d], S3_T(va))                                         \
+        S3_PAR_END                                                                   \
+    }                                                                                \
+    S3_SYNC                                                                          \
+    /* tile z0+R+1 and u^{n-1} of z0 in flight */                                    \
+    S3_PAR(t)                                                                        \
+        if (z0 + 1 < z1) S3_CQV_FETCH(t, z0 + R_ + 1, S3_T(va))                      \
+        S3_UNROLL                                                                    \
+        for (int w_ = 0; w_ < kW; w_++) S3_ZERO4(S3_T(vb)[w_])  /* never stored unset */ \
+        S3_UNROLL                                                                    \
+        for (int c_ = 0; c_ < kCY; c_++) { S3_ZERO4(S3_T(pa)[c_]) S3_ZERO4(S3_T(pb)[c_]) } \
+        if (S3_ISWAVE_##EQ) S3_CQV_OWN(t, pv, z0, S3_T(pa))                          \
+    S3_PAR_END                                                                       \
+    for (int z = z0; z < z1; z += 4) {                                               \
+        S3_CQW_PLANE(z, 0, va, vb, pa, pb, EQ)                                       \
+        if (z + 1 < z1) S3_CQW_PLANE(z + 1, 1, vb, va, pb, pa, EQ)                   \
+        if (z + 2 < z1) S3_CQW_PLANE(z + 2, 2, va, vb, pa, pb, EQ)                   \
+        if (z + 3 < z1) S3_CQW_PLANE(z + 3, 3, vb, va, pb, pa, EQ)                   \
+    }                                                                                \
+    S3_SMEM_FREE(S);                                                                 \
+}
+
+/* cqw: no register cap; cqwb: at least S3_CQWB_MB blocks per SM (128 threads:
+ * 5 blocks, 96 registers; 256 threads: 3 blocks, 80 registers). Only the
+ * 128-thread tiles 32x16 and 64x8 are listed for cqwb: at 96 registers they
+ * spill a few bytes (wave 32x16: 8 B stored, 12 B loaded per thread), 64x16
+ * and 32x32 spill hundreds. */
+#define S3_CQWB_MB(NTH) ((NTH) <= 128 ? 5 : 3)
+#define S3_BODY_cqw(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqw_MB(NAME, BX, BY, TY, R, ST, EQ, 1)
+#define S3_BODY_cqwb(NAME, BX, BY, TY, R, ST, EQ) \
+    S3_BODY_cqw_MB(NAME, BX, BY, TY, R, ST, EQ, S3_CQWB_MB(((BX) / 4) * (TY)))
+
 /* Shared-memory bytes per block of each kind */
 #define S3_SMEM_naive(BX, BY, R) 0
 #define S3_SMEM_regq(BX, BY, R) (2 * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
 #define S3_SMEM_cq(BX, BY, R) ((2 * (R) + 2) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
 #define S3_SMEM_cqr(BX, BY, R) (((R) + 2) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
 #define S3_SMEM_cqv(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
+#define S3_SMEM_cqw(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
+#define S3_SMEM_cqwb(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
 /* threads per block: BX x TY (regq has one thread per column, TY = BY);
  * cqv: BX/4 x TY (4 x cells per thread) */
 #define S3_NTH_naive(BX, TY) ((BX) * (TY))
@@ -522,6 +695,8 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_NTH_cq(BX, TY) ((BX) * (TY))
 #define S3_NTH_cqr(BX, TY) ((BX) * (TY))
 #define S3_NTH_cqv(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqw(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqwb(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
  * BX x BY cells per block and plane, BX x TY threads (BY/TY rows each). */
@@ -547,6 +722,12 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqv,   s3k_cqv_star_wave_64x8,     64,  8,  8, 4, STAR, WAVE)                 \
     X(cqv,   s3k_cqv_star_wave_64x16,    64, 16, 16, 4, STAR, WAVE)                 \
     X(cqv,   s3k_cqv_star_wave_32x32,    32, 32, 16, 4, STAR, WAVE)                 \
+    X(cqw,  s3k_cqw_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                 \
+    X(cqw,  s3k_cqw_star_wave_64x8,      64,  8,  8, 4, STAR, WAVE)                 \
+    X(cqw,  s3k_cqw_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                 \
+    X(cqw,  s3k_cqw_star_wave_32x32,     32, 32, 16, 4, STAR, WAVE)                 \
+    X(cqwb, s3k_cqwb_star_wave_32x16,    32, 16, 16, 4, STAR, WAVE)                 \
+    X(cqwb, s3k_cqwb_star_wave_64x8,     64,  8,  8, 4, STAR, WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x16,      32, 16, 16, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x8,       32,  8,  8, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_64x8,       64,  8,  8, 1, BOX,  WAVE)                 \
@@ -565,6 +746,12 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqv,   s3k_cqv_star_heat_64x8,     64,  8,  8, 4, STAR, HEAT)                 \
     X(cqv,   s3k_cqv_star_heat_64x16,    64, 16, 16, 4, STAR, HEAT)                 \
     X(cqv,   s3k_cqv_star_heat_32x32,    32, 32, 16, 4, STAR, HEAT)                 \
+    X(cqw,  s3k_cqw_star_heat_32x16,     32, 16, 16, 4, STAR, HEAT)                 \
+    X(cqw,  s3k_cqw_star_heat_64x8,      64,  8,  8, 4, STAR, HEAT)                 \
+    X(cqw,  s3k_cqw_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                 \
+    X(cqw,  s3k_cqw_star_heat_32x32,     32, 32, 16, 4, STAR, HEAT)                 \
+    X(cqwb, s3k_cqwb_star_heat_32x16,    32, 16, 16, 4, STAR, HEAT)                 \
+    X(cqwb, s3k_cqwb_star_heat_64x8,     64,  8,  8, 4, STAR, HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x16,      32, 16, 16, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x8,       32,  8,  8, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_64x8,       64,  8,  8, 1, BOX,  HEAT)                 \
