@@ -73,7 +73,7 @@ bw=$(grep -o 'floor at [0-9.]* GB/s' $O/bench_wave.log | head -1)
 row "device copy bandwidth (same run)" "$(grep -o 'memcpy [0-9.]* GB/s, copy kernel [0-9.]* GB/s' $O/bench_wave.log | head -1)"
 for e in wave heat; do
     fl=$([ $e = wave ] && echo 12 || echo 8)
-    for ks in naive:star regq:star cq:star cqr:star cqv:star naive:box cq:box; do
+    for ks in naive:star regq:star cq:star cqr:star cqv:star cqw:star cqwb:star naive:box cq:box; do
         k=${ks%:*}; s=${ks#*:}
         [ "$STAR_ONLY" = 1 ] && [ $s = box ] && continue
         r=$(best $e $k $s)
@@ -93,6 +93,8 @@ fi
 row "target: wave star cq >= 80 % of the 12 B/cell floor" "$(best wave cq star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %)"}')"
 row "target, circular queue with z in registers (cqr)" "$(best wave cqr star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
 row "target, cqr with 4 x cells per thread (cqv)" "$(best wave cqv star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
+row "target, cqv with z+ from the tiles, vector stores (cqw)" "$(best wave cqw star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
+row "target, cqw capped at 96 registers (cqwb)" "$(best wave cqwb star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
 
 echo
 echo "================ stencil3d device summary ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), ${N}^3) ================"
