@@ -69,28 +69,6 @@ static inline int adi_merged_march(int flags, int d)
 }
 
 
-/* ---- ADI_kernel1's eigenvalue split at point p, into registers: the
- * expressions of adi_stage1_point ---- */
-ADI_HD static inline void adi_eig_split(const adi_view *v, int d, int p, double lamp[3], double lamn[3],
-                                        double lamv[3])
-{
-  int s0 = 3*(d - 1), s;
-  double rho, c, mu, ucon, ck, lv, lam[3], av;
-  rho = ADI_F(v, qp, 1, p);
-  c = sqrt(v->sp.gamma*ADI_F(v, qp, 5, p)/rho);
-  mu = viscosity(&v->sp, ADI_F(v, qp, 6, p));
-  eigen_parts(&v->sp, rho, ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p), c, mu, v->vol[p],
-              ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &ucon, &ck, &lv);
-  lam[0] = ucon;
-  lam[1] = ucon + ck;
-  lam[2] = ucon - ck;
-  for (s = 1; s <= 3; ++s) {
-    av = fabs(lam[s - 1]) + lv;
-    lamp[s - 1] = 0.5*(lam[s - 1] + av);
-    lamn[s - 1] = 0.5*(lam[s - 1] - av);
-    lamv[s - 1] = av;
-  }
-}
 
 /* ---- ADI_kernel1+2 merged: diag, flmp, flmn at (i,j,k) with the
  * eigenvalues of the point and its two neighbours along d in registers

@@ -311,10 +311,13 @@ ADI_HD static inline void flux_stage4_point(const adi_view *v, int d, int i, int
                                                 - (ADI_F(v, wk, WK_FC + m, p) - ADI_F(v, wk, WK_FV + m, p)));
 }
 
-/* ---- ADI stage 1: eigenvalues and their split, interior ---- */
-ADI_HD static inline void adi_stage1_point(const adi_view *v, int d, int i, int j, int k)
+/* ---- eigenvalues of direction d at point p and their split lam+-, |lam|_v:
+ * ADI stage 1 (fortran/lu_adi.f90 adi_stage1_eigenvalues); the merged
+ * kernels keep them in registers ---- */
+ADI_HD static inline void adi_eig_split(const adi_view *v, int d, int p, double lamp[3], double lamn[3],
+                                        double lamv[3])
 {
-  int p = adi_pt(v, i, j, k), s0 = 3*(d - 1), s;
+  int s0 = 3*(d - 1), s;
   double rho, c, mu, ucon, ck, lv, lam[3], av;
   rho = ADI_F(v, qp, 1, p);
   c = sqrt(v->sp.gamma*ADI_F(v, qp, 5, p)/rho);
@@ -326,9 +329,22 @@ ADI_HD static inline void adi_stage1_point(const adi_view *v, int d, int i, int 
   lam[2] = ucon - ck;
   for (s = 1; s <= 3; ++s) {
     av = fabs(lam[s - 1]) + lv;
-    ADI_F(v, wk, WK_LAMP + s, p) = 0.5*(lam[s - 1] + av);
-    ADI_F(v, wk, WK_LAMN + s, p) = 0.5*(lam[s - 1] - av);
-    ADI_F(v, wk, WK_LAMV + s, p) = av;
+    lamp[s - 1] = 0.5*(lam[s - 1] + av);
+    lamn[s - 1] = 0.5*(lam[s - 1] - av);
+    lamv[s - 1] = av;
+  }
+}
+
+/* ---- ADI stage 1: eigenvalues and their split, interior ---- */
+ADI_HD static inline void adi_stage1_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), s;
+  double lamp[3], lamn[3], lamv[3];
+  adi_eig_split(v, d, p, lamp, lamn, lamv);
+  for (s = 1; s <= 3; ++s) {
+    ADI_F(v, wk, WK_LAMP + s, p) = lamp[s - 1];
+    ADI_F(v, wk, WK_LAMN + s, p) = lamn[s - 1];
+    ADI_F(v, wk, WK_LAMV + s, p) = lamv[s - 1];
   }
 }
 
