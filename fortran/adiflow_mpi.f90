@@ -245,46 +245,27 @@ contains
     end if
     chunks = pipeline_chunks
     adi_mode = lower(adi_mode)
-    call overrides()
+    call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N')
     call validate_case(cs)
     if (npj < 0 .or. npk < 0) call case_error('npj and npk must be >= 0 (0 = automatic)')
   end subroutine read_all_input
 
-  !> build/adiflow's flags plus --npj, --npk, --adi-mode, --chunks.
-  subroutine overrides()
-    integer :: n, ia, ios
-    character(len=256) :: arg, val
-    n = command_argument_count()
-    ia = 2
-    do while (ia <= n)
-      call get_command_argument(ia, arg)
-      select case (trim(arg))
-      case ('--restart')
-        cs%restart = .true.
-      case ('--backend', '--kernels', '--max-iter', '--run-dir', '--npj', '--npk', '--adi-mode', '--chunks')
-        if (ia == n) call case_error('option '//trim(arg)//' needs a value')
-        call get_command_argument(ia + 1, val)
-        ios = 0
-        select case (trim(arg))
-        case ('--backend'); cs%backend = lower(val)
-        case ('--kernels'); cs%kernels = lower(val)
-        case ('--run-dir'); cs%run_dir = val
-        case ('--adi-mode'); adi_mode = lower(val)
-        case ('--max-iter'); read(val, *, iostat=ios) cs%max_iter
-        case ('--npj'); read(val, *, iostat=ios) npj
-        case ('--npk'); read(val, *, iostat=ios) npk
-        case ('--chunks'); read(val, *, iostat=ios) chunks
-        end select
-        if (ios /= 0) call case_error(trim(arg)//' "'//trim(val)//'" is not an integer')
-        ia = ia + 1
-      case default
-        call case_error('unknown option "'//trim(arg)// &
-          '" (allowed: --npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --backend cpu, '// &
-          '--kernels split|merged, --max-iter N, --run-dir DIR, --restart)')
-      end select
-      ia = ia + 1
-    end do
-  end subroutine overrides
+  !> The MPI driver's own flags, on top of build/adiflow's (apply_overrides).
+  logical function mpi_option(flag, value)
+    character(len=*), intent(in) :: flag, value
+    integer :: ios
+    mpi_option = .true.
+    ios = 0
+    select case (trim(flag))
+    case ('--adi-mode'); adi_mode = lower(value)
+    case ('--npj'); read(value, *, iostat=ios) npj
+    case ('--npk'); read(value, *, iostat=ios) npk
+    case ('--chunks'); read(value, *, iostat=ios) chunks
+    case default
+      mpi_option = .false.
+    end select
+    if (ios /= 0) call case_error(trim(flag)//' "'//trim(value)//'" is not an integer')
+  end function mpi_option
 
   !> One iteration: fortran/solver_cpu.f90's stages on the block, with the
   !> block boundary fill and the cross-block ADI.

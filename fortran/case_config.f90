@@ -8,7 +8,15 @@ module case_config
   implicit none
   private
   public :: case_t, read_case, apply_overrides, validate_case, make_solver_params
-  public :: case_error, bc_code, lower, cfl_at, case_stem
+  public :: case_error, bc_code, lower, cfl_at, case_stem, extra_option
+
+  !> A driver's own "--flag value" option: .true. if flag is one of its own
+  !> (and then it has taken value, or stopped with a case_error).
+  abstract interface
+    logical function extra_option(flag, value)
+      character(len=*), intent(in) :: flag, value
+    end function extra_option
+  end interface
 
   type :: case_t
     character(len=256) :: case_file = ''
@@ -152,21 +160,30 @@ contains
   end subroutine read_case
 
   !> Command-line flags override the case file: --backend X, --kernels X,
-  !> --max-iter N, --run-dir D, --restart.
-  subroutine apply_overrides(cs)
+  !> --max-iter N, --run-dir D, --restart. A driver with "--flag value"
+  !> options of its own (fortran/adiflow_mpi.f90) passes extra, which takes
+  !> them, and extra_help, the list of them ("--flag VALUE, ...") that names
+  !> the flags and goes into the error message.
+  subroutine apply_overrides(cs, extra, extra_help)
     type(case_t), intent(inout) :: cs
+    procedure(extra_option), optional :: extra
+    character(len=*), intent(in), optional :: extra_help
     integer :: n, ia, ios
     character(len=256) :: arg, val
+    character(len=300) :: allowed
+    allowed = '--backend auto|cpu|cuda, --kernels split|merged, --max-iter N, --run-dir DIR, --restart'
+    if (present(extra_help)) allowed = trim(extra_help)//', '//allowed
     n = command_argument_count()
     ia = 2
     do while (ia <= n)
       call get_command_argument(ia, arg)
+      val = ''
+      if (ia < n) call get_command_argument(ia + 1, val)
       select case (trim(arg))
       case ('--restart')
         cs%restart = .true.
       case ('--backend', '--kernels', '--max-iter', '--run-dir')
         if (ia == n) call case_error('option '//trim(arg)//' needs a value')
-        call get_command_argument(ia + 1, val)
         select case (trim(arg))
         case ('--backend'); cs%backend = lower(val)
         case ('--kernels'); cs%kernels = lower(val)
@@ -177,9 +194,16 @@ contains
         end select
         ia = ia + 1
       case default
-        call case_error('unknown option "'//trim(arg)// &
-          '" (allowed: --backend auto|cpu|cuda, --kernels split|merged, '// &
-          '--max-iter N, --run-dir DIR, --restart)')
+        if (present(extra) .and. present(extra_help)) then
+          if (index(' '//extra_help, ' '//trim(arg)//' ') > 0) then
+            if (ia == n) call case_error('option '//trim(arg)//' needs a value')
+            if (extra(arg, val)) then
+              ia = ia + 2
+              cycle
+            end if
+          end if
+        end if
+        call case_error('unknown option "'//trim(arg)//'" (allowed: '//trim(allowed)//')')
       end select
       ia = ia + 1
     end do
