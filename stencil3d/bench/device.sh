@@ -73,7 +73,7 @@ bw=$(grep -o 'floor at [0-9.]* GB/s' $O/bench_wave.log | head -1)
 row "device copy bandwidth (same run)" "$(grep -o 'memcpy [0-9.]* GB/s, copy kernel [0-9.]* GB/s' $O/bench_wave.log | head -1)"
 for e in wave heat; do
     fl=$([ $e = wave ] && echo 12 || echo 8)
-    for ks in naive:star regq:star cq:star cqr:star cqv:star cqw:star cqwb:star naive:box cq:box; do
+    for ks in naive:star regq:star cq:star cqr:star cqv:star cqw:star cqwb:star cqa:star cqas:star naive:box cq:box; do
         k=${ks%:*}; s=${ks#*:}
         [ "$STAR_ONLY" = 1 ] && [ $s = box ] && continue
         r=$(best $e $k $s)
@@ -95,6 +95,9 @@ row "target, circular queue with z in registers (cqr)" "$(best wave cqr star | a
 row "target, cqr with 4 x cells per thread (cqv)" "$(best wave cqv star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
 row "target, cqv with z+ from the tiles, vector stores (cqw)" "$(best wave cqw star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
 row "target, cqw capped at 96 registers (cqwb)" "$(best wave cqwb star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
+row "target, cqv with asynchronous tile copies (cqa)" "$(best wave cqa star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
+row "target, seed queue + async copies, all from shared (cqas)" "$(best wave cqas star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
+row "best wave star kernel (strict build)" "$(grep -h 'stencil=star eq=wave ' $O/bench_wave.log | sed -E 's/.*kernel=([a-z]+) tile=([0-9x]+) .*gcells=([0-9.]+) .*pct_floor=([0-9.]+).*/\3 \4 \1 \2/' | sort -g -r | head -1 | awk '{print $3, $4 ":", $1, "Gcells/s,", $2, "% of the floor", ($2 >= 80 ? "(80 % MET)" : "(80 % NOT MET)")}')"
 
 echo
 echo "================ stencil3d device summary ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), ${N}^3) ================"

@@ -19,7 +19,7 @@ static const OptKey keys[] = {
     K(init, OPT_STR, "initial field: gauss | sine | noise (noise also in the boundary halo; wave: starts at rest)"),
     K(init_w, OPT_DBL, "gauss: half-width in cells (0 = n/10)"),
     K(mode, OPT_STR, "auto | cpu (reference) | emu (GPU kernel emulated on the CPU) | gpu | verify | bench"),
-    K(kernel, OPT_STR, "GPU kernel: cq (circular queue) | cqr (circular queue, z in registers, star only) | cqv (cqr with 4 x cells per thread and 128-bit accesses, star only) | cqw (cqv, z+ neighbours from the tiles, vector tile stores, star only) | cqwb (cqw with a register cap for more blocks per SM) | regq (2.5D register queue, star only) | naive"),
+    K(kernel, OPT_STR, "GPU kernel: cq (circular queue) | cqr (circular queue, z in registers, star only) | cqv (cqr with 4 x cells per thread and 128-bit accesses, star only) | cqw (cqv, z+ neighbours from the tiles, vector tile stores, star only) | cqwb (cqw with a register cap for more blocks per SM) | cqa (cqv with the tiles and u^{n-1} loaded by asynchronous copies 3 planes ahead, star only) | cqas (the seed's 2R+1-tile queue with asynchronous copies, all points from shared memory, star only) | regq (2.5D register queue, star only) | naive"),
     K(tile, OPT_STR, "cells per thread block, BXxBY (e.g. 32x16; empty = the kernel's default)"),
     K(zchunk, OPT_INT, "z planes per thread block (0 = automatic)"),
     K(emu, OPT_STR, "mode emu/verify without GPU: phase (region by region) | fiber (one coroutine per GPU thread)"),
@@ -75,7 +75,7 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
 {
     static const char *const inits[] = { "gauss", "sine", "noise", NULL };
     static const char *const modes[] = { "auto", "cpu", "emu", "gpu", "verify", "bench", NULL };
-    static const char *const kernels[] = { "cq", "cqr", "cqv", "cqw", "cqwb", "regq", "naive", NULL };
+    static const char *const kernels[] = { "cq", "cqr", "cqv", "cqw", "cqwb", "cqa", "cqas", "regq", "naive", NULL };
     static const char *const emus[] = { "phase", "fiber", NULL };
     if (c->n < 0) { snprintf(err, n, "n = %d: must be 0 (use nx, ny, nz) or a positive cube size", c->n); return -1; }
     if (c->n > 0) c->nx = c->ny = c->nz = c->n;
@@ -101,10 +101,15 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
     if (!opts_one_of(c->mode, modes)) {
         snprintf(err, n, "mode = '%s': allowed auto, cpu, emu, gpu, verify or bench", c->mode); return -1; }
     if (!opts_one_of(c->kernel, kernels)) {
-        snprintf(err, n, "kernel = '%s': allowed cq (circular queue), cqr (circular queue, z in registers), cqv (cqr, 4 x cells per thread), cqw / cqwb (cqv with fewer registers), regq (register queue) or naive", c->kernel); return -1; }
-    if ((!strcmp(c->kernel, "cqr") || !strncmp(c->kernel, "cqv", 3) || !strncmp(c->kernel, "cqw", 3)) && c->st_id == S3_BOX) {
+        snprintf(err, n, "kernel = '%s': allowed cq (circular queue), cqr (circular queue, z in registers), cqv (cqr, 4 x cells per thread), cqw / cqwb (cqv with fewer registers), cqa / cqas (asynchronous tile copies), regq (register queue) or naive", c->kernel); return -1; }
+    if ((!strcmp(c->kernel, "cqr") || !strncmp(c->kernel, "cqv", 3) || !strncmp(c->kernel, "cqw", 3) || !strcmp(c->kernel, "cqa")) && c->st_id == S3_BOX) {
         snprintf(err, n, "kernel = %s works only with stencil = star: it keeps one z column per cell in registers, "
                          "and the box stencil needs the (x+-1, y+-1) neighbours in the planes above and below (use kernel = cq or naive)", c->kernel);
+        return -1;
+    }
+    if (!strcmp(c->kernel, "cqas") && c->st_id == S3_BOX) {
+        snprintf(err, n, "kernel = cqas works only with stencil = star: its 4-wide cell update reads the star's 25 points "
+                         "(the x and y lines of the centre plane and the z column), not the box's edge and corner neighbours (use kernel = cq or naive)");
         return -1;
     }
     if (!strcmp(c->kernel, "regq") && c->st_id == S3_BOX) {

@@ -15,6 +15,36 @@ typedef char s3_real_is_float[sizeof(real) == sizeof(float) ? 1 : -1];
 #define S3_ST4(p, s) { *(float4 *)(p) = make_float4((s)[0], (s)[1], (s)[2], (s)[3]); }
 /* vector i4 of A: a float4 index, which the compiler keeps as one 128-bit store */
 #define S3_ST4X(A, i4, s) { ((float4 *)(A))[i4] = make_float4((s)[0], (s)[1], (s)[2], (s)[3]); }
+/* The asynchronous copies of cqa/cqas: one 16-byte global -> shared copy that
+ * no register holds (cp.async.cg: cached in L2 only; src-size 0 zero-fills the
+ * vector without reading, for the vectors beyond the halo band), grouped per
+ * plane with commit_group and waited for with wait_group N (at most N of this
+ * thread's groups left pending). The "memory" clobbers keep the compiler from
+ * moving shared accesses across them. Before sm_80 there is no cp.async: the
+ * copy is then done at issue time, which the kernels' waits and barriers also
+ * cover (the schedule that the C emulations run). */
+static __device__ __forceinline__ void s3_cp16(real *dst, const real *src, int ok)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+                 :: "r"((unsigned)__cvta_generic_to_shared(dst)), "l"(__cvta_generic_to_global(src)), "r"(ok ? 16 : 0) : "memory");
+#else
+    *(float4 *)dst = ok ? *(const float4 *)src : make_float4(0.f, 0.f, 0.f, 0.f);
+#endif
+}
+static __device__ __forceinline__ void s3_cp_commit(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define S3_CP_WAIT(n) asm volatile("cp.async.wait_group %0;\n" :: "n"(n) : "memory");
+#else
+#define S3_CP_WAIT(n)
+#endif
+#define S3_CP4(dst, src, ok) s3_cp16((dst), (src), (ok));
+#define S3_CP_COMMIT s3_cp_commit();
 /* kernels that ask for MB resident blocks per SM (a register cap) */
 #define S3_KDECL_MB(NAME, NTH, MB) __global__ void __launch_bounds__(NTH, MB) NAME(S3_KARGS)
 #include "s3_kernels.h"
@@ -96,8 +126,14 @@ static void launch(int ki, const S3Grid *g, real k, const real *u, const real *p
     const GpuKernel *K = &table[ki];
     const int naive = !strcmp(K->info.kind, "naive");
     if (naive) zc = 1;
-    if ((!strcmp(K->info.kind, "cqv") || !strncmp(K->info.kind, "cqw", 3)) && g->pxy > 2147483647L)
+    if ((!strcmp(K->info.kind, "cqv") || !strncmp(K->info.kind, "cqw", 3) || !strncmp(K->info.kind, "cqa", 3)) && g->pxy > 2147483647L)
         s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
+    /* the 16-byte copies of cqa/cqas need 16-byte aligned tile rows: the
+     * S3Grid layout gives them (x = 0 on S3_ALIGN, pitch a multiple of it);
+     * anything else is refused rather than faulting in cp.async */
+    if (!strncmp(K->info.kind, "cqa", 3) && ((size_t)u % 16 || (size_t)pv % 16 || (size_t)out % 16 || g->px % 4))
+        s3_die("kernel %s copies 16-byte vectors: the field (origin %p, row pitch %d elements) is not 16-byte aligned "
+               "with a row pitch that is a multiple of 4 (use kernel = cqr)", K->info.kind, (const void *)u, g->px);
     dim3 grid((g->nx + K->info.bx - 1) / K->info.bx, (g->ny + K->info.by - 1) / K->info.by, (g->nz + zc - 1) / zc);
     K->fn<<<grid, K->info.nthreads, K->info.smem, st>>>(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc);
     CUDA_CHECK(cudaGetLastError(), "launching a stencil kernel");

@@ -16,7 +16,9 @@
  * All kernels compute cells with s3_stencil.h, so they are bit-identical to
  * the CPU reference (cpu.c) when built without FMA contraction.
  * Portability (HIP builds these sources later): no warp intrinsics, no warp
- * size assumption, nothing beyond sm_70 features. */
+ * size assumption, nothing beyond sm_70 features; the asynchronous copies of
+ * cqa/cqas go through the includer's S3_CP4/S3_CP_COMMIT/S3_CP_WAIT, whose
+ * portable form (below) is a copy at issue time. */
 #ifndef S3_KERNELS_H
 #define S3_KERNELS_H
 
@@ -680,6 +682,238 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_BODY_cqwb(NAME, BX, BY, TY, R, ST, EQ) \
     S3_BODY_cqw_MB(NAME, BX, BY, TY, R, ST, EQ, S3_CQWB_MB(((BX) / 4) * (TY)))
 
+/* ------------------------------------------------------------------ cqa / cqas
+ * The circular queue filled by asynchronous copies (star only). cqv carries
+ * the next tile in registers between its global load and its shared store, so
+ * the bytes a block has in flight are bounded by its registers (117-147 per
+ * thread: 8-16 warps per SM, too few bytes in flight to cover the memory
+ * latency at full bandwidth). Here every tile vector and every u^{n-1} vector
+ * goes from global to shared memory by an asynchronous 16-byte copy (S3_CP4:
+ * cp.async on sm_80+; no register holds the data) issued kD = S3_CQA_D planes
+ * ahead of its use, so each block keeps kD planes of loads in flight whatever
+ * its register count, and the latency is hidden by copies, not by warps.
+ *   cqa:  the z neighbours in cqv's register queue (2R+1 values per cell, the
+ *         new entry one vector read of tile z+R); the tiles of planes z .. z+R
+ *         are resident and kD more in flight: R+1+kD slots.
+ *   cqas: the seed's queue: tiles z-R .. z+R resident, kD more in flight,
+ *         2R+1+kD slots, all 25 points read from shared memory (no register
+ *         queue: fewer registers, more shared reads).
+ * The slots form a ring without pointer rotation: tile plane p lives in slot
+ * (p - zb) % kNS (zb = the first tile plane of the block), u^{n-1} of plane p
+ * (the thread's own cells, wave only) in staging slot (p - z0) % (kD+1).
+ * Copy group j holds tile z0+R+j and u^{n-1} of z0+j; group 0 also holds the
+ * tiles below z0+R. The prologue commits groups 0 .. kD-1; then per plane
+ * z = z0+i:
+ *   1. wait until at most kD-1 of this thread's groups are pending, i.e.
+ *      group i (tile z+R, u^{n-1} of z) has landed;
+ *   2. one barrier: every thread's copies of group i become visible to the
+ *      block, and every thread has finished plane z-1, whose slots (tile z-1
+ *      in cqa, z-R-1 in cqas; u^{n-1} of z-1) are the ones refilled next;
+ *   3. issue group i+kD into those slots and commit it (every thread commits
+ *      every plane, copies or not, so that the group counts agree);
+ *   4. compute plane z from the resident slots.
+ * One barrier per plane. Every group issued is waited for before it is read,
+ * the last at the last plane, so no copy is pending when the block exits.
+ * Vectors beyond the halo band are zero filled by the copy itself.
+ * Alignment: the copies are 16-byte vectors: tile rows start at x0-R (R = 4,
+ * x0 a multiple of 4), the interior x = 0 of every row is S3_ALIGN-aligned and
+ * the row pitch a multiple of S3_ALIGN, so every source vector is aligned; the
+ * CUDA host refuses fields that are not, the C hosts check every access. */
+#ifndef S3_CQA_D
+#define S3_CQA_D 3                        /* planes of copies in flight */
+#endif
+/* The portable asynchronous copy, for the C emulations (and any GPU host that
+ * does not define its own): the 4 values are copied (or zeroed, ok == 0) at
+ * issue time, and commit/wait do nothing. Copying at once is one legal
+ * schedule of an asynchronous copy - the hardware may complete it at any time
+ * between issue and wait, and this is the earliest - so the emulated results
+ * are those of a GPU whose copies land immediately. It is the schedule that
+ * exposes overwrite races: a copy issued into a slot that another thread has
+ * still to read (a barrier missing before the issue) changes that thread's
+ * operands in the fiber emulation, where the issuing thread runs on to its
+ * next barrier before the others run; a copy read by another thread without a
+ * barrier in between reads NaN there, as shared memory starts as NaN. What it
+ * cannot expose is a wait that is too shallow (a copy read before it lands):
+ * only the GPU shows that (verify). */
+#ifndef S3_CP4
+#define S3_CP4(dst, src, ok)                                                         \
+    {                                                                                \
+        real c4_[4];                                                                 \
+        if (ok) S3_LD4(c4_, src) else S3_ZERO4(c4_)                                  \
+        S3_ST4(dst, c4_)                                                             \
+    }
+#define S3_CP_COMMIT
+#define S3_CP_WAIT(n)
+#endif
+/* issue the copies of this thread's vectors of tile plane zp into the tile at
+ * element offset so (vector i of a tile is element 4i: rows are kTW/4 vectors) */
+#define S3_CQA_TILE(t, zp, so)                                                       \
+    {                                                                                \
+        const real *pl_ = u + (long)(zp) * pxy;                                      \
+        S3_UNROLL                                                                    \
+        for (int w_ = 0; w_ < kW; w_++) {                                            \
+            const int i_ = (t) + w_ * kNT, row_ = i_ / kV4W;                         \
+            const int gx_ = x0 - R_ + 4 * (i_ % kV4W), gy_ = y0 - R_ + row_;         \
+            const int ok_ = gx_ < nx + R_ && gy_ < ny + R_;                          \
+            if (i_ < kV4) S3_CP4(&S[(so) + 4 * i_], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_) \
+        }                                                                            \
+    }
+/* staging vector of row c of thread t in u^{n-1} slot ps: [slot][row][thread]
+ * vectors, so that consecutive threads touch consecutive 16 bytes */
+#define S3_CQA_PVI(ps, c, t) (kPV0 + ((((ps) * kCY + (c)) * kNT) + (t)) * 4)
+/* issue the copies of u^{n-1} of this thread's cells of plane zp into slot ps
+ * (zero outside the interior, as S3_CQV_OWN) */
+#define S3_CQA_PV(t, zp, ps)                                                         \
+    {                                                                                \
+        const real *pl_ = pv + (long)(zp) * pxy;                                     \
+        const int gx_ = x0 + 4 * ((t) % kTXN), ty_ = (t) / kTXN;                     \
+        S3_UNROLL                                                                    \
+        for (int c_ = 0; c_ < kCY; c_++) {                                           \
+            const int gy_ = y0 + ty_ * kCY + c_, ok_ = gx_ < nx && gy_ < ny;         \
+            S3_CP4(&S[S3_CQA_PVI(ps, c_, t)], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_) \
+        }                                                                            \
+    }
+/* the parts of cqa (REG: z queue in registers) and cqas (SH: z from shared) */
+#define S3_CQA_NS_REG(R) ((R) + 1 + S3_CQA_D)
+#define S3_CQA_NS_SH(R) (2 * (R) + 1 + S3_CQA_D)
+#define S3_CQA_ZB_REG 0                   /* first tile plane - z0 */
+#define S3_CQA_ZB_SH (-R_)
+#define S3_CQA_QDECL_REG S3_TDECL(real, q, [kCY][4][kQL]);   /* the register queue */
+#define S3_CQA_QDECL_SH
+/* prologue, REG: own cells of planes z0-R .. z0+R-1 straight into the queue */
+#define S3_CQA_QFILL_REG                                                             \
+    S3_PAR(t)                                                                        \
+        S3_UNROLL                                                                    \
+        for (int d_ = 0; d_ < 2 * R_; d_++) {                                        \
+            real o_[kCY][4];                                                         \
+            S3_CQV_OWN(t, u, z0 - R_ + d_, o_)                                       \
+            S3_UNROLL                                                                \
+            for (int c_ = 0; c_ < kCY; c_++) {                                       \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) S3_T(q)[c_][e_][d_] = o_[c_][e_];     \
+            }                                                                        \
+        }                                                                            \
+    S3_PAR_END
+#define S3_CQA_QFILL_SH
+/* the 4 Laplacians of row c_ (xr_: x neighbours and centre, yw_: y window),
+ * into lap_[4]; REG also advances the queue. Same operands in the same order
+ * as cqv, so the same bits. */
+#define S3_CQA_LAP_REG                                                               \
+    {                                                                                \
+        real zn_[4];                                                                 \
+        S3_LD4(zn_, &S[sR_ + o_])                                                    \
+        S3_UNROLL                                                                    \
+        for (int e_ = 0; e_ < 4; e_++) {                                             \
+            real *qq_ = S3_T(q)[c_][e_];                                             \
+            qq_[2 * R_] = zn_[e_];                                                   \
+            lap_[e_] = s3_star_sum(yw_[c_ + R_][e_],                                 \
+                s3_star_pair(xr_[3 + e_], xr_[5 + e_], yw_[c_ + R_ - 1][e_], yw_[c_ + R_ + 1][e_], qq_[R_ - 1], qq_[R_ + 1]), \
+                s3_star_pair(xr_[2 + e_], xr_[6 + e_], yw_[c_ + R_ - 2][e_], yw_[c_ + R_ + 2][e_], qq_[R_ - 2], qq_[R_ + 2]), \
+                s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], qq_[R_ - 3], qq_[R_ + 3]), \
+                s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], qq_[R_ - 4], qq_[R_ + 4])); \
+            S3_UNROLL                                                                \
+            for (int d_ = 0; d_ < 2 * R_; d_++) qq_[d_] = qq_[d_ + 1];               \
+        }                                                                            \
+    }
+#define S3_CQA_LAP_SH                                                                \
+    {                                                                                \
+        real zm_[R_][4], zp_[R_][4];     /* planes z-1-d and z+1+d */                \
+        S3_UNROLL                                                                    \
+        for (int d_ = 0; d_ < R_; d_++) {                                            \
+            S3_LD4(zm_[d_], &S[sd_[R_ - 1 - d_] + o_])                               \
+            S3_LD4(zp_[d_], &S[sd_[R_ + 1 + d_] + o_])                               \
+        }                                                                            \
+        S3_UNROLL                                                                    \
+        for (int e_ = 0; e_ < 4; e_++)                                               \
+            lap_[e_] = s3_star_sum(yw_[c_ + R_][e_],                                 \
+                s3_star_pair(xr_[3 + e_], xr_[5 + e_], yw_[c_ + R_ - 1][e_], yw_[c_ + R_ + 1][e_], zm_[0][e_], zp_[0][e_]), \
+                s3_star_pair(xr_[2 + e_], xr_[6 + e_], yw_[c_ + R_ - 2][e_], yw_[c_ + R_ + 2][e_], zm_[1][e_], zp_[1][e_]), \
+                s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], zm_[2][e_], zp_[2][e_]), \
+                s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], zm_[3][e_], zp_[3][e_])); \
+    }
+
+#define S3_BODY_cqa_Z(NAME, BX, BY, TY, R, ST, EQ, ZQ)                               \
+S3_KDECL(NAME, ((BX) / 4) * (TY))                                                    \
+{                                                                                    \
+    enum { R_ = (R), kD = S3_CQA_D, kTXN = (BX) / 4, kNT = kTXN * (TY),              \
+           kCY = (BY) / (TY), kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R),            \
+           kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R), kNP = kD + 1,                 \
+           kQL = 2 * (R) + 1, kV4W = kTW / 4, kV4 = kV4W * kTH,                      \
+           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R), kPV0 = kNS * kTILE };    \
+    /* whole 16-byte vectors: tile rows, the tile origin x0-R and the x cells */     \
+    (void)sizeof(char[(R_ == 4 && (BX) % 4 == 0 && S3_ALIGN % 4 == 0 && kD >= 1) ? 1 : -1]); \
+    S3_SMEM(S, kPV0 + kNP * kCY * kNT * 4);                                          \
+    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
+    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
+    const int zb = z0 + S3_CQA_ZB_##ZQ;   /* tile plane p in slot (p - zb) % kNS */  \
+    S3_CQA_QDECL_##ZQ                                                                \
+    S3_CQA_QFILL_##ZQ                                                                \
+    /* groups 0 .. kD-1: the tiles zb .. z0+R+kD-1, u^{n-1} of z0 .. z0+kD-1 */      \
+    S3_PAR(t)                                                                        \
+        for (int p_ = zb; p_ < z0 + R_; p_++) S3_CQA_TILE(t, p_, (p_ - zb) * kTILE)  \
+        S3_UNROLL                                                                    \
+        for (int j_ = 0; j_ < kD; j_++) {                                            \
+            if (z0 + j_ < z1) {                                                      \
+                S3_CQA_TILE(t, z0 + R_ + j_, (z0 + R_ + j_ - zb) * kTILE)            \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + j_, j_)                        \
+            }                                                                        \
+            S3_CP_COMMIT                                                             \
+        }                                                                            \
+    S3_PAR_END                                                                       \
+    for (int z = z0; z < z1; z++) {                                                  \
+        const int i = z - z0;                                                        \
+        int sd_[2 * R_ + 1];   /* tile offsets of planes z-R .. z+R (cqa: z .. z+R) */ \
+        S3_UNROLL                                                                    \
+        for (int d_ = 0; d_ <= 2 * R_; d_++)   /* (+kNS: cqa's unused planes < zb) */ \
+            sd_[d_] = (z - R_ + d_ - zb + kNS) % kNS * kTILE;                        \
+        const int sC_ = sd_[R_], sR_ = sd_[2 * R_];                                  \
+        const int sN_ = (z + R_ + kD - zb) % kNS * kTILE;  /* slot of tile z+R+kD */ \
+        (void)sR_;                                                                   \
+        S3_PAR(t) (void)t; S3_CP_WAIT(kD - 1) S3_PAR_END                             \
+        S3_SYNC                                                                      \
+        S3_PAR(t)                                                                    \
+            if (z + kD < z1) {                                                       \
+                S3_CQA_TILE(t, z + R_ + kD, sN_)                                     \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP)             \
+            }                                                                        \
+            S3_CP_COMMIT                                                             \
+            const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
+            const int ob_ = ty_ * kCY * kTW + R_ + 4 * tx_;  /* window row 0 */      \
+            real *const op_ = out + (long)z * pxy;                                   \
+            real yw_[kYW][4];                                                        \
+            S3_UNROLL                                                                \
+            for (int j_ = 0; j_ < kYW; j_++) S3_LD4(yw_[j_], &S[sC_ + ob_ + j_ * kTW]) \
+            S3_UNROLL                                                                \
+            for (int c_ = 0; c_ < kCY; c_++) {                                       \
+                const int gy_ = y0 + ty_ * kCY + c_;                                 \
+                const int o_ = ob_ + (c_ + R_) * kTW;                                \
+                real xr_[12], pc_[4], lap_[4], r_[4];                                \
+                S3_LD4(xr_, &S[sC_ + o_ - 4])                                        \
+                S3_LD4(xr_ + 8, &S[sC_ + o_ + 4])                                    \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) xr_[4 + e_] = yw_[c_ + R_][e_];       \
+                if (S3_ISWAVE_##EQ) S3_LD4(pc_, &S[S3_CQA_PVI(i % kNP, c_, t)])      \
+                else S3_ZERO4(pc_)                                                   \
+                S3_CQA_LAP_##ZQ                                                      \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++)                                       \
+                    r_[e_] = S3_UPDV_##EQ(yw_[c_ + R_][e_], pc_[e_], k, lap_[e_]);   \
+                if (gy_ < ny) {                                                      \
+                    if (gx_ + 3 < nx) S3_ST4(op_ + gy_ * px + gx_, r_)               \
+                    else {                                                           \
+                        S3_UNROLL                                                    \
+                        for (int e_ = 0; e_ < 4; e_++)                               \
+                            if (gx_ + e_ < nx) op_[gy_ * px + gx_ + e_] = r_[e_];    \
+                    }                                                                \
+                }                                                                    \
+            }                                                                        \
+        S3_PAR_END                                                                   \
+    }                                                                                \
+    S3_SMEM_FREE(S);                                                                 \
+}
+#define S3_BODY_cqa(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_Z(NAME, BX, BY, TY, R, ST, EQ, REG)
+#define S3_BODY_cqas(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_Z(NAME, BX, BY, TY, R, ST, EQ, SH)
+
 /* Shared-memory bytes per block of each kind */
 #define S3_SMEM_naive(BX, BY, R) 0
 #define S3_SMEM_regq(BX, BY, R) (2 * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
@@ -688,6 +922,9 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_SMEM_cqv(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
 #define S3_SMEM_cqw(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
 #define S3_SMEM_cqwb(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
+/* cqa/cqas: the tile ring plus kD+1 planes of u^{n-1} staging (BX x BY each) */
+#define S3_SMEM_cqa(BX, BY, R) ((S3_CQA_NS_REG(R) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) + (S3_CQA_D + 1) * (BX) * (BY)) * sizeof(real))
+#define S3_SMEM_cqas(BX, BY, R) ((S3_CQA_NS_SH(R) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) + (S3_CQA_D + 1) * (BX) * (BY)) * sizeof(real))
 /* threads per block: BX x TY (regq has one thread per column, TY = BY);
  * cqv: BX/4 x TY (4 x cells per thread) */
 #define S3_NTH_naive(BX, TY) ((BX) * (TY))
@@ -697,6 +934,8 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_NTH_cqv(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqw(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqwb(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqa(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqas(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
  * BX x BY cells per block and plane, BX x TY threads (BY/TY rows each). */
@@ -728,6 +967,14 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
     X(cqw,  s3k_cqw_star_wave_32x32,     32, 32, 16, 4, STAR, WAVE)                 \
     X(cqwb, s3k_cqwb_star_wave_32x16,    32, 16, 16, 4, STAR, WAVE)                 \
     X(cqwb, s3k_cqwb_star_wave_64x8,     64,  8,  8, 4, STAR, WAVE)                 \
+    X(cqa,  s3k_cqa_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                 \
+    X(cqa,  s3k_cqa_star_wave_64x8,      64,  8,  8, 4, STAR, WAVE)                 \
+    X(cqa,  s3k_cqa_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                 \
+    X(cqa,  s3k_cqa_star_wave_32x32,     32, 32, 16, 4, STAR, WAVE)                 \
+    X(cqas, s3k_cqas_star_wave_32x16,    32, 16, 16, 4, STAR, WAVE)                 \
+    X(cqas, s3k_cqas_star_wave_64x8,     64,  8,  8, 4, STAR, WAVE)                 \
+    X(cqas, s3k_cqas_star_wave_64x16,    64, 16, 16, 4, STAR, WAVE)                 \
+    X(cqas, s3k_cqas_star_wave_32x32,    32, 32, 16, 4, STAR, WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x16,      32, 16, 16, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x8,       32,  8,  8, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_64x8,       64,  8,  8, 1, BOX,  WAVE)                 \
@@ -752,6 +999,14 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
     X(cqw,  s3k_cqw_star_heat_32x32,     32, 32, 16, 4, STAR, HEAT)                 \
     X(cqwb, s3k_cqwb_star_heat_32x16,    32, 16, 16, 4, STAR, HEAT)                 \
     X(cqwb, s3k_cqwb_star_heat_64x8,     64,  8,  8, 4, STAR, HEAT)                 \
+    X(cqa,  s3k_cqa_star_heat_32x16,     32, 16, 16, 4, STAR, HEAT)                 \
+    X(cqa,  s3k_cqa_star_heat_64x8,      64,  8,  8, 4, STAR, HEAT)                 \
+    X(cqa,  s3k_cqa_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                 \
+    X(cqa,  s3k_cqa_star_heat_32x32,     32, 32, 16, 4, STAR, HEAT)                 \
+    X(cqas, s3k_cqas_star_heat_32x16,    32, 16, 16, 4, STAR, HEAT)                 \
+    X(cqas, s3k_cqas_star_heat_64x8,     64,  8,  8, 4, STAR, HEAT)                 \
+    X(cqas, s3k_cqas_star_heat_64x16,    64, 16, 16, 4, STAR, HEAT)                 \
+    X(cqas, s3k_cqas_star_heat_32x32,    32, 32, 16, 4, STAR, HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x16,      32, 16, 16, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x8,       32,  8,  8, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_64x8,       64,  8,  8, 1, BOX,  HEAT)                 \
