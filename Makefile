@@ -44,7 +44,7 @@ endif
 
 F_MODULES := kinds grid_layout solver_params case_config flow_math grid_generation metrics \
   boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
-  residual_norms solver_cpu sys_interface field_io output_vtk output_tecplot output_profiles \
+  residual_norms mass_constraint solver_cpu sys_interface field_io output_vtk output_tecplot output_profiles \
   residual_monitor gpu_bridge
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 C_OBJS := $(OBJ)/sys_support.o
@@ -84,7 +84,7 @@ CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
 TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
-         $(BUILD)/test_merged_c_vs_fortran
+         $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_mass_constraint
 # device copy bandwidth (bench/copy_bw.cu), with the CUDA backend only
 ifneq ($(GPU_LIBS),)
 TOOLS += $(BUILD)/copy_bw
@@ -126,9 +126,9 @@ $(OBJ)/metrics.o: $(OBJ)/grid_layout.o
 $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o $(OBJ)/time_step.o $(OBJ)/convective_flux.o: \
   $(OBJ)/flow_math.o $(OBJ)/grid_layout.o
 $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o: $(OBJ)/convective_flux.o
-$(OBJ)/flow_fields.o $(OBJ)/residual_norms.o: $(OBJ)/grid_layout.o
+$(OBJ)/flow_fields.o $(OBJ)/residual_norms.o $(OBJ)/mass_constraint.o: $(OBJ)/grid_layout.o
 $(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o \
-  $(OBJ)/time_step.o $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o
+  $(OBJ)/time_step.o $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o
 $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
   $(OBJ)/case_config.o $(OBJ)/grid_layout.o
@@ -138,17 +138,41 @@ $(OBJ)/adiflow.o: $(F_OBJS)
 $(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
 	$(FC) $(LINK_FLAGS) $^ $(LINK_LIBS) -o $@
 
-# MPI build of the CPU reference over a j/k block decomposition (make mpi):
-# build/adiflow_mpi, OpenMPI's mpif90 over the same objects (no GPU backend).
+# MPI build over a j/k block decomposition (make mpi): build/adiflow_mpi,
+# OpenMPI's mpif90 over the same objects. With nvcc and NCCL it carries the
+# multi-GPU block mode too (one rank per GPU, NCCL halos:
+# cuda/multi/block_nccl.cu); otherwise stubs say "no device" and the CPU
+# backend runs. libgfortran stays shared here: OpenMPI's Fortran bindings
+# link it shared anyway, and two copies of its runtime in one process would
+# each keep their own I/O units.
 MPIFC ?= mpif90
-MPI_F_OBJS := $(filter-out $(OBJ)/gpu_bridge.o,$(F_OBJS))
+MPI_F_OBJS := $(F_OBJS) $(OBJ)/gpu_block_bridge.o
+ifneq ($(GPU_LIBS),)
+ADI_NCCL_LIB ?= $(firstword $(foreach d,$(CUDA_HOME)/lib64 $(CUDA_HOME)/lib /usr/lib/x86_64-linux-gnu,$(if $(wildcard $(d)/libnccl.so),$(d))))
+ADI_NCCL_INC ?= $(firstword $(foreach d,$(CUDA_HOME)/include /usr/include,$(if $(wildcard $(d)/nccl.h),$(d))))
+endif
+ifneq ($(and $(GPU_LIBS),$(ADI_NCCL_LIB),$(ADI_NCCL_INC)),)
+MPI_GPU_OBJS := $(GPU_OBJS) $(OBJ)/cuda_multi_block_nccl.o
+MPI_GPU_LIBS := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) \
+                -L$(ADI_NCCL_LIB) -Wl,-rpath,$(ADI_NCCL_LIB) -lnccl
+else
+MPI_GPU_OBJS := $(GPU_OBJS) $(OBJ)/block_stub.o
+MPI_GPU_LIBS := $(GPU_LIBS)
+endif
+MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS_USE)),$(FFLAGS_USE))
+MPI_LINK_LIBS := $(MPI_GPU_LIBS) $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread)
+$(OBJ)/gpu_block_bridge.o: $(OBJ)/solver_params.o
+$(OBJ)/cuda_multi_block_nccl.o: cuda/multi/block_nccl.cu $(wildcard include/*.h cuda/*.cuh) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
+	$(NVCC) $(NVFLAGS) -Icuda -I$(ADI_NCCL_INC) -c $< -o $@
+$(OBJ)/block_stub.o: cuda/multi/block_stub.c include/adiflow_block.h | $(OBJ)
+	$(CC) $(CFLAGS) -c $< -o $@
 $(OBJ)/mpi/mpi_decomp.o: fortran/mpi_decomp.f90 $(F_OBJS) | $(OBJ)
 	@mkdir -p $(OBJ)/mpi
 	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(OBJ)/mpi/adiflow_mpi.o: fortran/adiflow_mpi.f90 $(OBJ)/mpi/mpi_decomp.o
+$(OBJ)/mpi/adiflow_mpi.o: fortran/adiflow_mpi.f90 $(OBJ)/mpi/mpi_decomp.o $(OBJ)/gpu_block_bridge.o
 	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(BUILD)/adiflow_mpi: $(OBJ)/mpi/adiflow_mpi.o $(OBJ)/mpi/mpi_decomp.o $(MPI_F_OBJS) $(C_OBJS)
-	$(MPIFC) $(FFLAGS_USE) $^ -o $@
+$(BUILD)/adiflow_mpi: $(OBJ)/mpi/adiflow_mpi.o $(OBJ)/mpi/mpi_decomp.o $(MPI_F_OBJS) $(C_OBJS) $(MPI_GPU_OBJS)
+	$(MPIFC) $(MPI_LINK_FLAGS) $^ $(MPI_LINK_LIBS) -o $@
 .PHONY: mpi mpi-test
 mpi:
 	@bash scripts/install_deps.sh mpi

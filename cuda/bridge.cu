@@ -25,11 +25,14 @@
 #include "adiflow_bridge.h"
 #include "kernels.cuh"
 #include "merged.cuh"
+#include "block_hooks.cuh"
 
 #define ADI_ERRLEN 2048
 #define GIB (1024.0*1024.0*1024.0)
 
 static char g_err[ADI_ERRLEN];
+
+const adi_block_hooks *adi_block = NULL;
 
 static struct adi_gpu_state {
   int initialised;
@@ -160,6 +163,15 @@ int adi_cuda_fail(cudaError_t err, const char *what, const char *file, int line)
   return err == cudaErrorMemoryAllocation ? ADI_ERR_MEMORY : ADI_ERR_CUDA;
 }
 
+int adi_gpu_fail_msg(int status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g_err, sizeof g_err, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
 void adi_gpu_error_message(char *buf, int buflen)
 {
   if (buf == NULL || buflen <= 0) return;
@@ -182,6 +194,7 @@ static int usage(const char *what)
 static int chosen_device(void)
 {
   const char *s = getenv("ADIFLOW_DEVICE");
+  if (adi_block != NULL) return adi_block->device;   /* one GPU per rank, chosen by the driver */
   return s && *s ? atoi(s) : 0;
 }
 
@@ -413,6 +426,14 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
   g.v.ni = sp->ni; g.v.nj = sp->nj; g.v.nk = sp->nk;
   g.v.ldi = sp->ldi; g.v.ldj = sp->ldj; g.v.ldk = sp->ldk;
   g.v.npts = (ptrdiff_t)npts;
+  {
+    int f;
+    for (f = 0; f < 6; ++f) g.v.phys[f] = adi_block ? adi_block->phys[f] : 1;
+    for (f = 0; f < 3; ++f) {
+      g.v.off[f] = adi_block ? adi_block->off[f] : 0;
+      g.v.nglob[f] = adi_block ? adi_block->nglob[f] : (f == 0 ? sp->ni : (f == 1 ? sp->nj : sp->nk));
+    }
+  }
 
   rc = ADI_OK;
   /* a blocking stream: it orders itself after the synchronous copies and
@@ -484,8 +505,14 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
 static int run_step(const adi_step *st, double cfl)
 {
   const adi_view *v = &g.v;
+  int rc;
   switch (st->stage) {
-  case ST_BC: return launch_bc_kernel(v, st->d, g.stream);
+  case ST_BC:
+    if (adi_block != NULL && st->d >= 2) {
+      rc = adi_block->exchange_q(v, st->d, g.stream);
+      if (rc != ADI_OK) return rc;
+    }
+    return launch_bc_kernel(v, st->d, g.stream);
   case ST_WALLT: return launch_bc_temperature_kernel(v, st->d, g.stream);
   case ST_PRIM: return launch_primitives_kernel(v, g.stream);
   case ST_TSTEP: return launch_time_step_kernel(v, cfl, g.stream);
@@ -498,9 +525,16 @@ static int run_step(const adi_step *st, double cfl)
   case ST_VISC: return launch_viscous_kernel(v, st->d, g.stream);
   case ST_FLUX4: return launch_flux_kernel4(v, st->d, g.stream);
   case ST_ADI1: return launch_ADI_kernel1(v, st->d, g.stream);
-  case ST_ADI2: return launch_ADI_kernel2(v, st->d, g.stream);
+  case ST_ADI2:
+    if (adi_block != NULL && adi_block->across[st->d]) {
+      rc = adi_block->exchange_lam(v, st->d, g.stream);
+      if (rc != ADI_OK) return rc;
+    }
+    return launch_ADI_kernel2(v, st->d, g.stream);
   case ST_ADI3: return launch_ADI_kernel3(v, st->d, g.stream);
-  case ST_ADI4: return launch_ADI_kernel4(v, st->d, g.stream);
+  case ST_ADI4:
+    if (adi_block != NULL && adi_block->across[st->d]) return adi_block->sweep(v, st->d, g.stream);
+    return launch_ADI_kernel4(v, st->d, g.stream);
   case ST_ADI5: return launch_ADI_kernel5(v, st->d, g.stream);
   default:
     set_error("internal error: unknown stage %d in the iteration schedule", st->stage);
@@ -569,6 +603,23 @@ int adi_gpu_residual_norms(double norms[5])
     g.norm_calls++;
   }
   for (m = 0; m < 5; ++m) norms[m] = g.h_norms[m];
+  return ADI_OK;
+}
+
+int adi_gpu_residual_plane_sums(double *plane)
+{
+  cudaError_t err;
+  int rc;
+  REQUIRE_INIT("adi_gpu_residual_plane_sums");
+  if (plane == NULL) return usage("adi_gpu_residual_plane_sums: null argument");
+  ADI_CUDA_CHECK(cudaMemcpyAsync(g.d_plane, plane, (size_t)(5*g.v.nk)*sizeof(double), cudaMemcpyHostToDevice,
+                                 g.stream));
+  rc = launch_norm_plane_add(&g.v, g.d_plane, g.stream);
+  if (rc != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaMemcpyAsync(plane, g.d_plane, (size_t)(5*g.v.nk)*sizeof(double), cudaMemcpyDeviceToHost,
+                                 g.stream));
+  err = cudaStreamSynchronize(g.stream);
+  if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
   return ADI_OK;
 }
 

@@ -14,6 +14,9 @@
 /* Records the failure for adi_gpu_error_message; returns the status code. */
 int adi_cuda_fail(adi_gpu_error_t err, const char *what, const char *file, int line);
 
+/* Records a failure in words (not a runtime error code); returns status. */
+int adi_gpu_fail_msg(int status, const char *fmt, ...);
+
 #define ADI_GPU_CHECK(call)                                                     \
   do {                                                                          \
     adi_gpu_error_t adi_err_ = (call);                                          \

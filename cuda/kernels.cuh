@@ -62,5 +62,7 @@ int launch_ADI_kernel4(const adi_view *v, int d, cudaStream_t s);
 int launch_ADI_kernel5(const adi_view *v, int d, cudaStream_t s);
 /* residual norms: plane sums into plane[5*nk], then norms[5] (norm_kernels.cu) */
 int launch_norm_kernels(const adi_view *v, double *plane, double *norms, cudaStream_t s);
+/* plane[5*nk] += the plane sums of this grid, in the same order (block mode) */
+int launch_norm_plane_add(const adi_view *v, double *plane, cudaStream_t s);
 
 #endif

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "merged.cuh"
+#include "block_hooks.cuh"
 
 /* HIP: graphs stay off until the vendor header maps the cudaGraph* and
  * cudaStream*Capture names (then build with -DADIFLOW_HIP_GRAPHS) */
@@ -262,6 +263,12 @@ static int launch_all(int timing)
   int s, rc;
   for (s = 0; s < ms_.nsteps; ++s) {
     if (timing) ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[s], ms_.s));
+    /* block mode (cuda/block_hooks.cuh): the halo rows of d before its fill;
+     * the merged family runs decoupled blocks only (no cross-block sweep) */
+    if (adi_block != NULL && ms_.steps[s].kernel == MK_BC && ms_.steps[s].d >= 2) {
+      rc = adi_block->exchange_q(&ms_.v, ms_.steps[s].d, ms_.s);
+      if (rc != ADI_OK) return rc;
+    }
     rc = launch(ms_.steps[s].kernel, ms_.steps[s].d);
     if (rc != ADI_OK) return rc;
   }
@@ -431,7 +438,8 @@ int merged_iterate(double cfl, int timing)
     return ADI_OK;
   }
 #ifndef ADIFLOW_NO_GRAPHS
-  if ((ms_.flags & MS_GRAPH) && !ms_.graph_failed) {
+  /* no graph in block mode: the exchanges are NCCL calls between the kernels */
+  if ((ms_.flags & MS_GRAPH) && !ms_.graph_failed && adi_block == NULL) {
     if (!ms_.graph_ready) {
       ms_.graph_ready = capture_graph();
       if (!ms_.graph_ready) {

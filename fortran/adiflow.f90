@@ -2,7 +2,7 @@
 !> + LU-ADI, CPU reference or GPU backend through the C bridge.
 !>
 !>   adiflow CASE.nml [--backend auto|cpu|cuda] [--kernels split|merged]
-!>                    [--max-iter N] [--run-dir DIR] [--restart]
+!>                    [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix]
 program adiflow
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
   use, intrinsic :: iso_c_binding, only: c_int
@@ -17,6 +17,7 @@ program adiflow
   use boundary_conditions, only: apply_boundary_conditions
   use primitives, only: compute_primitives
   use residual_norms, only: compute_residual_norms
+  use mass_constraint, only: total_mass
   use field_io, only: write_field_dump, read_field_dump
   use output_vtk, only: write_vts
   use output_tecplot, only: write_tecplot
@@ -36,13 +37,13 @@ program adiflow
   character(len=256) :: case_path, dir, restart_path
   logical :: use_gpu, diverged, converged
   integer(ik8) :: it, it0, it_last_restart, t_start, t_now, t_rate, it_timed0
-  real(rk) :: norms(5), res0(5), cfl, sec_per_iter
+  real(rk) :: norms(5), res0(5), cfl, sec_per_iter, mass0
   integer :: nthreads, exit_code
 
   call get_command_argument(1, case_path)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|cuda] '// &
-      '[--kernels split|merged] [--max-iter N] [--run-dir DIR] [--restart]'
+      '[--kernels split|merged] [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix]'
     write(output_unit, '(a)') 'case-file keys: see README.md, "Case file reference"'
     if (len_trim(case_path) == 0) error stop 2, quiet=.true.
     stop
@@ -84,6 +85,13 @@ program adiflow
     call initial_state(sp, f%q)
   end if
   call apply_boundary_conditions(sp, lay, f%q)
+  ! mass_fix: the reference mass is that of rho = 1, from the grid alone, so
+  ! a restart holds the same level as the run it continues
+  mass0 = 0.0_rk
+  if (cs%mass_fix) then
+    mass0 = total_mass(lay, f%vol)
+    write(output_unit, '(a,es23.16)') '  mass_fix: total mass held at ', mass0
+  end if
 
   if (use_gpu) then
     write(output_unit, '(a)') '  backend: cuda ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info())
@@ -106,6 +114,8 @@ program adiflow
     cfl = cfl_at(cs, it)
     if (use_gpu) then
       call gpu_check(adi_gpu_iterate(cfl), 'iteration')
+    else if (cs%mass_fix) then
+      call cpu_iteration(sp, lay, cfl, f, mass0)
     else
       call cpu_iteration(sp, lay, cfl, f)
     end if
@@ -182,6 +192,12 @@ contains
       if (adi_gpu_available() == 0) call gpu_check(int(1, c_int), 'backend = ''cuda''')
       gpu = .true.
     case default
+      if (cs%mass_fix) then
+        ! the GPU kernels have no mass constraint (validate_case refuses 'cuda')
+        gpu = .false.
+        write(output_unit, '(a)') 'adiflow: backend = auto with mass_fix: running on the CPU backend'
+        return
+      end if
       gpu = adi_gpu_available() /= 0
       if (.not. gpu) write(output_unit, '(a)') &
         'adiflow: backend = auto: no usable GPU found, running on the CPU backend'

@@ -2,13 +2,23 @@
 !> grid in j and k (MPI; i stays whole). Same case files as build/adiflow;
 !> the decomposition comes from an optional second namelist group in the
 !> case file (ignored by build/adiflow)
-!>     &parallel  npj = 2, npk = 1, adi_mode = 'exact', pipeline_chunks = 4 /
+!>     &parallel  npj = 2, npk = 1, adi_mode = 'exact', pipeline_chunks = 0 /
 !> or from the command line:
 !>   mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] [--adi-mode exact|decoupled]
 !>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--backend cpu]
 !> npj = npk = 0: automatic (smallest interface area). adi_mode = 'exact'
 !> reproduces the single-domain solver bit for bit (pipelined sweeps);
 !> 'decoupled' sweeps every block alone (interface increments zero).
+!> pipeline_chunks = 0 (automatic): 4 on the CPU; 1 on GPUs, where a chunk
+!> of lines is too few threads to fill the device and each chunk's sweep
+!> costs as much as the whole one (measured, bench/RESULTS.md).
+!> The s/iter column counts from the end of the first iteration (which
+!> carries the start-up: NCCL connections, first launches); the first
+!> iteration's own time is printed once.
+!> backend = 'cuda' (or 'auto' where every rank sees a GPU): one rank per
+!> GPU, chosen by node-local rank, halos and pipelined sweeps GPU to GPU
+!> through NCCL (cuda/multi/block_nccl.cu); the same blocks, the same
+!> results as the CPU backend (bit for bit in the strict build).
 program adiflow_mpi
   use mpi_f08
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
@@ -27,8 +37,13 @@ program adiflow_mpi
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
   use residual_monitor
+  use residual_norms, only: norms_from_plane_sums
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, atomic_rename
   use mpi_decomp
+  use gpu_bridge, only: adi_gpu_available, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
+    adi_gpu_download_state, gpu_error_text, gpu_device_info, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
+  use gpu_block_bridge
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char
   implicit none
 
   type(case_t) :: cs
@@ -41,10 +56,12 @@ program adiflow_mpi
   character(len=16) :: adi_mode
   character(len=400) :: msg
   logical :: diverged, converged, ok, interrupted
-  integer(ik8) :: it, it0, it_last_restart, t_start, t_now, t_rate
-  real(rk) :: norms(5), res0(5), cfl, sec_per_iter
+  integer(ik8) :: it, it0, it_last_restart, t_start, t_now, t_rate, t_first
+  real(rk) :: norms(5), res0(5), cfl, sec_per_iter, mass0
   integer :: rank, nranks, npj, npk, chunks, exit_code
+  logical :: use_gpu
 
+  use_gpu = .false.
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
@@ -62,11 +79,11 @@ program adiflow_mpi
   call MPI_Barrier(MPI_COMM_WORLD)
   if (rank /= 0) call read_all_input()
 
-  if (trim(cs%backend) == 'cuda') call stop_all(2, 'backend = ''cuda'': build/adiflow_mpi runs the CPU '// &
-    'backend only (the multi-GPU NCCL backend is not built yet; see notes/mpi_multi_gpu.md)')
+  use_gpu = choose_backend()
   if (adi_mode /= 'exact' .and. adi_mode /= 'decoupled') &
     call stop_all(2, 'adi_mode = "'//trim(adi_mode)//'" is not allowed (use exact or decoupled)')
-  if (chunks < 1 .or. chunks > 100000) call stop_all(2, 'pipeline_chunks must be 1 to 100000')
+  if (chunks < 0 .or. chunks > 100000) call stop_all(2, 'pipeline_chunks must be 0 (automatic) to 100000')
+  if (chunks == 0) chunks = merge(1, 4, use_gpu)
   call choose_process_grid(nranks, cs%nj, cs%nk, cs%ni, npj, npk, dc%npj, dc%npk, ok, msg)
   if (.not. ok) call stop_all(2, msg)
 
@@ -96,7 +113,12 @@ program adiflow_mpi
     else
       write(output_unit, '(a)') '  LU-ADI across blocks: decoupled (interface increments held at zero)'
     end if
-    write(output_unit, '(a)') '  backend: cpu (Fortran reference, MPI host exchange)'
+    if (use_gpu) then
+      write(output_unit, '(a,i0,a)') '  backend: cuda, ', nranks, ' GPUs (one per rank, NCCL halos), '// &
+        trim(cs%kernels)//' kernels; rank 0 on '//trim(gpu_device_info())
+    else
+      write(output_unit, '(a)') '  backend: cpu (Fortran reference, MPI host exchange)'
+    end if
   end if
   call MPI_Barrier(MPI_COMM_WORLD)
 
@@ -119,6 +141,11 @@ program adiflow_mpi
     f%q(:,:,:,5) = (1.0_rk/sp%gm2)/sp%gm1
   end if
   call block_boundary_conditions(dc, sp, lay, f%q)
+  ! mass_fix: the mass of rho = 1 (from the grid, so a restart keeps it), as build/adiflow
+  mass0 = 0.0_rk
+  if (cs%mass_fix) mass0 = mpi_total_mass(dc, lay, f%vol)
+  if (cs%mass_fix .and. rank == 0) write(output_unit, '(a,es23.16)') '  mass_fix: total mass held at ', mass0
+  if (use_gpu) call gpu_block_start()
   if (rank == 0) write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
 
   call adi_install_signal_handlers()
@@ -129,14 +156,27 @@ program adiflow_mpi
 
   do it = it0 + 1, cs%max_iter
     cfl = cfl_at(cs, it)
-    call mpi_iteration(cfl)
+    if (use_gpu) then
+      call gpu_ok(adi_gpu_iterate(cfl), 'iteration')
+    else
+      call mpi_iteration(cfl)
+    end if
     interrupted = any_rank(dc%comm, adi_interrupt_requested() /= 0)
 
     if (it == 1 .or. mod(it, int(cs%monitor_interval, ik8)) == 0 .or. it == cs%max_iter .or. interrupted) then
-      call mpi_residual_norms(dc, lay, f%res, f%vol, norms)
+      call residual_norms_now(norms)
       res0 = max(res0, norms)
       call system_clock(t_now)
-      sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)/real(max(it - it0, 1_ik8), rk)
+      if (it0 > 0) then            ! a restart: from the loop's start
+        sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)/real(max(it - it0, 1_ik8), rk)
+      else if (it == 1) then       ! always monitored: synchronised here
+        t_first = t_now
+        sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)
+        if (rank == 0) write(output_unit, '(a,f0.3,a)') '  first iteration: ', sec_per_iter, &
+          ' s (start-up included; the s/iter column counts from its end)'
+      else
+        sec_per_iter = real(t_now - t_first, rk)/real(t_rate, rk)/real(it - 1_ik8, rk)
+      end if
       if (rank == 0) call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it)
       if (.not. all(abs(norms) <= huge(1.0_rk))) then
         diverged = .true.
@@ -224,6 +264,13 @@ contains
 
   subroutine finish(code)
     integer, intent(in) :: code
+    integer(c_int) :: st
+    if (use_gpu) then
+      ! (adi_gpu_finalize prints the per-kernel table itself under ADIFLOW_GPU_TIMING)
+      if (len_trim(block_timing_report()) > 0) write(output_unit, '(a)') trim(block_timing_report())
+      st = adi_gpu_block_finalize()
+      use_gpu = .false.
+    end if
     flush(output_unit); flush(error_unit)
     call MPI_Finalize()
     if (code /= 0) error stop code, quiet=.true.
@@ -235,7 +282,7 @@ contains
     character(len=512) :: m
     namelist /parallel/ npj, npk, adi_mode, pipeline_chunks
     call read_case(case_path, cs)
-    npj = 0; npk = 0; adi_mode = 'exact'; pipeline_chunks = 4
+    npj = 0; npk = 0; adi_mode = 'exact'; pipeline_chunks = 0
     open(newunit=u, file=case_path, status='old', action='read', iostat=ios, iomsg=m)
     if (ios == 0) then
       read(u, nml=parallel, iostat=ios, iomsg=m)
@@ -249,6 +296,106 @@ contains
     call validate_case(cs)
     if (npj < 0 .or. npk < 0) call case_error('npj and npk must be >= 0 (0 = automatic)')
   end subroutine read_all_input
+
+  !> GPU when asked for (every rank must have one) or, for 'auto', when
+  !> every rank sees one; all ranks take the same decision.
+  logical function choose_backend() result(gpu)
+    logical :: mine, all_have
+    mine = adi_gpu_available() /= 0
+    call MPI_Allreduce(mine, all_have, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD)
+    select case (trim(cs%backend))
+    case ('cpu')
+      gpu = .false.
+    case ('cuda')
+      if (.not. all_have) call stop_all(2, 'backend = ''cuda'' but not every rank sees a usable GPU ('// &
+        'one rank per GPU; a build without nvcc/NCCL has no GPU backend): '//trim(gpu_error_text()))
+      gpu = .true.
+    case default
+      gpu = all_have
+    end select
+    if (gpu .and. cs%mass_fix) then
+      if (trim(cs%backend) == 'cuda') call stop_all(2, 'mass_fix runs on the CPU backend only (the GPU '// &
+        'kernels have no mass constraint yet): use backend = ''cpu''')
+      gpu = .false.
+      if (rank == 0) write(output_unit, '(a)') 'adiflow_mpi: backend = auto with mass_fix: running on the CPU backend'
+    end if
+    if (gpu .and. dc_exact_requested() .and. trim(cs%kernels) == 'merged') call stop_all(2, &
+      'adi_mode = ''exact'' runs on the split kernel family only (the merged family fuses the ADI stages '// &
+      'that the cross-block pipeline needs apart): use kernels = ''split'', or adi_mode = ''decoupled''')
+  end function choose_backend
+
+  logical function dc_exact_requested()
+    dc_exact_requested = adi_mode == 'exact'
+  end function dc_exact_requested
+
+  !> A failed bridge call stops every rank (MPI_Abort) with its message.
+  subroutine gpu_ok(status, what)
+    integer(c_int), intent(in) :: status
+    character(len=*), intent(in) :: what
+    character(len=16) :: rs
+    if (status == 0) return
+    write(rs, '(i0)') rank
+    call mpi_fail('rank '//trim(rs)//', GPU backend, '//trim(what)//' failed: '//trim(gpu_error_text()), 4)
+  end subroutine gpu_ok
+
+  !> Device of this rank = its node-local rank; NCCL ids from rank 0; the
+  !> block's fields, neighbours and mode to the bridge.
+  subroutine gpu_block_start()
+    type(MPI_Comm) :: node
+    integer :: local_rank, st, ln, d
+    character(kind=c_char) :: ids(ADI_BLOCK_ID_BYTES)
+    character(len=32) :: v
+    integer(c_int) :: phys(6), nbr(4), swp(4)
+    real(rk) :: tmax
+    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
+    call MPI_Comm_rank(node, local_rank)
+    call MPI_Comm_free(node)
+    ids = achar(0)
+    if (rank == 0) call gpu_ok(adi_gpu_block_make_ids(ids), 'making the NCCL ids')
+    call MPI_Bcast(ids, ADI_BLOCK_ID_BYTES, MPI_CHARACTER, 0, MPI_COMM_WORLD)
+    phys = merge(1, 0, dc%phys)
+    do d = 2, 3
+      nbr(2*d-3:2*d-2) = merge(-1, dc%nbr(:, d), dc%nbr(:, d) == MPI_PROC_NULL)
+      swp(2*d-3:2*d-2) = merge(-1, dc%swp(:, d), dc%swp(:, d) == MPI_PROC_NULL)
+    end do
+    tmax = 120.0_rk
+    call get_environment_variable('ADIFLOW_MPI_STARTUP_TIMEOUT', v, ln, st)
+    if (st == 0 .and. ln > 0) read(v, *, iostat=st) tmax
+    call gpu_ok(adi_gpu_block_init(sp, merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
+      f%sf, f%sc, f%vol, f%q, phys, dc%off, dc%nglob, nbr, swp, merge(1_c_int, 0_c_int, dc%exact), &
+      int(chunks, c_int), int(rank, c_int), int(nranks, c_int), ids, int(local_rank, c_int), real(tmax, c_double)), &
+      'initialisation (GPU '//trim(itoa(local_rank))//' of the node)')
+  end subroutine gpu_block_start
+
+  function itoa(n) result(t)
+    integer, intent(in) :: n
+    character(len=16) :: t
+    write(t, '(i0)') n
+  end function itoa
+
+  !> Residual norms of the last iteration over all blocks, from the backend
+  !> in use; the GPU's plane sums chained along j like mpi_residual_norms.
+  subroutine residual_norms_now(nrm)
+    real(rk), intent(out) :: nrm(5)
+    real(rk), allocatable :: pl(:,:), plane(:,:)
+    if (.not. use_gpu) then
+      call mpi_residual_norms(dc, lay, f%res, f%vol, nrm)
+      return
+    end if
+    allocate(pl(5, lay%nk), plane(5, dc%nglob(3)))
+    pl = 0.0_rk
+    if (dc%swp(1, 2) /= MPI_PROC_NULL) &
+      call MPI_Recv(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(1, 2), 3000, dc%comm, MPI_STATUS_IGNORE)
+    call gpu_ok(adi_gpu_residual_plane_sums(pl), 'residual norms')
+    plane = 0.0_rk
+    if (dc%swp(2, 2) /= MPI_PROC_NULL) then
+      call MPI_Send(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(2, 2), 3000, dc%comm)
+    else
+      plane(:, dc%off(3)+1:dc%off(3)+lay%nk) = pl
+    end if
+    call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
+    nrm = norms_from_plane_sums(plane, dc%nglob(1), dc%nglob(2), dc%nglob(3))
+  end subroutine residual_norms_now
 
   !> The MPI driver's own flags, on top of build/adiflow's (apply_overrides).
   logical function mpi_option(flag, value)
@@ -293,6 +440,7 @@ contains
       end if
       call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
     end do
+    if (cs%mass_fix) call mpi_mass_fix(dc, lay, f%vol, f%q, mass0)
   end subroutine mpi_iteration
 
   function rank_file(r) result(p)
@@ -308,8 +456,9 @@ contains
     integer(ik8), intent(in) :: iter
     real(rk) :: nrm(5)
     integer :: u
-    call mpi_residual_norms(dc, lay, f%res, f%vol, nrm)
+    call residual_norms_now(nrm)
     if (.not. all(abs(nrm) <= huge(1.0_rk))) return
+    if (use_gpu) call gpu_ok(adi_gpu_download_state(f%q), 'state download')
     call write_field_dump(rank_file(rank), lay, f%q, iter, res0)
     call MPI_Barrier(dc%comm)
     if (rank == 0) then
@@ -375,6 +524,7 @@ contains
   subroutine write_snapshot(iter)
     integer(ik8), intent(in) :: iter
     character(len=300) :: stem
+    if (use_gpu) call gpu_ok(adi_gpu_download_state(f%q), 'state download')
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
     call apply_wall_temperature(sp, lay, f%qp, dc%phys)
@@ -397,6 +547,7 @@ contains
     integer(ik8), intent(in) :: iter
     real(rk), allocatable :: qg(:,:,:,:), qpg(:,:,:,:), xcg(:,:,:,:)
     integer :: i, j, k
+    if (use_gpu) call gpu_ok(adi_gpu_download_state(f%q), 'state download')
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
     call apply_wall_temperature(sp, lay, f%qp, dc%phys)

@@ -44,6 +44,9 @@ module case_config
     real(rk) :: entropy_fix = 0.1_rk
     real(rk) :: cfl = 5.0_rk, cfl_start = 1.0_rk
     integer :: cfl_ramp_iters = 100
+    !> hold the total mass at that of rho = 1 (fortran/mass_constraint.f90):
+    !> a closed cavity's steady state is otherwise defined up to its mass level
+    logical :: mass_fix = .false.
     ! control
     integer :: max_iter = 200
     real(rk) :: tol = 0.0_rk
@@ -93,11 +96,12 @@ contains
     character(len=16) :: backend, kernels
     character(len=256) :: run_dir
     logical :: restart, write_vtk, write_tecplot, write_profiles, write_dump, write_plot
+    logical :: mass_fix
     namelist /adiflow/ title, ni, nj, nk, lx, ly, lz, beta_x, beta_y, beta_z, &
       grid_type, wavy_amplitude, reynolds, mach, gamma, prandtl, viscosity_law, &
       sutherland_s, wall_thermal, t_wall, lid_u, lid_v, lid_w, &
       bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax, &
-      order, limiter, entropy_fix, cfl, cfl_start, cfl_ramp_iters, &
+      order, limiter, entropy_fix, cfl, cfl_start, cfl_ramp_iters, mass_fix, &
       max_iter, tol, monitor_interval, output_interval, restart_interval, &
       restart, run_dir, backend, kernels, write_vtk, write_tecplot, &
       write_profiles, write_dump, write_plot
@@ -121,6 +125,7 @@ contains
     bc_jmax = cs%bc_jmax; bc_kmin = cs%bc_kmin; bc_kmax = cs%bc_kmax
     order = cs%order; limiter = cs%limiter; entropy_fix = cs%entropy_fix
     cfl = cs%cfl; cfl_start = cs%cfl_start; cfl_ramp_iters = cs%cfl_ramp_iters
+    mass_fix = cs%mass_fix
     max_iter = cs%max_iter; tol = cs%tol; monitor_interval = cs%monitor_interval
     output_interval = cs%output_interval; restart_interval = cs%restart_interval
     restart = cs%restart; run_dir = cs%run_dir; backend = cs%backend
@@ -151,6 +156,7 @@ contains
     cs%bc_kmin = lower(bc_kmin); cs%bc_kmax = lower(bc_kmax)
     cs%order = order; cs%limiter = lower(limiter); cs%entropy_fix = entropy_fix
     cs%cfl = cfl; cs%cfl_start = cfl_start; cs%cfl_ramp_iters = cfl_ramp_iters
+    cs%mass_fix = mass_fix
     cs%max_iter = max_iter; cs%tol = tol; cs%monitor_interval = monitor_interval
     cs%output_interval = output_interval; cs%restart_interval = restart_interval
     cs%restart = restart; cs%run_dir = run_dir; cs%backend = lower(backend)
@@ -160,7 +166,7 @@ contains
   end subroutine read_case
 
   !> Command-line flags override the case file: --backend X, --kernels X,
-  !> --max-iter N, --run-dir D, --restart. A driver with "--flag value"
+  !> --max-iter N, --run-dir D, --restart, --mass-fix. A driver with "--flag value"
   !> options of its own (fortran/adiflow_mpi.f90) passes extra, which takes
   !> them, and extra_help, the list of them ("--flag VALUE, ...") that names
   !> the flags and goes into the error message.
@@ -170,8 +176,8 @@ contains
     character(len=*), intent(in), optional :: extra_help
     integer :: n, ia, ios
     character(len=256) :: arg, val
-    character(len=300) :: allowed
-    allowed = '--backend auto|cpu|cuda, --kernels split|merged, --max-iter N, --run-dir DIR, --restart'
+    character(len=320) :: allowed
+    allowed = '--backend auto|cpu|cuda, --kernels split|merged, --max-iter N, --run-dir DIR, --restart, --mass-fix'
     if (present(extra_help)) allowed = trim(extra_help)//', '//allowed
     n = command_argument_count()
     ia = 2
@@ -182,6 +188,8 @@ contains
       select case (trim(arg))
       case ('--restart')
         cs%restart = .true.
+      case ('--mass-fix')
+        cs%mass_fix = .true.
       case ('--backend', '--kernels', '--max-iter', '--run-dir')
         if (ia == n) call case_error('option '//trim(arg)//' needs a value')
         select case (trim(arg))
@@ -316,6 +324,9 @@ contains
     call check_int('restart_interval', cs%restart_interval, 0, 100000000)
     call check_choice('backend', cs%backend, 'auto cpu cuda')
     call check_choice('kernels', cs%kernels, 'split merged')
+    ! the GPU kernels do not rescale (yet): refuse rather than ignore the key
+    if (cs%mass_fix .and. cs%backend == 'cuda') call case_error('mass_fix = .true. runs on the CPU '// &
+      'backend only (the GPU kernels have no mass constraint yet): use backend = ''cpu'' or ''auto''')
   end subroutine validate_case
 
   !> Host-side constants, computed once and shared with the device as they are.

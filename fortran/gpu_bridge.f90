@@ -8,6 +8,7 @@ module gpu_bridge
   public :: adi_gpu_available, adi_gpu_init, adi_gpu_iterate, adi_gpu_residual_norms
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report
+  public :: adi_gpu_residual_plane_sums, gpu_error_text
   public :: ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
 
   integer(c_int), parameter :: ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1
@@ -34,6 +35,10 @@ module gpu_bridge
     integer(c_int) function adi_gpu_residual_norms(norms) bind(c, name='adi_gpu_residual_norms')
       import :: c_int, c_double
       real(c_double), intent(out) :: norms(5)
+    end function
+    integer(c_int) function adi_gpu_residual_plane_sums(plane) bind(c, name='adi_gpu_residual_plane_sums')
+      import :: c_int, c_double
+      real(c_double), intent(inout) :: plane(*)
     end function
     integer(c_int) function adi_gpu_download_state(q) bind(c, name='adi_gpu_download_state')
       import :: c_int, c_double
@@ -83,6 +88,14 @@ contains
     write(0, '(a)') 'adiflow: error: GPU backend, '//trim(what)//' failed: '//trim(from_c(buf))
     error stop 4, quiet=.true.
   end subroutine gpu_check
+
+  !> The bridge's text of the last failure (for drivers that stop otherwise).
+  function gpu_error_text() result(s)
+    character(len=2048) :: s
+    character(kind=c_char, len=2048) :: buf
+    call c_error_message(buf, int(len(buf), c_int))
+    s = from_c(buf)
+  end function gpu_error_text
 
   function gpu_device_info() result(s)
     character(len=512) :: s

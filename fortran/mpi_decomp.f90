@@ -26,12 +26,13 @@ module mpi_decomp
   use boundary_conditions, only: fill_boundary_direction, cell_index
   use output_vtk, only: write_vts
   use residual_norms, only: add_residual_plane_sums, norms_from_plane_sums
+  use mass_constraint, only: add_mass_plane_sums, mass_from_plane_sums, rescale_to_mass
   use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH
   implicit none
   private
   public :: decomp_t, choose_process_grid, decomp_setup, block_range
   public :: halo_exchange, block_boundary_conditions
-  public :: adi_stage4_pipelined, mpi_residual_norms
+  public :: adi_stage4_pipelined, mpi_residual_norms, mpi_total_mass, mpi_mass_fix
   public :: gather_interior, write_block_vts, write_pvts, mpi_fail, any_rank
 
   integer, parameter :: eig_of_char(5) = [1, 1, 1, 2, 3]
@@ -407,6 +408,45 @@ contains
     call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
     norms = norms_from_plane_sums(plane, dc%nglob(1), dc%nglob(2), dc%nglob(3))
   end subroutine mpi_residual_norms
+
+  !> Total mass of the global interior (q absent: rho = 1, the reference
+  !> mass M0), bit-identical to mass_constraint's total_mass on one domain:
+  !> the per-k-plane sums run on along the j ranks as in mpi_residual_norms,
+  !> the last j rank of each k range holds the full plane sums, and the k
+  !> order of the final sum is the serial one. Every rank gets the same total.
+  function mpi_total_mass(dc, lay, vol, q) result(m)
+    type(decomp_t), intent(in) :: dc
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(in) :: vol(-1:,-1:,-1:)
+    real(rk), intent(in), optional :: q(-1:,-1:,-1:,:)
+    real(rk) :: m
+    real(rk), allocatable :: pl(:), plane(:)
+    allocate(pl(lay%nk), plane(dc%nglob(3)))
+    pl = 0.0_rk
+    if (dc%swp(1, 2) /= MPI_PROC_NULL) &
+      call MPI_Recv(pl, lay%nk, MPI_DOUBLE_PRECISION, dc%swp(1, 2), 3001, dc%comm, MPI_STATUS_IGNORE)
+    call add_mass_plane_sums(lay, vol, pl, q)
+    ! every plane is non-zero on one rank only: the sum adds exact zeros
+    plane = 0.0_rk
+    if (dc%swp(2, 2) /= MPI_PROC_NULL) then
+      call MPI_Send(pl, lay%nk, MPI_DOUBLE_PRECISION, dc%swp(2, 2), 3001, dc%comm)
+    else
+      plane(dc%off(3)+1:dc%off(3)+lay%nk) = pl
+    end if
+    call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
+    m = mass_from_plane_sums(plane)
+  end function mpi_total_mass
+
+  !> mass_fix on a block: scale its interior by m0 / (global total mass), the
+  !> same factor on every rank, and the same as the single-domain one.
+  subroutine mpi_mass_fix(dc, lay, vol, q, m0)
+    type(decomp_t), intent(in) :: dc
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(in) :: vol(-1:,-1:,-1:)
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: m0
+    call rescale_to_mass(lay, q, m0, mpi_total_mass(dc, lay, vol, q))
+  end subroutine mpi_mass_fix
 
   !> Interior cells of a (nf fields) from every rank into g on rank 0
   !> (g: the global layout, allocated by the caller on rank 0 only).

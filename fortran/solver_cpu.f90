@@ -12,6 +12,7 @@ module solver_cpu
   use convective_flux
   use viscous_flux, only: viscous_flux_faces
   use lu_adi
+  use mass_constraint, only: total_mass, rescale_to_mass
   implicit none
   private
   public :: cpu_compute_residual, cpu_iteration, residual_of_filled_state
@@ -54,11 +55,15 @@ contains
     end do
   end subroutine residual_of_filled_state
 
-  subroutine cpu_iteration(sp, lay, cfl, f)
+  !> mass0 present (case key mass_fix): after the update, scale the interior
+  !> state back to the total mass mass0 (fortran/mass_constraint.f90); absent,
+  !> the iteration is exactly the unconstrained one.
+  subroutine cpu_iteration(sp, lay, cfl, f, mass0)
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: cfl
     type(fields_t), intent(inout) :: f
+    real(rk), intent(in), optional :: mass0
     integer :: d
     call cpu_compute_residual(sp, lay, cfl, f)
     do d = 1, 3
@@ -68,5 +73,6 @@ contains
       call adi_stage4_sweeps(lay, d, f%wk)
       call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
     end do
+    if (present(mass0)) call rescale_to_mass(lay, f%q, mass0, total_mass(lay, f%vol, f%q))
   end subroutine cpu_iteration
 end module solver_cpu

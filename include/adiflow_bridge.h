@@ -47,6 +47,11 @@ int adi_gpu_iterate(double cfl);
 /* RMS residual per unit volume of the last iteration, 5 components. */
 int adi_gpu_residual_norms(double norms[5]);
 
+/* plane[(m-1) + 5*(k-1)] += sum over the k-plane of (res_m/vol)^2, j then
+ * i in order, continuing from the values passed in (plane: 5*nk doubles on
+ * the host). The building block of residual norms over a decomposed grid. */
+int adi_gpu_residual_plane_sums(double *plane);
+
 /* Copy the device state q (5 fields, ghosts included) to the host / back. */
 int adi_gpu_download_state(double *q);
 int adi_gpu_upload_state(const double *q);

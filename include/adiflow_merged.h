@@ -76,9 +76,9 @@ static inline int adi_merged_march(int flags, int d)
  * lam fields of wk are not written (nothing after stage 2 reads them). ---- */
 ADI_HD static inline void adi12_point(const adi_view *v, int d, int i, int j, int k)
 {
-  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = adi_ncells(v, d), s, pd;
+  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd;
   double lp[3], ln[3], lv[3], xp[3], xn[3], xv[3], dg, dt;
-  pd = d == 1 ? i : (d == 2 ? j : k);
+  pd = (d == 1 ? i : (d == 2 ? j : k)) + v->off[d - 1];   /* global position along d */
   adi_eig_split(v, d, p, lp, ln, lv);
   dt = v->dtv[p];
   for (s = 1; s <= 3; ++s) {

@@ -45,6 +45,14 @@ typedef struct adi_view {
   ptrdiff_t npts;              /* ldi*ldj*ldk points per field (< 2^31) */
   double *q, *qp, *res, *dq, *dtv, *wk;
   const double *sf, *sc, *vol;
+  /* A block of a decomposed grid (build/adiflow_mpi, fortran/mpi_decomp.f90);
+   * a single domain has phys all 1, off 0 and nglob = (ni, nj, nk).
+   * phys[f]: face f (imin, imax, jmin, jmax, kmin, kmax) gets the physical
+   * boundary fill (0: the neighbour's rows arrive by halo exchange).
+   * off, nglob: global index = local + off, global sizes; ADI stage 2 puts
+   * its end conditions at the global faces (the exact cross-block mode). */
+  int phys[6];
+  int off[3], nglob[3];
 } adi_view;
 
 /* A view of the fields of one grid (host or device pointers). */
@@ -59,6 +67,9 @@ static inline adi_view adi_make_view(const adi_solver_params *sp, double *q, dou
   v.npts = (ptrdiff_t)sp->ldi*sp->ldj*sp->ldk;
   v.q = q; v.qp = qp; v.res = res; v.dq = dq; v.dtv = dtv; v.wk = wk;
   v.sf = sf; v.sc = sc; v.vol = vol;
+  for (int f = 0; f < 6; ++f) v.phys[f] = 1;
+  v.off[0] = 0; v.off[1] = 0; v.off[2] = 0;
+  v.nglob[0] = sp->ni; v.nglob[1] = sp->nj; v.nglob[2] = sp->nk;
   return v;
 }
 
@@ -125,6 +136,7 @@ ADI_HD static inline void bc_fill_line(const adi_view *v, int d, int b, int c)
   double uw, vw, ww, qm[5], qg[5];
   n = adi_ncells(v, d);
   for (side = 1; side <= 2; ++side) {
+    if (!v->phys[2*d - 2 + side - 1]) continue;   /* filled by the halo exchange */
     bc = v->sp.bc[2*d - 2 + side - 1];
     uw = 0.0; vw = 0.0; ww = 0.0;
     if (bc == ADI_BC_LID) {
@@ -163,7 +175,7 @@ ADI_HD static inline void wall_temperature_line(const adi_view *v, int d, int b,
   n = adi_ncells(v, d);
   for (side = 1; side <= 2; ++side) {
     bc = v->sp.bc[2*d - 2 + side - 1];
-    if (bc == ADI_BC_PERIODIC) continue;
+    if (!v->phys[2*d - 2 + side - 1] || bc == ADI_BC_PERIODIC) continue;
     for (layer = 1; layer <= 2; ++layer) {
       if (side == 1) {
         g = 1 - layer;
@@ -352,9 +364,9 @@ ADI_HD static inline void adi_stage1_point(const adi_view *v, int d, int i, int 
  * line, flmn = 0 at the last ---- */
 ADI_HD static inline void adi_stage2_point(const adi_view *v, int d, int i, int j, int k)
 {
-  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = adi_ncells(v, d), s, pd;
+  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd;
   double dg;
-  pd = d == 1 ? i : (d == 2 ? j : k);
+  pd = (d == 1 ? i : (d == 2 ? j : k)) + v->off[d - 1];   /* global position along d */
   for (s = 1; s <= 3; ++s) {
     dg = 1.0 + v->dtv[p]*ADI_F(v, wk, WK_LAMV + s, p);
     ADI_F(v, wk, WK_DIAG + s, p) = dg;
@@ -463,10 +475,10 @@ ADI_HD static inline void adi_stage5_point(const adi_view *v, int d, int i, int 
 
 /* ---- residual norms: sum of (res/vol)^2 over k-plane k of variable m,
  * j then i in increasing order, as residual_norms.f90 sums plane(m, k) ---- */
-ADI_HD static inline double residual_plane_sum(const adi_view *v, int m, int k)
+ADI_HD static inline double residual_plane_sum_from(const adi_view *v, int m, int k, double sum)
 {
   int i, j, p;
-  double r, sum = 0.0;
+  double r;
   for (j = 1; j <= v->nj; ++j) {
     for (i = 1; i <= v->ni; ++i) {
       p = adi_pt(v, i, j, k);
@@ -475,6 +487,11 @@ ADI_HD static inline double residual_plane_sum(const adi_view *v, int m, int k)
     }
   }
   return sum;
+}
+
+ADI_HD static inline double residual_plane_sum(const adi_view *v, int m, int k)
+{
+  return residual_plane_sum_from(v, m, k, 0.0);
 }
 
 /* norms(m) = sqrt(sum over k in order of plane(m, k) / (ni*nj*nk));

@@ -41,6 +41,16 @@ OMP_NUM_THREADS=1 ./$B/adiflow tests/cases/cube12.nml --backend cpu --run-dir "$
 OMP_NUM_THREADS=2 ./$B/adiflow tests/cases/cube12.nml --backend cpu --run-dir "$T/t2" > /dev/null 2>&1
 expect 'cmp -s "$T/t1/field.dump" "$T/t2/field.dump"' "OpenMP 1 thread and 2 threads give bit-identical fields"
 
+# ---- mass_fix (fortran/mass_constraint.f90): fixed-order mass sums, M0 from the grid ----
+OMP_NUM_THREADS=1 ./$B/adiflow tests/cases/cube12.nml --backend cpu --mass-fix --run-dir "$T/m1" > "$T/m1.log" 2>&1
+OMP_NUM_THREADS=2 ./$B/adiflow tests/cases/cube12.nml --backend cpu --mass-fix --run-dir "$T/m2" > /dev/null 2>&1
+expect 'grep -q "mass_fix: total mass held at" "$T/m1.log" && cmp -s "$T/m1/field.dump" "$T/m2/field.dump" && ! cmp -s "$T/m1/field.dump" "$T/t1/field.dump"' \
+  "mass_fix: changes the state, and OpenMP 1 and 2 threads stay bit-identical"
+rc1=$(run mhalf tests/cases/cube12.nml --backend cpu --mass-fix --max-iter 20)
+rc2=$(run mhalf tests/cases/cube12.nml --backend cpu --mass-fix --restart)
+expect '[ "$rc1$rc2" = 00 ] && cmp -s "$T/m1/field.dump" "$T/mhalf/field.dump"' \
+  "mass_fix: restart continuation bit-identical (M0 recomputed from the grid)"
+
 # ---- outputs of a run ----
 f=$T/full
 expect 'head -c 200 "$f/flow.vts" | grep -q "<VTKFile type=\"StructuredGrid\""' "VTK structured grid written"
@@ -70,6 +80,7 @@ badcase "bad backend"      "backend = 'opencl'"             'backend = "opencl" 
 badcase "order"            "order = 3"                      "order = 3 is out of range"
 badcase "cfl"              "cfl = 0."                       "cfl = "
 badcase "too few wall cells" "nk = 1"                       "nk = 1 is too small"
+badcase "mass_fix on the GPU" "mass_fix = .true., backend = 'cuda'" "mass_fix = .true. runs on the CPU backend only"
 badcase "grid too big for memory" "ni = 4096, nj = 4096, nk = 4096" "GiB of host memory"
 out=$(./$B/adiflow "$T/nonexistent.nml" 2>&1); rc=$?
 expect '[ $rc -eq 2 ] && echo "$out" | grep -q "does not exist"' "missing case file rejected"

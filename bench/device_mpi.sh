@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Multi-GPU CFD (build/adiflow_mpi, backend cuda, NCCL halos) on a GPU
+# machine with 2 GPUs (nvidia-h200-x2). Builds nothing: carry build/adiflow,
+# build/adiflow_mpi, build/compare_fields, build/strict (make BUILD=build/strict
+# STRICT=1 all mpi) and build/mpilibs (OpenMPI's Fortran bindings, used only
+# where the machine lacks them).
+#   bash bench/device_mpi.sh check   strict bit-identity CPU vs GPU, 32^3 x 200
+#                                    (exact 2x1 and 1x2, decoupled), fast
+#                                    builds to 1e-12, compute-sanitizer memcheck
+#   bash bench/device_mpi.sh bench   strong 256x256x128 and weak 256^3/GPU, 1 and
+#                                    2 GPUs, exact and decoupled, split and merged;
+#                                    event timings of the exchanges
+# Prints a table last.
+set -u
+cd "$(dirname "$0")/.."
+O=${OUT:-/tmp/out}; W=/tmp/mpigpu; rm -rf $W; mkdir -p $W $O
+T=$W/table.txt; : > $T
+row() { printf "%-66s %s\n" "$1" "$2" | tee -a $T; }
+MODE=${1:-check}
+if ldd build/adiflow_mpi | grep -q "not found"; then
+  export LD_LIBRARY_PATH=$PWD/build/mpilibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  echo "(OpenMPI Fortran bindings from build/mpilibs)"
+fi
+ldd build/adiflow_mpi | grep "not found"
+nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader | tee -a $T
+export OMP_NUM_THREADS=4
+RUN="mpirun --allow-run-as-root --bind-to none"
+spi() { grep -E '^ +[0-9]+ ' "$1" | tail -n 1 | awk '{print $9}'; }
+same() { cmp -s "$1" "$2" && echo "bit-identical" || echo "DIFFERENT"; }
+hist() { grep -v '^#' "$1" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8}'; }   # residual.dat without s/iter
+
+if [ "$MODE" = check ] || [ "$MODE" = all ]; then
+  C=cases/cube32_gpu_check.nml
+  S=build/strict
+  $S/adiflow $C --backend cpu --run-dir $W/ser > $W/ser.log 2>&1
+  for g in "2 1" "1 2"; do
+    set -- $g
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj $1 --npk $2 --run-dir $W/ex$1$2 > $W/ex$1$2.log 2>&1
+    echo "rc=$?"; tail -n 4 $W/ex$1$2.log
+    row "strict exact ${1}x${2} GPUs vs serial CPU: field.dump" "$(same $W/ser/field.dump $W/ex$1$2/field.dump)"
+    row "strict exact ${1}x${2} GPUs vs serial CPU: residual history" "$(same <(hist $W/ser/residual.dat) <(hist $W/ex$1$2/residual.dat))"
+  done
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj 2 --chunks 1 --run-dir $W/exc1 > $W/exc1.log 2>&1
+  row "strict exact 2x1, 1 pipeline chunk vs serial CPU: field.dump" "$(same $W/ser/field.dump $W/exc1/field.dump)"
+  $RUN -np 2 $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npj 2 --run-dir $W/dcpu > $W/dcpu.log 2>&1
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode decoupled --npj 2 --run-dir $W/dgpu > $W/dgpu.log 2>&1
+  tail -n 3 $W/dgpu.log
+  row "strict decoupled 2x1: GPU vs CPU (same decomposition)" "$(same $W/dcpu/field.dump $W/dgpu/field.dump)"
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --kernels merged --adi-mode decoupled --npj 2 --run-dir $W/dgm > $W/dgm.log 2>&1
+  tail -n 3 $W/dgm.log
+  row "strict decoupled 2x1, merged kernels: GPU vs CPU" "$(same $W/dcpu/field.dump $W/dgm/field.dump)"
+  $RUN -np 2 build/adiflow_mpi $C --backend cuda --adi-mode exact --npj 2 --run-dir $W/exf > $W/exf.log 2>&1
+  build/compare_fields $W/ser/field.dump $W/exf/field.dump --tol 1e-12 > $W/cmpf.txt 2>&1
+  row "fast exact 2x1 GPUs vs serial CPU, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL)"
+  $RUN -np 2 build/adiflow_mpi $C --backend cuda --kernels merged --adi-mode decoupled --npk 2 --run-dir $W/dmf > $W/dmf.log 2>&1
+  $RUN -np 2 build/adiflow_mpi $C --backend cpu --adi-mode decoupled --npk 2 --run-dir $W/dcf > $W/dcf.log 2>&1
+  build/compare_fields $W/dcf/field.dump $W/dmf/field.dump --tol 1e-12 > $W/cmpm.txt 2>&1
+  row "fast decoupled 1x2 merged GPUs vs CPU decoupled, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL)"
+  for m in "exact split" "decoupled merged"; do
+    set -- $m
+    $RUN -np 2 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 build/adiflow_mpi $C --backend cuda --adi-mode $1 \
+      --kernels $2 --npj 2 --max-iter 3 --run-dir $W/san$1 > $W/san$1.log 2>&1
+    rc=$?
+    row "compute-sanitizer memcheck, 2 ranks, $1 $2" "rc=$rc $(grep -m1 'ERROR SUMMARY' $W/san$1.log)"
+  done
+  # a fault on one rank: a case that diverges stops every rank
+  $RUN -np 2 build/adiflow_mpi tests/cases/diverge.nml --backend cuda --npj 2 --run-dir $W/div > $W/div.log 2>&1
+  row "diverging case on 2 GPUs: exit code (3 expected)" "$? $(grep -m1 -o 'diverged at iteration [0-9]*' $W/div.log)"
+fi
+
+if [ "$MODE" = bench ] || [ "$MODE" = all ]; then
+  ITER=${ITER:-200}
+  bench() { # name np case args...
+    local name=$1 np=$2 c=$3; shift 3
+    $RUN -np $np build/adiflow_mpi $c --backend cuda --max-iter $ITER "$@" --run-dir $W/$name > $W/$name.log 2>&1
+    local rc=$?
+    local s; s=$(spi $W/$name.log)
+    echo "$name rc=$rc s/iter=$s" >&2; [ $rc = 0 ] || tail -n 5 $W/$name.log >&2
+    echo "$s"
+  }
+  declare -A t
+  for k in split merged; do
+    t[s1$k]=$(bench s1$k 1 bench/cases/strong256.nml --kernels $k --adi-mode decoupled | tail -n 1)
+    t[w1$k]=$(bench w1$k 1 bench/cases/weak256.nml --kernels $k --adi-mode decoupled | tail -n 1)
+  done
+  for m in decoupled exact; do
+    for k in split merged; do
+      [ $m = exact ] && [ $k = merged ] && continue
+      t[s2$m$k]=$(bench s2$m$k 2 bench/cases/strong256.nml --kernels $k --adi-mode $m | tail -n 1)
+      t[w2$m$k]=$(bench w2$m$k 2 bench/cases/weak256x2.nml --kernels $k --adi-mode $m | tail -n 1)
+    done
+  done
+  t[s2exactsplitc4]=$(bench s2exactsplitc4 2 bench/cases/strong256.nml --kernels split --adi-mode exact --chunks 4 | tail -n 1)
+  eff() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (a > 0 && b > 0) printf "%.1f %%", 100*a/(f*b); else print "n/a" }'; }
+  for k in split merged; do
+    row "1 GPU 256x256x128 ($k): s/iter" "${t[s1$k]}"
+    row "1 GPU 256^3 ($k): s/iter" "${t[w1$k]}"
+  done
+  for m in decoupled exact; do
+    for k in split merged; do
+      [ $m = exact ] && [ $k = merged ] && continue
+      row "2 GPUs strong 256x256x128 $m $k: s/iter, efficiency" "${t[s2$m$k]}  $(eff ${t[s1$k]} ${t[s2$m$k]} 2)"
+      row "2 GPUs weak 256^3/GPU $m $k: s/iter, efficiency" "${t[w2$m$k]}  $(eff ${t[w1$k]} ${t[w2$m$k]} 1)"
+    done
+  done
+  row "2 GPUs strong 256x256x128 exact split, 4 pipeline chunks: s/iter, eff." "${t[s2exactsplitc4]}  $(eff ${t[s1split]} ${t[s2exactsplitc4]} 2)"
+  # event timings of the exchanges and sweeps (ADIFLOW_BLOCK_TIMING: read one call later, the run keeps its pace)
+  for m in exact decoupled; do
+    ADIFLOW_BLOCK_TIMING=1 $RUN -np 2 build/adiflow_mpi bench/cases/strong256.nml --backend cuda --max-iter 100 \
+      --adi-mode $m --run-dir $W/ev$m > $W/ev$m.log 2>&1
+    echo "== event timings, $m, 2 GPUs strong 256x256x128 (s/iter $(spi $W/ev$m.log))"; grep -E "rank [01] " $W/ev$m.log
+  done
+  # one GPU, per-kernel times of the half block (what each rank computes in the strong case)
+  ADIFLOW_GPU_TIMING=1 $RUN -np 2 build/adiflow_mpi bench/cases/strong256.nml --backend cuda --max-iter 30 \
+    --adi-mode decoupled --run-dir $W/evk > $W/evk.log 2>&1
+  echo "== per-kernel times on a rank, decoupled 2 GPUs (synchronised every iteration)"; sed -n '/GPU kernel times/,/iteration /p' $W/evk.log | head -n 30
+fi
+tar czf $O/logs.tgz -C $W $(cd $W && ls *.log) 2>/dev/null
+echo; echo "================ multi-GPU CFD summary ($MODE) ================"; cat $T
+cp $T $O/table_mpi_$MODE.txt

@@ -1,0 +1,37 @@
+/* Block mode of the GPU backend: the hooks through which a multi-GPU
+ * driver (cuda/multi/block_nccl.cu, linked into build/adiflow_mpi only)
+ * inserts its halo exchanges and its cross-block sweeps into the iteration
+ * schedules of cuda/bridge.cu (split family) and cuda/merged_schedule.cu
+ * (merged family). A single-domain run leaves adi_block NULL and the
+ * schedules do exactly what they did before.
+ *
+ * Where the hooks run, and why there (fortran/mpi_decomp.f90 is the CPU
+ * mirror, block_boundary_conditions and mpi_iteration):
+ *   exchange_q(d)    before the boundary fill of d = 2, 3: the fill runs in
+ *                    the serial order i, j, k, so the rows a block receives
+ *                    already hold the neighbour's fill of the earlier
+ *                    directions (edge and corner ghosts equal the serial ones)
+ *   exchange_lam(d)  before ADI stage 2 of a direction swept across blocks
+ *                    (exact mode): stage 2 reads lam+- of the cell across
+ *                    the face
+ *   sweep(d)         replaces ADI stage 4 of such a direction: the forward
+ *                    and backward recurrences pipelined across the ranks */
+#ifndef ADIFLOW_BLOCK_HOOKS_CUH
+#define ADIFLOW_BLOCK_HOOKS_CUH
+
+#include "adiflow_gpu_vendor.h"
+#include "adiflow_stages.h"
+
+typedef struct adi_block_hooks {
+  int (*exchange_q)(const adi_view *v, int d, cudaStream_t s);
+  int (*exchange_lam)(const adi_view *v, int d, cudaStream_t s);
+  int (*sweep)(const adi_view *v, int d, cudaStream_t s);
+  int across[4];             /* [d]: d is swept across the blocks (exact mode, d split) */
+  int phys[6], off[3], nglob[3];   /* copied into the view, see adi_view */
+  int device;                /* the GPU of this rank */
+} adi_block_hooks;
+
+/* Set (before adi_gpu_init) by the block driver; NULL for one domain. */
+extern const adi_block_hooks *adi_block;
+
+#endif

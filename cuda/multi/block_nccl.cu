@@ -1,0 +1,576 @@
+/* Multi-GPU block mode (include/adiflow_block.h): one MPI rank per GPU, one
+ * block of fortran/mpi_decomp.f90's j/k decomposition per rank, GPU-to-GPU
+ * traffic through NCCL. Linked into build/adiflow_mpi only (the serial
+ * build/adiflow has no NCCL dependency).
+ *
+ * The CPU mirror of everything here is fortran/mpi_decomp.f90:
+ *   halo_q / halo_lam   halo_exchange: nl rows of the whole cross-section
+ *                       (ghosts and padding included) to each neighbour;
+ *                       received rows land in the ghost rows
+ *   sweep_pipelined     adi_stage4_pipelined: the lines across the sweep
+ *                       direction are cut into chunks; for each chunk a rank
+ *                       takes the last forward value of the rank below, sweeps
+ *                       and passes its own last row up; the backward sweep
+ *                       runs downwards the same way. The recurrences are
+ *                       adi_stage4_line's, operation for operation, so the
+ *                       exact mode stays bit-identical to one domain.
+ *
+ * Streams and communicators. Halo exchanges run on the compute stream with
+ * their own communicator (they sit between kernels that need their rows).
+ * The pipelined sweeps post their sends and receives on a second stream
+ * with a second communicator, joined to the compute stream by events, so a
+ * rank sweeps chunk c+1 while chunk c's row is on its way. Each communicator
+ * is used from one stream only (NCCL serialises a communicator's work; two
+ * streams on one communicator can deadlock).
+ *
+ * Message order. NCCL pairs a rank's sends to a peer with the peer's receives
+ * from it in issue order, without tags; an exchange therefore runs in two
+ * groups, "up" (send the top rows to hi, receive the low ghosts from lo) and
+ * "down", so a peer that is both lo and hi (two ranks, periodic) cannot pair
+ * the wrong messages. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "adiflow_gpu_vendor.h"
+#if ADI_GPU_HIP
+#include <rccl/rccl.h>
+#else
+#include <nccl.h>
+#endif
+
+#include "adiflow_block.h"
+#include "kernels.cuh"
+#include "block_hooks.cuh"
+
+static const char *nccl_advice =
+  "NCCL carries the halos between the GPUs: check that every rank has its own GPU (one rank per GPU), "
+  "NCCL_DEBUG=WARN shows NCCL's own diagnosis";
+
+#define NCCL_CHECK(call)                                                                      \
+  do {                                                                                        \
+    ncclResult_t r_ = (call);                                                                 \
+    if (r_ != ncclSuccess)                                                                    \
+      return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: %s failed: NCCL error %d (%s); %s", __FILE__, \
+                              __LINE__, #call, (int)r_, ncclGetErrorString(r_), nccl_advice);  \
+  } while (0)
+
+enum { K_HALO_Q, K_HALO_LAM, K_SWEEP, K_COUNT };
+
+static struct block_state {
+  int ready;
+  adi_block_hooks hooks;
+  int rank, nranks, exact, chunks;
+  int nbr[4], swp[4];                  /* j lo, j hi, k lo, k hi; -1 none */
+  ncclComm_t comm_halo, comm_pipe;
+  cudaStream_t pipe;                   /* the pipelined sweeps' NCCL stream */
+  double *sl, *sh, *rl, *rh;           /* halo buffers, halo_cap doubles each */
+  size_t halo_cap;
+  double *psend, *precv;               /* 2*nch_max chunk rows each */
+  size_t chunk_cap;                    /* doubles per chunk row */
+  int nch_max;
+  cudaEvent_t *ev_recv, *ev_sent;      /* 2*nch_max each */
+  cudaEvent_t ev_start, ev_done;
+  /* ADIFLOW_GPU_TIMING: elapsed time of each operation, by kind and d */
+  int timing;
+  cudaEvent_t t0[K_COUNT][4], t1[K_COUNT][4];
+  int pending[K_COUNT][4];
+  double ms[K_COUNT][4];
+  long long calls[K_COUNT][4];
+} B;
+
+/* ---------------------------------------------------------------- kernels */
+
+enum { PACK_BLOCK = 256 };
+
+/* Copy nl rows (a0 .. a0+nl-1, local numbering) across direction d of
+ * ncomp consecutive fields starting at a into buf, or back (unpack). The
+ * whole cross-section: i raw 0..ldi-1, the other direction raw 0..ncross-1. */
+__global__ void block_slab_copy(double *a, ptrdiff_t npts, int ldi, int ldj, int ncross, int d, int a0, int nl,
+                                int ncomp, double *buf, int unpack)
+{
+  long long t = (long long)blockIdx.x*blockDim.x + threadIdx.x;
+  long long plane = (long long)ldi*ncross, per = plane*nl, r;
+  int c, l, x, ii, row;
+  ptrdiff_t p;
+  if (t >= per*ncomp) return;
+  c = (int)(t/per); r = t%per;
+  l = (int)(r/plane); r = r%plane;
+  x = (int)(r/ldi); ii = (int)(r%ldi);
+  row = a0 + l + 1;                     /* raw index of local row a0 + l */
+  p = d == 2 ? ii + (ptrdiff_t)ldi*(row + (ptrdiff_t)ldj*x) : ii + (ptrdiff_t)ldi*(x + (ptrdiff_t)ldj*row);
+  p += (ptrdiff_t)c*npts;
+  if (unpack) a[p] = buf[t];
+  else buf[t] = a[p];
+}
+
+/* Row a (local, along d) of the characteristic variables of the lines
+ * i = 1..ni, c = clo..chi into buf (or back), in adi_stage4_pipelined's
+ * pack_row order: i fastest, then m, then c. */
+__global__ void block_row_copy(adi_view v, int d, int a, int clo, int chi, double *buf, int unpack)
+{
+  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
+  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
+  int m = 1 + (int)blockIdx.z, pc[3], p;
+  size_t idx;
+  if (i > v.ni || c > chi) return;
+  cell_index(d, a, i, c, pc);
+  p = adi_pt(&v, pc[0], pc[1], pc[2]);
+  idx = ((size_t)(c - clo)*5 + (size_t)(m - 1))*(size_t)v.ni + (size_t)(i - 1);
+  if (unpack) ADI_F(&v, wk, WK_WCH + m, p) = buf[idx];
+  else buf[idx] = ADI_F(&v, wk, WK_WCH + m, p);
+}
+
+/* Forward recurrence of adi_stage4_line for the lines of one chunk, one
+ * thread per (line, characteristic variable). has_lo: the block below's last
+ * value sits in the ghost row a = 0 (unpacked there), so the recurrence
+ * starts at a = 1 exactly as the single domain's does at this cell. */
+__global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, int has_lo)
+{
+  const int eig_of_char[5] = {1, 1, 1, 2, 3};
+  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
+  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
+  int m = 1 + (int)blockIdx.z, n, e, r, s, a, pa, pc[3];
+  double x;
+  if (i > v.ni || c > chi) return;
+  n = adi_ncells(&v, d); e = adi_stride(&v, d);
+  r = WK_WCH + m; s = eig_of_char[m - 1];
+  cell_index(d, 1, i, c, pc);
+  pa = adi_pt(&v, pc[0], pc[1], pc[2]);
+  if (has_lo) {
+    x = ADI_F(&v, wk, r, pa - e);
+    a = 1;
+  } else {
+    x = ADI_F(&v, wk, r, pa)/ADI_F(&v, wk, WK_DIAG + s, pa);
+    ADI_F(&v, wk, r, pa) = x;
+    pa += e;
+    a = 2;
+  }
+  for (; a <= n; ++a) {
+    x = (ADI_F(&v, wk, r, pa) - ADI_F(&v, wk, WK_FLMP + s, pa)*x)/ADI_F(&v, wk, WK_DIAG + s, pa);
+    ADI_F(&v, wk, r, pa) = x;
+    pa += e;
+  }
+}
+
+/* Backward recurrence; has_hi: the block above's first value sits in the
+ * ghost row a = n+1. */
+__global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, int has_hi)
+{
+  const int eig_of_char[5] = {1, 1, 1, 2, 3};
+  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
+  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
+  int m = 1 + (int)blockIdx.z, n, e, r, s, a, pa, pc[3];
+  double x;
+  if (i > v.ni || c > chi) return;
+  n = adi_ncells(&v, d); e = adi_stride(&v, d);
+  r = WK_WCH + m; s = eig_of_char[m - 1];
+  cell_index(d, n, i, c, pc);
+  pa = adi_pt(&v, pc[0], pc[1], pc[2]);
+  if (has_hi) {
+    x = ADI_F(&v, wk, r, pa + e);
+    a = n;
+  } else {
+    x = ADI_F(&v, wk, r, pa);
+    pa -= e;
+    a = n - 1;
+  }
+  for (; a >= 1; --a) {
+    x = ADI_F(&v, wk, r, pa) - ADI_F(&v, wk, WK_FLMN + s, pa)*x;
+    ADI_F(&v, wk, r, pa) = x;
+    pa -= e;
+  }
+}
+
+/* ---------------------------------------------------------------- timing */
+
+static int timing_begin(int kind, int d, cudaStream_t s)
+{
+  float t;
+  if (!B.timing) return ADI_OK;
+  if (B.pending[kind][d]) {           /* the previous one of this kind is long done */
+    ADI_CUDA_CHECK(cudaEventSynchronize(B.t1[kind][d]));
+    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, B.t0[kind][d], B.t1[kind][d]));
+    B.ms[kind][d] += (double)t;
+    B.calls[kind][d]++;
+    B.pending[kind][d] = 0;
+  }
+  ADI_CUDA_CHECK(cudaEventRecord(B.t0[kind][d], s));
+  return ADI_OK;
+}
+
+static int timing_end(int kind, int d, cudaStream_t s)
+{
+  if (!B.timing) return ADI_OK;
+  ADI_CUDA_CHECK(cudaEventRecord(B.t1[kind][d], s));
+  B.pending[kind][d] = 1;
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- halos */
+
+static int slab_copy(const adi_view *v, double *a, int d, int a0, int nl, int ncomp, double *buf, int unpack,
+                     cudaStream_t s)
+{
+  int ncross = d == 2 ? v->ldk : v->ldj;
+  long long total = (long long)v->ldi*ncross*nl*ncomp;
+  block_slab_copy<<<(unsigned)((total + PACK_BLOCK - 1)/PACK_BLOCK), PACK_BLOCK, 0, s>>>(
+    a, v->npts, v->ldi, v->ldj, ncross, d, a0, nl, ncomp, buf, unpack);
+  ADI_LAUNCH_CHECK("block_slab_copy");
+  return ADI_OK;
+}
+
+/* fortran/mpi_decomp.f90's halo_exchange on the GPU: nl rows of ncomp
+ * fields starting at a across the faces of d with the neighbours lo, hi. */
+static int exchange(const adi_view *v, double *a, int ncomp, int d, int nl, int lo, int hi, cudaStream_t s)
+{
+  int n = d == 2 ? v->nj : v->nk, ncross = d == 2 ? v->ldk : v->ldj, rc;
+  size_t cnt = (size_t)v->ldi*ncross*nl*ncomp;
+  if (cnt > B.halo_cap)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: halo of %zu doubles exceeds the buffers (%zu)", cnt,
+                            B.halo_cap);
+  if (lo >= 0 && (rc = slab_copy(v, a, d, 1, nl, ncomp, B.sl, 0, s)) != ADI_OK) return rc;
+  if (hi >= 0 && (rc = slab_copy(v, a, d, n - nl + 1, nl, ncomp, B.sh, 0, s)) != ADI_OK) return rc;
+  /* up: top rows to hi, low ghosts from lo */
+  if (lo >= 0 || hi >= 0) {
+    NCCL_CHECK(ncclGroupStart());
+    if (hi >= 0) NCCL_CHECK(ncclSend(B.sh, cnt, ncclDouble, hi, B.comm_halo, s));
+    if (lo >= 0) NCCL_CHECK(ncclRecv(B.rl, cnt, ncclDouble, lo, B.comm_halo, s));
+    NCCL_CHECK(ncclGroupEnd());
+    /* down: bottom rows to lo, high ghosts from hi */
+    NCCL_CHECK(ncclGroupStart());
+    if (lo >= 0) NCCL_CHECK(ncclSend(B.sl, cnt, ncclDouble, lo, B.comm_halo, s));
+    if (hi >= 0) NCCL_CHECK(ncclRecv(B.rh, cnt, ncclDouble, hi, B.comm_halo, s));
+    NCCL_CHECK(ncclGroupEnd());
+  }
+  if (lo >= 0 && (rc = slab_copy(v, a, d, 1 - nl, nl, ncomp, B.rl, 1, s)) != ADI_OK) return rc;
+  if (hi >= 0 && (rc = slab_copy(v, a, d, n + 1, nl, ncomp, B.rh, 1, s)) != ADI_OK) return rc;
+  return ADI_OK;
+}
+
+/* two ghost layers of q (halo neighbours, periodic wrap included) */
+static int halo_q(const adi_view *v, int d, cudaStream_t s)
+{
+  int rc = timing_begin(K_HALO_Q, d, s);
+  if (rc != ADI_OK) return rc;
+  rc = exchange(v, v->q, ADI_NVAR, d, 2, B.nbr[2*(d - 2)], B.nbr[2*(d - 2) + 1], s);
+  if (rc != ADI_OK) return rc;
+  return timing_end(K_HALO_Q, d, s);
+}
+
+/* one layer of lam+ and lam- (the six fields from WK_LAMP; sweep neighbours) */
+static int halo_lam(const adi_view *v, int d, cudaStream_t s)
+{
+  int rc = timing_begin(K_HALO_LAM, d, s);
+  if (rc != ADI_OK) return rc;
+  rc = exchange(v, v->wk + (ptrdiff_t)WK_LAMP*v->npts, 6, d, 1, B.swp[2*(d - 2)], B.swp[2*(d - 2) + 1], s);
+  if (rc != ADI_OK) return rc;
+  return timing_end(K_HALO_LAM, d, s);
+}
+
+/* ---------------------------------------------------------------- sweeps */
+
+/* chunk cc (0-based) of ncr lines over nch chunks, mpi_decomp's split_range */
+static void chunk_range(int ncr, int nch, int cc, int *clo, int *chi)
+{
+  int cnt = ncr/nch + (cc < ncr%nch ? 1 : 0);
+  int off = cc*(ncr/nch) + (cc < ncr%nch ? cc : ncr%nch);
+  *clo = off + 1;
+  *chi = off + cnt;
+}
+
+static dim3 line_grid(const adi_view *v, int clo, int chi)
+{
+  return dim3((unsigned)((v->ni + 31)/32), (unsigned)((chi - clo + 1 + 3)/4), 5);
+}
+
+static int sweep_pipelined(const adi_view *v, int d, cudaStream_t s)
+{
+  int n = d == 2 ? v->nj : v->nk, ncr = d == 2 ? v->nk : v->nj;
+  int nch = B.chunks < ncr ? B.chunks : ncr, lo = B.swp[2*(d - 2)], hi = B.swp[2*(d - 2) + 1];
+  int c, clo, chi, rc, dir;
+  size_t cnt;
+  dim3 blk(32, 4, 1);
+  if (nch < 1) nch = 1;
+  rc = timing_begin(K_SWEEP, d, s);
+  if (rc != ADI_OK) return rc;
+  /* the NCCL stream starts when the compute stream reaches the sweep: the
+   * previous sweep's unpacks have read their buffers by then */
+  ADI_CUDA_CHECK(cudaEventRecord(B.ev_start, s));
+  ADI_CUDA_CHECK(cudaStreamWaitEvent(B.pipe, B.ev_start, 0));
+  for (dir = 0; dir < 2; ++dir) {            /* 0: forward (upwards), 1: backward (downwards) */
+    int from = dir == 0 ? lo : hi, to = dir == 0 ? hi : lo;
+    for (c = 0; c < nch; ++c) {
+      int slot = dir*nch + c;
+      double *rb = B.precv + (size_t)slot*B.chunk_cap, *sb = B.psend + (size_t)slot*B.chunk_cap;
+      chunk_range(ncr, nch, c, &clo, &chi);
+      cnt = (size_t)v->ni*5*(size_t)(chi - clo + 1);
+      if (from >= 0) {
+        NCCL_CHECK(ncclRecv(rb, cnt, ncclDouble, from, B.comm_pipe, B.pipe));
+        ADI_CUDA_CHECK(cudaEventRecord(B.ev_recv[slot], B.pipe));
+        ADI_CUDA_CHECK(cudaStreamWaitEvent(s, B.ev_recv[slot], 0));
+        block_row_copy<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir == 0 ? 0 : n + 1, clo, chi, rb, 1);
+        ADI_LAUNCH_CHECK("block_row_copy (unpack)");
+      }
+      if (dir == 0) {
+        block_sweep_fwd<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, clo, chi, from >= 0);
+        ADI_LAUNCH_CHECK("block_sweep_fwd");
+      } else {
+        block_sweep_bwd<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, clo, chi, from >= 0);
+        ADI_LAUNCH_CHECK("block_sweep_bwd");
+      }
+      if (to >= 0) {
+        block_row_copy<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir == 0 ? n : 1, clo, chi, sb, 0);
+        ADI_LAUNCH_CHECK("block_row_copy (pack)");
+        ADI_CUDA_CHECK(cudaEventRecord(B.ev_sent[slot], s));
+        ADI_CUDA_CHECK(cudaStreamWaitEvent(B.pipe, B.ev_sent[slot], 0));
+        NCCL_CHECK(ncclSend(sb, cnt, ncclDouble, to, B.comm_pipe, B.pipe));
+      }
+    }
+  }
+  /* join: stage 5 and the next sweep's packs wait for the sends and receives */
+  ADI_CUDA_CHECK(cudaEventRecord(B.ev_done, B.pipe));
+  ADI_CUDA_CHECK(cudaStreamWaitEvent(s, B.ev_done, 0));
+  return timing_end(K_SWEEP, d, s);
+}
+
+/* ---------------------------------------------------------------- set-up */
+
+int adi_gpu_device_count(void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+int adi_gpu_block_make_ids(char ids[ADI_BLOCK_ID_BYTES])
+{
+  ncclUniqueId a, b;
+  NCCL_CHECK(ncclGetUniqueId(&a));
+  NCCL_CHECK(ncclGetUniqueId(&b));
+  memcpy(ids, &a, sizeof a);
+  memcpy(ids + ADI_BLOCK_ID_BYTES/2, &b, sizeof b);
+  return ADI_OK;
+}
+
+struct comm_init {
+  ncclUniqueId id[2];
+  int nranks, rank, device;
+  ncclResult_t res;
+  cudaError_t cerr;
+};
+
+static void *comm_init_thread(void *p)
+{
+  struct comm_init *a = (struct comm_init *)p;
+  a->cerr = cudaSetDevice(a->device);
+  if (a->cerr != cudaSuccess) return NULL;
+  a->res = ncclCommInitRank(&B.comm_halo, a->nranks, a->id[0], a->rank);
+  if (a->res == ncclSuccess) a->res = ncclCommInitRank(&B.comm_pipe, a->nranks, a->id[1], a->rank);
+  return NULL;
+}
+
+/* ncclCommInitRank waits for every rank; a thread with a deadline turns a
+ * missing rank into an error message instead of a hang */
+static int init_comms(const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks, int device, double timeout_s)
+{
+  static struct comm_init a;
+  pthread_t th;
+  struct timespec dl;
+  int err;
+  memset(&a, 0, sizeof a);
+  memcpy(&a.id[0], ids, sizeof a.id[0]);
+  memcpy(&a.id[1], ids + ADI_BLOCK_ID_BYTES/2, sizeof a.id[1]);
+  a.rank = rank; a.nranks = nranks; a.device = device;
+  a.res = ncclSuccess; a.cerr = cudaSuccess;
+  if (pthread_create(&th, NULL, comm_init_thread, &a) != 0)
+    return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: cannot start the NCCL start-up thread", __FILE__, __LINE__);
+  clock_gettime(CLOCK_REALTIME, &dl);
+  dl.tv_sec += (time_t)(timeout_s > 1.0 ? timeout_s : 1.0);
+  err = pthread_timedjoin_np(th, NULL, &dl);
+  if (err == ETIMEDOUT)
+    return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: the NCCL start-up of rank %d did not finish within %.0f s "
+                            "(a rank that never arrived, or GPUs that cannot reach each other); "
+                            "ADIFLOW_MPI_STARTUP_TIMEOUT sets the limit", __FILE__, __LINE__, rank, timeout_s);
+  if (a.cerr != cudaSuccess) return adi_cuda_fail(a.cerr, "cudaSetDevice in the NCCL start-up", __FILE__, __LINE__);
+  NCCL_CHECK(a.res);
+  return ADI_OK;
+}
+
+/* NCCL connects to a peer at the first send or receive; without this, the
+ * first iteration carries the connection set-up (about 0.2 s measured on
+ * two H200s). One double each way with every neighbour, both communicators. */
+static int warm_up(void)
+{
+  int peers[8], np = 0, f, k, c, dup;
+  ncclComm_t comms[2] = {B.comm_halo, B.comm_pipe};
+  for (f = 0; f < 8; ++f) {
+    int r = f < 4 ? B.nbr[f] : B.swp[f - 4];
+    if (r < 0) continue;
+    for (dup = 0, k = 0; k < np; ++k) dup |= peers[k] == r;
+    if (!dup) peers[np++] = r;
+  }
+  if (np == 0) return ADI_OK;
+  for (c = 0; c < 2; ++c) {
+    NCCL_CHECK(ncclGroupStart());
+    for (k = 0; k < np; ++k) {
+      NCCL_CHECK(ncclSend(B.sl + k, 1, ncclDouble, peers[k], comms[c], B.pipe));
+      NCCL_CHECK(ncclRecv(B.rl + k, 1, ncclDouble, peers[k], comms[c], B.pipe));
+    }
+    NCCL_CHECK(ncclGroupEnd());
+  }
+  ADI_CUDA_CHECK(cudaStreamSynchronize(B.pipe));
+  return ADI_OK;
+}
+
+static int alloc_buffers(const adi_solver_params *sp)
+{
+  int ldi = sp->ldi, ldj = sp->ldj, ldk = sp->ldk, s, kk, d;
+  int ncr = sp->nj > sp->nk ? sp->nj : sp->nk;
+  size_t cross = (size_t)(ldj > ldk ? ldj : ldk);
+  B.halo_cap = (size_t)ldi*cross*(size_t)(2*ADI_NVAR > 6 ? 2*ADI_NVAR : 6);
+  ADI_CUDA_CHECK(cudaMalloc((void **)&B.sl, B.halo_cap*sizeof(double)));
+  ADI_CUDA_CHECK(cudaMalloc((void **)&B.sh, B.halo_cap*sizeof(double)));
+  ADI_CUDA_CHECK(cudaMalloc((void **)&B.rl, B.halo_cap*sizeof(double)));
+  ADI_CUDA_CHECK(cudaMalloc((void **)&B.rh, B.halo_cap*sizeof(double)));
+  B.nch_max = B.chunks < ncr ? B.chunks : ncr;
+  if (B.nch_max < 1) B.nch_max = 1;
+  B.chunk_cap = (size_t)sp->ni*5*(size_t)(ncr/B.nch_max + 1);
+  ADI_CUDA_CHECK(cudaMalloc((void **)&B.psend, 2*(size_t)B.nch_max*B.chunk_cap*sizeof(double)));
+  ADI_CUDA_CHECK(cudaMalloc((void **)&B.precv, 2*(size_t)B.nch_max*B.chunk_cap*sizeof(double)));
+  B.ev_recv = (cudaEvent_t *)calloc((size_t)(2*B.nch_max), sizeof(cudaEvent_t));
+  B.ev_sent = (cudaEvent_t *)calloc((size_t)(2*B.nch_max), sizeof(cudaEvent_t));
+  if (B.ev_recv == NULL || B.ev_sent == NULL) return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory");
+  for (s = 0; s < 2*B.nch_max; ++s) {
+    ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_recv[s], cudaEventDisableTiming));
+    ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_sent[s], cudaEventDisableTiming));
+  }
+  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_start, cudaEventDisableTiming));
+  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_done, cudaEventDisableTiming));
+  ADI_CUDA_CHECK(cudaStreamCreateWithFlags(&B.pipe, cudaStreamNonBlocking));
+  if (B.timing)
+    for (kk = 0; kk < K_COUNT; ++kk)
+      for (d = 0; d < 4; ++d) {
+        ADI_CUDA_CHECK(cudaEventCreate(&B.t0[kk][d]));
+        ADI_CUDA_CHECK(cudaEventCreate(&B.t1[kk][d]));
+      }
+  return ADI_OK;
+}
+
+int adi_gpu_block_init(const adi_solver_params *sp, int kernels, const double *sf, const double *sc,
+                       const double *vol, const double *q, const int phys[6], const int off[3],
+                       const int nglob[3], const int nbr[4], const int swp[4], int exact, int chunks,
+                       int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,
+                       double timeout_s)
+{
+  int f, d, ndev, rc;
+  const char *tenv;
+  if (B.ready) return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init called twice");
+  if (sp == NULL || phys == NULL || off == NULL || nglob == NULL || nbr == NULL || swp == NULL || ids == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: a null argument");
+  if (exact && kernels == ADI_KERNELS_MERGED)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_mode = 'exact' runs on the split kernel family only (the merged "
+                            "family fuses the ADI stages the pipeline needs apart): use kernels = 'split', or "
+                            "adi_mode = 'decoupled' with the merged kernels");
+  ndev = adi_gpu_device_count();
+  if (device < 0 || device >= ndev)
+    return adi_gpu_fail_msg(ADI_ERR_NO_DEVICE, "rank %d wants GPU %d of its node (one rank per GPU, by node-local "
+                            "rank) but the node has %d usable GPU(s): start at most %d ranks per node",
+                            rank, device, ndev, ndev);
+  memset(&B, 0, sizeof B);
+  B.rank = rank; B.nranks = nranks; B.exact = exact; B.chunks = chunks > 0 ? chunks : 1;
+  for (f = 0; f < 4; ++f) { B.nbr[f] = nbr[f]; B.swp[f] = swp[f]; }
+  B.hooks.exchange_q = halo_q;
+  B.hooks.exchange_lam = halo_lam;
+  B.hooks.sweep = sweep_pipelined;
+  for (f = 0; f < 6; ++f) B.hooks.phys[f] = phys[f] ? 1 : 0;
+  for (f = 0; f < 3; ++f) { B.hooks.off[f] = off[f]; B.hooks.nglob[f] = nglob[f]; }
+  if (!exact) {
+    /* decoupled: every block is a domain of its own for the ADI (end
+     * conditions at the block faces) */
+    for (f = 0; f < 3; ++f) { B.hooks.off[f] = 0; }
+    B.hooks.nglob[0] = sp->ni; B.hooks.nglob[1] = sp->nj; B.hooks.nglob[2] = sp->nk;
+  }
+  for (d = 0; d < 4; ++d) B.hooks.across[d] = 0;
+  for (d = 2; d <= 3; ++d)
+    B.hooks.across[d] = exact && (swp[2*(d - 2)] >= 0 || swp[2*(d - 2) + 1] >= 0);
+  B.hooks.device = device;
+  /* ADIFLOW_GPU_TIMING (per-kernel times, synchronised every iteration) or
+   * ADIFLOW_BLOCK_TIMING alone: events around the exchanges and sweeps only,
+   * read one call later, so the run keeps its pace */
+  tenv = getenv("ADIFLOW_GPU_TIMING");
+  B.timing = tenv && *tenv && strcmp(tenv, "0") != 0;
+  tenv = getenv("ADIFLOW_BLOCK_TIMING");
+  if (tenv && *tenv && strcmp(tenv, "0") != 0) B.timing = 1;
+
+  adi_block = &B.hooks;
+  rc = adi_gpu_init(sp, kernels, sf, sc, vol, q);
+  if (rc != ADI_OK) {
+    adi_block = NULL;
+    return rc;
+  }
+  rc = alloc_buffers(sp);
+  if (rc == ADI_OK) rc = init_comms(ids, rank, nranks, device, timeout_s);
+  if (rc == ADI_OK) rc = warm_up();
+  if (rc != ADI_OK) return rc;           /* the driver stops every rank (MPI_Abort) */
+  B.ready = 1;
+  return ADI_OK;
+}
+
+int adi_gpu_block_timing_report(char *buf, int buflen)
+{
+  static const char *what[K_COUNT] = {"halo q (2 layers, 5 fields)", "halo lam+- (1 layer, 6 fields)",
+                                      "LU-ADI sweep, pipelined"};
+  int kk, d, pos = 0;
+  float t;
+  if (buf == NULL || buflen < 1) return ADI_ERR_USAGE;
+  buf[0] = '\0';
+  if (!B.ready || !B.timing) return ADI_OK;
+  for (kk = 0; kk < K_COUNT; ++kk)
+    for (d = 2; d <= 3; ++d) {
+      if (B.pending[kk][d]) {
+        ADI_CUDA_CHECK(cudaEventSynchronize(B.t1[kk][d]));
+        ADI_CUDA_CHECK(cudaEventElapsedTime(&t, B.t0[kk][d], B.t1[kk][d]));
+        B.ms[kk][d] += (double)t;
+        B.calls[kk][d]++;
+        B.pending[kk][d] = 0;
+      }
+      if (B.calls[kk][d] == 0 || pos >= buflen - 1) continue;
+      pos += snprintf(buf + pos, (size_t)(buflen - pos), "  rank %d  %-32s d=%d %10.4f ms per call, %lld calls\n",
+                      B.rank, what[kk], d, B.ms[kk][d]/(double)B.calls[kk][d], B.calls[kk][d]);
+      if (pos > buflen - 1) pos = buflen - 1;
+    }
+  return ADI_OK;
+}
+
+int adi_gpu_block_finalize(void)
+{
+  int rc = adi_gpu_finalize(), s, kk, d;
+  if (!B.ready) {
+    adi_block = NULL;
+    return rc;
+  }
+  ncclCommDestroy(B.comm_halo);
+  ncclCommDestroy(B.comm_pipe);
+  cudaFree(B.sl); cudaFree(B.sh); cudaFree(B.rl); cudaFree(B.rh);
+  cudaFree(B.psend); cudaFree(B.precv);
+  for (s = 0; s < 2*B.nch_max; ++s) {
+    cudaEventDestroy(B.ev_recv[s]);
+    cudaEventDestroy(B.ev_sent[s]);
+  }
+  free(B.ev_recv); free(B.ev_sent);
+  cudaEventDestroy(B.ev_start); cudaEventDestroy(B.ev_done);
+  if (B.timing)
+    for (kk = 0; kk < K_COUNT; ++kk)
+      for (d = 0; d < 4; ++d) { cudaEventDestroy(B.t0[kk][d]); cudaEventDestroy(B.t1[kk][d]); }
+  cudaStreamDestroy(B.pipe);
+  B.ready = 0;
+  adi_block = NULL;
+  return rc;
+}

@@ -1,0 +1,23 @@
+/* The block mode of a build without CUDA or without NCCL: no device, and a
+ * clear message for anyone who asks for the multi-GPU backend anyway. */
+#include <stdio.h>
+#include <string.h>
+
+#include "adiflow_block.h"
+#include "adiflow_bridge.h"
+
+int adi_gpu_block_make_ids(char ids[ADI_BLOCK_ID_BYTES]) { memset(ids, 0, ADI_BLOCK_ID_BYTES); return ADI_ERR_NO_DEVICE; }
+int adi_gpu_device_count(void) { return 0; }
+int adi_gpu_block_init(const adi_solver_params *sp, int kernels, const double *sf, const double *sc,
+                       const double *vol, const double *q, const int phys[6], const int off[3],
+                       const int nglob[3], const int nbr[4], const int swp[4], int exact, int chunks,
+                       int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,
+                       double timeout_s)
+{
+  (void)sp; (void)kernels; (void)sf; (void)sc; (void)vol; (void)q; (void)phys; (void)off; (void)nglob;
+  (void)nbr; (void)swp; (void)exact; (void)chunks; (void)rank; (void)nranks; (void)ids; (void)device;
+  (void)timeout_s;
+  return ADI_ERR_NO_DEVICE;
+}
+int adi_gpu_block_timing_report(char *buf, int buflen) { if (buflen > 0) buf[0] = '\0'; return ADI_OK; }
+int adi_gpu_block_finalize(void) { return ADI_OK; }

@@ -1,0 +1,56 @@
+!> Fortran interface to the multi-GPU block mode of the bridge
+!> (include/adiflow_block.h); only build/adiflow_mpi uses it.
+module gpu_block_bridge
+  use, intrinsic :: iso_c_binding
+  use solver_params, only: solver_params_t
+  implicit none
+  private
+  public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_init
+  public :: adi_gpu_block_finalize, block_timing_report, ADI_BLOCK_ID_BYTES
+
+  integer, parameter :: ADI_BLOCK_ID_BYTES = 256
+
+  interface
+    integer(c_int) function adi_gpu_block_make_ids(ids) bind(c, name='adi_gpu_block_make_ids')
+      import :: c_int, c_char
+      character(kind=c_char) :: ids(*)
+    end function
+    integer(c_int) function adi_gpu_device_count() bind(c, name='adi_gpu_device_count')
+      import :: c_int
+    end function
+    integer(c_int) function adi_gpu_block_init(sp, kernels, sf, sc, vol, q, phys, off, nglob, nbr, swp, &
+        exact, chunks, rank, nranks, ids, device, timeout_s) bind(c, name='adi_gpu_block_init')
+      import :: c_int, c_double, c_char, solver_params_t
+      type(solver_params_t), intent(in) :: sp
+      integer(c_int), value :: kernels
+      real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
+      integer(c_int), intent(in) :: phys(6), off(3), nglob(3), nbr(4), swp(4)
+      integer(c_int), value :: exact, chunks, rank, nranks
+      character(kind=c_char), intent(in) :: ids(*)
+      integer(c_int), value :: device
+      real(c_double), value :: timeout_s
+    end function
+    integer(c_int) function c_block_timing_report(buf, n) bind(c, name='adi_gpu_block_timing_report')
+      import :: c_int, c_char
+      character(kind=c_char) :: buf(*)
+      integer(c_int), value :: n
+    end function
+    integer(c_int) function adi_gpu_block_finalize() bind(c, name='adi_gpu_block_finalize')
+      import :: c_int
+    end function
+  end interface
+
+contains
+
+  function block_timing_report() result(s)
+    character(len=4096) :: s
+    character(kind=c_char, len=4096) :: buf
+    integer(c_int) :: st
+    integer :: n
+    buf = c_null_char
+    st = c_block_timing_report(buf, int(len(buf), c_int))
+    n = index(buf, c_null_char)
+    if (n == 0) n = len(buf) + 1
+    s = buf(1:n-1)
+  end function block_timing_report
+end module gpu_block_bridge
