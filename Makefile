@@ -84,7 +84,7 @@ CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
 TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
-         $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_mass_constraint
+         $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint
 # device copy bandwidth (bench/copy_bw.cu), with the CUDA backend only
 ifneq ($(GPU_LIBS),)
 TOOLS += $(BUILD)/copy_bw
@@ -193,6 +193,9 @@ $(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_uti
 $(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c include/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
 	$(CC) $(CFLAGS) -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+# the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
+$(BUILD)/test_block_sweep: tests/test_block_sweep.c include/adiflow_stages.h include/adiflow_math.h | $(OBJ)
+	$(CC) $(CFLAGS) $< -lm -o $@
 # the GPU launch sequence over the shared stage bodies, emulated on the CPU
 $(BUILD)/test_stages_c_vs_fortran: tests/test_stages_c_vs_fortran.f90 tests/stages_host_emul.c \
   include/adiflow_stages.h include/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90

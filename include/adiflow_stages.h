@@ -444,6 +444,59 @@ ADI_HD static inline void adi_stage4_line(const adi_view *v, int d, int b, int c
   }
 }
 
+/* ---- ADI stage 4 split for a block of a decomposed line (the multi-GPU
+ * exact mode, cuda/multi/block_nccl.cu): the forward, then the backward
+ * recurrence of one characteristic variable m of the line (b, c), with the
+ * operations of adi_stage4_line in the same order. has_lo: the value of cell
+ * 0 (the block below's last forward value, received into the ghost row)
+ * starts the recurrence at cell 1, as the single line's own cell 0 would;
+ * has_hi: cell n+1 holds the block above's first backward value. Without
+ * them, the line's own end conditions (adi_stage4_line exactly). ---- */
+ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, int c, int m, int has_lo)
+{
+  const int eig_of_char[5] = {1, 1, 1, 2, 3};
+  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = eig_of_char[m - 1], a, pa, pc[3];
+  double x;
+  cell_index(d, 1, b, c, pc);
+  pa = adi_pt(v, pc[0], pc[1], pc[2]);
+  if (has_lo) {
+    x = ADI_F(v, wk, r, pa - e);
+    a = 1;
+  } else {
+    x = ADI_F(v, wk, r, pa)/ADI_F(v, wk, WK_DIAG + s, pa);
+    ADI_F(v, wk, r, pa) = x;
+    pa += e;
+    a = 2;
+  }
+  for (; a <= n; ++a) {
+    x = (ADI_F(v, wk, r, pa) - ADI_F(v, wk, WK_FLMP + s, pa)*x)/ADI_F(v, wk, WK_DIAG + s, pa);
+    ADI_F(v, wk, r, pa) = x;
+    pa += e;
+  }
+}
+
+ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, int c, int m, int has_hi)
+{
+  const int eig_of_char[5] = {1, 1, 1, 2, 3};
+  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = eig_of_char[m - 1], a, pa, pc[3];
+  double x;
+  cell_index(d, n, b, c, pc);
+  pa = adi_pt(v, pc[0], pc[1], pc[2]);
+  if (has_hi) {
+    x = ADI_F(v, wk, r, pa + e);
+    a = n;
+  } else {
+    x = ADI_F(v, wk, r, pa);
+    pa -= e;
+    a = n - 1;
+  }
+  for (; a >= 1; --a) {
+    x = ADI_F(v, wk, r, pa) - ADI_F(v, wk, WK_FLMN + s, pa)*x;
+    ADI_F(v, wk, r, pa) = x;
+    pa -= e;
+  }
+}
+
 /* ---- ADI stage 5: back to conservative increments: dq for the next
  * direction or, after the last (d = 3), q = q + dq. adi_stage5_incr: the
  * increments r at p, before they are stored ---- */

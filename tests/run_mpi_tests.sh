@@ -137,6 +137,16 @@ expect '[ $rc -eq 2 ] && [ $(grep -c "no process grid npj x npk fits 2 ranks" "$
 printf '&adiflow\nni = 8, nj = 8, nk = 4\n/\n&parallel adi_mode = "sideways" /\n' > "$T/badmode.nml"
 rc=$(mpi 2 badmode "$T/badmode.nml")
 expect '[ $rc -eq 2 ] && grep -q "adi_mode = \"sideways\" is not allowed" "$T/badmode.log"' "bad adi_mode rejected"
+# the GPU backend on a machine without GPUs (CI): one clear message, no hang
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  rc=$(mpi 2 nogpu tests/cases/cube12.nml --backend cuda)
+  expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/nogpu.log") -eq 1 ] && grep -q "not every rank sees a usable GPU" "$T/nogpu.log"' \
+    "backend = 'cuda' without GPUs: exit 2, one message"
+fi
+printf '&adiflow\nni = 8, nj = 8, nk = 4\nbackend = "cuda"\nkernels = "merged"\n/\n&parallel adi_mode = "exact" /\n' > "$T/mex.nml"
+rc=$(mpi 2 mex "$T/mex.nml")
+expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/mex.log") -eq 1 ]' \
+  "backend = 'cuda' refused cleanly (no GPU here, or exact mode with the merged kernels)"
 rc=$(mpi 2 div tests/cases/diverge.nml --npj 2 --npk 1)
 it_nan=$(sed -n 's/.*diverged at iteration \([0-9]*\).*/\1/p' "$T/div.log")
 it_rst=$(sed -n 's/^iteration \([0-9]*\)/\1/p' "$T/div/restart.decomp" 2>/dev/null)

@@ -124,65 +124,24 @@ __global__ void block_row_copy(adi_view v, int d, int a, int clo, int chi, doubl
   else buf[idx] = ADI_F(&v, wk, WK_WCH + m, p);
 }
 
-/* Forward recurrence of adi_stage4_line for the lines of one chunk, one
- * thread per (line, characteristic variable). has_lo: the block below's last
- * value sits in the ghost row a = 0 (unpacked there), so the recurrence
- * starts at a = 1 exactly as the single domain's does at this cell. */
+/* The recurrences of one chunk of lines, one thread per (line,
+ * characteristic variable): adi_stage4_fwd_var / adi_stage4_bwd_var of
+ * include/adiflow_stages.h (tests/test_block_sweep.c checks them against
+ * adi_stage4_line on the CPU). */
 __global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, int has_lo)
 {
-  const int eig_of_char[5] = {1, 1, 1, 2, 3};
   int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
-  int m = 1 + (int)blockIdx.z, n, e, r, s, a, pa, pc[3];
-  double x;
   if (i > v.ni || c > chi) return;
-  n = adi_ncells(&v, d); e = adi_stride(&v, d);
-  r = WK_WCH + m; s = eig_of_char[m - 1];
-  cell_index(d, 1, i, c, pc);
-  pa = adi_pt(&v, pc[0], pc[1], pc[2]);
-  if (has_lo) {
-    x = ADI_F(&v, wk, r, pa - e);
-    a = 1;
-  } else {
-    x = ADI_F(&v, wk, r, pa)/ADI_F(&v, wk, WK_DIAG + s, pa);
-    ADI_F(&v, wk, r, pa) = x;
-    pa += e;
-    a = 2;
-  }
-  for (; a <= n; ++a) {
-    x = (ADI_F(&v, wk, r, pa) - ADI_F(&v, wk, WK_FLMP + s, pa)*x)/ADI_F(&v, wk, WK_DIAG + s, pa);
-    ADI_F(&v, wk, r, pa) = x;
-    pa += e;
-  }
+  adi_stage4_fwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_lo);
 }
 
-/* Backward recurrence; has_hi: the block above's first value sits in the
- * ghost row a = n+1. */
 __global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, int has_hi)
 {
-  const int eig_of_char[5] = {1, 1, 1, 2, 3};
   int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
-  int m = 1 + (int)blockIdx.z, n, e, r, s, a, pa, pc[3];
-  double x;
   if (i > v.ni || c > chi) return;
-  n = adi_ncells(&v, d); e = adi_stride(&v, d);
-  r = WK_WCH + m; s = eig_of_char[m - 1];
-  cell_index(d, n, i, c, pc);
-  pa = adi_pt(&v, pc[0], pc[1], pc[2]);
-  if (has_hi) {
-    x = ADI_F(&v, wk, r, pa + e);
-    a = n;
-  } else {
-    x = ADI_F(&v, wk, r, pa);
-    pa -= e;
-    a = n - 1;
-  }
-  for (; a >= 1; --a) {
-    x = ADI_F(&v, wk, r, pa) - ADI_F(&v, wk, WK_FLMN + s, pa)*x;
-    ADI_F(&v, wk, r, pa) = x;
-    pa -= e;
-  }
+  adi_stage4_bwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_hi);
 }
 
 /* ---------------------------------------------------------------- timing */
