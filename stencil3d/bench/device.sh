@@ -10,6 +10,8 @@
 # Prints a short table last. N=256 bash stencil3d/bench/device.sh for a quicker run.
 # STAR_ONLY=1: the identity checks, then only the star wave/heat benchmark lines
 # (no compute-sanitizer, no FMA build, box rows left out), about 1 minute.
+# The cqa family x z chunk sweep is stencil3d/bench/cqa_sweep.sh (this script
+# times every kernel at its automatic z chunk only).
 set -u
 B=build/stencil3d
 N=${N:-512}
@@ -73,7 +75,7 @@ bw=$(grep -o 'floor at [0-9.]* GB/s' $O/bench_wave.log | head -1)
 row "device copy bandwidth (same run)" "$(grep -o 'memcpy [0-9.]* GB/s, copy kernel [0-9.]* GB/s' $O/bench_wave.log | head -1)"
 for e in wave heat; do
     fl=$([ $e = wave ] && echo 12 || echo 8)
-    for ks in naive:star regq:star cq:star cqr:star cqv:star cqw:star cqwb:star cqa:star cqas:star naive:box cq:box; do
+    for ks in naive:star regq:star cq:star cqr:star cqv:star cqw:star cqwb:star cqa:star cqas:star cqa2:star cqa4:star cqab:star cqah:star cqaw:star cqawb:star naive:box cq:box; do
         k=${ks%:*}; s=${ks#*:}
         [ "$STAR_ONLY" = 1 ] && [ $s = box ] && continue
         r=$(best $e $k $s)
@@ -97,6 +99,7 @@ row "target, cqv with z+ from the tiles, vector stores (cqw)" "$(best wave cqw s
 row "target, cqw capped at 96 registers (cqwb)" "$(best wave cqwb star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
 row "target, cqv with asynchronous tile copies (cqa)" "$(best wave cqa star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
 row "target, seed queue + async copies, all from shared (cqas)" "$(best wave cqas star | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, tile " $3 ")"}')"
+row "target, best of the cqa sweep kinds (cqa2/4/b/h/w/wb)" "$(for k in cqa2 cqa4 cqab cqah cqaw cqawb; do best wave $k star | sed "s/\$/ $k/"; done | sort -g -r | head -1 | awk '{print ($2 >= 80 ? "MET" : "NOT MET"), "(" $2 " %, " $5 " " $3 ")"}')"
 row "best wave star kernel (strict build)" "$(grep -h 'stencil=star eq=wave ' $O/bench_wave.log | sed -E 's/.*kernel=([a-z]+) tile=([0-9x]+) .*gcells=([0-9.]+) .*pct_floor=([0-9.]+).*/\3 \4 \1 \2/' | sort -g -r | head -1 | awk '{print $3, $4 ":", $1, "Gcells/s,", $2, "% of the floor", ($2 >= 80 ? "(80 % MET)" : "(80 % NOT MET)")}')"
 
 echo

@@ -44,6 +44,20 @@ static __device__ __forceinline__ void s3_cp_commit(void)
 #define S3_CP_WAIT(n)
 #endif
 #define S3_CP4(dst, src, ok) s3_cp16((dst), (src), (ok));
+/* cqah: the copy of u^{n-1} (read once per step) with an L2 evict-first
+ * policy, and the store of u^{n+1} as a streaming store (st.global.cs) */
+static __device__ __forceinline__ void s3_cp16_ef(real *dst, const real *src, int ok)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("{\n\t.reg .b64 pol_;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol_, 1.0;\n\t"
+                 "cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, pol_;\n\t}\n"
+                 :: "r"((unsigned)__cvta_generic_to_shared(dst)), "l"(__cvta_generic_to_global(src)), "r"(ok ? 16 : 0) : "memory");
+#else
+    *(float4 *)dst = ok ? *(const float4 *)src : make_float4(0.f, 0.f, 0.f, 0.f);
+#endif
+}
+#define S3_CP4_EF(dst, src, ok) s3_cp16_ef((dst), (src), (ok));
+#define S3_ST4_CS(p, s) { __stcs((float4 *)(p), make_float4((s)[0], (s)[1], (s)[2], (s)[3])); }
 #define S3_CP_COMMIT s3_cp_commit();
 /* kernels that ask for MB resident blocks per SM (a register cap) */
 #define S3_KDECL_MB(NAME, NTH, MB) __global__ void __launch_bounds__(NTH, MB) NAME(S3_KARGS)
@@ -251,7 +265,7 @@ extern "C" void s3_gpu_bench(const S3Grid *g, const S3Case *c)
     CUDA_CHECK(cudaEventCreate(&e1), "creating a timing event");
     for (int ki = 0; ki < s3_gpu_kernel_count(); ki++) {
         const GpuKernel *K = &table[ki];
-        if (K->info.eq != c->eq_id) continue;
+        if (K->info.eq != c->eq_id || !s3_bench_wants(c->bench_only, K->info.kind, K->info.tile)) continue;
         if (!prepare(ki)) {
             printf("bench: kernel=%s tile=%s stencil=%s eq=%s skipped (needs %zu B of shared memory per block)\n",
                    K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq), K->info.smem);
@@ -270,9 +284,19 @@ extern "C" void s3_gpu_bench(const S3Grid *g, const S3Case *c)
         CUDA_CHECK(cudaEventSynchronize(e1), "running the benchmark steps (a kernel failed)");
         float ms; CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1), "reading the timing events");
         double s = ms / 1e3 / c->reps, gc = cells / s / 1e9;
-        printf("bench: kernel=%s tile=%s stencil=%s eq=%s zchunk=%d ms_per_step=%.4f gcells=%.2f eff_gbs=%.1f pct_floor=%.1f\n",
+        /* resources: registers per thread, resident blocks per SM, blocks in the grid */
+        cudaFuncAttributes fa; int per_sm = 0;
+        CUDA_CHECK(cudaFuncGetAttributes(&fa, (const void *)K->fn), "reading a kernel's attributes");
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)K->fn, K->info.nthreads, K->info.smem),
+                   "computing the occupancy of a kernel");
+        const int zce = strcmp(K->info.kind, "naive") ? zc : 1;
+        const long nblk = (long)((g->nx + K->info.bx - 1) / K->info.bx) * ((g->ny + K->info.by - 1) / K->info.by) * ((g->nz + zce - 1) / zce);
+        printf("bench: kernel=%s tile=%s stencil=%s eq=%s zchunk=%d ms_per_step=%.4f gcells=%.2f eff_gbs=%.1f pct_floor=%.1f"
+               " regs=%d smem_kb=%.1f blk_per_sm=%d threads=%d blocks=%ld waves=%.2f\n",
                K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq),
-               strcmp(K->info.kind, "naive") ? zc : 1, s * 1e3, gc, gc * bpc, 100.0 * gc * 1e9 / (bw / bpc));
+               zce, s * 1e3, gc, gc * bpc, 100.0 * gc * 1e9 / (bw / bpc),
+               fa.numRegs, K->info.smem / 1024.0, per_sm, K->info.nthreads, nblk,
+               per_sm > 0 ? (double)nblk / ((double)per_sm * p.multiProcessorCount) : 0.0);
         fflush(stdout);
     }
     CUDA_CHECK(cudaFree(dA), "freeing GPU memory"); CUDA_CHECK(cudaFree(dB), "freeing GPU memory");

@@ -720,7 +720,7 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
  * the row pitch a multiple of S3_ALIGN, so every source vector is aligned; the
  * CUDA host refuses fields that are not, the C hosts check every access. */
 #ifndef S3_CQA_D
-#define S3_CQA_D 3                        /* planes of copies in flight */
+#define S3_CQA_D 3                        /* planes of copies in flight (cqa, cqas) */
 #endif
 /* The portable asynchronous copy, for the C emulations (and any GPU host that
  * does not define its own): the 4 values are copied (or zeroed, ok == 0) at
@@ -745,6 +745,19 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CP_COMMIT
 #define S3_CP_WAIT(n)
 #endif
+/* cache-hint forms (cqah): a copy of data read once (u^{n-1}: L2 evict-first)
+ * and a store of data not read again in this step (u^{n+1}: streaming). The
+ * values are the same; hosts without hints use the plain forms. */
+#ifndef S3_CP4_EF
+#define S3_CP4_EF(dst, src, ok) S3_CP4(dst, src, ok)
+#endif
+#ifndef S3_ST4_CS
+#define S3_ST4_CS(p, s) S3_ST4(p, s)
+#endif
+#define S3_CQA_CPPV_0 S3_CP4
+#define S3_CQA_CPPV_1 S3_CP4_EF
+#define S3_CQA_STO_0 S3_ST4
+#define S3_CQA_STO_1 S3_ST4_CS
 /* issue the copies of this thread's vectors of tile plane zp into the tile at
  * element offset so (vector i of a tile is element 4i: rows are kTW/4 vectors) */
 #define S3_CQA_TILE(t, zp, so)                                                       \
@@ -762,29 +775,35 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
  * vectors, so that consecutive threads touch consecutive 16 bytes */
 #define S3_CQA_PVI(ps, c, t) (kPV0 + ((((ps) * kCY + (c)) * kNT) + (t)) * 4)
 /* issue the copies of u^{n-1} of this thread's cells of plane zp into slot ps
- * (zero outside the interior, as S3_CQV_OWN) */
-#define S3_CQA_PV(t, zp, ps)                                                         \
+ * (zero outside the interior, as S3_CQV_OWN); CP: the copy form */
+#define S3_CQA_PV(t, zp, ps, CP)                                                     \
     {                                                                                \
         const real *pl_ = pv + (long)(zp) * pxy;                                     \
         const int gx_ = x0 + 4 * ((t) % kTXN), ty_ = (t) / kTXN;                     \
         S3_UNROLL                                                                    \
         for (int c_ = 0; c_ < kCY; c_++) {                                           \
             const int gy_ = y0 + ty_ * kCY + c_, ok_ = gx_ < nx && gy_ < ny;         \
-            S3_CP4(&S[S3_CQA_PVI(ps, c_, t)], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_) \
+            CP(&S[S3_CQA_PVI(ps, c_, t)], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_)     \
         }                                                                            \
     }
-/* the parts of cqa (REG: z queue in registers) and cqas (SH: z from shared) */
-#define S3_CQA_NS_REG(R) ((R) + 1 + S3_CQA_D)
-#define S3_CQA_NS_SH(R) (2 * (R) + 1 + S3_CQA_D)
+/* the parts of cqa (REG: z queue in registers), cqas (SH: z from shared) and
+ * cqaw (W: cqw's R-deep queue of the planes below, z+1 .. z+R from shared) */
+#define S3_CQA_NS_REG(R, D) ((R) + 1 + (D))
+#define S3_CQA_NS_W(R, D) ((R) + 1 + (D))
+#define S3_CQA_NS_SH(R, D) (2 * (R) + 1 + (D))
 #define S3_CQA_ZB_REG 0                   /* first tile plane - z0 */
+#define S3_CQA_ZB_W 0
 #define S3_CQA_ZB_SH (-R_)
 #define S3_CQA_QDECL_REG S3_TDECL(real, q, [kCY][4][kQL]);   /* the register queue */
+#define S3_CQA_QDECL_W S3_TDECL(real, q, [kCY][4][R_]);      /* planes z-R .. z-1 */
 #define S3_CQA_QDECL_SH
-/* prologue, REG: own cells of planes z0-R .. z0+R-1 straight into the queue */
-#define S3_CQA_QFILL_REG                                                             \
+/* prologue: own cells of planes z0-R .. z0-R+ND-1 straight into the queue
+ * (REG: ND = 2R, planes up to z0+R-1; W: ND = R, the planes below z0, queue
+ * slot d = plane z0-R+d, as S3_CQW_QI with phase 0) */
+#define S3_CQA_QFILL_N(ND)                                                           \
     S3_PAR(t)                                                                        \
         S3_UNROLL                                                                    \
-        for (int d_ = 0; d_ < 2 * R_; d_++) {                                        \
+        for (int d_ = 0; d_ < (ND); d_++) {                                          \
             real o_[kCY][4];                                                         \
             S3_CQV_OWN(t, u, z0 - R_ + d_, o_)                                       \
             S3_UNROLL                                                                \
@@ -794,11 +813,13 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
             }                                                                        \
         }                                                                            \
     S3_PAR_END
+#define S3_CQA_QFILL_REG S3_CQA_QFILL_N(2 * R_)
+#define S3_CQA_QFILL_W S3_CQA_QFILL_N(R_)
 #define S3_CQA_QFILL_SH
 /* the 4 Laplacians of row c_ (xr_: x neighbours and centre, yw_: y window),
- * into lap_[4]; REG also advances the queue. Same operands in the same order
- * as cqv, so the same bits. */
-#define S3_CQA_LAP_REG                                                               \
+ * into lap_[4]; REG and W also advance the queue. Same operands in the same
+ * order as cqv (and cqw), so the same bits. PH: (z - z0) % R, used by W. */
+#define S3_CQA_LAP_REG(PH)                                                           \
     {                                                                                \
         real zn_[4];                                                                 \
         S3_LD4(zn_, &S[sR_ + o_])                                                    \
@@ -815,7 +836,23 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
             for (int d_ = 0; d_ < 2 * R_; d_++) qq_[d_] = qq_[d_ + 1];               \
         }                                                                            \
     }
-#define S3_CQA_LAP_SH                                                                \
+#define S3_CQA_LAP_W(PH)                                                             \
+    {                                                                                \
+        real zu_[R_][4];                 /* planes z+1 .. z+R */                     \
+        S3_UNROLL                                                                    \
+        for (int d_ = 0; d_ < R_; d_++) S3_LD4(zu_[d_], &S[sd_[R_ + 1 + d_] + o_])   \
+        S3_UNROLL                                                                    \
+        for (int e_ = 0; e_ < 4; e_++) {                                             \
+            real *qq_ = S3_T(q)[c_][e_];   /* planes z-R .. z-1 */                    \
+            lap_[e_] = s3_star_sum(yw_[c_ + R_][e_],                                 \
+                s3_star_pair(xr_[3 + e_], xr_[5 + e_], yw_[c_ + R_ - 1][e_], yw_[c_ + R_ + 1][e_], qq_[S3_CQW_QI(PH, 1)], zu_[0][e_]), \
+                s3_star_pair(xr_[2 + e_], xr_[6 + e_], yw_[c_ + R_ - 2][e_], yw_[c_ + R_ + 2][e_], qq_[S3_CQW_QI(PH, 2)], zu_[1][e_]), \
+                s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], qq_[S3_CQW_QI(PH, 3)], zu_[2][e_]), \
+                s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], qq_[S3_CQW_QI(PH, 4)], zu_[3][e_])); \
+            qq_[(PH) % R_] = yw_[c_ + R_][e_];   /* plane z replaces plane z-R */    \
+        }                                                                            \
+    }
+#define S3_CQA_LAP_SH(PH)                                                            \
     {                                                                                \
         real zm_[R_][4], zp_[R_][4];     /* planes z-1-d and z+1+d */                \
         S3_UNROLL                                                                    \
@@ -832,36 +869,10 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
                 s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], zm_[3][e_], zp_[3][e_])); \
     }
 
-#define S3_BODY_cqa_Z(NAME, BX, BY, TY, R, ST, EQ, ZQ)                               \
-S3_KDECL(NAME, ((BX) / 4) * (TY))                                                    \
-{                                                                                    \
-    enum { R_ = (R), kD = S3_CQA_D, kTXN = (BX) / 4, kNT = kTXN * (TY),              \
-           kCY = (BY) / (TY), kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R),            \
-           kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R), kNP = kD + 1,                 \
-           kQL = 2 * (R) + 1, kV4W = kTW / 4, kV4 = kV4W * kTH,                      \
-           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R), kPV0 = kNS * kTILE };    \
-    /* whole 16-byte vectors: tile rows, the tile origin x0-R and the x cells */     \
-    (void)sizeof(char[(R_ == 4 && (BX) % 4 == 0 && S3_ALIGN % 4 == 0 && kD >= 1) ? 1 : -1]); \
-    S3_SMEM(S, kPV0 + kNP * kCY * kNT * 4);                                          \
-    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
-    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
-    const int zb = z0 + S3_CQA_ZB_##ZQ;   /* tile plane p in slot (p - zb) % kNS */  \
-    S3_CQA_QDECL_##ZQ                                                                \
-    S3_CQA_QFILL_##ZQ                                                                \
-    /* groups 0 .. kD-1: the tiles zb .. z0+R+kD-1, u^{n-1} of z0 .. z0+kD-1 */      \
-    S3_PAR(t)                                                                        \
-        for (int p_ = zb; p_ < z0 + R_; p_++) S3_CQA_TILE(t, p_, (p_ - zb) * kTILE)  \
-        S3_UNROLL                                                                    \
-        for (int j_ = 0; j_ < kD; j_++) {                                            \
-            if (z0 + j_ < z1) {                                                      \
-                S3_CQA_TILE(t, z0 + R_ + j_, (z0 + R_ + j_ - zb) * kTILE)            \
-                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + j_, j_)                        \
-            }                                                                        \
-            S3_CP_COMMIT                                                             \
-        }                                                                            \
-    S3_PAR_END                                                                       \
-    for (int z = z0; z < z1; z++) {                                                  \
-        const int i = z - z0;                                                        \
+/* one plane zz (wait, barrier, issue group zz-z0+kD, compute); PH = (zz-z0) % R */
+#define S3_CQA_PLANE(zz, PH, ZQ, EQ, HINT)                                           \
+    {                                                                                \
+        const int z = (zz), i = z - z0;                                              \
         int sd_[2 * R_ + 1];   /* tile offsets of planes z-R .. z+R (cqa: z .. z+R) */ \
         S3_UNROLL                                                                    \
         for (int d_ = 0; d_ <= 2 * R_; d_++)   /* (+kNS: cqa's unused planes < zb) */ \
@@ -874,7 +885,7 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
         S3_PAR(t)                                                                    \
             if (z + kD < z1) {                                                       \
                 S3_CQA_TILE(t, z + R_ + kD, sN_)                                     \
-                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP)             \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP, S3_CQA_CPPV_##HINT) \
             }                                                                        \
             S3_CP_COMMIT                                                             \
             const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
@@ -894,12 +905,12 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
                 for (int e_ = 0; e_ < 4; e_++) xr_[4 + e_] = yw_[c_ + R_][e_];       \
                 if (S3_ISWAVE_##EQ) S3_LD4(pc_, &S[S3_CQA_PVI(i % kNP, c_, t)])      \
                 else S3_ZERO4(pc_)                                                   \
-                S3_CQA_LAP_##ZQ                                                      \
+                S3_CQA_LAP_##ZQ(PH)                                                  \
                 S3_UNROLL                                                            \
                 for (int e_ = 0; e_ < 4; e_++)                                       \
                     r_[e_] = S3_UPDV_##EQ(yw_[c_ + R_][e_], pc_[e_], k, lap_[e_]);   \
                 if (gy_ < ny) {                                                      \
-                    if (gx_ + 3 < nx) S3_ST4(op_ + gy_ * px + gx_, r_)               \
+                    if (gx_ + 3 < nx) S3_CQA_STO_##HINT(op_ + gy_ * px + gx_, r_)    \
                     else {                                                           \
                         S3_UNROLL                                                    \
                         for (int e_ = 0; e_ < 4; e_++)                               \
@@ -908,11 +919,70 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
                 }                                                                    \
             }                                                                        \
         S3_PAR_END                                                                   \
-    }                                                                                \
+    }
+/* the z loop: REG/SH one plane per trip; W unrolled by R, so that its queue
+ * slots are compile-time indices (no register moves) */
+#define S3_CQA_ZLOOP_REG(EQ, HINT)                                                   \
+    for (int zl_ = z0; zl_ < z1; zl_++) S3_CQA_PLANE(zl_, 0, REG, EQ, HINT)
+#define S3_CQA_ZLOOP_SH(EQ, HINT)                                                    \
+    for (int zl_ = z0; zl_ < z1; zl_++) S3_CQA_PLANE(zl_, 0, SH, EQ, HINT)
+#define S3_CQA_ZLOOP_W(EQ, HINT)                                                     \
+    for (int zl_ = z0; zl_ < z1; zl_ += 4) {                                         \
+        S3_CQA_PLANE(zl_, 0, W, EQ, HINT)                                            \
+        if (zl_ + 1 < z1) S3_CQA_PLANE(zl_ + 1, 1, W, EQ, HINT)                      \
+        if (zl_ + 2 < z1) S3_CQA_PLANE(zl_ + 2, 2, W, EQ, HINT)                      \
+        if (zl_ + 3 < z1) S3_CQA_PLANE(zl_ + 3, 3, W, EQ, HINT)                      \
+    }
+/* kernel declaration: MB = 0 no register cap, else at least MB blocks per SM */
+#define S3_CQA_KD_0(NAME, NTH) S3_KDECL(NAME, NTH)
+#define S3_CQA_KD_2(NAME, NTH) S3_KDECL_MB(NAME, NTH, 2)
+#define S3_CQA_KD_3(NAME, NTH) S3_KDECL_MB(NAME, NTH, 3)
+
+/* ZQ: REG | SH | W; D: planes of copies in flight; MB: register cap (0, 2, 3);
+ * HINT: 1 = evict-first copies of u^{n-1} and streaming stores of u^{n+1} */
+#define S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, ZQ, D, MB, HINT)                  \
+S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                              \
+{                                                                                    \
+    enum { R_ = (R), kD = (D), kTXN = (BX) / 4, kNT = kTXN * (TY),                   \
+           kCY = (BY) / (TY), kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R),            \
+           kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R, D), kNP = kD + 1,              \
+           kQL = 2 * (R) + 1, kV4W = kTW / 4, kV4 = kV4W * kTH,                      \
+           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R), kPV0 = kNS * kTILE };    \
+    /* whole 16-byte vectors: tile rows, the tile origin x0-R and the x cells */     \
+    (void)sizeof(char[(R_ == 4 && (BX) % 4 == 0 && S3_ALIGN % 4 == 0 && kD >= 1) ? 1 : -1]); \
+    (void)kQL;                                                                       \
+    S3_SMEM(S, kPV0 + kNP * kCY * kNT * 4);                                          \
+    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
+    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
+    const int zb = z0 + S3_CQA_ZB_##ZQ;   /* tile plane p in slot (p - zb) % kNS */  \
+    S3_CQA_QDECL_##ZQ                                                                \
+    S3_CQA_QFILL_##ZQ                                                                \
+    /* groups 0 .. kD-1: the tiles zb .. z0+R+kD-1, u^{n-1} of z0 .. z0+kD-1 */      \
+    S3_PAR(t)                                                                        \
+        for (int p_ = zb; p_ < z0 + R_; p_++) S3_CQA_TILE(t, p_, (p_ - zb) * kTILE)  \
+        S3_UNROLL                                                                    \
+        for (int j_ = 0; j_ < kD; j_++) {                                            \
+            if (z0 + j_ < z1) {                                                      \
+                S3_CQA_TILE(t, z0 + R_ + j_, (z0 + R_ + j_ - zb) * kTILE)            \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + j_, j_, S3_CQA_CPPV_##HINT)    \
+            }                                                                        \
+            S3_CP_COMMIT                                                             \
+        }                                                                            \
+    S3_PAR_END                                                                       \
+    S3_CQA_ZLOOP_##ZQ(EQ, HINT)                                                      \
     S3_SMEM_FREE(S);                                                                 \
 }
-#define S3_BODY_cqa(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_Z(NAME, BX, BY, TY, R, ST, EQ, REG)
-#define S3_BODY_cqas(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_Z(NAME, BX, BY, TY, R, ST, EQ, SH)
+/* the kinds (all star only): cqa / cqas as first built; the sweep variants
+ * cqa2 / cqa4 (2 / 4 planes in flight), cqab (at least 3 blocks per SM),
+ * cqah (cache hints), cqaw / cqawb (cqw's R-deep queue, uncapped / 3 blocks) */
+#define S3_BODY_cqa(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, S3_CQA_D, 0, 0)
+#define S3_BODY_cqas(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, SH, S3_CQA_D, 0, 0)
+#define S3_BODY_cqa2(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 2, 0, 0)
+#define S3_BODY_cqa4(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 4, 0, 0)
+#define S3_BODY_cqab(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 3, 3, 0)
+#define S3_BODY_cqah(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 3, 0, 1)
+#define S3_BODY_cqaw(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, W, 3, 0, 0)
+#define S3_BODY_cqawb(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, W, 3, 3, 0)
 
 /* Shared-memory bytes per block of each kind */
 #define S3_SMEM_naive(BX, BY, R) 0
@@ -923,8 +993,15 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_SMEM_cqw(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
 #define S3_SMEM_cqwb(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
 /* cqa/cqas: the tile ring plus kD+1 planes of u^{n-1} staging (BX x BY each) */
-#define S3_SMEM_cqa(BX, BY, R) ((S3_CQA_NS_REG(R) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) + (S3_CQA_D + 1) * (BX) * (BY)) * sizeof(real))
-#define S3_SMEM_cqas(BX, BY, R) ((S3_CQA_NS_SH(R) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) + (S3_CQA_D + 1) * (BX) * (BY)) * sizeof(real))
+#define S3_SMEM_CQA(BX, BY, R, ZQ, D) ((S3_CQA_NS_##ZQ(R, D) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) + ((D) + 1) * (BX) * (BY)) * sizeof(real))
+#define S3_SMEM_cqa(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, S3_CQA_D)
+#define S3_SMEM_cqas(BX, BY, R) S3_SMEM_CQA(BX, BY, R, SH, S3_CQA_D)
+#define S3_SMEM_cqa2(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 2)
+#define S3_SMEM_cqa4(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 4)
+#define S3_SMEM_cqab(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 3)
+#define S3_SMEM_cqah(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 3)
+#define S3_SMEM_cqaw(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
+#define S3_SMEM_cqawb(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
 /* threads per block: BX x TY (regq has one thread per column, TY = BY);
  * cqv: BX/4 x TY (4 x cells per thread) */
 #define S3_NTH_naive(BX, TY) ((BX) * (TY))
@@ -936,6 +1013,12 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_NTH_cqwb(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqa(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqas(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqa2(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqa4(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqab(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqah(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqaw(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqawb(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
  * BX x BY cells per block and plane, BX x TY threads (BY/TY rows each). */
@@ -975,6 +1058,18 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqas, s3k_cqas_star_wave_64x8,     64,  8,  8, 4, STAR, WAVE)                 \
     X(cqas, s3k_cqas_star_wave_64x16,    64, 16, 16, 4, STAR, WAVE)                 \
     X(cqas, s3k_cqas_star_wave_32x32,    32, 32, 16, 4, STAR, WAVE)                 \
+    X(cqa, s3k_cqa_star_wave_128x16,     128, 16, 16, 4, STAR, WAVE)                \
+    X(cqa, s3k_cqa_star_wave_64x32,       64, 32, 32, 4, STAR, WAVE)                \
+    X(cqa2, s3k_cqa2_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
+    X(cqa2, s3k_cqa2_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
+    X(cqa4, s3k_cqa4_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
+    X(cqab, s3k_cqab_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
+    X(cqah, s3k_cqah_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
+    X(cqaw, s3k_cqaw_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
+    X(cqaw, s3k_cqaw_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
+    X(cqaw, s3k_cqaw_star_wave_64x32,     64, 32, 32, 4, STAR, WAVE)                \
+    X(cqaw, s3k_cqaw_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                \
+    X(cqawb, s3k_cqawb_star_wave_64x16,   64, 16, 16, 4, STAR, WAVE)                \
     X(cq,    s3k_cq_box_wave_32x16,      32, 16, 16, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x8,       32,  8,  8, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_64x8,       64,  8,  8, 1, BOX,  WAVE)                 \
@@ -1007,6 +1102,12 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqas, s3k_cqas_star_heat_64x8,     64,  8,  8, 4, STAR, HEAT)                 \
     X(cqas, s3k_cqas_star_heat_64x16,    64, 16, 16, 4, STAR, HEAT)                 \
     X(cqas, s3k_cqas_star_heat_32x32,    32, 32, 16, 4, STAR, HEAT)                 \
+    X(cqa, s3k_cqa_star_heat_128x16,     128, 16, 16, 4, STAR, HEAT)                \
+    X(cqa, s3k_cqa_star_heat_64x32,       64, 32, 32, 4, STAR, HEAT)                \
+    X(cqaw, s3k_cqaw_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
+    X(cqawb, s3k_cqawb_star_heat_64x16,   64, 16, 16, 4, STAR, HEAT)                \
+    X(cqab, s3k_cqab_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
+    X(cqaw, s3k_cqaw_star_heat_128x16,   128, 16, 16, 4, STAR, HEAT)                \
     X(cq,    s3k_cq_box_heat_32x16,      32, 16, 16, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x8,       32,  8,  8, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_64x8,       64,  8,  8, 1, BOX,  HEAT)                 \

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# stencil3d/bench/cqa_sweep.sh - the cqa family (asynchronous-copy circular
+# queue) x z chunk sweep, 512^3 FP32, star stencil. Run on the GPU machine from
+# the repository root with the binaries already built ('make stencil3d
+# stencil3d-cuda'); builds nothing. About 2 minutes on one H100/H200.
+#   1. every star kernel bit-identical to the CPU reference on the GPU (wave and
+#      heat, 77x53x41, noise in field and halo, z chunk auto / 9 / 5); a kernel
+#      that differs is reported and left out of the ranking
+#   2. wave: every cqa-family kernel (kinds $WAVE_K, all their tiles) at each z
+#      chunk of $ZCS (0 = the automatic choice), $REPS timed steps each
+#   3. heat: kinds $HEAT_K at the z chunks $HEAT_ZCS
+#   4. the best 3 wave configurations again with $CONFIRM_REPS steps (less noise)
+# Prints each kernel at its best z chunk (sorted by Gcells/s), the top $TOP wave
+# configurations (all of them in sorted_wave.txt), then "best" lines with
+# the % of the byte floor (12 B/cell wave, 8 B/cell heat; floor = the device
+# copy bandwidth measured in the same process). Full logs: build/stencil3d/cqa_sweep/.
+# Kinds: cqa (3 planes of copies in flight, no register cap), cqa2 / cqa4 (2 / 4
+# planes), cqab (cqa capped for 3 blocks per SM), cqah (cqa with L2 evict-first
+# copies of u^{n-1} and streaming stores of u^{n+1}), cqaw / cqawb (cqa with
+# cqw's R-deep register queue, z+1..z+R read from shared; cqawb capped for 3
+# blocks per SM). Columns: regs = registers per thread, blk/SM = resident
+# blocks per SM (registers and shared memory), waves = grid blocks / (blk/SM x SMs).
+set -u
+B=build/stencil3d
+N=${N:-512}
+REPS=${REPS:-50}
+CONFIRM_REPS=${CONFIRM_REPS:-200}
+TOP=${TOP:-20}
+ZCS=${ZCS:-"0 512 256 171 128 103 86 64"}
+HEAT_ZCS=${HEAT_ZCS:-"0 512 256 171 128"}
+WAVE_K=${WAVE_K:-cqa,cqa2,cqa4,cqab,cqah,cqaw,cqawb}
+HEAT_K=${HEAT_K:-cqa,cqab,cqaw,cqawb}
+[ -x $B/stencil3d-cuda ] || { echo "cqa_sweep.sh: $B/stencil3d-cuda is missing - run 'make stencil3d stencil3d-cuda' first" >&2; exit 2; }
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "cqa_sweep.sh: no GPU visible (nvidia-smi -L)" >&2; exit 2; }
+nvidia-smi --query-gpu=index,name,memory.total,clocks.max.sm --format=csv,noheader
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
+O=$B/cqa_sweep; rm -rf $O; mkdir -p $O
+T0=$(date +%s)
+fails=0
+
+echo "== 1. bit-identity on the GPU: star kernels vs the CPU reference (77x53x41, 6 steps, noise)"
+: > $O/diff.txt
+for e in wave heat; do
+    for zc in 0 9 5; do
+        log=$O/verify_${e}_z$zc.log
+        $B/stencil3d-cuda --mode verify --eq $e --stencil star --nx 77 --ny 53 --nz 41 --nt 6 --init noise --zchunk $zc > $log 2>&1
+        rc=$?
+        grep -E '^verify: gpu .* DIFF' $log | awk '{print $3 ":" $6}' >> $O/diff.txt
+        last=$(tail -1 $log)
+        if [ $rc = 0 ] && [[ "$last" =~ ^verify:\ ([0-9]+)\ of\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]; then
+            echo "identity $e star zchunk $([ $zc = 0 ] && echo auto || echo $zc): MATCH (${BASH_REMATCH[1]} kernels)"
+        else
+            echo "identity $e star zchunk $zc: FAILED: $(grep -E 'DIFF|error' $log | head -3)"; fails=$((fails+1))
+        fi
+    done
+done
+sort -u -o $O/diff.txt $O/diff.txt
+[ -s $O/diff.txt ] && echo "left out of the ranking (not bit-identical): $(tr '\n' ' ' < $O/diff.txt)"
+
+# bench EQ KINDS ZC REPS TAG -> appends "bench:" lines with zreq=... to $O/all.txt
+bench() {
+    local log=$O/bench_$1_$5_z$3.log
+    $B/stencil3d-cuda --mode bench --eq $1 --stencil star --n $N --reps $4 --zchunk $3 --bench_only "$2" > $log 2>&1 \
+        || { echo "bench $1 $2 zchunk $3 FAILED: $(tail -2 $log)"; fails=$((fails+1)); }
+    grep '^bench: kernel=' $log | grep -v skipped | sed "s/\$/ zreq=$([ $3 = 0 ] && echo auto || echo $3) run=$5/" >> $O/all.txt
+    grep -o 'floor at [0-9.]* GB/s' $log | head -1 > $O/floor_$1.txt
+}
+: > $O/all.txt
+echo "== 2. wave ${N}^3, kinds $WAVE_K, z chunks $ZCS, $REPS steps"
+for zc in $ZCS; do bench wave "$WAVE_K" $zc $REPS sweep; done
+echo "== 3. heat ${N}^3, kinds $HEAT_K, z chunks $HEAT_ZCS, $REPS steps"
+for zc in $HEAT_ZCS; do bench heat "$HEAT_K" $zc $REPS sweep; done
+
+# table lines: gcells pct kind tile eq zchunk zreq regs blk/SM waves ms run
+table() {
+    awk '{ delete v; for (i = 1; i <= NF; i++) if (split($i, a, "=") == 2) v[a[1]] = a[2];
+           print v["gcells"], v["pct_floor"], v["kernel"], v["tile"], v["eq"], v["zchunk"], v["zreq"], v["regs"],
+                 v["blk_per_sm"], v["waves"], v["ms_per_step"], v["run"], v["smem_kb"], v["threads"] }' \
+        | while read -r l; do set -- $l; grep -qx "$3:$4" $O/diff.txt && continue; echo "$l"; done | sort -g -r -k1,1
+}
+fmt() { awk '{printf "%-4s %-5s %-6s z %3s %-6s %7.2f Gc/s %5.1f %%  %.4f ms  regs %3d  smem %5.1fK  thr %3d  blk/SM %d  waves %5.2f\n", $5, $3, $4, $6, "(" $7 ")", $1, $2, $11, $8, $13, $14, $9, $10}'; }
+# the best z chunk of each kernel (kind:tile), sorted
+perkernel() { awk '!seen[$3 ":" $4]++'; }
+
+echo "== 4. confirm: the best 3 wave configurations with $CONFIRM_REPS steps"
+grep 'eq=wave' $O/all.txt | table | head -3 | while read -r l; do
+    set -- $l
+    bench wave "$3:$4" $6 $CONFIRM_REPS confirm
+done
+
+echo
+echo "================ cqa sweep, ${N}^3 FP32 star ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)), $(cat $O/floor_wave.txt 2>/dev/null) ================"
+for e in wave heat; do
+    grep "eq=$e " $O/all.txt | grep 'run=sweep' | table | fmt > $O/sorted_$e.txt
+    echo "---- $e: each kernel at its best z chunk, sorted (% of the $([ $e = wave ] && echo 12 || echo 8) B/cell floor; $REPS steps)"
+    grep "eq=$e " $O/all.txt | grep 'run=sweep' | table | perkernel | fmt
+done
+echo "---- wave: the top $TOP of all $(wc -l < $O/sorted_wave.txt) configurations (all: $O/sorted_wave.txt)"
+head -$TOP $O/sorted_wave.txt
+echo "---- wave, the best 3 again with $CONFIRM_REPS steps"
+grep 'run=confirm' $O/all.txt | table | fmt
+echo
+for e in wave heat; do
+    fl=$([ $e = wave ] && echo 12 || echo 8)
+    b=$(grep "eq=$e " $O/all.txt | table | head -1)
+    if [ -n "$b" ]; then
+        echo "$b" | awk -v e=$e -v f=$fl '{printf "best %s: kernel=%s tile=%s zchunk=%s (%s) %.2f Gcells/s = %.1f %% of the %d B/cell floor (%s run) %s\n", e, $3, $4, $6, $7, $1, $2, f, $12, (e == "wave" ? ($2 >= 80 ? "-> 80 % MET" : "-> 80 % NOT MET") : "")}'
+    else echo "best $e: no result"; fi
+done
+c=$(grep 'run=confirm' $O/all.txt | table | head -1)
+[ -n "$c" ] && echo "$c" | awk '{printf "best wave, confirm run (%s steps): kernel=%s tile=%s zchunk=%s %.2f Gcells/s = %.1f %% of the 12 B/cell floor %s\n", "'$CONFIRM_REPS'", $3, $4, $6, $1, $2, ($2 >= 80 ? "-> 80 % MET" : "-> 80 % NOT MET")}'
+# on the device machine of the agents' run tool, the logs come back through $OUT
+[ -n "${OUT:-}" ] && [ -d "${OUT:-}" ] && cp -r $O "$OUT/" 2>/dev/null
+echo "failures: $fails   (sweep took $(( $(date +%s) - T0 )) s)"
+[ $fails -eq 0 ]
