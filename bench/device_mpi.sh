@@ -5,8 +5,10 @@
 # STRICT=1 all mpi) and build/mpilibs (OpenMPI's Fortran bindings, used only
 # where the machine lacks them).
 #   bash bench/device_mpi.sh check   strict bit-identity CPU vs GPU, 32^3 x 200
-#                                    (exact 2x1 and 1x2, decoupled), fast
-#                                    builds to 1e-12, compute-sanitizer memcheck
+#                                    (exact 2x1 and 1x2, decoupled; mass_fix on
+#                                    1 GPU split/merged, exact 2x1, decoupled
+#                                    2x1 split/merged), fast builds to 1e-12,
+#                                    compute-sanitizer memcheck
 #   bash bench/device_mpi.sh bench   strong 256x256x128 and weak 256^3/GPU, 1 and
 #                                    2 GPUs, exact and decoupled, split and merged;
 #                                    event timings of the exchanges
@@ -56,6 +58,36 @@ if [ "$MODE" = check ] || [ "$MODE" = all ]; then
   $RUN -np 2 build/adiflow_mpi $C --backend cpu --adi-mode decoupled --npk 2 --run-dir $W/dcf > $W/dcf.log 2>&1
   build/compare_fields $W/dcf/field.dump $W/dmf/field.dump --tol 1e-12 > $W/cmpm.txt 2>&1
   row "fast decoupled 1x2 merged GPUs vs CPU decoupled, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL)"
+  # mass_fix on the GPU (cuda/mass_kernels.cu): the mass sums in the CPU's
+  # order, the rescale on the device; bit-identical in the strict build
+  $S/adiflow $C --backend cpu --mass-fix --run-dir $W/sermf > $W/sermf.log 2>&1
+  for k in split merged; do
+    $S/adiflow $C --backend cuda --kernels $k --mass-fix --run-dir $W/sg$k > $W/sg$k.log 2>&1
+    echo "rc=$?"; tail -n 3 $W/sg$k.log
+    row "mass_fix strict serial GPU ($k) vs serial CPU: field.dump" "$(same $W/sermf/field.dump $W/sg$k/field.dump)"
+    row "mass_fix strict serial GPU ($k) vs serial CPU: residual history" "$(same <(hist $W/sermf/residual.dat) <(hist $W/sg$k/residual.dat))"
+  done
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj 2 --mass-fix --run-dir $W/exmf > $W/exmf.log 2>&1
+  tail -n 3 $W/exmf.log
+  row "mass_fix strict exact 2x1 GPUs vs serial CPU: field.dump" "$(same $W/sermf/field.dump $W/exmf/field.dump)"
+  $RUN -np 2 $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npj 2 --mass-fix --run-dir $W/dcpumf > $W/dcpumf.log 2>&1
+  for k in split merged; do
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --kernels $k --adi-mode decoupled --npj 2 --mass-fix \
+      --run-dir $W/dg${k}mf > $W/dg${k}mf.log 2>&1
+    tail -n 3 $W/dg${k}mf.log
+    row "mass_fix strict decoupled 2x1 GPUs ($k) vs CPU decoupled 2x1" "$(same $W/dcpumf/field.dump $W/dg${k}mf/field.dump)"
+  done
+  build/adiflow $C --backend cuda --kernels merged --mass-fix --run-dir $W/sfmmf > $W/sfmmf.log 2>&1
+  build/compare_fields $W/sermf/field.dump $W/sfmmf/field.dump --tol 1e-12 > $W/cmpsmf.txt 2>&1
+  row "mass_fix fast serial merged GPU vs serial CPU, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL)"
+  $RUN -np 2 build/adiflow_mpi $C --backend cuda --kernels merged --adi-mode decoupled --npj 2 --mass-fix \
+    --run-dir $W/dfmmf > $W/dfmmf.log 2>&1
+  build/compare_fields $W/dcpumf/field.dump $W/dfmmf/field.dump --tol 1e-12 > $W/cmpdmf.txt 2>&1
+  row "mass_fix fast decoupled 2x1 merged GPUs vs CPU decoupled, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL)"
+  compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 build/adiflow $C --backend cuda \
+    --mass-fix --max-iter 3 --run-dir $W/sanmf > $W/sanmf.log 2>&1
+  rc=$?
+  row "compute-sanitizer memcheck, serial split --mass-fix" "rc=$rc $(grep -m1 'ERROR SUMMARY' $W/sanmf.log)"
   for m in "exact split" "decoupled merged"; do
     set -- $m
     $RUN -np 2 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 build/adiflow_mpi $C --backend cuda --adi-mode $1 \

@@ -40,6 +40,7 @@ static struct adi_gpu_state {
   cudaStream_t stream;
   adi_view v;                         /* device pointers, layout, parameters */
   double *d_plane, *d_norms;          /* residual-norm scratch: 5*nk, 5 */
+  double *d_mrows, *d_mplane;         /* mass_fix scratch: row sums nj*nk, plane sums nk */
   double *h_norms;                    /* pinned, 5 */
   size_t bytes;                       /* device memory held */
   adi_step steps[ADI_MAX_STEPS];
@@ -294,7 +295,8 @@ static int check_launch_limits(const struct cudaDeviceProp *prop, int dev, const
 
 static void free_all(void)
 {
-  double **fields[] = {&g.v.q, &g.v.qp, &g.v.res, &g.v.dq, &g.v.dtv, &g.v.wk, &g.d_plane, &g.d_norms};
+  double **fields[] = {&g.v.q, &g.v.qp, &g.v.res, &g.v.dq, &g.v.dtv, &g.v.wk, &g.d_plane, &g.d_norms,
+                        &g.d_mrows, &g.d_mplane};
   const double **cfields[] = {&g.v.sf, &g.v.sc, &g.v.vol};
   size_t a;
   for (a = 0; a < sizeof fields/sizeof fields[0]; ++a) {
@@ -410,7 +412,8 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
   if (rc != ADI_OK) return rc;
 
   /* memory: every field of the host set but the cell centres, plus scratch */
-  need = (size_t)npts*ADI_NFIELDS*sizeof(double) + (size_t)(5*sp->nk + 5)*sizeof(double);
+  need = (size_t)npts*ADI_NFIELDS*sizeof(double) + (size_t)(5*sp->nk + 5)*sizeof(double)
+       + (size_t)(sp->nj + 1)*(size_t)sp->nk*sizeof(double);
   ADI_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   if (need + ((size_t)64 << 20) > free_b) {
     set_error("grid %d x %d x %d needs %.2f GiB of GPU memory (%d fields of %lld points), but GPU %d "
@@ -456,6 +459,12 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
     rc = adi_cuda_fail(cudaGetLastError(), "uploading the state q", __FILE__, __LINE__);
   if (rc == ADI_OK && cudaMalloc((void **)&g.d_plane, (size_t)(5*sp->nk)*sizeof(double)) != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the residual-norm planes", __FILE__, __LINE__);
+  /* mass_fix scratch, small (nj*nk + nk doubles): held by every run, so a
+   * mass_fix run cannot fail for memory half way */
+  if (rc == ADI_OK && cudaMalloc((void **)&g.d_mrows, (size_t)sp->nj*(size_t)sp->nk*sizeof(double)) != cudaSuccess)
+    rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the mass row sums", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMalloc((void **)&g.d_mplane, (size_t)sp->nk*sizeof(double)) != cudaSuccess)
+    rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the mass plane sums", __FILE__, __LINE__);
   if (rc == ADI_OK && cudaMalloc((void **)&g.d_norms, 5*sizeof(double)) != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the residual norms", __FILE__, __LINE__);
   if (rc == ADI_OK && cudaMallocHost((void **)&g.h_norms, 5*sizeof(double)) != cudaSuccess)
@@ -621,6 +630,38 @@ int adi_gpu_residual_plane_sums(double *plane)
   err = cudaStreamSynchronize(g.stream);
   if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
   return ADI_OK;
+}
+
+/* mass_fix: the host's plane sums (zeros, or the j ranks' running sums) go
+ * up, the row kernel and the plane kernel add this grid's mass in the
+ * Fortran's order, the plane sums come back. Runs after the iteration's
+ * kernels in stream order; the synchronisation at the end also reports a
+ * fault of those. */
+int adi_gpu_mass_plane_sums(double *plane)
+{
+  cudaError_t err;
+  int rc;
+  REQUIRE_INIT("adi_gpu_mass_plane_sums");
+  if (plane == NULL) return usage("adi_gpu_mass_plane_sums: null argument");
+  ADI_CUDA_CHECK(cudaMemcpyAsync(g.d_mplane, plane, (size_t)g.v.nk*sizeof(double), cudaMemcpyHostToDevice,
+                                 g.stream));
+  rc = launch_mass_plane_sums(&g.v, g.d_mrows, g.d_mplane, g.stream);
+  if (rc != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaMemcpyAsync(plane, g.d_mplane, (size_t)g.v.nk*sizeof(double), cudaMemcpyDeviceToHost,
+                                 g.stream));
+  err = cudaStreamSynchronize(g.stream);
+  if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
+  return ADI_OK;
+}
+
+/* mass_fix: q(1:5) *= s over the interior, in stream order before the next
+ * iteration (s a kernel argument: nothing to copy, nothing to wait for).
+ * s is not checked: a NaN from a diverged state goes on into q as on the
+ * CPU, and the driver's divergence check reports it the same way. */
+int adi_gpu_scale_state(double s)
+{
+  REQUIRE_INIT("adi_gpu_scale_state");
+  return launch_mass_scale(&g.v, s, g.stream);
 }
 
 int adi_gpu_download_state(double *q)

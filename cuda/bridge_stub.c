@@ -22,6 +22,8 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
 int adi_gpu_iterate(double cfl) { (void)cfl; return fail(); }
 int adi_gpu_residual_norms(double norms[5]) { (void)norms; return fail(); }
 int adi_gpu_residual_plane_sums(double *plane) { (void)plane; return fail(); }
+int adi_gpu_mass_plane_sums(double *plane) { (void)plane; return fail(); }
+int adi_gpu_scale_state(double s) { (void)s; return fail(); }
 int adi_gpu_download_state(double *q) { (void)q; return fail(); }
 int adi_gpu_upload_state(const double *q) { (void)q; return fail(); }
 int adi_gpu_set_timing(int enabled) { (void)enabled; return fail(); }

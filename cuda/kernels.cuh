@@ -1,5 +1,5 @@
 /* What the kernel files (bc_kernels.cu, timestep_kernels.cu, flux_kernels.cu,
- * viscous_kernels.cu, adi_kernels.cu, norm_kernels.cu) offer the bridge:
+ * viscous_kernels.cu, adi_kernels.cu, norm_kernels.cu, mass_kernels.cu) offer the bridge:
  * one launcher per kernel, each running on the given stream and returning
  * ADI_OK or the status of a failed launch. The kernels themselves are thin:
  * a thread finds its cell (or grid line) and calls the stage body of
@@ -64,5 +64,9 @@ int launch_ADI_kernel5(const adi_view *v, int d, cudaStream_t s);
 int launch_norm_kernels(const adi_view *v, double *plane, double *norms, cudaStream_t s);
 /* plane[5*nk] += the plane sums of this grid, in the same order (block mode) */
 int launch_norm_plane_add(const adi_view *v, double *plane, cudaStream_t s);
+/* mass_fix (mass_kernels.cu): rows[nj*nk] = the row sums of vol*rho, then
+ * plane[nk] += the rows of each plane in j order; q(1:5) *= s_factor */
+int launch_mass_plane_sums(const adi_view *v, double *rows, double *plane, cudaStream_t s);
+int launch_mass_scale(const adi_view *v, double s_factor, cudaStream_t s);
 
 #endif

@@ -17,7 +17,7 @@ program adiflow
   use boundary_conditions, only: apply_boundary_conditions
   use primitives, only: compute_primitives
   use residual_norms, only: compute_residual_norms
-  use mass_constraint, only: total_mass
+  use mass_constraint, only: total_mass, mass_from_plane_sums, mass_scale_factor
   use field_io, only: write_field_dump, read_field_dump
   use output_vtk, only: write_vts
   use output_tecplot, only: write_tecplot
@@ -114,6 +114,7 @@ program adiflow
     cfl = cfl_at(cs, it)
     if (use_gpu) then
       call gpu_check(adi_gpu_iterate(cfl), 'iteration')
+      if (cs%mass_fix) call gpu_mass_fix()
     else if (cs%mass_fix) then
       call cpu_iteration(sp, lay, cfl, f, mass0)
     else
@@ -192,17 +193,22 @@ contains
       if (adi_gpu_available() == 0) call gpu_check(int(1, c_int), 'backend = ''cuda''')
       gpu = .true.
     case default
-      if (cs%mass_fix) then
-        ! the GPU kernels have no mass constraint (validate_case refuses 'cuda')
-        gpu = .false.
-        write(output_unit, '(a)') 'adiflow: backend = auto with mass_fix: running on the CPU backend'
-        return
-      end if
       gpu = adi_gpu_available() /= 0
       if (.not. gpu) write(output_unit, '(a)') &
         'adiflow: backend = auto: no usable GPU found, running on the CPU backend'
     end select
   end function choose_backend
+
+  !> mass_fix on the GPU: the device's plane sums (the Fortran order of
+  !> total_mass), the total and s = M0/M here, the rescale on the device: the
+  !> steps of cpu_iteration's rescale_to_mass. Synchronises every iteration.
+  subroutine gpu_mass_fix()
+    real(rk) :: plane(lay%nk)
+    plane = 0.0_rk
+    call gpu_check(adi_gpu_mass_plane_sums(plane), 'mass sums (mass_fix)')
+    call gpu_check(adi_gpu_scale_state(mass_scale_factor(mass0, mass_from_plane_sums(plane))), &
+      'mass rescale (mass_fix)')
+  end subroutine gpu_mass_fix
 
   integer(c_int) function kernel_family(name)
     character(len=*), intent(in) :: name

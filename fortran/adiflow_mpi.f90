@@ -18,7 +18,8 @@
 !> backend = 'cuda' (or 'auto' where every rank sees a GPU): one rank per
 !> GPU, chosen by node-local rank, halos and pipelined sweeps GPU to GPU
 !> through NCCL (cuda/multi/block_nccl.cu); the same blocks, the same
-!> results as the CPU backend (bit for bit in the strict build).
+!> results as the CPU backend (bit for bit in the strict build), mass_fix
+!> included (the device's mass plane sums chained along j as on the CPU).
 program adiflow_mpi
   use mpi_f08
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
@@ -38,10 +39,12 @@ program adiflow_mpi
   use output_profiles, only: write_profiles
   use residual_monitor
   use residual_norms, only: norms_from_plane_sums
+  use mass_constraint, only: mass_scale_factor
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, atomic_rename
   use mpi_decomp
   use gpu_bridge, only: adi_gpu_available, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
-    adi_gpu_download_state, gpu_error_text, gpu_device_info, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
+    adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, gpu_error_text, gpu_device_info, &
+    ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use gpu_block_bridge
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char
   implicit none
@@ -158,6 +161,7 @@ program adiflow_mpi
     cfl = cfl_at(cs, it)
     if (use_gpu) then
       call gpu_ok(adi_gpu_iterate(cfl), 'iteration')
+      if (cs%mass_fix) call gpu_mass_fix()
     else
       call mpi_iteration(cfl)
     end if
@@ -313,12 +317,6 @@ contains
     case default
       gpu = all_have
     end select
-    if (gpu .and. cs%mass_fix) then
-      if (trim(cs%backend) == 'cuda') call stop_all(2, 'mass_fix runs on the CPU backend only (the GPU '// &
-        'kernels have no mass constraint yet): use backend = ''cpu''')
-      gpu = .false.
-      if (rank == 0) write(output_unit, '(a)') 'adiflow_mpi: backend = auto with mass_fix: running on the CPU backend'
-    end if
     if (gpu .and. dc_exact_requested() .and. trim(cs%kernels) == 'merged') call stop_all(2, &
       'adi_mode = ''exact'' runs on the split kernel family only (the merged family fuses the ADI stages '// &
       'that the cross-block pipeline needs apart): use kernels = ''split'', or adi_mode = ''decoupled''')
@@ -396,6 +394,18 @@ contains
     call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
     nrm = norms_from_plane_sums(plane, dc%nglob(1), dc%nglob(2), dc%nglob(3))
   end subroutine residual_norms_now
+
+  !> mass_fix on the GPU blocks: mpi_total_mass's chain along the j ranks
+  !> with the device's plane sums (adi_gpu_mass_plane_sums, the Fortran
+  !> order) in place of add_mass_plane_sums, then the same factor on every
+  !> rank, as mpi_mass_fix on the CPU. Synchronises every iteration.
+  subroutine gpu_mass_fix()
+    real(rk) :: pl(lay%nk)
+    call mpi_mass_chain_in(dc, pl)
+    call gpu_ok(adi_gpu_mass_plane_sums(pl), 'mass sums (mass_fix)')
+    call gpu_ok(adi_gpu_scale_state(mass_scale_factor(mass0, mpi_mass_chain_out(dc, pl))), &
+      'mass rescale (mass_fix)')
+  end subroutine gpu_mass_fix
 
   !> The MPI driver's own flags, on top of build/adiflow's (apply_overrides).
   logical function mpi_option(flag, value)

@@ -324,9 +324,6 @@ contains
     call check_int('restart_interval', cs%restart_interval, 0, 100000000)
     call check_choice('backend', cs%backend, 'auto cpu cuda')
     call check_choice('kernels', cs%kernels, 'split merged')
-    ! the GPU kernels do not rescale (yet): refuse rather than ignore the key
-    if (cs%mass_fix .and. cs%backend == 'cuda') call case_error('mass_fix = .true. runs on the CPU '// &
-      'backend only (the GPU kernels have no mass constraint yet): use backend = ''cpu'' or ''auto''')
   end subroutine validate_case
 
   !> Host-side constants, computed once and shared with the device as they are.

@@ -9,6 +9,7 @@ module gpu_bridge
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report
   public :: adi_gpu_residual_plane_sums, gpu_error_text
+  public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
   public :: ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
 
   integer(c_int), parameter :: ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1
@@ -39,6 +40,14 @@ module gpu_bridge
     integer(c_int) function adi_gpu_residual_plane_sums(plane) bind(c, name='adi_gpu_residual_plane_sums')
       import :: c_int, c_double
       real(c_double), intent(inout) :: plane(*)
+    end function
+    integer(c_int) function adi_gpu_mass_plane_sums(plane) bind(c, name='adi_gpu_mass_plane_sums')
+      import :: c_int, c_double
+      real(c_double), intent(inout) :: plane(*)
+    end function
+    integer(c_int) function adi_gpu_scale_state(s) bind(c, name='adi_gpu_scale_state')
+      import :: c_int, c_double
+      real(c_double), value :: s
     end function
     integer(c_int) function adi_gpu_download_state(q) bind(c, name='adi_gpu_download_state')
       import :: c_int, c_double

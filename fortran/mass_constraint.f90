@@ -7,11 +7,17 @@
 !> mass level. Scaling rho, rho*u, rho*v, rho*w and E by one factor s keeps
 !> u, v, w and T and moves only that level.
 !>
-!> The total is summed in a fixed order: per k-plane in j-then-i order, then
-!> the planes in k order (the pattern of residual_norms.f90). So the result
-!> does not depend on the OpenMP thread count, and a j/k block decomposition
-!> reproduces it bit for bit by chaining the plane sums along the j ranks
-!> (fortran/mpi_decomp.f90, mpi_total_mass).
+!> The total is summed in one fixed order, shared with the GPU backend's
+!> mass kernels (include/adiflow_stages.h: mass_row_sum, mass_plane_sum_from,
+!> cuda/mass_kernels.cu): first each (j,k) row from 0 over i in order
+!> (mass_row_sum), then per k-plane the rows added in j order onto the
+!> plane's running sum, then the planes in k order (mass_from_plane_sums).
+!> Row sums first because they parallelise: the GPU gives one thread to a
+!> row (ni terms) and one to a plane (nj terms) instead of ni*nj terms to a
+!> thread per plane. The result does not depend on the OpenMP thread count,
+!> and a j/k block decomposition reproduces it bit for bit: i is never split,
+!> so the rows are whole on every rank, and the plane sums run on along the
+!> j ranks (fortran/mpi_decomp.f90, mpi_total_mass).
 !>
 !> M0 is the mass of rho = 1 in every cell (the initial state of both
 !> drivers), i.e. the volume sum in the same order. It is recomputed from the
@@ -21,41 +27,50 @@ module mass_constraint
   use grid_layout, only: layout_t
   implicit none
   private
-  public :: add_mass_plane_sums, mass_from_plane_sums, total_mass, rescale_to_mass
+  public :: mass_row_sum, add_mass_plane_sums, mass_from_plane_sums, total_mass
+  public :: mass_scale_factor, scale_state, rescale_to_mass
 
 contains
 
-  !> plane(k) += sum over the plane k of vol*rho, j then i in order (a block
-  !> of a decomposed grid starts from the sums of the blocks below it in j).
+  !> Sum of vol*rho over the row (j, k), i in order from 0 (q absent: rho = 1,
+  !> the volume). Mirror: mass_row_sum in include/adiflow_stages.h.
+  pure function mass_row_sum(lay, vol, j, k, q) result(r)
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(in) :: vol(-1:,-1:,-1:)
+    integer, intent(in) :: j, k
+    real(rk), intent(in), optional :: q(-1:,-1:,-1:,:)
+    real(rk) :: r
+    integer :: i
+    r = 0.0_rk
+    if (present(q)) then
+      do i = 1, lay%ni
+        r = r + vol(i,j,k)*q(i,j,k,1)
+      end do
+    else
+      do i = 1, lay%ni
+        r = r + vol(i,j,k)
+      end do
+    end if
+  end function mass_row_sum
+
+  !> plane(k) += the row sums of plane k, added in j order (a block of a
+  !> decomposed grid starts from the sums of the blocks below it in j).
   !> Without q, rho = 1: the plane sums of the reference mass M0.
+  !> Mirror of the j loop: mass_plane_sum_from in include/adiflow_stages.h.
   subroutine add_mass_plane_sums(lay, vol, plane, q)
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: vol(-1:,-1:,-1:)
     real(rk), intent(inout) :: plane(:)
     real(rk), intent(in), optional :: q(-1:,-1:,-1:,:)
-    integer :: i, j, k
+    integer :: j, k
     ! one thread per plane: the order inside a plane never changes
-    if (present(q)) then
-      !$omp parallel do private(i, j)
-      do k = 1, lay%nk
-        do j = 1, lay%nj
-          do i = 1, lay%ni
-            plane(k) = plane(k) + vol(i,j,k)*q(i,j,k,1)
-          end do
-        end do
+    !$omp parallel do private(j)
+    do k = 1, lay%nk
+      do j = 1, lay%nj
+        plane(k) = plane(k) + mass_row_sum(lay, vol, j, k, q)
       end do
-      !$omp end parallel do
-    else
-      !$omp parallel do private(i, j)
-      do k = 1, lay%nk
-        do j = 1, lay%nj
-          do i = 1, lay%ni
-            plane(k) = plane(k) + vol(i,j,k)
-          end do
-        end do
-      end do
-      !$omp end parallel do
-    end if
+    end do
+    !$omp end parallel do
   end subroutine add_mass_plane_sums
 
   !> The total from the plane sums of the whole grid, added in k order.
@@ -82,16 +97,22 @@ contains
     m = mass_from_plane_sums(plane)
   end function total_mass
 
-  !> Scale the five conservative variables of every interior cell by
-  !> s = m0/m (m: the current total mass). The ghosts are left alone: the
-  !> next boundary fill recomputes them from the interior.
-  subroutine rescale_to_mass(lay, q, m0, m)
-    type(layout_t), intent(in) :: lay
-    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+  !> The factor that brings the total mass m back to m0 (one place, so the
+  !> CPU and GPU paths divide alike).
+  pure function mass_scale_factor(m0, m) result(s)
     real(rk), intent(in) :: m0, m
     real(rk) :: s
-    integer :: i, j, k, v
     s = m0/m
+  end function mass_scale_factor
+
+  !> Scale the five conservative variables of every interior cell by s. The
+  !> ghosts are left alone: the next boundary fill recomputes them from the
+  !> interior. Mirror: scale_state_point in include/adiflow_stages.h.
+  subroutine scale_state(lay, q, s)
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: s
+    integer :: i, j, k, v
     !$omp parallel do collapse(2) private(i, v)
     do k = 1, lay%nk
       do j = 1, lay%nj
@@ -103,5 +124,13 @@ contains
       end do
     end do
     !$omp end parallel do
+  end subroutine scale_state
+
+  !> Scale the interior state by s = m0/m (m: the current total mass).
+  subroutine rescale_to_mass(lay, q, m0, m)
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: m0, m
+    call scale_state(lay, q, mass_scale_factor(m0, m))
   end subroutine rescale_to_mass
 end module mass_constraint

@@ -33,6 +33,7 @@ module mpi_decomp
   public :: decomp_t, choose_process_grid, decomp_setup, block_range
   public :: halo_exchange, block_boundary_conditions
   public :: adi_stage4_pipelined, mpi_residual_norms, mpi_total_mass, mpi_mass_fix
+  public :: mpi_mass_chain_in, mpi_mass_chain_out
   public :: gather_interior, write_block_vts, write_pvts, mpi_fail, any_rank
 
   integer, parameter :: eig_of_char(5) = [1, 1, 1, 2, 3]
@@ -420,22 +421,41 @@ contains
     real(rk), intent(in) :: vol(-1:,-1:,-1:)
     real(rk), intent(in), optional :: q(-1:,-1:,-1:,:)
     real(rk) :: m
-    real(rk), allocatable :: pl(:), plane(:)
-    allocate(pl(lay%nk), plane(dc%nglob(3)))
+    real(rk) :: pl(lay%nk)
+    call mpi_mass_chain_in(dc, pl)
+    call add_mass_plane_sums(lay, vol, pl, q)
+    m = mpi_mass_chain_out(dc, pl)
+  end function mpi_total_mass
+
+  !> The chain of mpi_total_mass, first half: this block's plane sums start
+  !> from the running sums of the j rank below (zeros on the lowest). The GPU
+  !> path of build/adiflow_mpi adds its device plane sums in between.
+  subroutine mpi_mass_chain_in(dc, pl)
+    type(decomp_t), intent(in) :: dc
+    real(rk), intent(out) :: pl(:)
     pl = 0.0_rk
     if (dc%swp(1, 2) /= MPI_PROC_NULL) &
-      call MPI_Recv(pl, lay%nk, MPI_DOUBLE_PRECISION, dc%swp(1, 2), 3001, dc%comm, MPI_STATUS_IGNORE)
-    call add_mass_plane_sums(lay, vol, pl, q)
+      call MPI_Recv(pl, size(pl), MPI_DOUBLE_PRECISION, dc%swp(1, 2), 3001, dc%comm, MPI_STATUS_IGNORE)
+  end subroutine mpi_mass_chain_in
+
+  !> Second half: pass the running sums to the j rank above, or, on the top
+  !> j rank, publish the finished planes; the total on every rank.
+  function mpi_mass_chain_out(dc, pl) result(m)
+    type(decomp_t), intent(in) :: dc
+    real(rk), intent(in) :: pl(:)
+    real(rk) :: m
+    real(rk), allocatable :: plane(:)
+    allocate(plane(dc%nglob(3)))
     ! every plane is non-zero on one rank only: the sum adds exact zeros
     plane = 0.0_rk
     if (dc%swp(2, 2) /= MPI_PROC_NULL) then
-      call MPI_Send(pl, lay%nk, MPI_DOUBLE_PRECISION, dc%swp(2, 2), 3001, dc%comm)
+      call MPI_Send(pl, size(pl), MPI_DOUBLE_PRECISION, dc%swp(2, 2), 3001, dc%comm)
     else
-      plane(dc%off(3)+1:dc%off(3)+lay%nk) = pl
+      plane(dc%off(3)+1:dc%off(3)+size(pl)) = pl
     end if
     call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
     m = mass_from_plane_sums(plane)
-  end function mpi_total_mass
+  end function mpi_mass_chain_out
 
   !> mass_fix on a block: scale its interior by m0 / (global total mass), the
   !> same factor on every rank, and the same as the single-domain one.

@@ -52,6 +52,16 @@ int adi_gpu_residual_norms(double norms[5]);
  * the host). The building block of residual norms over a decomposed grid. */
 int adi_gpu_residual_plane_sums(double *plane);
 
+/* mass_fix (fortran/mass_constraint.f90), one call each per iteration:
+ * plane[k-1] += the sum of vol*rho over k-plane k, in the Fortran's order
+ * (row sums over i, then the rows in j order onto the value passed in;
+ * plane: nk doubles on the host, zeros or the running sums of the j ranks
+ * below). Synchronises. The host adds the planes in k order and computes
+ * s = M0/M for adi_gpu_scale_state, which multiplies the five conservative
+ * variables of every interior cell by s (asynchronous, in stream order). */
+int adi_gpu_mass_plane_sums(double *plane);
+int adi_gpu_scale_state(double s);
+
 /* Copy the device state q (5 fields, ghosts included) to the host / back. */
 int adi_gpu_download_state(double *q);
 int adi_gpu_upload_state(const double *q);

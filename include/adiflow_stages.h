@@ -11,6 +11,8 @@
  *   adi_stage1_point..5    lu_adi.f90               adi_stage1_eigenvalues ..
  *   adi_stage4_line        lu_adi.f90               adi_stage4_sweeps (one line)
  *   residual_plane_sum     residual_norms.f90       (one k-plane, one variable)
+ *   mass_row_sum, mass_plane_sum_from, scale_state_point
+ *                          mass_constraint.f90      mass_row_sum, add_mass_plane_sums, scale_state
  * with the same index ranges (stage_bounds), the same ghost semantics and the
  * same arithmetic, so a GPU iteration reproduces the CPU one bit for bit when
  * FMA contraction is off. tests/test_stages_c_vs_fortran.f90 runs the
@@ -555,6 +557,39 @@ ADI_HD static inline double residual_norm_final(const adi_view *v, const double 
   double norm = 0.0;
   for (k = 1; k <= v->nk; ++k) norm = norm + plane[(m - 1) + 5*(k - 1)];
   return sqrt(norm/((double)v->ni*(double)v->nj*(double)v->nk));
+}
+
+/* ---- mass_fix (fortran/mass_constraint.f90): the total mass M = sum of
+ * vol*rho in the Fortran's fixed order, rows first, then planes ---- */
+
+/* sum of vol*rho over row (j, k), i in order from 0: mass_row_sum */
+ADI_HD static inline double mass_row_sum(const adi_view *v, int j, int k)
+{
+  int i, p;
+  double r = 0.0;
+  for (i = 1; i <= v->ni; ++i) {
+    p = adi_pt(v, i, j, k);
+    r = r + v->vol[p]*ADI_F(v, q, 1, p);
+  }
+  return r;
+}
+
+/* plane k's running sum plus its rows in j order, rows[(j-1) + nj*(k-1)]
+ * from mass_row_sum: the j loop of add_mass_plane_sums (the sum passed in
+ * is the one of the j blocks below, 0 on a single domain) */
+ADI_HD static inline double mass_plane_sum_from(const adi_view *v, const double *rows, int k, double sum)
+{
+  int j;
+  for (j = 1; j <= v->nj; ++j) sum = sum + rows[(j - 1) + v->nj*(k - 1)];
+  return sum;
+}
+
+/* the five conservative variables of interior cell (i,j,k) times s:
+ * scale_state's loop body */
+ADI_HD static inline void scale_state_point(const adi_view *v, double s, int i, int j, int k)
+{
+  int m, p = adi_pt(v, i, j, k);
+  for (m = 1; m <= 5; ++m) ADI_F(v, q, m, p) = s*ADI_F(v, q, m, p);
 }
 
 /* ---- the launch sequence of one iteration (solver_cpu.f90's cpu_iteration),

@@ -142,6 +142,9 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep
   rc=$(mpi 2 nogpu tests/cases/cube12.nml --backend cuda)
   expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/nogpu.log") -eq 1 ] && grep -q "not every rank sees a usable GPU" "$T/nogpu.log"' \
     "backend = 'cuda' without GPUs: exit 2, one message"
+  rc=$(mpi 2 nogpumf tests/cases/cube12.nml --backend cuda --mass-fix)
+  expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/nogpumf.log") -eq 1 ] && grep -q "not every rank sees a usable GPU" "$T/nogpumf.log" && ! grep -q "mass_fix runs on the CPU" "$T/nogpumf.log"' \
+    "backend = 'cuda' --mass-fix without GPUs: the same no-GPU error (mass_fix is no longer refused)"
 fi
 printf '&adiflow\nni = 8, nj = 8, nk = 4\nbackend = "cuda"\nkernels = "merged"\n/\n&parallel adi_mode = "exact" /\n' > "$T/mex.nml"
 rc=$(mpi 2 mex "$T/mex.nml")

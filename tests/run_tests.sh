@@ -80,8 +80,19 @@ badcase "bad backend"      "backend = 'opencl'"             'backend = "opencl" 
 badcase "order"            "order = 3"                      "order = 3 is out of range"
 badcase "cfl"              "cfl = 0."                       "cfl = "
 badcase "too few wall cells" "nk = 1"                       "nk = 1 is too small"
-badcase "mass_fix on the GPU" "mass_fix = .true., backend = 'cuda'" "mass_fix = .true. runs on the CPU backend only"
 badcase "grid too big for memory" "ni = 4096, nj = 4096, nk = 4096" "GiB of host memory"
+# mass_fix runs on the GPU backend too (cuda/mass_kernels.cu): no refusal of
+# its own. Without a GPU, backend 'cuda' with it fails as backend 'cuda'
+# alone does (exit 4, the no-device message), and 'auto' falls back to the CPU
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  out0=$(./$B/adiflow tests/cases/cube12.nml --backend cuda --run-dir "$T/ng0" 2>&1); rc0=$?
+  out1=$(./$B/adiflow tests/cases/cube12.nml --backend cuda --mass-fix --run-dir "$T/ng1" 2>&1); rc1=$?
+  expect '[ $rc0 -ne 0 ] && [ $rc1 -eq $rc0 ] && [ "$out1" = "$out0" ] && ! echo "$out1" | grep -q "mass_fix"' \
+    "backend cuda --mass-fix without a GPU: the usual no-GPU error (exit $rc1), no mass_fix refusal"
+  rc=$(run ngauto tests/cases/cube12.nml --backend auto --mass-fix --max-iter 2)
+  expect '[ "$rc" -eq 0 ] && grep -q "no usable GPU found, running on the CPU backend" "$T/ngauto.log" && grep -q "mass_fix: total mass held at" "$T/ngauto.log"' \
+    "backend auto --mass-fix without a GPU: runs on the CPU with the usual fallback message"
+fi
 out=$(./$B/adiflow "$T/nonexistent.nml" 2>&1); rc=$?
 expect '[ $rc -eq 2 ] && echo "$out" | grep -q "does not exist"' "missing case file rejected"
 out=$(./$B/adiflow tests/cases/cube12.nml --frobnicate 2>&1); rc=$?

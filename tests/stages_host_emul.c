@@ -6,7 +6,8 @@
  *
  * With reverse = 1 every launch visits its points in reverse order: a stage
  * whose points were not independent (a race on the GPU) would then differ
- * from the Fortran loop order. */
+ * from the Fortran loop order. The mass_fix kernels (cuda/mass_kernels.cu)
+ * are emulated the same way (emul_mass_plane_sums, emul_scale_state). */
 #include <string.h>
 
 #include "adiflow_stages.h"
@@ -72,4 +73,40 @@ void emul_residual_norms(const adi_solver_params *sp, const double *res, const d
   for (k = v.nk; k >= 1; --k)
     for (m = 1; m <= 5; ++m) plane[(m - 1) + 5*(k - 1)] = residual_plane_sum(&v, m, k);
   for (m = 1; m <= 5; ++m) norms[m - 1] = residual_norm_final(&v, plane, m);
+}
+
+/* mass_fix the way cuda/mass_kernels.cu computes it: one "thread" per (j,k)
+ * row (mass_row_sum into rows[nj*nk]), then one per k-plane continuing
+ * plane[k-1] over its rows in j order (mass_plane_sum_from). With reverse =
+ * 1 the rows and the planes are visited backwards: each must depend on
+ * nothing but its own inputs, as the GPU threads do. */
+void emul_mass_plane_sums(const adi_solver_params *sp, double *q, const double *vol, double *rows,
+                          double *plane, int reverse)
+{
+  adi_view v = adi_make_view(sp, q, NULL, NULL, NULL, NULL, NULL, NULL, NULL, vol);
+  int t, n = v.nj*v.nk, k;
+  for (t = 0; t < n; ++t) {
+    int r = reverse ? n - 1 - t : t;
+    rows[r] = mass_row_sum(&v, r%v.nj + 1, r/v.nj + 1);
+  }
+  for (t = 0; t < v.nk; ++t) {
+    k = reverse ? v.nk - t : t + 1;
+    plane[k - 1] = mass_plane_sum_from(&v, rows, k, plane[k - 1]);
+  }
+}
+
+/* the rescale kernel: scale_state_point over the interior box */
+void emul_scale_state(const adi_solver_params *sp, double *q, double s, int reverse)
+{
+  adi_view v = adi_make_view(sp, q, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+  int i, j, k;
+  if (!reverse) {
+    for (k = 1; k <= v.nk; ++k)
+      for (j = 1; j <= v.nj; ++j)
+        for (i = 1; i <= v.ni; ++i) scale_state_point(&v, s, i, j, k);
+  } else {
+    for (k = v.nk; k >= 1; --k)
+      for (j = v.nj; j >= 1; --j)
+        for (i = v.ni; i >= 1; --i) scale_state_point(&v, s, i, j, k);
+  }
 }

@@ -7,6 +7,10 @@
 !> points visited forwards and backwards (a stage whose points depended on
 !> each other, i.e. a race on the GPU, would fail that). Residual norms
 !> computed the GPU's way must match compute_residual_norms bit for bit.
+!> mass_fix the GPU's way (row sums, plane sums from the values passed in,
+!> the total and s = M0/M in Fortran, the rescale kernel) must match
+!> mass_constraint's sums and rescale bit for bit, in a chain of blocks too,
+!> and iterations with it must match cpu_iteration(..., mass0).
 program test_stages_c_vs_fortran
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int64, output_unit
@@ -18,6 +22,8 @@ program test_stages_c_vs_fortran
   use boundary_conditions, only: apply_boundary_conditions
   use solver_cpu, only: cpu_iteration
   use residual_norms, only: compute_residual_norms
+  use mass_constraint, only: total_mass, add_mass_plane_sums, mass_from_plane_sums, mass_scale_factor, &
+    scale_state
   use case_setup
   use test_util
   implicit none
@@ -38,6 +44,21 @@ program test_stages_c_vs_fortran
       real(c_double), intent(in) :: res(*), vol(*)
       real(c_double), intent(inout) :: plane(*)
       real(c_double), intent(out) :: norms(5)
+    end subroutine
+    subroutine emul_mass_plane_sums(sp, q, vol, rows, plane, reverse) bind(c, name='emul_mass_plane_sums')
+      import :: solver_params_t, c_double, c_int
+      type(solver_params_t), intent(in) :: sp
+      real(c_double), intent(inout) :: q(*)
+      real(c_double), intent(in) :: vol(*)
+      real(c_double), intent(inout) :: rows(*), plane(*)
+      integer(c_int), value :: reverse
+    end subroutine
+    subroutine emul_scale_state(sp, q, s, reverse) bind(c, name='emul_scale_state')
+      import :: solver_params_t, c_double, c_int
+      type(solver_params_t), intent(in) :: sp
+      real(c_double), intent(inout) :: q(*)
+      real(c_double), value :: s
+      integer(c_int), value :: reverse
     end subroutine
   end interface
 
@@ -148,5 +169,72 @@ contains
       trim(title)//': emulated GPU launch sequence == cpu_iteration bit for bit, all fields')
     call check(nbad_norm == 0 .and. all(n1 > 0.0_rk), &
       trim(title)//': residual norms computed the GPU way == compute_residual_norms bit for bit')
+    call mass_fix_checks(title, lay, sp, f1, f2, niter)
   end subroutine run_case
+
+  !> mass_fix the GPU's way against mass_constraint, on the (equal) states
+  !> f1, f2 left by run_case: plane sums and total, plane sums continued from
+  !> given values (a j rank's chain), the rescale, then three iterations of
+  !> cpu_iteration(..., mass0) against the emulated iteration + GPU mass fix.
+  subroutine mass_fix_checks(title, lay, sp, f1, f2, it0)
+    character(len=*), intent(in) :: title
+    type(layout_t), intent(in) :: lay
+    type(solver_params_t), intent(in) :: sp
+    type(fields_t), intent(inout) :: f1, f2
+    integer, intent(in) :: it0
+    real(rk), allocatable :: rows(:), pf(:), pc(:), start(:)
+    real(rk) :: m0, s, cfl
+    integer :: k, it, rev, nbad, nsum
+    logical :: moved
+    character(len=40) :: lbl
+
+    allocate(rows(lay%nj*lay%nk), pf(lay%nk), pc(lay%nk), start(lay%nk))
+    ! sums from zero, then from non-zero running sums (as on a j rank > 0)
+    nsum = 0
+    do rev = 0, 1
+      pf = 0.0_rk; pc = 0.0_rk
+      call add_mass_plane_sums(lay, f1%vol, pf, f1%q)
+      call emul_mass_plane_sums(sp, f2%q, f2%vol, rows, pc, int(rev, c_int))
+      if (any(transfer(pf, 0_int64, lay%nk) /= transfer(pc, 0_int64, lay%nk))) nsum = nsum + 1
+      if (transfer(mass_from_plane_sums(pc), 0_int64) /= transfer(total_mass(lay, f1%vol, f1%q), 0_int64)) &
+        nsum = nsum + 1
+      start = [(0.3_rk + 0.7_rk*real(k, rk)/3.0_rk, k = 1, lay%nk)]
+      pf = start; pc = start
+      call add_mass_plane_sums(lay, f1%vol, pf, f1%q)
+      call emul_mass_plane_sums(sp, f2%q, f2%vol, rows, pc, int(rev, c_int))
+      if (any(transfer(pf, 0_int64, lay%nk) /= transfer(pc, 0_int64, lay%nk))) nsum = nsum + 1
+    end do
+    call check(nsum == 0, trim(title)//': mass plane sums the GPU way (rows, then planes, also continued '// &
+      'from given sums) == add_mass_plane_sums, total == total_mass, bit for bit')
+
+    ! the rescale alone, by a factor that is not a power of two
+    s = 1.0_rk/1.0007_rk
+    nbad = 0
+    call scale_state(lay, f1%q, s)
+    call emul_scale_state(sp, f2%q, s, 1_c_int)
+    call compare('rescale', lay, f1, f2, nbad)
+    call check(nbad == 0, trim(title)//': rescale kernel body == scale_state bit for bit (ghosts untouched)')
+
+    ! iterations with mass_fix: cpu_iteration(..., m0) against the emulated
+    ! iteration, the GPU's plane sums, the Fortran total and the rescale
+    m0 = total_mass(lay, f1%vol)
+    nbad = 0
+    moved = .false.
+    do it = it0 + 1, it0 + 3
+      cfl = 2.0_rk + 1.5_rk*real(it, rk)
+      rev = mod(it, 2)
+      call cpu_iteration(sp, lay, cfl, f1, m0)
+      call emul_iteration(sp, cfl, int(rev, c_int), f2%q, f2%qp, f2%res, f2%dq, f2%dtv, f2%wk, &
+        f2%sf, f2%sc, f2%vol)
+      pc = 0.0_rk
+      call emul_mass_plane_sums(sp, f2%q, f2%vol, rows, pc, int(rev, c_int))
+      s = mass_scale_factor(m0, mass_from_plane_sums(pc))
+      moved = moved .or. s /= 1.0_rk
+      call emul_scale_state(sp, f2%q, s, int(rev, c_int))
+      write(lbl, '(a,i0,a)') 'mass_fix iteration ', it, merge(' (reverse)', ' (forward)', rev == 1)
+      call compare(trim(lbl), lay, f1, f2, nbad)
+    end do
+    call check(nbad == 0 .and. moved, trim(title)//': iterations with mass_fix, GPU way == '// &
+      'cpu_iteration(..., mass0) bit for bit, all fields (s /= 1)')
+  end subroutine mass_fix_checks
 end program test_stages_c_vs_fortran
