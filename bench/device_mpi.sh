@@ -9,6 +9,7 @@
 #                                    1 GPU split/merged, exact 2x1, decoupled
 #                                    2x1 split/merged), fast builds to 1e-12,
 #                                    compute-sanitizer memcheck
+#   bash bench/device_mpi.sh restart GPU restart continuation and a refused decomposition
 #   bash bench/device_mpi.sh bench   strong 256x256x128 and weak 256^3/GPU, 1 and
 #                                    2 GPUs, exact and decoupled, split and merged;
 #                                    event timings of the exchanges
@@ -98,6 +99,20 @@ if [ "$MODE" = check ] || [ "$MODE" = all ]; then
   # a fault on one rank: a case that diverges stops every rank
   $RUN -np 2 build/adiflow_mpi tests/cases/diverge.nml --backend cuda --npj 2 --run-dir $W/div > $W/div.log 2>&1
   row "diverging case on 2 GPUs: exit code (3 expected)" "$? $(grep -m1 -o 'diverged at iteration [0-9]*' $W/div.log)"
+fi
+
+if [ "$MODE" = check ] || [ "$MODE" = all ] || [ "$MODE" = restart ]; then
+  # restart on GPUs: 100 + restart + 100 == 200 serial CPU iterations, bit for bit
+  # (strict, exact 2x1; the per-rank files are written from the downloaded state)
+  C=cases/cube32_gpu_check.nml; S=build/strict
+  [ -f $W/ser/field.dump ] || $S/adiflow $C --backend cpu --run-dir $W/ser > $W/ser.log 2>&1
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj 2 --max-iter 100 --run-dir $W/rs > $W/rs1.log 2>&1
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj 2 --restart --run-dir $W/rs > $W/rs2.log 2>&1
+  grep -m1 "restarting from" $W/rs2.log
+  row "restart on 2 GPUs: 100 + restart + 100 vs serial CPU 200" "$(same $W/ser/field.dump $W/rs/field.dump)"
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj 1 --npk 2 --restart --run-dir $W/rs > $W/rs3.log 2>&1
+  rc=$?
+  row "restart on another decomposition: exit code (2 expected)" "$rc $(grep -m1 -o 'the restart was written on [^;]*' $W/rs3.log)"
 fi
 
 if [ "$MODE" = bench ] || [ "$MODE" = all ]; then
