@@ -265,7 +265,7 @@ extern "C" void s3_gpu_bench(const S3Grid *g, const S3Case *c)
     CUDA_CHECK(cudaEventCreate(&e1), "creating a timing event");
     for (int ki = 0; ki < s3_gpu_kernel_count(); ki++) {
         const GpuKernel *K = &table[ki];
-        if (K->info.eq != c->eq_id || !s3_bench_wants(c->bench_only, K->info.kind, K->info.tile)) continue;
+        if (K->info.eq != c->eq_id || !s3_bench_wants(c->bench_only, K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil))) continue;
         if (!prepare(ki)) {
             printf("bench: kernel=%s tile=%s stencil=%s eq=%s skipped (needs %zu B of shared memory per block)\n",
                    K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq), K->info.smem);

@@ -791,12 +791,24 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CQA_NS_REG(R, D) ((R) + 1 + (D))
 #define S3_CQA_NS_W(R, D) ((R) + 1 + (D))
 #define S3_CQA_NS_SH(R, D) (2 * (R) + 1 + (D))
+#define S3_CQA_NS_REG2(R, D) ((R) + 2 + 2 * (D))
+/* u^{n-1} staging planes, and planes per copy group */
+#define S3_CQA_NP_REG(D) ((D) + 1)
+#define S3_CQA_NP_W(D) ((D) + 1)
+#define S3_CQA_NP_SH(D) ((D) + 1)
+#define S3_CQA_NP_REG2(D) (2 * (D) + 2)
+#define S3_CQA_ZU_REG 1
+#define S3_CQA_ZU_W 1
+#define S3_CQA_ZU_SH 1
+#define S3_CQA_ZU_REG2 2
 #define S3_CQA_ZB_REG 0                   /* first tile plane - z0 */
 #define S3_CQA_ZB_W 0
 #define S3_CQA_ZB_SH (-R_)
+#define S3_CQA_ZB_REG2 0
 #define S3_CQA_QDECL_REG S3_TDECL(real, q, [kCY][4][kQL]);   /* the register queue */
 #define S3_CQA_QDECL_W S3_TDECL(real, q, [kCY][4][R_]);      /* planes z-R .. z-1 */
 #define S3_CQA_QDECL_SH
+#define S3_CQA_QDECL_REG2 S3_CQA_QDECL_REG
 /* prologue: own cells of planes z0-R .. z0-R+ND-1 straight into the queue
  * (REG: ND = 2R, planes up to z0+R-1; W: ND = R, the planes below z0, queue
  * slot d = plane z0-R+d, as S3_CQW_QI with phase 0) */
@@ -816,6 +828,7 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CQA_QFILL_REG S3_CQA_QFILL_N(2 * R_)
 #define S3_CQA_QFILL_W S3_CQA_QFILL_N(R_)
 #define S3_CQA_QFILL_SH
+#define S3_CQA_QFILL_REG2 S3_CQA_QFILL_REG
 /* the 4 Laplacians of row c_ (xr_: x neighbours and centre, yw_: y window),
  * into lap_[4]; REG and W also advance the queue. Same operands in the same
  * order as cqv (and cqw), so the same bits. PH: (z - z0) % R, used by W. */
@@ -869,25 +882,20 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
                 s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], zm_[3][e_], zp_[3][e_])); \
     }
 
-/* one plane zz (wait, barrier, issue group zz-z0+kD, compute); PH = (zz-z0) % R */
-#define S3_CQA_PLANE(zz, PH, ZQ, EQ, HINT)                                           \
-    {                                                                                \
-        const int z = (zz), i = z - z0;                                              \
+#define S3_CQA_LAP_REG2(PH) S3_CQA_LAP_REG(PH)
+/* the tile offsets of plane z: sd_[d] of planes z-R+d (cqa: z .. z+R used),
+ * sC_ the centre plane, sR_ plane z+R */
+#define S3_CQA_SD                                                                    \
         int sd_[2 * R_ + 1];   /* tile offsets of planes z-R .. z+R (cqa: z .. z+R) */ \
         S3_UNROLL                                                                    \
         for (int d_ = 0; d_ <= 2 * R_; d_++)   /* (+kNS: cqa's unused planes < zb) */ \
             sd_[d_] = (z - R_ + d_ - zb + kNS) % kNS * kTILE;                        \
         const int sC_ = sd_[R_], sR_ = sd_[2 * R_];                                  \
-        const int sN_ = (z + R_ + kD - zb) % kNS * kTILE;  /* slot of tile z+R+kD */ \
-        (void)sR_;                                                                   \
-        S3_PAR(t) (void)t; S3_CP_WAIT(kD - 1) S3_PAR_END                             \
-        S3_SYNC                                                                      \
-        S3_PAR(t)                                                                    \
-            if (z + kD < z1) {                                                       \
-                S3_CQA_TILE(t, z + R_ + kD, sN_)                                     \
-                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP, S3_CQA_CPPV_##HINT) \
-            }                                                                        \
-            S3_CP_COMMIT                                                             \
+        (void)sR_;
+/* the compute of plane z (i = z - z0) by thread t, inside an S3_PAR region:
+ * the 4-wide cells of its kCY rows from the slots sd_ / sC_ / sR_ and the
+ * u^{n-1} staging slot i % kNP; PH = (z-z0) % R (used by W) */
+#define S3_CQA_CALC(PH, ZQ, EQ, HINT)                                                \
             const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
             const int ob_ = ty_ * kCY * kTW + R_ + 4 * tx_;  /* window row 0 */      \
             real *const op_ = out + (long)z * pxy;                                   \
@@ -917,6 +925,54 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
                             if (gx_ + e_ < nx) op_[gy_ * px + gx_ + e_] = r_[e_];    \
                     }                                                                \
                 }                                                                    \
+            }
+/* one plane zz (wait, barrier, issue group zz-z0+kD, compute); PH = (zz-z0) % R */
+#define S3_CQA_PLANE(zz, PH, ZQ, EQ, HINT)                                           \
+    {                                                                                \
+        const int z = (zz), i = z - z0;                                              \
+        S3_CQA_SD                                                                    \
+        const int sN_ = (z + R_ + kD - zb) % kNS * kTILE;  /* slot of tile z+R+kD */ \
+        S3_PAR(t) (void)t; S3_CP_WAIT(kD - 1) S3_PAR_END                             \
+        S3_SYNC                                                                      \
+        S3_PAR(t)                                                                    \
+            if (z + kD < z1) {                                                       \
+                S3_CQA_TILE(t, z + R_ + kD, sN_)                                     \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP, S3_CQA_CPPV_##HINT) \
+            }                                                                        \
+            S3_CP_COMMIT                                                             \
+            S3_CQA_CALC(PH, ZQ, EQ, HINT)                                            \
+        S3_PAR_END                                                                   \
+    }
+/* cqaz (ZQ = REG2): two planes zz, zz+1 per barrier. Copy group j holds the
+ * tiles z0+R+2j, z0+R+2j+1 and u^{n-1} of z0+2j, z0+2j+1; kD groups (2 kD
+ * planes) in flight. The pair reads tiles zz .. zz+R+1 (R+2 resident) and
+ * 2 kD more are in flight: R+2+2kD slots; u^{n-1} staging 2kD+2 planes. After
+ * the barrier every thread has finished the pair zz-2, zz-1, whose tile slots
+ * (tiles zz-2, zz-1) and staging slots receive group (zz-z0)/2 + kD. */
+#define S3_CQA_PAIR(zz, ZQ, EQ, HINT)                                                \
+    {                                                                                \
+        const int zP_ = (zz), iP_ = zP_ - z0;                                        \
+        S3_PAR(t) (void)t; S3_CP_WAIT(kD - 1) S3_PAR_END                             \
+        S3_SYNC                                                                      \
+        S3_PAR(t)                                                                    \
+            S3_UNROLL                                                                \
+            for (int h_ = 0; h_ < 2; h_++) {                                         \
+                const int pn_ = zP_ + 2 * kD + h_;                                   \
+                if (pn_ < z1) {                                                      \
+                    S3_CQA_TILE(t, pn_ + R_, (pn_ + R_ - zb) % kNS * kTILE)          \
+                    if (S3_ISWAVE_##EQ) S3_CQA_PV(t, pn_, (pn_ - z0) % kNP, S3_CQA_CPPV_##HINT) \
+                }                                                                    \
+            }                                                                        \
+            S3_CP_COMMIT                                                             \
+            {                                                                        \
+                const int z = zP_, i = iP_;                                          \
+                S3_CQA_SD                                                            \
+                S3_CQA_CALC(0, ZQ, EQ, HINT)                                         \
+            }                                                                        \
+            if (zP_ + 1 < z1) {                                                      \
+                const int z = zP_ + 1, i = iP_ + 1;                                  \
+                S3_CQA_SD                                                            \
+                S3_CQA_CALC(0, ZQ, EQ, HINT)                                         \
             }                                                                        \
         S3_PAR_END                                                                   \
     }
@@ -926,6 +982,8 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
     for (int zl_ = z0; zl_ < z1; zl_++) S3_CQA_PLANE(zl_, 0, REG, EQ, HINT)
 #define S3_CQA_ZLOOP_SH(EQ, HINT)                                                    \
     for (int zl_ = z0; zl_ < z1; zl_++) S3_CQA_PLANE(zl_, 0, SH, EQ, HINT)
+#define S3_CQA_ZLOOP_REG2(EQ, HINT)                                                  \
+    for (int zl_ = z0; zl_ < z1; zl_ += 2) S3_CQA_PAIR(zl_, REG2, EQ, HINT)
 #define S3_CQA_ZLOOP_W(EQ, HINT)                                                     \
     for (int zl_ = z0; zl_ < z1; zl_ += 4) {                                         \
         S3_CQA_PLANE(zl_, 0, W, EQ, HINT)                                            \
@@ -945,9 +1003,10 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
 {                                                                                    \
     enum { R_ = (R), kD = (D), kTXN = (BX) / 4, kNT = kTXN * (TY),                   \
            kCY = (BY) / (TY), kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R),            \
-           kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R, D), kNP = kD + 1,              \
+           kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R, D), kNP = S3_CQA_NP_##ZQ(D),  \
            kQL = 2 * (R) + 1, kV4W = kTW / 4, kV4 = kV4W * kTH,                      \
-           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R), kPV0 = kNS * kTILE };    \
+           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R), kPV0 = kNS * kTILE,      \
+           kZU = S3_CQA_ZU_##ZQ };                                                   \
     /* whole 16-byte vectors: tile rows, the tile origin x0-R and the x cells */     \
     (void)sizeof(char[(R_ == 4 && (BX) % 4 == 0 && S3_ALIGN % 4 == 0 && kD >= 1) ? 1 : -1]); \
     (void)kQL;                                                                       \
@@ -957,14 +1016,19 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
     const int zb = z0 + S3_CQA_ZB_##ZQ;   /* tile plane p in slot (p - zb) % kNS */  \
     S3_CQA_QDECL_##ZQ                                                                \
     S3_CQA_QFILL_##ZQ                                                                \
-    /* groups 0 .. kD-1: the tiles zb .. z0+R+kD-1, u^{n-1} of z0 .. z0+kD-1 */      \
+    /* groups 0 .. kD-1: the tiles zb .. z0+R+kZU*kD-1, u^{n-1} of z0 .. z0+kZU*kD-1 \
+       (kZU planes per group: 1, cqaz 2) */                                          \
     S3_PAR(t)                                                                        \
         for (int p_ = zb; p_ < z0 + R_; p_++) S3_CQA_TILE(t, p_, (p_ - zb) * kTILE)  \
         S3_UNROLL                                                                    \
         for (int j_ = 0; j_ < kD; j_++) {                                            \
-            if (z0 + j_ < z1) {                                                      \
-                S3_CQA_TILE(t, z0 + R_ + j_, (z0 + R_ + j_ - zb) * kTILE)            \
-                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + j_, j_, S3_CQA_CPPV_##HINT)    \
+            S3_UNROLL                                                                \
+            for (int h_ = 0; h_ < kZU; h_++) {                                       \
+                const int pj_ = kZU * j_ + h_;                                       \
+                if (z0 + pj_ < z1) {                                                 \
+                    S3_CQA_TILE(t, z0 + R_ + pj_, (z0 + R_ + pj_ - zb) * kTILE)      \
+                    if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + pj_, pj_, S3_CQA_CPPV_##HINT) \
+                }                                                                    \
             }                                                                        \
             S3_CP_COMMIT                                                             \
         }                                                                            \
@@ -975,14 +1039,210 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
 /* the kinds (all star only): cqa / cqas as first built; the sweep variants
  * cqa2 / cqa4 (2 / 4 planes in flight), cqab (at least 3 blocks per SM),
  * cqah (cache hints), cqaw / cqawb (cqw's R-deep queue, uncapped / 3 blocks) */
-#define S3_BODY_cqa(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, S3_CQA_D, 0, 0)
-#define S3_BODY_cqas(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, SH, S3_CQA_D, 0, 0)
+#define S3_BODY_cqa(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_##ST(NAME, BX, BY, TY, R, ST, EQ)
+#define S3_BODY_cqas(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqas_##ST(NAME, BX, BY, TY, R, ST, EQ)
+#define S3_BODY_cqa_STAR(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, S3_CQA_D, 0, 0)
+#define S3_BODY_cqas_STAR(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, SH, S3_CQA_D, 0, 0)
 #define S3_BODY_cqa2(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 2, 0, 0)
 #define S3_BODY_cqa4(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 4, 0, 0)
 #define S3_BODY_cqab(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 3, 3, 0)
 #define S3_BODY_cqah(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 3, 0, 1)
 #define S3_BODY_cqaw(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, W, 3, 0, 0)
 #define S3_BODY_cqawb(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, W, 3, 3, 0)
+/* cqaz: two planes per barrier (z unrolled by 2), 2 groups = 4 planes in flight;
+ * cqaz1: the same with 1 group = 2 planes in flight */
+#define S3_BODY_cqaz(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 2, 0, 0)
+#define S3_BODY_cqaz1(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 1, 0, 0)
+
+/* ------------------------------------------------------------------ cqa / cqas, box
+ * The cqa method for the box stencil (27 points, R = 1): tiles and u^{n-1}
+ * go to shared memory by 16-byte asynchronous copies kD = S3_CQA_D planes
+ * ahead, 4 x cells per thread (kCY rows each), 128-bit shared reads and global
+ * stores, one barrier per plane; same ring, groups, wait and barrier protocol
+ * as the star cqa (see above). A tile covers x0-4 .. x0+BX+3 (kTW = BX+8, so
+ * that every row starts on a 16-byte vector; only x0-1 and x0+BX of the x halo
+ * are read) and y0-1 .. y0+BY (kTH = BY+2).
+ *   cqa  (ZQ = BREG): the z direction in registers as in-plane partial sums.
+ *        Per cell and plane: A (centre), B (4 faces), C (4 corners), see
+ *        s3_box_comb; plane z needs A, B, C of the planes z-1, z, z+1, of
+ *        which those of z-1 and z are carried in registers, so each tile is
+ *        read once: only tile z+1 is resident while plane z is computed, and
+ *        kD more are in flight: 1+kD slots (1 tile + kD prefetch slots).
+ *        The tiles z0-1 and z0 are copied and reduced to sums first (one extra
+ *        wait and 2 barriers per block).
+ *   cqas (ZQ = BSH): the seed's queue: tiles z-1, z, z+1 resident (2R+1 = 3)
+ *        and kD more in flight: 3+kD slots; the sums of all three planes are
+ *        formed from the tiles at every plane (3 x the shared reads of cqa).
+ * Per row of 4 cells and plane: one vector read of the row and 2 scalar reads
+ * (x-1, x+4) for each of the kCY+2 rows of the y window.
+ * Tile plane p lives in slot (p - zb) % kNS, zb = z0-1; copy group j holds
+ * tile z0+1+j and u^{n-1} of z0+j (cqas: group 0 also the tiles z0-1, z0).
+ * At plane z (i = z - z0): wait for group i, barrier (every thread has
+ * finished plane z-1: cqa read tile z, cqas tile z-2 last then), issue group
+ * i+kD into that slot (cqa: (i+1) % (1+kD), cqas: (i-1) % (3+kD)), compute. */
+#define S3_CQX_NS_BREG(D) (1 + (D))
+#define S3_CQX_NS_BSH(D) (3 + (D))
+#define S3_CQX_ISREG_BREG 1
+#define S3_CQX_ISREG_BSH 0
+/* copies of this thread's vectors of tile plane zp into the tile at element
+ * offset so (zero fill beyond the halo band) */
+#define S3_CQX_TILE(t, zp, so)                                                       \
+    {                                                                                \
+        const real *pl_ = u + (long)(zp) * pxy;                                      \
+        S3_UNROLL                                                                    \
+        for (int w_ = 0; w_ < kW; w_++) {                                            \
+            const int i_ = (t) + w_ * kNT, row_ = i_ / kV4W;                         \
+            const int gx_ = x0 - 4 + 4 * (i_ % kV4W), gy_ = y0 - 1 + row_;           \
+            const int ok_ = gx_ < nx + 1 && gy_ < ny + 1;                            \
+            if (i_ < kV4) S3_CP4(&S[(so) + 4 * i_], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_) \
+        }                                                                            \
+    }
+/* the partial sums A, B, C ([kCY][4] each) of this thread's cells in the tile
+ * at offset so: w_[j] = x-1 .. x+4 of window row j (tile row ty*kCY + j) */
+#define S3_CQX_SUMS(so, A, B, C)                                                     \
+    {                                                                                \
+        real w_[kCY + 2][6];                                                         \
+        S3_UNROLL                                                                    \
+        for (int j_ = 0; j_ < kCY + 2; j_++) {                                       \
+            const int o_ = (so) + ob_ + j_ * kTW;                                    \
+            w_[j_][0] = S[o_ + 3];                                                   \
+            S3_LD4(w_[j_] + 1, &S[o_ + 4])                                           \
+            w_[j_][5] = S[o_ + 8];                                                   \
+        }                                                                            \
+        S3_UNROLL                                                                    \
+        for (int c_ = 0; c_ < kCY; c_++) {                                           \
+            S3_UNROLL                                                                \
+            for (int e_ = 0; e_ < 4; e_++) {                                         \
+                (A)[c_][e_] = w_[c_ + 1][e_ + 1];                                    \
+                (B)[c_][e_] = s3_box_sum4(w_[c_ + 1][e_], w_[c_ + 1][e_ + 2], w_[c_][e_ + 1], w_[c_ + 2][e_ + 1]); \
+                (C)[c_][e_] = s3_box_sum4(w_[c_][e_], w_[c_][e_ + 2], w_[c_ + 2][e_], w_[c_ + 2][e_ + 2]); \
+            }                                                                        \
+        }                                                                            \
+    }
+#define S3_CQX_SLOT(p) (((p) - zb) % kNS * kTILE)
+#define S3_BODY_cqx_G(NAME, BX, BY, TY, R, ST, EQ, ZQ, D)                            \
+S3_KDECL(NAME, ((BX) / 4) * (TY))                                                    \
+{                                                                                    \
+    enum { R_ = (R), kD = (D), kTXN = (BX) / 4, kNT = kTXN * (TY),                   \
+           kCY = (BY) / (TY), kTW = (BX) + 8, kTH = (BY) + 2,                        \
+           kTILE = kTW * kTH, kNS = S3_CQX_NS_##ZQ(D), kNP = kD + 1,                 \
+           kV4W = kTW / 4, kV4 = kV4W * kTH, kW = (kV4 + kNT - 1) / kNT,             \
+           kPV0 = kNS * kTILE, kREG = S3_CQX_ISREG_##ZQ };                           \
+    (void)sizeof(char[(R_ == 1 && (BX) % 4 == 0 && S3_ALIGN % 4 == 0 && kD >= 1) ? 1 : -1]); \
+    S3_SMEM(S, kPV0 + kNP * kCY * kNT * 4);                                          \
+    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
+    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
+    const int zb = z0 - 1;                /* tile plane p in slot (p - zb) % kNS */  \
+    /* the sums of planes z-1 (index 0) and z (1); cqa only */                       \
+    S3_TDECL(real, qa, [2][kCY][4]);                                                 \
+    S3_TDECL(real, qb, [2][kCY][4]);                                                 \
+    S3_TDECL(real, qc, [2][kCY][4]);                                                 \
+    if (kREG) {   /* cqa: tiles z0-1, z0 -> sums of the planes z0-1, z0 */           \
+        S3_PAR(t)                                                                    \
+            S3_CQX_TILE(t, z0 - 1, 0)                                                \
+            S3_CQX_TILE(t, z0, kTILE)                                                \
+            S3_CP_COMMIT                                                             \
+            S3_CP_WAIT(0)                                                            \
+        S3_PAR_END                                                                   \
+        S3_SYNC                                                                      \
+        S3_PAR(t)                                                                    \
+            const int ob_ = t / kTXN * kCY * kTW + 4 * (t % kTXN);                   \
+            S3_CQX_SUMS(0, S3_T(qa)[0], S3_T(qb)[0], S3_T(qc)[0])                    \
+            S3_CQX_SUMS(kTILE, S3_T(qa)[1], S3_T(qb)[1], S3_T(qc)[1])                \
+        S3_PAR_END                                                                   \
+        S3_SYNC                                                                      \
+    }                                                                                \
+    /* groups 0 .. kD-1: tile z0+1+j, u^{n-1} of z0+j (cqas: tiles z0-1, z0 too) */ \
+    S3_PAR(t)                                                                        \
+        if (!kREG) {                                                                 \
+            S3_CQX_TILE(t, z0 - 1, 0)                                                \
+            S3_CQX_TILE(t, z0, kTILE)                                                \
+        }                                                                            \
+        S3_UNROLL                                                                    \
+        for (int j_ = 0; j_ < kD; j_++) {                                            \
+            if (z0 + j_ < z1) {                                                      \
+                S3_CQX_TILE(t, z0 + 1 + j_, S3_CQX_SLOT(z0 + 1 + j_))                \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + j_, j_, S3_CP4)                \
+            }                                                                        \
+            S3_CP_COMMIT                                                             \
+        }                                                                            \
+    S3_PAR_END                                                                       \
+    for (int z = z0; z < z1; z++) {                                                  \
+        const int i = z - z0;                                                        \
+        S3_PAR(t) (void)t; S3_CP_WAIT(kD - 1) S3_PAR_END                             \
+        S3_SYNC                                                                      \
+        S3_PAR(t)                                                                    \
+            if (z + kD < z1) {                                                       \
+                S3_CQX_TILE(t, z + 1 + kD, S3_CQX_SLOT(z + 1 + kD))                  \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP, S3_CP4)     \
+            }                                                                        \
+            S3_CP_COMMIT                                                             \
+            const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
+            const int ob_ = ty_ * kCY * kTW + 4 * tx_;   /* window row 0 */          \
+            real *const op_ = out + (long)z * pxy;                                   \
+            real sa_[3][kCY][4], sb_[3][kCY][4], sc_[3][kCY][4];  /* z-1, z, z+1 */  \
+            if (kREG) {                                                              \
+                S3_UNROLL                                                            \
+                for (int h_ = 0; h_ < 2; h_++) {                                     \
+                    S3_UNROLL                                                        \
+                    for (int c_ = 0; c_ < kCY; c_++) {                               \
+                        S3_UNROLL                                                    \
+                        for (int e_ = 0; e_ < 4; e_++) {                             \
+                            sa_[h_][c_][e_] = S3_T(qa)[h_][c_][e_];                  \
+                            sb_[h_][c_][e_] = S3_T(qb)[h_][c_][e_];                  \
+                            sc_[h_][c_][e_] = S3_T(qc)[h_][c_][e_];                  \
+                        }                                                            \
+                    }                                                                \
+                }                                                                    \
+            } else {                                                                 \
+                S3_CQX_SUMS(S3_CQX_SLOT(z - 1), sa_[0], sb_[0], sc_[0])              \
+                S3_CQX_SUMS(S3_CQX_SLOT(z), sa_[1], sb_[1], sc_[1])                  \
+            }                                                                        \
+            S3_CQX_SUMS(S3_CQX_SLOT(z + 1), sa_[2], sb_[2], sc_[2])                  \
+            S3_UNROLL                                                                \
+            for (int c_ = 0; c_ < kCY; c_++) {                                       \
+                const int gy_ = y0 + ty_ * kCY + c_;                                 \
+                real pc_[4], r_[4];                                                  \
+                if (S3_ISWAVE_##EQ) S3_LD4(pc_, &S[S3_CQA_PVI(i % kNP, c_, t)])      \
+                else S3_ZERO4(pc_)                                                   \
+                S3_UNROLL                                                            \
+                for (int e_ = 0; e_ < 4; e_++) {                                     \
+                    const real lap_ = s3_box_comb(sa_[0][c_][e_], sb_[0][c_][e_], sc_[0][c_][e_], \
+                                                  sa_[1][c_][e_], sb_[1][c_][e_], sc_[1][c_][e_], \
+                                                  sa_[2][c_][e_], sb_[2][c_][e_], sc_[2][c_][e_]); \
+                    r_[e_] = S3_UPDV_##EQ(sa_[1][c_][e_], pc_[e_], k, lap_);         \
+                }                                                                    \
+                if (gy_ < ny) {                                                      \
+                    if (gx_ + 3 < nx) S3_ST4(op_ + gy_ * px + gx_, r_)               \
+                    else {                                                           \
+                        S3_UNROLL                                                    \
+                        for (int e_ = 0; e_ < 4; e_++)                               \
+                            if (gx_ + e_ < nx) op_[gy_ * px + gx_ + e_] = r_[e_];    \
+                    }                                                                \
+                }                                                                    \
+            }                                                                        \
+            if (kREG) {   /* plane z+1 becomes plane z, plane z plane z-1 */         \
+                S3_UNROLL                                                            \
+                for (int h_ = 0; h_ < 2; h_++) {                                     \
+                    S3_UNROLL                                                        \
+                    for (int c_ = 0; c_ < kCY; c_++) {                               \
+                        S3_UNROLL                                                    \
+                        for (int e_ = 0; e_ < 4; e_++) {                             \
+                            S3_T(qa)[h_][c_][e_] = sa_[h_ + 1][c_][e_];              \
+                            S3_T(qb)[h_][c_][e_] = sb_[h_ + 1][c_][e_];              \
+                            S3_T(qc)[h_][c_][e_] = sc_[h_ + 1][c_][e_];              \
+                        }                                                            \
+                    }                                                                \
+                }                                                                    \
+            }                                                                        \
+        S3_PAR_END                                                                   \
+    }                                                                                \
+    S3_SMEM_FREE(S);                                                                 \
+}
+/* the kinds by stencil: cqa / cqas star as above, box as cqx */
+#define S3_BODY_cqa_BOX(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqx_G(NAME, BX, BY, TY, R, ST, EQ, BREG, S3_CQA_D)
+#define S3_BODY_cqas_BOX(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqx_G(NAME, BX, BY, TY, R, ST, EQ, BSH, S3_CQA_D)
+#define S3_SMEM_CQX(BX, BY, ZQ, D) ((S3_CQX_NS_##ZQ(D) * ((BX) + 8) * ((BY) + 2) + ((D) + 1) * (BX) * (BY)) * sizeof(real))
 
 /* Shared-memory bytes per block of each kind */
 #define S3_SMEM_naive(BX, BY, R) 0
@@ -993,9 +1253,12 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
 #define S3_SMEM_cqw(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
 #define S3_SMEM_cqwb(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
 /* cqa/cqas: the tile ring plus kD+1 planes of u^{n-1} staging (BX x BY each) */
-#define S3_SMEM_CQA(BX, BY, R, ZQ, D) ((S3_CQA_NS_##ZQ(R, D) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) + ((D) + 1) * (BX) * (BY)) * sizeof(real))
-#define S3_SMEM_cqa(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, S3_CQA_D)
-#define S3_SMEM_cqas(BX, BY, R) S3_SMEM_CQA(BX, BY, R, SH, S3_CQA_D)
+#define S3_SMEM_CQA(BX, BY, R, ZQ, D) ((S3_CQA_NS_##ZQ(R, D) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) + S3_CQA_NP_##ZQ(D) * (BX) * (BY)) * sizeof(real))
+/* (R = 1: the box kernels, S3_BODY_cqx_G) */
+#define S3_SMEM_cqa(BX, BY, R) ((R) == 1 ? S3_SMEM_CQX(BX, BY, BREG, S3_CQA_D) : S3_SMEM_CQA(BX, BY, R, REG, S3_CQA_D))
+#define S3_SMEM_cqas(BX, BY, R) ((R) == 1 ? S3_SMEM_CQX(BX, BY, BSH, S3_CQA_D) : S3_SMEM_CQA(BX, BY, R, SH, S3_CQA_D))
+#define S3_SMEM_cqaz(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG2, 2)
+#define S3_SMEM_cqaz1(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG2, 1)
 #define S3_SMEM_cqa2(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 2)
 #define S3_SMEM_cqa4(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 4)
 #define S3_SMEM_cqab(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 3)
@@ -1019,6 +1282,8 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
 #define S3_NTH_cqah(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqaw(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqawb(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqaz(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqaz1(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
  * BX x BY cells per block and plane, BX x TY threads (BY/TY rows each). */
@@ -1070,6 +1335,17 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
     X(cqaw, s3k_cqaw_star_wave_64x32,     64, 32, 32, 4, STAR, WAVE)                \
     X(cqaw, s3k_cqaw_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                \
     X(cqawb, s3k_cqawb_star_wave_64x16,   64, 16, 16, 4, STAR, WAVE)                \
+    X(cqaz, s3k_cqaz_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
+    X(cqaz, s3k_cqaz_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
+    X(cqaz1, s3k_cqaz1_star_wave_64x16,   64, 16, 16, 4, STAR, WAVE)                \
+    X(cqa,  s3k_cqa_box_wave_64x16,       64, 16, 16, 1, BOX,  WAVE)                \
+    X(cqa,  s3k_cqa_box_wave_32x16,       32, 16, 16, 1, BOX,  WAVE)                \
+    X(cqa,  s3k_cqa_box_wave_64x8,        64,  8,  8, 1, BOX,  WAVE)                \
+    X(cqa,  s3k_cqa_box_wave_32x32,       32, 32, 16, 1, BOX,  WAVE)                \
+    X(cqa,  s3k_cqa_box_wave_128x16,     128, 16, 16, 1, BOX,  WAVE)                \
+    X(cqa,  s3k_cqa_box_wave_64x32,       64, 32, 16, 1, BOX,  WAVE)                \
+    X(cqas, s3k_cqas_box_wave_64x16,      64, 16, 16, 1, BOX,  WAVE)                \
+    X(cqas, s3k_cqas_box_wave_32x32,      32, 32, 16, 1, BOX,  WAVE)                \
     X(cq,    s3k_cq_box_wave_32x16,      32, 16, 16, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_32x8,       32,  8,  8, 1, BOX,  WAVE)                 \
     X(cq,    s3k_cq_box_wave_64x8,       64,  8,  8, 1, BOX,  WAVE)                 \
@@ -1108,6 +1384,14 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
     X(cqawb, s3k_cqawb_star_heat_64x16,   64, 16, 16, 4, STAR, HEAT)                \
     X(cqab, s3k_cqab_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
     X(cqaw, s3k_cqaw_star_heat_128x16,   128, 16, 16, 4, STAR, HEAT)                \
+    X(cqaz, s3k_cqaz_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
+    X(cqa,  s3k_cqa_box_heat_64x16,       64, 16, 16, 1, BOX,  HEAT)                \
+    X(cqa,  s3k_cqa_box_heat_32x16,       32, 16, 16, 1, BOX,  HEAT)                \
+    X(cqa,  s3k_cqa_box_heat_64x8,        64,  8,  8, 1, BOX,  HEAT)                \
+    X(cqa,  s3k_cqa_box_heat_32x32,       32, 32, 16, 1, BOX,  HEAT)                \
+    X(cqa,  s3k_cqa_box_heat_128x16,     128, 16, 16, 1, BOX,  HEAT)                \
+    X(cqa,  s3k_cqa_box_heat_64x32,       64, 32, 16, 1, BOX,  HEAT)                \
+    X(cqas, s3k_cqas_box_heat_64x16,      64, 16, 16, 1, BOX,  HEAT)                \
     X(cq,    s3k_cq_box_heat_32x16,      32, 16, 16, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_32x8,       32,  8,  8, 1, BOX,  HEAT)                 \
     X(cq,    s3k_cq_box_heat_64x8,       64,  8,  8, 1, BOX,  HEAT)                 \

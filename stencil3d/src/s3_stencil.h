@@ -90,6 +90,31 @@ WAVE_HD real s3_box_lap(const real *m, const real *c, const real *p, int sy)
     return s * w30;
 }
 
+/* The box stencil from in-plane partial sums, for kernels that keep the sums
+ * of the planes z-1 and z in registers and read each tile once (cqa box).
+ * Per cell and plane: A = the centre, B = s3_box_sum4(x-1, x+1, y-1, y+1)
+ * (the 4 in-plane faces), C = s3_box_sum4 of the 4 in-plane corners in the
+ * order (y-1: x-1, x+1), (y+1: x-1, x+1). s3_box_comb is then s3_box_lap:
+ * f = B_z + (A_{z-1} + A_{z+1}), e = C_z + (B_{z-1} + B_{z+1}),
+ * k = C_{z-1} + C_{z+1}: the same operands in the same order, so the same
+ * bits (the emulated-kernel tests check it). */
+WAVE_HD real s3_box_sum4(real a, real b, real c, real d)
+{
+    return (a + b) + (c + d);
+}
+WAVE_HD real s3_box_comb(real am, real bm, real cm, real ac, real bc, real cc, real ap, real bp, real cp)
+{
+    const real w30 = (real)(1.0 / 30.0);
+    real f = bc + (am + ap);
+    real e = cc + (bm + bp);
+    real k = cm + cp;
+    real s = (real)(-128.0) * ac;
+    s = s + (real)14.0 * f;
+    s = s + (real)3.0 * e;
+    s = s + k;
+    return s * w30;
+}
+
 /* Wave equation, second-order leapfrog: u+ = 2u - u- + k L u, k = (v dt/h)^2. */
 WAVE_HD real s3_wave_update(real c, real prev, real k, real lap)
 {

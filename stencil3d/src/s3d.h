@@ -49,7 +49,7 @@ typedef struct S3Case {
     int write_final, snap_png, quiet;
     long progress;
     int reps;                /* bench: timed steps per kernel */
-    char bench_only[256];    /* bench: "" = every kernel, else a comma list of kind or kind:tile */
+    char bench_only[256];    /* bench: "" = every kernel, else a comma list of kind or kind:tile [@star|@box] */
     /* derived by s3_case_finalize */
     int eq_id, st_id, rad;
     double lap_max, limit;   /* |eigenvalue| bound of L (times h^2), stability limit */
@@ -64,8 +64,9 @@ void s3_usage(const char *prog);
 double s3_lap_max(int stencil);            /* max |symbol| of L h^2 over the grid frequencies */
 const char *s3_eq_name(int eq);
 const char *s3_stencil_name(int st);
-/* bench filter: 1 if list is empty or names kind (any tile) or kind:tile */
-int s3_bench_wants(const char *list, const char *kind, const char *tile);
+/* bench filter: 1 if list is empty or names kind (any tile) or kind:tile, either
+ * optionally followed by @star or @box (then only that stencil) */
+int s3_bench_wants(const char *list, const char *kind, const char *tile, const char *stencil);
 
 /* cpu.c: CPU reference (OpenMP) and field helpers. Pointers are origin pointers. */
 /* initial field; noise also fills the boundary halo (fixed boundary values) */

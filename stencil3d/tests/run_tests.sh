@@ -31,7 +31,7 @@ ref=$(checksum $T/ref.log)
 run $T/thr.log env OMP_NUM_THREADS=2 $B/stencil3d $CASE --mode cpu --out $T/thr --write_final 1
 c=$(checksum $T/thr.log)
 [ -n "$c" ] && [ "$c" = "$ref" ] && cmp -s $T/ref/final.bin $T/thr/final.bin && ok threads_bit_identical "2 threads = 1 thread ($c)" || bad threads_bit_identical "$c vs $ref"
-for kt in cq:32x16 cq:64x8 cqr:32x16 cqv:32x16 cqv:64x8 cqw:32x16 cqw:64x16 cqw:32x32 cqwb:64x8 cqa:32x16 cqa:32x32 cqas:64x8 cqas:64x16 cqa:128x16 cqaw:64x16 cqawb:64x16 cqah:64x16 regq:32x8 naive:32x8; do
+for kt in cq:32x16 cq:64x8 cqr:32x16 cqv:32x16 cqv:64x8 cqw:32x16 cqw:64x16 cqw:32x32 cqwb:64x8 cqa:32x16 cqa:32x32 cqas:64x8 cqas:64x16 cqa:128x16 cqaw:64x16 cqawb:64x16 cqah:64x16 cqaz:64x16 cqaz1:64x16 regq:32x8 naive:32x8; do
     k=${kt%:*}; t=${kt#*:}
     run $T/emu_$k$t.log $B/stencil3d $CASE --mode emu --kernel $k --tile $t --zchunk 10
     c=$(checksum $T/emu_$k$t.log)
@@ -47,6 +47,13 @@ if command -v python3 >/dev/null; then
 fi
 run $T/heat.log $B/stencil3d stencil3d/cases/heat_box.case --mode cpu
 grep -q checksum $T/heat.log && ok case_heat_box "parses and runs" || bad case_heat_box "$(tail -2 $T/heat.log)"
+hb=$(checksum $T/heat.log)
+for kt in cqa:64x16 cqa:32x32 cqas:64x16 cq:32x16; do
+    k=${kt%:*}; t=${kt#*:}
+    run $T/hb_$k$t.log $B/stencil3d stencil3d/cases/heat_box.case --mode emu --kernel $k --tile $t --zchunk 7
+    c=$(checksum $T/hb_$k$t.log)
+    [ -n "$c" ] && [ "$c" = "$hb" ] && ok "emu_box_${k}_${t}_checksum" "= reference ($c)" || bad "emu_box_${k}_${t}_checksum" "$c vs $hb: $(tail -1 $T/hb_$k$t.log)"
+done
 run $T/bench.log $B/stencil3d stencil3d/cases/bench.case --n 24 --nt 2 --mode cpu
 grep -q checksum $T/bench.log && ok case_bench "parses and runs (at 24^3)" || bad case_bench "$(tail -2 $T/bench.log)"
 
@@ -59,8 +66,8 @@ expect_fail reject_bad_number "expected an integer" $B/stencil3d --nx 12.5
 expect_fail reject_regq_box "works only with stencil = star" $B/stencil3d --kernel regq --stencil box
 expect_fail reject_cqv_box "kernel = cqv works only with stencil = star" $B/stencil3d --kernel cqv --stencil box
 expect_fail reject_cqw_box "kernel = cqw works only with stencil = star" $B/stencil3d --kernel cqw --stencil box
-expect_fail reject_cqa_box "kernel = cqa works only with stencil = star" $B/stencil3d --kernel cqa --stencil box
-expect_fail reject_cqas_box "kernel = cqas works only with stencil = star" $B/stencil3d --kernel cqas --stencil box
+expect_fail reject_cqa2_box "kernel = cqa2 works only with stencil = star" $B/stencil3d --kernel cqa2 --stencil box
+expect_fail reject_cqaz_box "kernel = cqaz works only with stencil = star" $B/stencil3d --kernel cqaz --stencil box
 expect_fail reject_cqaw_box "kernel = cqaw works only with stencil = star" $B/stencil3d --kernel cqaw --stencil box
 expect_fail reject_unknown_tile "allowed tiles: 32x16 32x8 64x8 32x32 64x16" $B/stencil3d --mode emu --tile 16x16 --n 8 --nt 1
 expect_fail reject_gpu_without_cuda "built without CUDA" $B/stencil3d --mode gpu

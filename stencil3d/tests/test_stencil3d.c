@@ -179,6 +179,20 @@ static void test_bad_inputs(void)
     char *a9[] = { "x", "--courant", "abc" };             expect_reject("reject_not_a_number", "expected a finite number", 3, a9);
 }
 
+/* ---- 5. the bench filter (--bench_only): kind, kind:tile, @star / @box */
+static void test_bench_filter(void)
+{
+    const char *L = "cqa:64x16@star,cqaz,cqas@box,cq:32x8";
+    const int got[8] = {
+        s3_bench_wants(L, "cqa", "64x16", "star"), s3_bench_wants(L, "cqa", "64x16", "box"),
+        s3_bench_wants(L, "cqa", "32x16", "star"), s3_bench_wants(L, "cqaz", "128x16", "star"),
+        s3_bench_wants(L, "cqas", "64x16", "box"), s3_bench_wants(L, "cqas", "64x16", "star"),
+        s3_bench_wants(L, "cq", "32x8", "box"), s3_bench_wants("", "naive", "32x8", "box") };
+    const int want[8] = { 1, 0, 0, 1, 1, 0, 1, 1 };
+    check(!memcmp(got, want, sizeof got), "bench_filter", "%d%d%d%d%d%d%d%d (expected 10011011)",
+          got[0], got[1], got[2], got[3], got[4], got[5], got[6], got[7]);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc; (void)argv;
@@ -190,6 +204,7 @@ int main(int argc, char **argv)
     test_symbol(S3_STAR);
     test_symbol(S3_BOX);
     test_emulated_kernels();
+    test_bench_filter();
     test_bad_inputs();
     return check_summary();
 }
