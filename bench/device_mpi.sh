@@ -9,6 +9,7 @@
 #                                    1 GPU split/merged, exact 2x1, decoupled
 #                                    2x1 split/merged), fast builds to 1e-12,
 #                                    compute-sanitizer memcheck
+#   bash bench/device_mpi.sh mexact  exact mode with the merged kernels: strict identity, 1 vs 2 GPUs
 #   bash bench/device_mpi.sh restart GPU restart continuation and a refused decomposition
 #   bash bench/device_mpi.sh bench   strong 256x256x128 and weak 256^3/GPU, 1 and
 #                                    2 GPUs, exact and decoupled, split and merged;
@@ -55,6 +56,11 @@ if [ "$MODE" = check ] || [ "$MODE" = all ]; then
   $RUN -np 2 build/adiflow_mpi $C --backend cuda --adi-mode exact --npj 2 --run-dir $W/exf > $W/exf.log 2>&1
   build/compare_fields $W/ser/field.dump $W/exf/field.dump --tol 1e-12 > $W/cmpf.txt 2>&1
   row "fast exact 2x1 GPUs vs serial CPU, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL)"
+  for g in "2 1" "1 2"; do
+    set -- $g
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --kernels merged --adi-mode exact --npj $1 --npk $2 --run-dir $W/exm$1$2 > $W/exm$1$2.log 2>&1
+    row "strict exact ${1}x${2} GPUs, merged kernels vs serial CPU: field.dump" "$(same $W/ser/field.dump $W/exm$1$2/field.dump)"
+  done
   $RUN -np 2 build/adiflow_mpi $C --backend cuda --kernels merged --adi-mode decoupled --npk 2 --run-dir $W/dmf > $W/dmf.log 2>&1
   $RUN -np 2 build/adiflow_mpi $C --backend cpu --adi-mode decoupled --npk 2 --run-dir $W/dcf > $W/dcf.log 2>&1
   build/compare_fields $W/dcf/field.dump $W/dmf/field.dump --tol 1e-12 > $W/cmpm.txt 2>&1
@@ -115,6 +121,29 @@ if [ "$MODE" = check ] || [ "$MODE" = all ] || [ "$MODE" = restart ]; then
   row "restart on another decomposition: exit code (2 expected)" "$rc $(grep -m1 -o 'the restart was written on [^;]*' $W/rs3.log)"
 fi
 
+if [ "$MODE" = mexact ]; then
+  # exact mode with the merged kernels: strict bit-identity, then 1 vs 2 GPUs
+  C=cases/cube32_gpu_check.nml; S=build/strict
+  $S/adiflow $C --backend cpu --run-dir $W/ser > $W/ser.log 2>&1
+  for g in "2 1" "1 2"; do
+    set -- $g
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --kernels merged --adi-mode exact --npj $1 --npk $2 --run-dir $W/exm$1$2 > $W/exm$1$2.log 2>&1
+    row "strict exact ${1}x${2} GPUs, merged kernels vs serial CPU: field.dump" "$(same $W/ser/field.dump $W/exm$1$2/field.dump)"
+    row "strict exact ${1}x${2} GPUs, merged kernels vs serial CPU: residual history" "$(same <(hist $W/ser/residual.dat) <(hist $W/exm$1$2/residual.dat))"
+  done
+  ITER=${ITER:-200}
+  for r in "s1 1 strong256" "w1 1 weak256" "s2 2 strong256" "w2 2 weak256x2"; do
+    set -- $r
+    $RUN -np $2 build/adiflow_mpi bench/cases/$3.nml --backend cuda --max-iter $ITER --kernels merged --adi-mode exact \
+      --run-dir $W/m$1 > $W/m$1.log 2>&1
+    echo "m$1 rc=$? s/iter=$(spi $W/m$1.log)"
+  done
+  eff() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (a > 0 && b > 0) printf "%.1f %%", 100*a/(f*b); else print "n/a" }'; }
+  row "1 GPU 256x256x128 / 256^3 (merged): s/iter" "$(spi $W/ms1.log) / $(spi $W/mw1.log)"
+  row "2 GPUs strong 256x256x128 exact merged: s/iter, efficiency" "$(spi $W/ms2.log)  $(eff $(spi $W/ms1.log) $(spi $W/ms2.log) 2)"
+  row "2 GPUs weak 256^3/GPU exact merged: s/iter, efficiency" "$(spi $W/mw2.log)  $(eff $(spi $W/mw1.log) $(spi $W/mw2.log) 1)"
+fi
+
 if [ "$MODE" = bench ] || [ "$MODE" = all ]; then
   ITER=${ITER:-200}
   bench() { # name np case args...
@@ -132,7 +161,6 @@ if [ "$MODE" = bench ] || [ "$MODE" = all ]; then
   done
   for m in decoupled exact; do
     for k in split merged; do
-      [ $m = exact ] && [ $k = merged ] && continue
       t[s2$m$k]=$(bench s2$m$k 2 bench/cases/strong256.nml --kernels $k --adi-mode $m | tail -n 1)
       t[w2$m$k]=$(bench w2$m$k 2 bench/cases/weak256x2.nml --kernels $k --adi-mode $m | tail -n 1)
     done
@@ -145,7 +173,6 @@ if [ "$MODE" = bench ] || [ "$MODE" = all ]; then
   done
   for m in decoupled exact; do
     for k in split merged; do
-      [ $m = exact ] && [ $k = merged ] && continue
       row "2 GPUs strong 256x256x128 $m $k: s/iter, efficiency" "${t[s2$m$k]}  $(eff ${t[s1$k]} ${t[s2$m$k]} 2)"
       row "2 GPUs weak 256^3/GPU $m $k: s/iter, efficiency" "${t[w2$m$k]}  $(eff ${t[w1$k]} ${t[w2$m$k]} 1)"
     done

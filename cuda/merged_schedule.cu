@@ -264,10 +264,25 @@ static int launch_all(int timing)
   for (s = 0; s < ms_.nsteps; ++s) {
     if (timing) ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[s], ms_.s));
     /* block mode (cuda/block_hooks.cuh): the halo rows of d before its fill;
-     * the merged family runs decoupled blocks only (no cross-block sweep) */
-    if (adi_block != NULL && ms_.steps[s].kernel == MK_BC && ms_.steps[s].d >= 2) {
-      rc = adi_block->exchange_q(&ms_.v, ms_.steps[s].d, ms_.s);
-      if (rc != ADI_OK) return rc;
+     * in exact mode, for a direction swept across the blocks, lam+- across
+     * the face before a separate ADI stage 2 (the fused ADI12/ADI123/ADI5F
+     * recompute the neighbour's eigenvalues from its ghost primitives, which
+     * the q halo already brought) and the pipelined sweep instead of ADI4 */
+    if (adi_block != NULL) {
+      int k = ms_.steps[s].kernel, d = ms_.steps[s].d;
+      if (k == MK_BC && d >= 2) {
+        rc = adi_block->exchange_q(&ms_.v, d, ms_.s);
+        if (rc != ADI_OK) return rc;
+      }
+      if (k == MK_ADI2 && adi_block->across[d]) {
+        rc = adi_block->exchange_lam(&ms_.v, d, ms_.s);
+        if (rc != ADI_OK) return rc;
+      }
+      if (k == MK_ADI4 && adi_block->across[d]) {
+        rc = adi_block->sweep(&ms_.v, d, ms_.s);
+        if (rc != ADI_OK) return rc;
+        continue;
+      }
     }
     rc = launch(ms_.steps[s].kernel, ms_.steps[s].d);
     if (rc != ADI_OK) return rc;

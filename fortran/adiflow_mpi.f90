@@ -317,14 +317,7 @@ contains
     case default
       gpu = all_have
     end select
-    if (gpu .and. dc_exact_requested() .and. trim(cs%kernels) == 'merged') call stop_all(2, &
-      'adi_mode = ''exact'' runs on the split kernel family only (the merged family fuses the ADI stages '// &
-      'that the cross-block pipeline needs apart): use kernels = ''split'', or adi_mode = ''decoupled''')
   end function choose_backend
-
-  logical function dc_exact_requested()
-    dc_exact_requested = adi_mode == 'exact'
-  end function dc_exact_requested
 
   !> A failed bridge call stops every rank (MPI_Abort) with its message.
   subroutine gpu_ok(status, what)

@@ -146,10 +146,6 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep
   expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/nogpumf.log") -eq 1 ] && grep -q "not every rank sees a usable GPU" "$T/nogpumf.log" && ! grep -q "mass_fix runs on the CPU" "$T/nogpumf.log"' \
     "backend = 'cuda' --mass-fix without GPUs: the same no-GPU error (mass_fix is no longer refused)"
 fi
-printf '&adiflow\nni = 8, nj = 8, nk = 4\nbackend = "cuda"\nkernels = "merged"\n/\n&parallel adi_mode = "exact" /\n' > "$T/mex.nml"
-rc=$(mpi 2 mex "$T/mex.nml")
-expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/mex.log") -eq 1 ]' \
-  "backend = 'cuda' refused cleanly (no GPU here, or exact mode with the merged kernels)"
 rc=$(mpi 2 div tests/cases/diverge.nml --npj 2 --npk 1)
 it_nan=$(sed -n 's/.*diverged at iteration \([0-9]*\).*/\1/p' "$T/div.log")
 it_rst=$(sed -n 's/^iteration \([0-9]*\)/\1/p' "$T/div/restart.decomp" 2>/dev/null)

@@ -433,10 +433,6 @@ int adi_gpu_block_init(const adi_solver_params *sp, int kernels, const double *s
   if (B.ready) return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init called twice");
   if (sp == NULL || phys == NULL || off == NULL || nglob == NULL || nbr == NULL || swp == NULL || ids == NULL)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: a null argument");
-  if (exact && kernels == ADI_KERNELS_MERGED)
-    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_mode = 'exact' runs on the split kernel family only (the merged "
-                            "family fuses the ADI stages the pipeline needs apart): use kernels = 'split', or "
-                            "adi_mode = 'decoupled' with the merged kernels");
   ndev = adi_gpu_device_count();
   if (device < 0 || device >= ndev)
     return adi_gpu_fail_msg(ADI_ERR_NO_DEVICE, "rank %d wants GPU %d of its node (one rank per GPU, by node-local "
