@@ -1,11 +1,12 @@
-!> adiflow_mpi: the CPU reference solver over a block decomposition of the
-!> grid in j and k (MPI; i stays whole). Same case files as build/adiflow;
+!> adiflow_mpi: the solver over a block decomposition of the grid in j and
+!> k (MPI; i stays whole), on CPUs or one GPU per rank. Same case files as build/adiflow;
 !> the decomposition comes from an optional second namelist group in the
 !> case file (ignored by build/adiflow)
 !>     &parallel  npj = 2, npk = 1, adi_mode = 'exact', pipeline_chunks = 0 /
 !> or from the command line:
 !>   mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] [--adi-mode exact|decoupled]
-!>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--backend cpu]
+!>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--backend auto|cpu|cuda]
+!>          [--kernels split|merged] [--mass-fix]
 !> npj = npk = 0: automatic (smallest interface area). adi_mode = 'exact'
 !> reproduces the single-domain solver bit for bit (pipelined sweeps);
 !> 'decoupled' sweeps every block alone (interface increments zero).
@@ -73,7 +74,8 @@ program adiflow_mpi
   call get_command_argument(1, case_path)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
-      '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart]'
+      '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] '// &
+      '[--backend auto|cpu|cuda] [--kernels split|merged] [--mass-fix]'
     call finish(merge(2, 0, len_trim(case_path) == 0))
   end if
 
