@@ -9,6 +9,7 @@
 #                                    1 GPU split/merged, exact 2x1, decoupled
 #                                    2x1 split/merged), fast builds to 1e-12,
 #                                    compute-sanitizer memcheck
+#   bash bench/device_mpi.sh overlap  the split schedule's halo/compute overlap: identity, on vs off, events
 #   bash bench/device_mpi.sh mexact  exact mode with the merged kernels: strict identity, 1 vs 2 GPUs
 #   bash bench/device_mpi.sh restart GPU restart continuation and a refused decomposition
 #   bash bench/device_mpi.sh bench   strong 256x256x128 and weak 256^3/GPU, 1 and
@@ -119,6 +120,33 @@ if [ "$MODE" = check ] || [ "$MODE" = all ] || [ "$MODE" = restart ]; then
   $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj 1 --npk 2 --restart --run-dir $W/rs > $W/rs3.log 2>&1
   rc=$?
   row "restart on another decomposition: exit code (2 expected)" "$rc $(grep -m1 -o 'the restart was written on [^;]*' $W/rs3.log)"
+fi
+
+if [ "$MODE" = overlap ]; then
+  # the split schedule's overlap (q halo || interior primitives + time step,
+  # lam halo || ADI3): strict identity, then on vs off (ADIFLOW_BLOCK_OVERLAP=0)
+  C=cases/cube32_gpu_check.nml; S=build/strict
+  $S/adiflow $C --backend cpu --run-dir $W/ser > $W/ser.log 2>&1
+  for g in "2 1" "1 2"; do
+    set -- $g
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj $1 --npk $2 --run-dir $W/ov$1$2 > $W/ov$1$2.log 2>&1
+    row "strict exact ${1}x${2} GPUs, overlapped schedule vs serial CPU: field.dump" "$(same $W/ser/field.dump $W/ov$1$2/field.dump)"
+    row "strict exact ${1}x${2} GPUs, overlapped schedule: residual history" "$(same <(hist $W/ser/residual.dat) <(hist $W/ov$1$2/residual.dat))"
+  done
+  $RUN -np 2 $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npk 2 --run-dir $W/odc > $W/odc.log 2>&1
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode decoupled --npk 2 --run-dir $W/odg > $W/odg.log 2>&1
+  row "strict decoupled 1x2 GPUs, overlapped schedule vs CPU decoupled" "$(same $W/odc/field.dump $W/odg/field.dump)"
+  ITER=${ITER:-200}
+  for m in decoupled exact; do
+    for o in 1 0; do
+      ADIFLOW_BLOCK_OVERLAP=$o $RUN -np 2 build/adiflow_mpi bench/cases/strong256.nml --backend cuda --max-iter $ITER \
+        --adi-mode $m --run-dir $W/o$m$o > $W/o$m$o.log 2>&1
+      row "2 GPUs strong 256x256x128 $m split, overlap $o: s/iter" "$(spi $W/o$m$o.log)"
+    done
+  done
+  ADIFLOW_BLOCK_TIMING=1 $RUN -np 2 build/adiflow_mpi bench/cases/strong256.nml --backend cuda --max-iter 100 \
+    --adi-mode exact --run-dir $W/oev > $W/oev.log 2>&1
+  echo "== event timings, exact split, overlapped (s/iter $(spi $W/oev.log))"; grep -E "rank [01] " $W/oev.log
 fi
 
 if [ "$MODE" = mexact ]; then

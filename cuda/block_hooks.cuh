@@ -15,7 +15,10 @@
  *                    (exact mode): stage 2 reads lam+- of the cell across
  *                    the face
  *   sweep(d)         replaces ADI stage 4 of such a direction: the forward
- *                    and backward recurrences pipelined across the ranks */
+ *                    and backward recurrences pipelined across the ranks
+ * With overlap set, the split schedule runs the first q halo while it
+ * computes the primitives and time step of the interior, and the lam halo
+ * while it computes ADI stage 3 (cuda/bridge.cu, iterate_block_overlapped). */
 #ifndef ADIFLOW_BLOCK_HOOKS_CUH
 #define ADIFLOW_BLOCK_HOOKS_CUH
 
@@ -25,8 +28,16 @@
 typedef struct adi_block_hooks {
   int (*exchange_q)(const adi_view *v, int d, cudaStream_t s);
   int (*exchange_lam)(const adi_view *v, int d, cudaStream_t s);
+  /* the same exchanges in two halves (what: 0 = q, 1 = lam+-): begin packs on
+   * s and leaves the transfer and the unpack to the halo stream; end makes s
+   * wait for them. Between the two, s may run work that neither reads nor
+   * writes the ghost rows (the split schedule's overlap, see cuda/bridge.cu). */
+  int (*exchange_begin)(const adi_view *v, int what, int d, cudaStream_t s);
+  int (*exchange_end)(const adi_view *v, int what, int d, cudaStream_t s);
+  int overlap;               /* 1: the split schedule overlaps (ADIFLOW_BLOCK_OVERLAP=0: off) */
   int (*sweep)(const adi_view *v, int d, cudaStream_t s);
   int across[4];             /* [d]: d is swept across the blocks (exact mode, d split) */
+  int has_halo[4];           /* [d]: d has a halo neighbour (another block, or a periodic wrap) */
   int phys[6], off[3], nglob[3];   /* copied into the view, see adi_view */
   int device;                /* the GPU of this rank */
 } adi_block_hooks;

@@ -47,6 +47,8 @@ int launch_bc_temperature_kernel(const adi_view *v, int d, cudaStream_t s);
 /* primitives and local time step (timestep_kernels.cu) */
 int launch_primitives_kernel(const adi_view *v, cudaStream_t s);
 int launch_time_step_kernel(const adi_view *v, double cfl, cudaStream_t s);
+/* the primitives in two parts: 1 = interior, 2 = the ghost shell */
+int launch_primitives_part(const adi_view *v, int part, cudaStream_t s);
 /* convective flux, stages 1-4 of direction d (flux_kernels.cu) */
 int launch_flux_kernel1(const adi_view *v, int d, cudaStream_t s);
 int launch_flux_kernel2(const adi_view *v, int d, cudaStream_t s);

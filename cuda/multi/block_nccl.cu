@@ -58,7 +58,7 @@ static const char *nccl_advice =
                               __LINE__, #call, (int)r_, ncclGetErrorString(r_), nccl_advice);  \
   } while (0)
 
-enum { K_HALO_Q, K_HALO_LAM, K_SWEEP, K_COUNT };
+enum { K_HALO_Q, K_HALO_LAM, K_SWEEP, K_OV_WORK, K_OV_WAIT, K_COUNT };
 
 static struct block_state {
   int ready;
@@ -67,6 +67,9 @@ static struct block_state {
   int nbr[4], swp[4];                  /* j lo, j hi, k lo, k hi; -1 none */
   ncclComm_t comm_halo, comm_pipe;
   cudaStream_t pipe;                   /* the pipelined sweeps' NCCL stream */
+  cudaStream_t halo;                   /* the halo exchanges' NCCL stream */
+  cudaEvent_t ev_packed, ev_unpacked[2][4];
+  int pending_exchange[2][4];          /* [q or lam][d]: begun, not yet ended */
   double *sl, *sh, *rl, *rh;           /* halo buffers, halo_cap doubles each */
   size_t halo_cap;
   double *psend, *precv;               /* 2*nch_max chunk rows each */
@@ -182,52 +185,79 @@ static int slab_copy(const adi_view *v, double *a, int d, int a0, int nl, int nc
   return ADI_OK;
 }
 
-/* fortran/mpi_decomp.f90's halo_exchange on the GPU: nl rows of ncomp
- * fields starting at a across the faces of d with the neighbours lo, hi. */
-static int exchange(const adi_view *v, double *a, int ncomp, int d, int nl, int lo, int hi, cudaStream_t s)
+/* fortran/mpi_decomp.f90's halo_exchange on the GPU, in two halves so that
+ * work that does not touch the ghost rows can run in between:
+ *   exchange_begin  packs the nl rows next to each face on the compute
+ *                   stream s, then the halo stream sends, receives and
+ *                   unpacks them into the ghost rows
+ *   exchange_end    makes s wait for the unpack
+ * All halo NCCL calls go through the halo stream (one stream per
+ * communicator). what: 0 = q (2 layers, halo neighbours, periodic wrap
+ * included), 1 = lam+- (1 layer of the six fields from WK_LAMP, sweep
+ * neighbours). */
+static int exchange_begin(const adi_view *v, int what, int d, cudaStream_t s)
 {
+  double *a = what == 0 ? v->q : v->wk + (ptrdiff_t)WK_LAMP*v->npts;
+  int ncomp = what == 0 ? ADI_NVAR : 6, nl = what == 0 ? 2 : 1;
+  int lo = what == 0 ? B.nbr[2*(d - 2)] : B.swp[2*(d - 2)];
+  int hi = what == 0 ? B.nbr[2*(d - 2) + 1] : B.swp[2*(d - 2) + 1];
+  int kind = what == 0 ? K_HALO_Q : K_HALO_LAM;
   int n = d == 2 ? v->nj : v->nk, ncross = d == 2 ? v->ldk : v->ldj, rc;
   size_t cnt = (size_t)v->ldi*ncross*nl*ncomp;
   if (cnt > B.halo_cap)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: halo of %zu doubles exceeds the buffers (%zu)", cnt,
                             B.halo_cap);
+  B.pending_exchange[what][d] = lo >= 0 || hi >= 0;
+  if (!B.pending_exchange[what][d]) return ADI_OK;
   if (lo >= 0 && (rc = slab_copy(v, a, d, 1, nl, ncomp, B.sl, 0, s)) != ADI_OK) return rc;
   if (hi >= 0 && (rc = slab_copy(v, a, d, n - nl + 1, nl, ncomp, B.sh, 0, s)) != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaEventRecord(B.ev_packed, s));
+  ADI_CUDA_CHECK(cudaStreamWaitEvent(B.halo, B.ev_packed, 0));
+  if ((rc = timing_begin(kind, d, B.halo)) != ADI_OK) return rc;
+  if ((rc = timing_begin(K_OV_WORK, d, s)) != ADI_OK) return rc;
   /* up: top rows to hi, low ghosts from lo */
-  if (lo >= 0 || hi >= 0) {
-    NCCL_CHECK(ncclGroupStart());
-    if (hi >= 0) NCCL_CHECK(ncclSend(B.sh, cnt, ncclDouble, hi, B.comm_halo, s));
-    if (lo >= 0) NCCL_CHECK(ncclRecv(B.rl, cnt, ncclDouble, lo, B.comm_halo, s));
-    NCCL_CHECK(ncclGroupEnd());
-    /* down: bottom rows to lo, high ghosts from hi */
-    NCCL_CHECK(ncclGroupStart());
-    if (lo >= 0) NCCL_CHECK(ncclSend(B.sl, cnt, ncclDouble, lo, B.comm_halo, s));
-    if (hi >= 0) NCCL_CHECK(ncclRecv(B.rh, cnt, ncclDouble, hi, B.comm_halo, s));
-    NCCL_CHECK(ncclGroupEnd());
-  }
-  if (lo >= 0 && (rc = slab_copy(v, a, d, 1 - nl, nl, ncomp, B.rl, 1, s)) != ADI_OK) return rc;
-  if (hi >= 0 && (rc = slab_copy(v, a, d, n + 1, nl, ncomp, B.rh, 1, s)) != ADI_OK) return rc;
+  NCCL_CHECK(ncclGroupStart());
+  if (hi >= 0) NCCL_CHECK(ncclSend(B.sh, cnt, ncclDouble, hi, B.comm_halo, B.halo));
+  if (lo >= 0) NCCL_CHECK(ncclRecv(B.rl, cnt, ncclDouble, lo, B.comm_halo, B.halo));
+  NCCL_CHECK(ncclGroupEnd());
+  /* down: bottom rows to lo, high ghosts from hi */
+  NCCL_CHECK(ncclGroupStart());
+  if (lo >= 0) NCCL_CHECK(ncclSend(B.sl, cnt, ncclDouble, lo, B.comm_halo, B.halo));
+  if (hi >= 0) NCCL_CHECK(ncclRecv(B.rh, cnt, ncclDouble, hi, B.comm_halo, B.halo));
+  NCCL_CHECK(ncclGroupEnd());
+  if (lo >= 0 && (rc = slab_copy(v, a, d, 1 - nl, nl, ncomp, B.rl, 1, B.halo)) != ADI_OK) return rc;
+  if (hi >= 0 && (rc = slab_copy(v, a, d, n + 1, nl, ncomp, B.rh, 1, B.halo)) != ADI_OK) return rc;
+  if ((rc = timing_end(kind, d, B.halo)) != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaEventRecord(B.ev_unpacked[what][d], B.halo));
   return ADI_OK;
 }
 
-/* two ghost layers of q (halo neighbours, periodic wrap included) */
-static int halo_q(const adi_view *v, int d, cudaStream_t s)
+static int exchange_end(const adi_view *v, int what, int d, cudaStream_t s)
 {
-  int rc = timing_begin(K_HALO_Q, d, s);
-  if (rc != ADI_OK) return rc;
-  rc = exchange(v, v->q, ADI_NVAR, d, 2, B.nbr[2*(d - 2)], B.nbr[2*(d - 2) + 1], s);
-  if (rc != ADI_OK) return rc;
-  return timing_end(K_HALO_Q, d, s);
+  int rc;
+  (void)v;
+  if (!B.pending_exchange[what][d]) return ADI_OK;
+  B.pending_exchange[what][d] = 0;
+  /* K_OV_WORK: what s ran while the halo was in flight; K_OV_WAIT: what it
+   * then still had to wait (the part of the exchange not hidden) */
+  if ((rc = timing_end(K_OV_WORK, d, s)) != ADI_OK) return rc;
+  if ((rc = timing_begin(K_OV_WAIT, d, s)) != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaStreamWaitEvent(s, B.ev_unpacked[what][d], 0));
+  return timing_end(K_OV_WAIT, d, s);
 }
 
-/* one layer of lam+ and lam- (the six fields from WK_LAMP; sweep neighbours) */
+/* the whole exchange at once (the merged family, and the directions with
+ * nothing to overlap) */
+static int halo_q(const adi_view *v, int d, cudaStream_t s)
+{
+  int rc = exchange_begin(v, 0, d, s);
+  return rc != ADI_OK ? rc : exchange_end(v, 0, d, s);
+}
+
 static int halo_lam(const adi_view *v, int d, cudaStream_t s)
 {
-  int rc = timing_begin(K_HALO_LAM, d, s);
-  if (rc != ADI_OK) return rc;
-  rc = exchange(v, v->wk + (ptrdiff_t)WK_LAMP*v->npts, 6, d, 1, B.swp[2*(d - 2)], B.swp[2*(d - 2) + 1], s);
-  if (rc != ADI_OK) return rc;
-  return timing_end(K_HALO_LAM, d, s);
+  int rc = exchange_begin(v, 1, d, s);
+  return rc != ADI_OK ? rc : exchange_end(v, 1, d, s);
 }
 
 /* ---------------------------------------------------------------- sweeps */
@@ -369,6 +399,7 @@ static int warm_up(void)
 {
   int peers[8], np = 0, f, k, c, dup;
   ncclComm_t comms[2] = {B.comm_halo, B.comm_pipe};
+  cudaStream_t streams[2] = {B.halo, B.pipe};
   for (f = 0; f < 8; ++f) {
     int r = f < 4 ? B.nbr[f] : B.swp[f - 4];
     if (r < 0) continue;
@@ -379,11 +410,12 @@ static int warm_up(void)
   for (c = 0; c < 2; ++c) {
     NCCL_CHECK(ncclGroupStart());
     for (k = 0; k < np; ++k) {
-      NCCL_CHECK(ncclSend(B.sl + k, 1, ncclDouble, peers[k], comms[c], B.pipe));
-      NCCL_CHECK(ncclRecv(B.rl + k, 1, ncclDouble, peers[k], comms[c], B.pipe));
+      NCCL_CHECK(ncclSend(B.sl + k, 1, ncclDouble, peers[k], comms[c], streams[c]));
+      NCCL_CHECK(ncclRecv(B.rl + k, 1, ncclDouble, peers[k], comms[c], streams[c]));
     }
     NCCL_CHECK(ncclGroupEnd());
   }
+  ADI_CUDA_CHECK(cudaStreamSynchronize(B.halo));
   ADI_CUDA_CHECK(cudaStreamSynchronize(B.pipe));
   return ADI_OK;
 }
@@ -413,6 +445,10 @@ static int alloc_buffers(const adi_solver_params *sp)
   ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_start, cudaEventDisableTiming));
   ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_done, cudaEventDisableTiming));
   ADI_CUDA_CHECK(cudaStreamCreateWithFlags(&B.pipe, cudaStreamNonBlocking));
+  ADI_CUDA_CHECK(cudaStreamCreateWithFlags(&B.halo, cudaStreamNonBlocking));
+  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_packed, cudaEventDisableTiming));
+  for (s = 0; s < 2; ++s)
+    for (d = 0; d < 4; ++d) ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_unpacked[s][d], cudaEventDisableTiming));
   if (B.timing)
     for (kk = 0; kk < K_COUNT; ++kk)
       for (d = 0; d < 4; ++d) {
@@ -443,6 +479,10 @@ int adi_gpu_block_init(const adi_solver_params *sp, int kernels, const double *s
   for (f = 0; f < 4; ++f) { B.nbr[f] = nbr[f]; B.swp[f] = swp[f]; }
   B.hooks.exchange_q = halo_q;
   B.hooks.exchange_lam = halo_lam;
+  B.hooks.exchange_begin = exchange_begin;
+  B.hooks.exchange_end = exchange_end;
+  tenv = getenv("ADIFLOW_BLOCK_OVERLAP");
+  B.hooks.overlap = !(tenv && strcmp(tenv, "0") == 0);
   B.hooks.sweep = sweep_pipelined;
   for (f = 0; f < 6; ++f) B.hooks.phys[f] = phys[f] ? 1 : 0;
   for (f = 0; f < 3; ++f) { B.hooks.off[f] = off[f]; B.hooks.nglob[f] = nglob[f]; }
@@ -452,7 +492,8 @@ int adi_gpu_block_init(const adi_solver_params *sp, int kernels, const double *s
     for (f = 0; f < 3; ++f) { B.hooks.off[f] = 0; }
     B.hooks.nglob[0] = sp->ni; B.hooks.nglob[1] = sp->nj; B.hooks.nglob[2] = sp->nk;
   }
-  for (d = 0; d < 4; ++d) B.hooks.across[d] = 0;
+  for (d = 0; d < 4; ++d) B.hooks.across[d] = B.hooks.has_halo[d] = 0;
+  for (d = 2; d <= 3; ++d) B.hooks.has_halo[d] = nbr[2*(d - 2)] >= 0 || nbr[2*(d - 2) + 1] >= 0;
   for (d = 2; d <= 3; ++d)
     B.hooks.across[d] = exact && (swp[2*(d - 2)] >= 0 || swp[2*(d - 2) + 1] >= 0);
   B.hooks.device = device;
@@ -481,7 +522,8 @@ int adi_gpu_block_init(const adi_solver_params *sp, int kernels, const double *s
 int adi_gpu_block_timing_report(char *buf, int buflen)
 {
   static const char *what[K_COUNT] = {"halo q (2 layers, 5 fields)", "halo lam+- (1 layer, 6 fields)",
-                                      "LU-ADI sweep, pipelined"};
+                                      "LU-ADI sweep, pipelined", "compute while a halo is in flight",
+                                      "wait for a halo after that (exposed)"};
   int kk, d, pos = 0;
   float t;
   if (buf == NULL || buflen < 1) return ADI_ERR_USAGE;
@@ -525,6 +567,10 @@ int adi_gpu_block_finalize(void)
     for (kk = 0; kk < K_COUNT; ++kk)
       for (d = 0; d < 4; ++d) { cudaEventDestroy(B.t0[kk][d]); cudaEventDestroy(B.t1[kk][d]); }
   cudaStreamDestroy(B.pipe);
+  cudaStreamDestroy(B.halo);
+  cudaEventDestroy(B.ev_packed);
+  for (s = 0; s < 2; ++s)
+    for (d = 0; d < 4; ++d) cudaEventDestroy(B.ev_unpacked[s][d]);
   B.ready = 0;
   adi_block = NULL;
   return rc;
