@@ -36,7 +36,7 @@
 # steps each: the best known star configurations (cqa 64x16 at z 128 / 171, cqa2
 # 64x16 at z 512), the persistent cqap (tiles 64x16, 32x16, 64x32), the cqaz /
 # cqaz1 variants (z 128 / 171 / 512 / auto) and every box cqa / cqas tile (z 128
-# / 171 / 512 / auto), the cluster kinds cqac / cqac4 (z 128 / 171 / auto); sorted, then the star best line (over all star kinds), the
+# / 171 / 512 / auto); sorted, then the star best line (over all star kinds), the
 # box best line and the box / star ratio line with MET / NOT MET.
 set -u
 B=build/stencil3d
@@ -46,7 +46,7 @@ CONFIRM_REPS=${CONFIRM_REPS:-200}
 TOP=${TOP:-20}
 ZCS=${ZCS:-"0 512 256 171 128 103 86 64"}
 HEAT_ZCS=${HEAT_ZCS:-"0 512 256 171 128"}
-WAVE_K=${WAVE_K:-cqa@star,cqa2,cqa4,cqab,cqah,cqaw,cqawb,cqaz,cqaz1,cqac,cqac4}
+WAVE_K=${WAVE_K:-cqa@star,cqa2,cqa4,cqab,cqah,cqaw,cqawb,cqaz,cqaz1}
 HEAT_K=${HEAT_K:-cqa@star,cqab,cqaw,cqawb,cqaz}
 BOX_K=${BOX_K:-cqa@box,cqas@box}
 BOX_ZCS=${BOX_ZCS:-"0 512 171 128"}
@@ -103,10 +103,6 @@ if [ "$QUICK" = 1 ]; then
     bench wave "cqa2:64x16,cqaz,cqaz1,$BOX_K" 512 $REPS sweep
     bench wave "cqaz,cqaz1,$BOX_K" 0 $REPS sweep
     bench wave "cqap@star" 0 $REPS sweep
-    # cqac / cqac4: cqa on clusters of 2 / 4 blocks in y (inner halo rows from the partner's shared memory)
-    bench wave "cqac,cqac4" 128 $REPS sweep
-    bench wave "cqac,cqac4" 171 $REPS sweep
-    bench wave "cqac,cqac4" 0 $REPS sweep
 else
     echo "== 2. wave ${N}^3, kinds $WAVE_K, z chunks $ZCS, $REPS steps"
     for zc in $ZCS; do bench wave "$WAVE_K" $zc $REPS sweep; done

@@ -27,32 +27,13 @@ static real *emu_smem(size_t n)
 #define S3_BIX s3_bix
 #define S3_BIY s3_biy
 #define S3_BIZ s3_biz
-/* Thread-block clusters (cqac): one call runs a whole cluster of s3_ncl
- * blocks stacked in y (s3_biy = its first block); every region runs for all
- * threads of all its blocks, block by block (s3_cr: the block's rank), with S
- * bound to that block's shared memory, so a block reads its partner's
- * (S3_CPEER) as the partner left it at the end of the previous region. Kernels
- * without a cluster see the file-scope s3_ncl = 1; a cluster kernel declares
- * its own (S3_CLUSTER_DECL). The cluster barriers do nothing here (there is a
- * barrier after every region). */
-enum { s3_ncl = 1 };
-static real *S_cl_[1];   /* (kernels without shared memory: S3_PAR binds S = NULL) */
-#undef S3_CLUSTER_DECL
-#define S3_CLUSTER_DECL(CL) enum { s3_ncl = (CL) };
-#undef S3_CLRANK
-#define S3_CLRANK(CL) s3_cr
-#undef S3_CPEER
-#define S3_CPEER(p, r) (S_cl_[r] + ((p) - S_cl_[s3_cr]))
-#define S3_SMEM(S, n) real *S##_cl_[s3_ncl];                                       \
-    for (int c_ = 0; c_ < s3_ncl; c_++) S##_cl_[c_] = emu_smem((size_t)(n));       \
-    real *S = S##_cl_[0]
-#define S3_SMEM_FREE(S) (void)(S); for (int c_ = 0; c_ < s3_ncl; c_++) free(S##_cl_[c_])
-#define S3_PAR(t) for (int s3_cr = 0; s3_cr < s3_ncl; s3_cr++) { real *const S = S_cl_[s3_cr]; (void)S; \
-    for (int t = 0; t < kNT; t++) {
-#define S3_PAR_END }}
+#define S3_SMEM(S, n) real *S = emu_smem((size_t)(n))
+#define S3_SMEM_FREE(S) free(S)
+#define S3_PAR(t) for (int t = 0; t < kNT; t++) {
+#define S3_PAR_END }
 #define S3_SYNC
-#define S3_TDECL(type, name, dims) type name[s3_ncl * kNT] dims
-#define S3_T(name) name[s3_cr * kNT + t]
+#define S3_TDECL(type, name, dims) type name[kNT] dims
+#define S3_T(name) name[t]
 #define S3_UNROLL
 
 S3_KERNELS(S3_DEFINE_KERNEL)
@@ -76,12 +57,11 @@ void s3_emu_step(int i, const S3Grid *g, real k, const real *u, const real *pv, 
     if ((!strcmp(K->info.kind, "cqv") || !strncmp(K->info.kind, "cqw", 3) || !strncmp(K->info.kind, "cqa", 3)) && g->pxy > 2147483647L)
         s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
     const int gx = pers ? zc : (g->nx + K->info.bx - 1) / K->info.bx;
-    const int ncl = s3_kind_cluster(K->info.kind);   /* blocks per cluster in y */
-    const int gy = pers ? 1 : ((g->ny + K->info.by - 1) / K->info.by + ncl - 1) / ncl;   /* clusters in y */
+    const int gy = pers ? 1 : (g->ny + K->info.by - 1) / K->info.by;
     const int gz = pers ? 1 : (g->nz + zc - 1) / zc;
     #pragma omp parallel for collapse(3) schedule(dynamic)
     for (int bz = 0; bz < gz; bz++)
         for (int by = 0; by < gy; by++)
             for (int bx = 0; bx < gx; bx++)
-                K->fn(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc, bx, by * ncl, bz);
+                K->fn(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc, bx, by, bz);
 }

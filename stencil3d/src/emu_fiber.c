@@ -25,58 +25,32 @@ typedef void (*EmuFn)(S3_KARGS, int, int, int);
 typedef struct {
     ucontext_t sched, *ctx;
     char *stacks;
-    int cap, nt, ncl, nf, cur, progress;   /* nt threads per block, ncl blocks, nf = ncl * nt fibers */
-    int *done, *syncs, *arrives, *waits;
-    real *smem[4];                          /* per block of the cluster */
-    /* arguments of the current cluster */
+    int cap, nt, cur;
+    int *done, *syncs;
+    real *smem;
+    /* arguments of the current block */
     EmuFn kfn; const real *u; const real *pv; real *out; real k;
     const S3Grid *g; int zc, bx, by, bz;
 } Block;
 
 static _Thread_local Block B_;
 
-/* A fiber waits by yielding to the scheduler at least once (so that, without
- * clusters, a barrier round is exactly: every thread runs to its next barrier,
- * then the next round), and again until its condition holds. */
-static void fiber_yield(void) { Block *b = &B_; swapcontext(&b->ctx[b->cur], &b->sched); }
-
-/* block barrier: every thread of this fiber's block has reached it */
 static void fiber_sync(void)
 {
     Block *b = &B_;
-    const int me = b->cur, k = ++b->syncs[me], t0 = me / b->nt * b->nt;
-    for (;;) {
-        fiber_yield();
-        int ok = 1;
-        for (int j = t0; j < t0 + b->nt; j++) if (b->syncs[j] < k) { ok = 0; break; }
-        if (ok) { b->progress = 1; return; }
-    }
-}
-/* cluster barrier, split: arrive counts (no yield); the k-th wait returns
- * once every thread of the cluster has arrived k times */
-static void fiber_cl_arrive(void) { B_.arrives[B_.cur]++; fiber_yield(); B_.progress = 1; }   /* it pauses after arriving: others may run ahead */
-static void fiber_cl_wait(void)
-{
-    Block *b = &B_;
-    const int k = ++b->waits[b->cur];
-    for (;;) {   /* no yield while it holds: the last thread to arrive runs on */
-        int ok = 1;
-        for (int j = 0; j < b->nf; j++) if (b->arrives[j] < k) { ok = 0; break; }
-        if (ok) { b->progress = 1; return; }
-        fiber_yield();
-    }
+    b->syncs[b->cur]++;
+    swapcontext(&b->ctx[b->cur], &b->sched);
 }
 
 static real *fiber_smem(size_t n)
 {
     Block *b = &B_;
-    const int r = b->cur / b->nt;
-    if (!b->smem[r]) {   /* first thread of the block allocates, the others share it */
-        b->smem[r] = (real *)aligned_alloc(64, (n * sizeof(real) + 63) / 64 * 64);   /* for S3_LD4 */
-        if (!b->smem[r]) s3_die("out of host memory for an emulated thread block");
-        for (size_t i = 0; i < n; i++) b->smem[r][i] = (real)NAN;
+    if (!b->smem) {   /* first thread of the block allocates, the others share it */
+        b->smem = (real *)aligned_alloc(64, (n * sizeof(real) + 63) / 64 * 64);   /* for S3_LD4 */
+        if (!b->smem) s3_die("out of host memory for an emulated thread block");
+        for (size_t i = 0; i < n; i++) b->smem[i] = (real)NAN;
     }
-    return b->smem[r];
+    return b->smem;
 }
 
 #define S3_KDECL(NAME, NTH) static void NAME(S3_KARGS, int s3_bix, int s3_biy, int s3_biz)
@@ -85,19 +59,9 @@ static real *fiber_smem(size_t n)
 #define S3_BIZ s3_biz
 #define S3_SMEM(S, n) real *S = fiber_smem((size_t)(n))
 #define S3_SMEM_FREE(S) (void)(S)
-#define S3_PAR(t) { const int t = B_.cur % B_.nt;
+#define S3_PAR(t) { const int t = B_.cur;
 #define S3_PAR_END }
 #define S3_SYNC fiber_sync();
-/* clusters (cqac): the blocks of a cluster run as one set of fibers; a block's
- * rank is its y index modulo the cluster size (the blocks are stacked in y) */
-#undef S3_CLRANK
-#define S3_CLRANK(CL) (s3_biy % (CL))
-#undef S3_CPEER
-#define S3_CPEER(p, r) (B_.smem[r] + ((p) - B_.smem[B_.cur / B_.nt]))
-#undef S3_CL_ARRIVE
-#define S3_CL_ARRIVE fiber_cl_arrive();
-#undef S3_CL_WAIT
-#define S3_CL_WAIT fiber_cl_wait();
 #define S3_TDECL(type, name, dims) type name dims
 #define S3_T(name) name
 #define S3_UNROLL
@@ -110,69 +74,54 @@ static const EmuKernel table[] = { S3_KERNELS(S3_KERNEL_ENTRY) };
 static void fiber_entry(void)
 {
     Block *b = &B_;
-    const int r = b->cur / b->nt;   /* block r of the cluster: y index by + r */
-    b->kfn(b->u, b->pv, b->out, b->k, b->g->nx, b->g->ny, b->g->nz, b->g->px, b->g->pxy, b->zc, b->bx, b->by + r, b->bz);
+    b->kfn(b->u, b->pv, b->out, b->k, b->g->nx, b->g->ny, b->g->nz, b->g->px, b->g->pxy, b->zc, b->bx, b->by, b->bz);
     b->done[b->cur] = 1;
-    b->progress = 1;
     /* returning resumes uc_link = the scheduler */
 }
 
 static uint64_t rng(uint64_t *s) { *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17; return *s; }
 
-/* run one cluster of ncl blocks (y indices by .. by+ncl-1; ncl = 1: one
- * block); returns 0, or -1 on barrier divergence (threads that left while
- * others wait, different barrier counts, or a round in which no waiting
- * thread could go on) */
-static int run_block(const EmuKernel *K, int ncl, int bx, int by, int bz, uint64_t *seed)
+/* run one block; returns 0, or -1 on barrier divergence */
+static int run_block(const EmuKernel *K, int bx, int by, int bz, uint64_t *seed)
 {
     Block *b = &B_;
-    const int nt = K->info.nthreads, nf = ncl * nt;
-    if (ncl > (int)(sizeof b->smem / sizeof b->smem[0])) s3_die("emulated cluster of %d blocks: at most 4", ncl);
-    if (b->cap < nf) {
-        free(b->ctx); free(b->stacks); free(b->done); free(b->syncs); free(b->arrives); free(b->waits);
-        b->ctx = calloc(nf, sizeof(ucontext_t));
-        b->stacks = malloc((size_t)nf * FIBER_STACK);
-        b->done = calloc(nf, sizeof(int)); b->syncs = calloc(nf, sizeof(int));
-        b->arrives = calloc(nf, sizeof(int)); b->waits = calloc(nf, sizeof(int));
-        if (!b->ctx || !b->stacks || !b->done || !b->syncs || !b->arrives || !b->waits)
-            s3_die("out of host memory for %d emulated GPU threads", nf);
-        b->cap = nf;
+    const int nt = K->info.nthreads;
+    if (b->cap < nt) {
+        free(b->ctx); free(b->stacks); free(b->done); free(b->syncs);
+        b->ctx = calloc(nt, sizeof(ucontext_t));
+        b->stacks = malloc((size_t)nt * FIBER_STACK);
+        b->done = calloc(nt, sizeof(int)); b->syncs = calloc(nt, sizeof(int));
+        if (!b->ctx || !b->stacks || !b->done || !b->syncs) s3_die("out of host memory for %d emulated GPU threads", nt);
+        b->cap = nt;
     }
-    b->nt = nt; b->ncl = ncl; b->nf = nf; b->bx = bx; b->by = by; b->bz = bz;
-    for (int r = 0; r < ncl; r++) b->smem[r] = NULL;
-    for (int t = 0; t < nf; t++) {
-        b->done[t] = 0; b->syncs[t] = 0; b->arrives[t] = 0; b->waits[t] = 0;
+    b->nt = nt; b->bx = bx; b->by = by; b->bz = bz; b->smem = NULL;
+    for (int t = 0; t < nt; t++) {
+        b->done[t] = 0; b->syncs[t] = 0;
         getcontext(&b->ctx[t]);
         b->ctx[t].uc_stack.ss_sp = b->stacks + (size_t)t * FIBER_STACK;
         b->ctx[t].uc_stack.ss_size = FIBER_STACK;
         b->ctx[t].uc_link = &b->sched;
         makecontext(&b->ctx[t], fiber_entry, 0);
     }
-    int *order = malloc(sizeof(int) * nf), rc = 0;
+    int *order = malloc(sizeof(int) * nt), rc = 0;
     if (!order) s3_die("out of host memory");
-    for (int t = 0; t < nf; t++) order[t] = t;
+    for (int t = 0; t < nt; t++) order[t] = t;
     for (int round = 0;; round++) {
         if (*seed)
-            for (int i = nf - 1; i > 0; i--) { int j = (int)(rng(seed) % (uint64_t)(i + 1)); int x = order[i]; order[i] = order[j]; order[j] = x; }
-        b->progress = round == 0;
-        for (int i = 0; i < nf; i++) {
+            for (int i = nt - 1; i > 0; i--) { int j = (int)(rng(seed) % (uint64_t)(i + 1)); int x = order[i]; order[i] = order[j]; order[j] = x; }
+        for (int i = 0; i < nt; i++) {
             b->cur = order[i];
             if (!b->done[b->cur]) swapcontext(&b->sched, &b->ctx[b->cur]);
         }
         int ndone = 0;
-        for (int t = 0; t < nf; t++) ndone += b->done[t];
-        if (ndone == nf) break;
-        if (ncl == 1) {   /* one block: every round ends with all threads at the same barrier */
-            if (ndone) { rc = -1; break; }                 /* some left, some wait at a barrier */
-            for (int t = 1; t < nt; t++) if (b->syncs[t] != b->syncs[0]) { rc = -1; break; }
-            if (rc) break;
-        } else if (!b->progress) { rc = -1; break; }      /* nobody can go on */
+        for (int t = 0; t < nt; t++) ndone += b->done[t];
+        if (ndone == nt) break;
+        if (ndone) { rc = -1; break; }                     /* some left, some wait at a barrier */
+        for (int t = 1; t < nt; t++) if (b->syncs[t] != b->syncs[0]) { rc = -1; break; }
+        if (rc) break;
     }
-    if (!rc && ncl > 1)   /* every block: the same block barriers; the cluster: the same arrivals and waits */
-        for (int t = 0; t < nf; t++)
-            if (b->syncs[t] != b->syncs[t / nt * nt] || b->arrives[t] != b->arrives[0] || b->waits[t] != b->waits[0]) { rc = -1; break; }
     free(order);
-    for (int r = 0; r < ncl; r++) { free(b->smem[r]); b->smem[r] = NULL; }
+    free(b->smem); b->smem = NULL;
     return rc;
 }
 
@@ -188,8 +137,7 @@ void s3_emu_fiber_step(int i, const S3Grid *g, real k, const real *u, const real
     if ((!strcmp(K->info.kind, "cqv") || !strncmp(K->info.kind, "cqw", 3) || !strncmp(K->info.kind, "cqa", 3)) && g->pxy > 2147483647L)
         s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
     const int gx = pers ? zc : (g->nx + K->info.bx - 1) / K->info.bx;
-    const int ncl = s3_kind_cluster(K->info.kind);   /* blocks per cluster in y */
-    const int gy = pers ? 1 : ((g->ny + K->info.by - 1) / K->info.by + ncl - 1) / ncl;   /* clusters in y */
+    const int gy = pers ? 1 : (g->ny + K->info.by - 1) / K->info.by;
     const int gz = pers ? 1 : (g->nz + zc - 1) / zc;
     int diverged = 0;
     #pragma omp parallel for collapse(3) schedule(dynamic) reduction(|:diverged)
@@ -199,7 +147,7 @@ void s3_emu_fiber_step(int i, const S3Grid *g, real k, const real *u, const real
                 Block *b = &B_;
                 b->kfn = K->fn; b->u = u; b->pv = pv; b->out = out; b->k = k; b->g = g; b->zc = zc;
                 uint64_t s = seed ? (uint64_t)seed * 0x9e3779b97f4a7c15ULL + (uint64_t)((bz * gy + by) * gx + bx) + 1 : 0;
-                if (run_block(K, ncl, bx, by * ncl, bz, &s)) diverged = 1;
+                if (run_block(K, bx, by, bz, &s)) diverged = 1;
             }
-    if (diverged) s3_die("kernel %s %s: barrier divergence (threads of a block or cluster reached different numbers of barriers)", K->info.kind, K->info.tile);
+    if (diverged) s3_die("kernel %s %s: barrier divergence (threads of a block reached different numbers of barriers)", K->info.kind, K->info.tile);
 }

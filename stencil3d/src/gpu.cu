@@ -59,23 +59,6 @@ static __device__ __forceinline__ void s3_cp16_ef(real *dst, const real *src, in
 #define S3_CP4_EF(dst, src, ok) s3_cp16_ef((dst), (src), (ok));
 #define S3_ST4_CS(p, s) { __stcs((float4 *)(p), make_float4((s)[0], (s)[1], (s)[2], (s)[3])); }
 #define S3_CP_COMMIT s3_cp_commit();
-/* Thread-block clusters (cqac, sm_90): a cluster of CL blocks stacked in y
- * (cluster dimension (1, CL, 1), so the rank is blockIdx.y % CL); S3_CPEER maps
- * a shared address of this block to the same offset in the block of rank r
- * (a generic address into the cluster's distributed shared memory); the split
- * cluster barrier is barrier.cluster.arrive.release / wait.acquire (every
- * thread of the cluster, uniform code). The launch (cudaLaunchKernelEx with
- * the cluster dimension) refuses GPUs without cluster launch. */
-#define S3_CLRANK(CL) ((int)(blockIdx.y % (unsigned)(CL)))
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define S3_CPEER(p, r) ((real *)__cluster_map_shared_rank((const void *)(p), (unsigned)(r)))
-#define S3_CL_ARRIVE asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
-#define S3_CL_WAIT asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-#else   /* no clusters before sm_90: never launched there (the host refuses) */
-#define S3_CPEER(p, r) (p)
-#define S3_CL_ARRIVE
-#define S3_CL_WAIT
-#endif
 /* kernels that ask for MB resident blocks per SM (a register cap) */
 #define S3_KDECL_MB(NAME, NTH, MB) __global__ void __launch_bounds__(NTH, MB) NAME(S3_KARGS)
 #include "s3_kernels.h"
@@ -188,21 +171,6 @@ static int kernel_zc(int ki, const S3Grid *g, int zchunk)
     return zchunk > 0 ? zchunk : auto_zchunk(ki, g);
 }
 
-/* 1 if the current GPU can launch thread-block clusters (compute capability
- * 9.0 and the cluster-launch attribute), else 0 with the reason in why */
-static int cluster_capable(char *why, size_t n)
-{
-    int dev, major = 0, minor = 0, cl = 0;
-    CUDA_CHECK(cudaGetDevice(&dev), "finding the current GPU");
-    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "reading the compute capability");
-    CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), "reading the compute capability");
-    CUDA_CHECK(cudaDeviceGetAttribute(&cl, cudaDevAttrClusterLaunch, dev), "asking whether the GPU can launch thread-block clusters");
-    if (major >= 9 && cl) return 1;
-    snprintf(why, n, "thread-block clusters need compute capability 9.0 and cluster launch (this GPU: %d.%d, cluster launch %s)",
-             major, minor, cl ? "yes" : "no");
-    return 0;
-}
-
 static void launch(int ki, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zc, cudaStream_t st)
 {
     const GpuKernel *K = &table[ki];
@@ -218,25 +186,6 @@ static void launch(int ki, const S3Grid *g, real k, const real *u, const real *p
                "with a row pitch that is a multiple of 4 (use kernel = cqr)", K->info.kind, (const void *)u, g->px);
     dim3 grid((g->nx + K->info.bx - 1) / K->info.bx, (g->ny + K->info.by - 1) / K->info.by, (g->nz + zc - 1) / zc);
     if (s3_kind_persistent(K->info.kind)) grid = dim3(zc, 1, 1);   /* zc = the block count */
-    const int ncl = s3_kind_cluster(K->info.kind);
-    if (ncl > 1) {   /* clusters of ncl blocks stacked in y: the grid's y extent rounded up to a multiple */
-        char why[200];
-        if (!cluster_capable(why, sizeof why)) s3_die("kernel %s: %s (use kernel = cqa)", K->info.kind, why);
-        grid.y = (grid.y + ncl - 1) / ncl * ncl;
-        cudaLaunchConfig_t cfg;
-        memset(&cfg, 0, sizeof cfg);
-        cudaLaunchAttribute at[1];
-        memset(at, 0, sizeof at);
-        at[0].id = cudaLaunchAttributeClusterDimension;
-        at[0].val.clusterDim.x = 1; at[0].val.clusterDim.y = ncl; at[0].val.clusterDim.z = 1;
-        cfg.gridDim = grid; cfg.blockDim = dim3(K->info.nthreads, 1, 1);
-        cfg.dynamicSmemBytes = K->info.smem; cfg.stream = st;
-        cfg.attrs = at; cfg.numAttrs = 1;
-        CUDA_CHECK(cudaLaunchKernelEx(&cfg, K->fn, u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc),
-                   "launching a thread-block-cluster stencil kernel (cudaLaunchKernelEx)");
-        CUDA_CHECK(cudaGetLastError(), "launching a thread-block-cluster stencil kernel");
-        return;
-    }
     K->fn<<<grid, K->info.nthreads, K->info.smem, st>>>(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc);
     CUDA_CHECK(cudaGetLastError(), "launching a stencil kernel");
 }
@@ -361,12 +310,6 @@ extern "C" void s3_gpu_bench(const S3Grid *g, const S3Case *c)
     for (int ki = 0; ki < s3_gpu_kernel_count(); ki++) {
         const GpuKernel *K = &table[ki];
         if (K->info.eq != c->eq_id || !s3_bench_wants(c->bench_only, K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil))) continue;
-        char why[200];
-        if (s3_kind_cluster(K->info.kind) > 1 && !cluster_capable(why, sizeof why)) {
-            printf("bench: kernel=%s tile=%s stencil=%s eq=%s skipped (%s)\n",
-                   K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq), why);
-            continue;
-        }
         if (!prepare(ki)) {
             printf("bench: kernel=%s tile=%s stencil=%s eq=%s skipped (needs %zu B of shared memory per block)\n",
                    K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq), K->info.smem);

@@ -288,7 +288,7 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
             for (int j_ = 0; j_ < kYW; j_++) yw_[j_] = S[so[0] + ob_ + j_ * kTW];    \
             S3_UNROLL                                                                \
             for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                const int gy_ = y0 + ty_ * kCY + c_;                     \
+                const int gy_ = y0 + ty_ * kCY + c_;                                 \
                 const int o_ = ob_ + (c_ + R_) * kTW;                                \
                 S3_T(q)[c_][2 * R_] = S[so[R_] + o_];                                \
                 if (gx_ < nx && gy_ < ny) {                                          \
@@ -412,7 +412,7 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
             for (int j_ = 0; j_ < kYW; j_++) S3_LD4(yw_[j_], &S[s0_ + ob_ + j_ * kTW]) \
             S3_UNROLL                                                                \
             for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                const int gy_ = y0 + ty_ * kCY + c_;                     \
+                const int gy_ = y0 + ty_ * kCY + c_;                                 \
                 const int o_ = ob_ + (c_ + R_) * kTW;                                \
                 real xr_[12], zn_[4], r_[4];                                         \
                 S3_LD4(xr_, &S[s0_ + o_ - 4])                                      \
@@ -569,7 +569,7 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
             for (int j_ = 0; j_ < kYW; j_++) S3_LD4(yw_[j_], &S[sd_[0] + ob_ + j_ * kTW]) \
             S3_UNROLL                                                                \
             for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                const int gy_ = y0 + ty_ * kCY + c_;                     \
+                const int gy_ = y0 + ty_ * kCY + c_;                                 \
                 const int o_ = ob_ + (c_ + R_) * kTW;                                \
                 real xr_[12], zu_[R_][4], r_[4];                                     \
                 S3_LD4(xr_, &S[sd_[0] + o_ - 4])                                     \
@@ -735,24 +735,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
  * barrier in between reads NaN there, as shared memory starts as NaN. What it
  * cannot expose is a wait that is too shallow (a copy read before it lands):
  * only the GPU shows that (verify). */
-/* Thread-block clusters (cqac), for hosts that define none: S3_CLRANK(CL)
- * the block's rank in its cluster of CL blocks stacked in y (inside S3_PAR
- * regions), S3_CPEER(p, r) the address of shared element p in the block of
- * rank r, S3_CL_ARRIVE / S3_CL_WAIT the split cluster barrier (uniform code),
- * S3_CLUSTER_DECL(CL) the kernel's cluster size (where the host needs it). */
-#ifndef S3_CLRANK
-#define S3_CLRANK(CL) 0
-#endif
-#ifndef S3_CLUSTER_DECL
-#define S3_CLUSTER_DECL(CL)
-#endif
-#ifndef S3_CPEER
-#define S3_CPEER(p, r) (p)
-#endif
-#ifndef S3_CL_ARRIVE
-#define S3_CL_ARRIVE
-#define S3_CL_WAIT
-#endif
 #ifndef S3_CP4
 #define S3_CP4(dst, src, ok)                                                         \
     {                                                                                \
@@ -784,19 +766,11 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
         S3_UNROLL                                                                    \
         for (int w_ = 0; w_ < kW; w_++) {                                            \
             const int i_ = (t) + w_ * kNT, row_ = i_ / kV4W;                         \
-            const int gx_ = x0 - R_ + 4 * (i_ % kV4W), gy_ = y0 + S3_CQA_YO - R_ + row_; \
+            const int gx_ = x0 - R_ + 4 * (i_ % kV4W), gy_ = y0 - R_ + row_;         \
             const int ok_ = gx_ < nx + R_ && gy_ < ny + R_;                          \
-            if (i_ < kV4 && !S3_CQA_INNER(row_)) S3_CP4(&S[(so) + 4 * i_], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_) \
+            if (i_ < kV4) S3_CP4(&S[(so) + 4 * i_], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_) \
         }                                                                            \
     }
-/* cqac: y0 is the first row of the cluster, S3_CQA_YO the offset of this
- * block's rows (its rank in the cluster x BY; 0 without a cluster) */
-#define S3_CQA_YO (kCL > 1 ? S3_CLRANK(kCL) * BYC_ : 0)
-/* cqac: tile row r is an inner y-halo row, one that the partner block of the
- * cluster below (rows < R) or above (rows >= BY+R) holds as its own rows: it
- * is not copied but read from the partner's tile (kCL = 1: never) */
-#define S3_CQA_INNER(r)                                                              \
-    (kCL > 1 && ((r) < R_ ? S3_CLRANK(kCL) > 0 : (r) >= kTH - R_ ? S3_CLRANK(kCL) < kCL - 1 : 0))
 /* staging vector of row c of thread t in u^{n-1} slot ps: [slot][row][thread]
  * vectors, so that consecutive threads touch consecutive 16 bytes */
 #define S3_CQA_PVI(ps, c, t) (kPV0 + ((((ps) * kCY + (c)) * kNT) + (t)) * 4)
@@ -808,7 +782,7 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
         const int gx_ = x0 + 4 * ((t) % kTXN), ty_ = (t) / kTXN;                     \
         S3_UNROLL                                                                    \
         for (int c_ = 0; c_ < kCY; c_++) {                                           \
-            const int gy_ = y0 + S3_CQA_YO + ty_ * kCY + c_, ok_ = gx_ < nx && gy_ < ny; \
+            const int gy_ = y0 + ty_ * kCY + c_, ok_ = gx_ < nx && gy_ < ny;         \
             CP(&S[S3_CQA_PVI(ps, c_, t)], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_)     \
         }                                                                            \
     }
@@ -819,10 +793,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CQA_NS_SH(R, D) (2 * (R) + 1 + (D))
 #define S3_CQA_NS_REG2(R, D) ((R) + 2 + 2 * (D))
 /* u^{n-1} staging planes, and planes per copy group */
-#define S3_CQA_NS_CREG(R, D) ((R) + 2 + (D))
-#define S3_CQA_NP_CREG(D) ((D) + 1)
-#define S3_CQA_ZU_CREG 1
-#define S3_CQA_ZB_CREG 0
 #define S3_CQA_NP_REG(D) ((D) + 1)
 #define S3_CQA_NP_W(D) ((D) + 1)
 #define S3_CQA_NP_SH(D) ((D) + 1)
@@ -839,7 +809,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CQA_QDECL_W S3_TDECL(real, q, [kCY][4][R_]);      /* planes z-R .. z-1 */
 #define S3_CQA_QDECL_SH
 #define S3_CQA_QDECL_REG2 S3_CQA_QDECL_REG
-#define S3_CQA_QDECL_CREG S3_CQA_QDECL_REG
 /* prologue: own cells of planes z0-R .. z0-R+ND-1 straight into the queue
  * (REG: ND = 2R, planes up to z0+R-1; W: ND = R, the planes below z0, queue
  * slot d = plane z0-R+d, as S3_CQW_QI with phase 0) */
@@ -860,24 +829,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CQA_QFILL_W S3_CQA_QFILL_N(R_)
 #define S3_CQA_QFILL_SH
 #define S3_CQA_QFILL_REG2 S3_CQA_QFILL_REG
-/* cqac: the same from this block's rows of the cluster (y0 + S3_CQA_YO) */
-#define S3_CQA_QFILL_CREG                                                            \
-    S3_PAR(t)                                                                        \
-        const int gx_ = x0 + 4 * (t % kTXN), ty_ = t / kTXN;                         \
-        S3_UNROLL                                                                    \
-        for (int d_ = 0; d_ < 2 * R_; d_++) {                                        \
-            const real *pl_ = u + (long)(z0 - R_ + d_) * pxy;                        \
-            S3_UNROLL                                                                \
-            for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                const int gy_ = y0 + S3_CQA_YO + ty_ * kCY + c_;                     \
-                real o_[4];                                                          \
-                if (gx_ < nx && gy_ < ny) S3_LD4(o_, pl_ + gy_ * px + gx_)           \
-                else S3_ZERO4(o_)                                                    \
-                S3_UNROLL                                                            \
-                for (int e_ = 0; e_ < 4; e_++) S3_T(q)[c_][e_][d_] = o_[e_];         \
-            }                                                                        \
-        }                                                                            \
-    S3_PAR_END
 /* the 4 Laplacians of row c_ (xr_: x neighbours and centre, yw_: y window),
  * into lap_[4]; REG and W also advance the queue. Same operands in the same
  * order as cqv (and cqw), so the same bits. PH: (z - z0) % R, used by W. */
@@ -932,7 +883,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
     }
 
 #define S3_CQA_LAP_REG2(PH) S3_CQA_LAP_REG(PH)
-#define S3_CQA_LAP_CREG(PH) S3_CQA_LAP_REG(PH)
 /* the tile offsets of plane z: sd_[d] of planes z-R+d (cqa: z .. z+R used),
  * sC_ the centre plane, sR_ plane z+R */
 #define S3_CQA_SD                                                                    \
@@ -942,18 +892,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
             sd_[d_] = (z - R_ + d_ - zb + kNS) % kNS * kTILE;                        \
         const int sC_ = sd_[R_], sR_ = sd_[2 * R_];                                  \
         (void)sR_;
-/* row j of the y window (tile row r) of the centre plane: from this block's
- * tile, or (cqac) an inner halo row from the partner's tile of the same plane
- * (the partner's own rows: tile row r + BY of the block below, r - BY of the
- * block above), through the cluster's shared memory (S3_CPEER) */
-#define S3_CQA_YW(j, r)                                                              \
-    {                                                                                \
-        const real *yp_ = &S[sC_ + ob_ + (j) * kTW];                                 \
-        if (kCL > 1 && S3_CQA_INNER(r))                                              \
-            yp_ = S3_CPEER(yp_, (r) < R_ ? S3_CLRANK(kCL) - 1 : S3_CLRANK(kCL) + 1) \
-                  + ((r) < R_ ? (BYC_) : -(BYC_)) * kTW;                             \
-        S3_LD4(yw_[j], yp_)                                                          \
-    }
 /* the compute of plane z (i = z - z0) by thread t, inside an S3_PAR region:
  * the 4-wide cells of its kCY rows from the slots sd_ / sC_ / sR_ and the
  * u^{n-1} staging slot i % kNP; PH = (z-z0) % R (used by W) */
@@ -963,10 +901,10 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
             real *const op_ = out + (long)z * pxy;                                   \
             real yw_[kYW][4];                                                        \
             S3_UNROLL                                                                \
-            for (int j_ = 0; j_ < kYW; j_++) S3_CQA_YW(j_, ty_ * kCY + j_)           \
+            for (int j_ = 0; j_ < kYW; j_++) S3_LD4(yw_[j_], &S[sC_ + ob_ + j_ * kTW]) \
             S3_UNROLL                                                                \
             for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                const int gy_ = y0 + S3_CQA_YO + ty_ * kCY + c_;                     \
+                const int gy_ = y0 + ty_ * kCY + c_;                                 \
                 const int o_ = ob_ + (c_ + R_) * kTW;                                \
                 real xr_[12], pc_[4], lap_[4], r_[4];                                \
                 S3_LD4(xr_, &S[sC_ + o_ - 4])                                        \
@@ -1053,70 +991,19 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
         if (zl_ + 2 < z1) S3_CQA_PLANE(zl_ + 2, 2, W, EQ, HINT)                      \
         if (zl_ + 3 < z1) S3_CQA_PLANE(zl_ + 3, 3, W, EQ, HINT)                      \
     }
-/* cqac (ZQ = CREG): one plane of a cluster block. Tile plane p lives in slot
- * (p - z0) % kNS, kNS = R+2+kD: one slot more than cqa, so that the slot
- * refilled at plane z is that of tile z-2 (cqa: z-1). The partner blocks read
- * only the centre tile of this block (plane z at plane z, its inner halo rows).
- * Per plane z (i = z - z0):
- *   1. wait for group i; block barrier (this block's copies of group i are
- *      visible to the block, and its threads have finished plane z-1);
- *   2. cluster wait: completes the cluster phase of the arrivals made at plane
- *      z-1 (step 4), which every thread of the cluster makes after it has
- *      finished plane z-2: no partner still reads this block's slot of tile
- *      z-2, which is refilled now. Plane z0 adds one arrival before the wait
- *      (a whole cluster barrier): every block has its group 0 (tiles z0 ..
- *      z0+R) landed before any partner reads tile z0;
- *   3. issue group i+kD (tile z+R+kD into the slot of tile z-2) and commit;
- *   4. cluster arrive (release: this thread's landed copies, and it has finished
- *      plane z-1), then compute plane z.
- * The arrive comes before the compute and the wait after the next block
- * barrier, so a block waits for its partners only when one of them is a whole
- * plane behind. Visibility: the partner's tile z was landed by its wait at
- * plane max(z0, z-R) and released by its arrival there; this block's wait at
- * the next plane (<= z) acquires it (for z = z0: the extra barrier). After the
- * last plane a full cluster barrier: no block leaves while a partner may still
- * read its shared memory. */
-#define S3_CQAC_PLANE(zz, EQ)                                                        \
-    {                                                                                \
-        const int z = (zz), i = z - z0;                                              \
-        S3_CQA_SD                                                                    \
-        const int sN_ = (z + R_ + kD - zb) % kNS * kTILE;  /* slot of tile z-2 */    \
-        S3_PAR(t) (void)t; S3_CP_WAIT(kD - 1) S3_PAR_END                             \
-        S3_SYNC                                                                      \
-        if (i == 0) { S3_CL_ARRIVE }                                                 \
-        S3_CL_WAIT                                                                   \
-        S3_PAR(t)                                                                    \
-            if (z + kD < z1) {                                                       \
-                S3_CQA_TILE(t, z + R_ + kD, sN_)                                     \
-                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP, S3_CP4)     \
-            }                                                                        \
-            S3_CP_COMMIT                                                             \
-        S3_PAR_END                                                                   \
-        S3_CL_ARRIVE                                                                 \
-        S3_PAR(t)                                                                    \
-            S3_CQA_CALC(0, CREG, EQ, 0)                                              \
-        S3_PAR_END                                                                   \
-    }
-#define S3_CQA_ZLOOP_CREG(EQ, HINT)                                                  \
-    for (int zl_ = z0; zl_ < z1; zl_++) S3_CQAC_PLANE(zl_, EQ)                       \
-    if (z1 > z0) { S3_CL_WAIT S3_CL_ARRIVE S3_CL_WAIT }
 /* kernel declaration: MB = 0 no register cap, else at least MB blocks per SM */
 #define S3_CQA_KD_0(NAME, NTH) S3_KDECL(NAME, NTH)
 #define S3_CQA_KD_2(NAME, NTH) S3_KDECL_MB(NAME, NTH, 2)
 #define S3_CQA_KD_3(NAME, NTH) S3_KDECL_MB(NAME, NTH, 3)
 
 /* the constants of a cqa-family block (see S3_BODY_cqa_G) */
-#define S3_CQA_ENUM(BX, BY, TY, R, ZQ, D) S3_CQA_ENUM_CL(BX, BY, TY, R, ZQ, D, 1)
-/* kCL: blocks per cluster, stacked in y (cqac; 1 = no cluster) */
-#define S3_CQA_ENUM_CL(BX, BY, TY, R, ZQ, D, CL)                                     \
-    enum { R_ = (R), kD = (D), kTXN = (BX) / 4, kNT = kTXN * (TY), kCL = (CL),       \
-           BYC_ = (BY),                                                              \
+#define S3_CQA_ENUM(BX, BY, TY, R, ZQ, D)                                            \
+    enum { R_ = (R), kD = (D), kTXN = (BX) / 4, kNT = kTXN * (TY),                   \
            kCY = (BY) / (TY), kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R),            \
            kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R, D), kNP = S3_CQA_NP_##ZQ(D),  \
            kQL = 2 * (R) + 1, kV4W = kTW / 4, kV4 = kV4W * kTH,                      \
            kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R), kPV0 = kNS * kTILE,      \
            kZU = S3_CQA_ZU_##ZQ };                                                   \
-    (void)BYC_;                                                                      \
     /* whole 16-byte vectors: tile rows, the tile origin x0-R and the x cells */     \
     (void)sizeof(char[(R_ == 4 && (BX) % 4 == 0 && S3_ALIGN % 4 == 0 && kD >= 1) ? 1 : -1]); \
     (void)kQL;
@@ -1162,27 +1049,6 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
     S3_CQA_SEG(ZQ, EQ, HINT)                                                         \
     S3_SMEM_FREE(S);                                                                 \
 }
-/* cqac: cqa (z register queue, D planes of copies in flight) on a cluster of
- * CL blocks stacked in y (the grid's y extent is a multiple of CL; blocks
- * beyond ny compute nothing but still hold rows for their partners). Each
- * block copies its own BY rows and its outer R halo rows; the inner halo rows
- * are read from the partner's tile through the cluster's shared memory (see
- * S3_CQAC_PLANE). y0 is the cluster's first row; a block's rows start at
- * y0 + S3_CQA_YO. Same operands in the same order as cqa: the same bits. */
-#define S3_BODY_cqac_G(NAME, BX, BY, TY, R, ST, EQ, CL, D)                           \
-S3_KDECL(NAME, ((BX) / 4) * (TY))                                                    \
-{                                                                                    \
-    S3_CQA_ENUM_CL(BX, BY, TY, R, CREG, D, CL)                                       \
-    S3_CLUSTER_DECL(kCL)                                                             \
-    S3_SMEM(S, kPV0 + kNP * kCY * kNT * 4);                                          \
-    const int x0 = S3_BIX * (BX), y0 = S3_BIY / kCL * kCL * (BY);                    \
-    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
-    S3_CQA_QDECL_CREG                                                                \
-    S3_CQA_SEG(CREG, EQ, 0)                                                          \
-    S3_SMEM_FREE(S);                                                                 \
-}
-#define S3_BODY_cqac(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqac_G(NAME, BX, BY, TY, R, ST, EQ, 2, S3_CQA_D)
-#define S3_BODY_cqac4(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqac_G(NAME, BX, BY, TY, R, ST, EQ, 4, S3_CQA_D)
 /* The persistent form (cqap): a 1D grid of zc blocks (the GPU host launches
  * exactly the resident blocks per SM x SMs), and a flattened work sequence of
  * items col * nz + z over the columns col = by * gx + bx (x fastest) of BX x BY
@@ -1312,9 +1178,7 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
            kCY = (BY) / (TY), kTW = (BX) + 8, kTH = (BY) + 2,                        \
            kTILE = kTW * kTH, kNS = S3_CQX_NS_##ZQ(D), kNP = kD + 1,                 \
            kV4W = kTW / 4, kV4 = kV4W * kTH, kW = (kV4 + kNT - 1) / kNT,             \
-           kPV0 = kNS * kTILE, kREG = S3_CQX_ISREG_##ZQ,                             \
-           kCL = 1, BYC_ = (BY) };   /* (no cluster: S3_CQA_PV) */                  \
-    (void)BYC_;                                                                      \
+           kPV0 = kNS * kTILE, kREG = S3_CQX_ISREG_##ZQ };                           \
     (void)sizeof(char[(R_ == 1 && (BX) % 4 == 0 && S3_ALIGN % 4 == 0 && kD >= 1) ? 1 : -1]); \
     S3_SMEM(S, kPV0 + kNP * kCY * kNT * 4);                                          \
     const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
@@ -1453,8 +1317,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_SMEM_cqaw(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
 #define S3_SMEM_cqawb(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
 #define S3_SMEM_cqap(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, S3_CQA_D)
-#define S3_SMEM_cqac(BX, BY, R) S3_SMEM_CQA(BX, BY, R, CREG, S3_CQA_D)
-#define S3_SMEM_cqac4(BX, BY, R) S3_SMEM_CQA(BX, BY, R, CREG, S3_CQA_D)
 /* threads per block: BX x TY (regq has one thread per column, TY = BY);
  * cqv: BX/4 x TY (4 x cells per thread) */
 #define S3_NTH_naive(BX, TY) ((BX) * (TY))
@@ -1475,8 +1337,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_NTH_cqaz(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqaz1(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqap(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqac(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqac4(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
  * BX x BY cells per block and plane, BX x TY threads (BY/TY rows each). */
@@ -1534,9 +1394,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqap, s3k_cqap_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
     X(cqap, s3k_cqap_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                \
     X(cqap, s3k_cqap_star_wave_64x32,     64, 32, 32, 4, STAR, WAVE)                \
-    X(cqac, s3k_cqac_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
-    X(cqac, s3k_cqac_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                \
-    X(cqac4, s3k_cqac4_star_wave_64x16,   64, 16, 16, 4, STAR, WAVE)                \
     X(cqa,  s3k_cqa_box_wave_64x16,       64, 16, 16, 1, BOX,  WAVE)                \
     X(cqa,  s3k_cqa_box_wave_32x16,       32, 16, 16, 1, BOX,  WAVE)                \
     X(cqa,  s3k_cqa_box_wave_64x8,        64,  8,  8, 1, BOX,  WAVE)                \
@@ -1587,9 +1444,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqap, s3k_cqap_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
     X(cqap, s3k_cqap_star_heat_32x16,     32, 16, 16, 4, STAR, HEAT)                \
     X(cqap, s3k_cqap_star_heat_64x32,     64, 32, 32, 4, STAR, HEAT)                \
-    X(cqac, s3k_cqac_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
-    X(cqac, s3k_cqac_star_heat_32x16,     32, 16, 16, 4, STAR, HEAT)                \
-    X(cqac4, s3k_cqac4_star_heat_64x16,   64, 16, 16, 4, STAR, HEAT)                \
     X(cqa,  s3k_cqa_box_heat_64x16,       64, 16, 16, 1, BOX,  HEAT)                \
     X(cqa,  s3k_cqa_box_heat_32x16,       32, 16, 16, 1, BOX,  HEAT)                \
     X(cqa,  s3k_cqa_box_heat_64x8,        64,  8,  8, 1, BOX,  HEAT)                \

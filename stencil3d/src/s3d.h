@@ -102,9 +102,6 @@ int  s3_find_kernel(const S3KInfo *(*info)(int), int count, const char *kind, in
 /* 1 for the persistent kinds (cqap): a 1D grid whose blocks split the work
  * sequence col * nz + z evenly; the kernel's zc argument is the block count */
 int  s3_kind_persistent(const char *kind);
-/* blocks per thread-block cluster, stacked in y (cqac 2, cqac4 4; others 1):
- * the grid's y extent is rounded up to a multiple of it */
-int  s3_kind_cluster(const char *kind);
 /* the block count of a persistent kernel in the C emulations: zchunk > 0 sets
  * it (any count, more blocks than work items included), 0 = 2 x columns + 1 */
 long s3_emu_pblocks(const S3KInfo *k, const S3Grid *g, int zchunk);
