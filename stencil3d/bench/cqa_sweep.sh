@@ -20,8 +20,7 @@
 # cqw's R-deep register queue, z+1..z+R read from shared; cqawb capped for 3
 # blocks per SM). Columns: regs = registers per thread, blk/SM = resident
 # blocks per SM (registers and shared memory), waves = grid blocks / (blk/SM x SMs).
-# cqa9: cqa with the z loop unrolled by 2R+1 = 9 (register queue renamed, not
-# moved). cqaz / cqaz1: cqa with two planes per barrier (z unrolled by 2; 4 / 2 planes of
+# cqaz / cqaz1: cqa with two planes per barrier (z unrolled by 2; 4 / 2 planes of
 # copies in flight). Box (27 points): cqa (partial sums in registers, 1 resident
 # tile + 3 in flight) and cqas (3 resident tiles + 3 in flight), kinds $BOX_K at
 # the z chunks $BOX_ZCS; the last lines give the best star, the best box and the
@@ -35,8 +34,7 @@
 # QUICK=1: a short focused pass (about 1 minute): the GPU identity check of wave
 # star and box (77x53x41, z chunk auto and 5), then wave 512^3 with $QUICK_REPS
 # steps each: the best known star configurations (cqa 64x16 at z 128 / 171, cqa2
-# 64x16 at z 512), cqa9 (64x16, 32x16 at z 128 / 171 / 512), the persistent
-# cqap (tiles 64x16, 32x16, 64x32), the cqaz /
+# 64x16 at z 512), the persistent cqap (tiles 64x16, 32x16, 64x32), the cqaz /
 # cqaz1 variants (z 128 / 171 / 512 / auto) and every box cqa / cqas tile (z 128
 # / 171 / 512 / auto); sorted, then the star best line (over all star kinds), the
 # box best line and the box / star ratio line with MET / NOT MET.
@@ -48,8 +46,8 @@ CONFIRM_REPS=${CONFIRM_REPS:-200}
 TOP=${TOP:-20}
 ZCS=${ZCS:-"0 512 256 171 128 103 86 64"}
 HEAT_ZCS=${HEAT_ZCS:-"0 512 256 171 128"}
-WAVE_K=${WAVE_K:-cqa@star,cqa2,cqa4,cqab,cqah,cqaw,cqawb,cqaz,cqaz1,cqa9}
-HEAT_K=${HEAT_K:-cqa@star,cqab,cqaw,cqawb,cqaz,cqa9}
+WAVE_K=${WAVE_K:-cqa@star,cqa2,cqa4,cqab,cqah,cqaw,cqawb,cqaz,cqaz1}
+HEAT_K=${HEAT_K:-cqa@star,cqab,cqaw,cqawb,cqaz}
 BOX_K=${BOX_K:-cqa@box,cqas@box}
 BOX_ZCS=${BOX_ZCS:-"0 512 171 128"}
 QUICK=${QUICK:-0}
@@ -99,10 +97,10 @@ bench() {
 : > $O/all.txt
 if [ "$QUICK" = 1 ]; then
     REPS=$QUICK_REPS
-    echo "== 2. quick: wave ${N}^3, best known star configurations, cqa9, cqaz / cqaz1, box cqa / cqas; $REPS steps each"
-    bench wave "cqa:64x16@star,cqa9,cqaz,cqaz1,$BOX_K" 128 $REPS sweep
-    bench wave "cqa:64x16@star,cqa9,cqaz,cqaz1,$BOX_K" 171 $REPS sweep
-    bench wave "cqa2:64x16,cqa9,cqaz,cqaz1,$BOX_K" 512 $REPS sweep
+    echo "== 2. quick: wave ${N}^3, best known star configurations, cqaz / cqaz1, box cqa / cqas; $REPS steps each"
+    bench wave "cqa:64x16@star,cqaz,cqaz1,$BOX_K" 128 $REPS sweep
+    bench wave "cqa:64x16@star,cqaz,cqaz1,$BOX_K" 171 $REPS sweep
+    bench wave "cqa2:64x16,cqaz,cqaz1,$BOX_K" 512 $REPS sweep
     bench wave "cqaz,cqaz1,$BOX_K" 0 $REPS sweep
     bench wave "cqap@star" 0 $REPS sweep
 else

@@ -792,28 +792,23 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CQA_NS_W(R, D) ((R) + 1 + (D))
 #define S3_CQA_NS_SH(R, D) (2 * (R) + 1 + (D))
 #define S3_CQA_NS_REG2(R, D) ((R) + 2 + 2 * (D))
-#define S3_CQA_NS_REG9(R, D) ((R) + 1 + (D))
 /* u^{n-1} staging planes, and planes per copy group */
 #define S3_CQA_NP_REG(D) ((D) + 1)
 #define S3_CQA_NP_W(D) ((D) + 1)
 #define S3_CQA_NP_SH(D) ((D) + 1)
 #define S3_CQA_NP_REG2(D) (2 * (D) + 2)
-#define S3_CQA_NP_REG9(D) ((D) + 1)
 #define S3_CQA_ZU_REG 1
 #define S3_CQA_ZU_W 1
 #define S3_CQA_ZU_SH 1
 #define S3_CQA_ZU_REG2 2
-#define S3_CQA_ZU_REG9 1
 #define S3_CQA_ZB_REG 0                   /* first tile plane - z0 */
 #define S3_CQA_ZB_W 0
 #define S3_CQA_ZB_SH (-R_)
 #define S3_CQA_ZB_REG2 0
-#define S3_CQA_ZB_REG9 0
 #define S3_CQA_QDECL_REG S3_TDECL(real, q, [kCY][4][kQL]);   /* the register queue */
 #define S3_CQA_QDECL_W S3_TDECL(real, q, [kCY][4][R_]);      /* planes z-R .. z-1 */
 #define S3_CQA_QDECL_SH
 #define S3_CQA_QDECL_REG2 S3_CQA_QDECL_REG
-#define S3_CQA_QDECL_REG9 S3_CQA_QDECL_REG
 /* prologue: own cells of planes z0-R .. z0-R+ND-1 straight into the queue
  * (REG: ND = 2R, planes up to z0+R-1; W: ND = R, the planes below z0, queue
  * slot d = plane z0-R+d, as S3_CQW_QI with phase 0) */
@@ -834,7 +829,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CQA_QFILL_W S3_CQA_QFILL_N(R_)
 #define S3_CQA_QFILL_SH
 #define S3_CQA_QFILL_REG2 S3_CQA_QFILL_REG
-#define S3_CQA_QFILL_REG9 S3_CQA_QFILL_REG   /* slot d = plane z0-R+d: phase 0 */
 /* the 4 Laplacians of row c_ (xr_: x neighbours and centre, yw_: y window),
  * into lap_[4]; REG and W also advance the queue. Same operands in the same
  * order as cqv (and cqw), so the same bits. PH: (z - z0) % R, used by W. */
@@ -889,27 +883,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
     }
 
 #define S3_CQA_LAP_REG2(PH) S3_CQA_LAP_REG(PH)
-/* cqa9 (REG9): cqa's 2R+1 queue as a ring that is renamed, not moved: with
- * PH = (z - z0) % kQL (a compile-time constant of the unrolled z loop), slot
- * (PH + d) % kQL holds plane z-R+d; the new plane z+R goes to the slot of
- * plane z-R-1, which no later plane reads. Same operands in the same order as
- * S3_CQA_LAP_REG, so the same bits; no register moves. */
-#define S3_CQA9_QI(PH, d) (((PH) + (d)) % kQL)
-#define S3_CQA_LAP_REG9(PH)                                                          \
-    {                                                                                \
-        real zn_[4];                                                                 \
-        S3_LD4(zn_, &S[sR_ + o_])                                                    \
-        S3_UNROLL                                                                    \
-        for (int e_ = 0; e_ < 4; e_++) {                                             \
-            real *qq_ = S3_T(q)[c_][e_];                                             \
-            qq_[S3_CQA9_QI(PH, 2 * R_)] = zn_[e_];                                   \
-            lap_[e_] = s3_star_sum(yw_[c_ + R_][e_],                                 \
-                s3_star_pair(xr_[3 + e_], xr_[5 + e_], yw_[c_ + R_ - 1][e_], yw_[c_ + R_ + 1][e_], qq_[S3_CQA9_QI(PH, R_ - 1)], qq_[S3_CQA9_QI(PH, R_ + 1)]), \
-                s3_star_pair(xr_[2 + e_], xr_[6 + e_], yw_[c_ + R_ - 2][e_], yw_[c_ + R_ + 2][e_], qq_[S3_CQA9_QI(PH, R_ - 2)], qq_[S3_CQA9_QI(PH, R_ + 2)]), \
-                s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], qq_[S3_CQA9_QI(PH, R_ - 3)], qq_[S3_CQA9_QI(PH, R_ + 3)]), \
-                s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], qq_[S3_CQA9_QI(PH, R_ - 4)], qq_[S3_CQA9_QI(PH, R_ + 4)])); \
-        }                                                                            \
-    }
 /* the tile offsets of plane z: sd_[d] of planes z-R+d (cqa: z .. z+R used),
  * sC_ the centre plane, sR_ plane z+R */
 #define S3_CQA_SD                                                                    \
@@ -1017,23 +990,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
         if (zl_ + 1 < z1) S3_CQA_PLANE(zl_ + 1, 1, W, EQ, HINT)                      \
         if (zl_ + 2 < z1) S3_CQA_PLANE(zl_ + 2, 2, W, EQ, HINT)                      \
         if (zl_ + 3 < z1) S3_CQA_PLANE(zl_ + 3, 3, W, EQ, HINT)                      \
-    }
-/* REG9 (cqa9): unrolled by kQL = 2R+1 = 9 planes (R = 4, checked in
- * S3_CQA_ENUM), phase k = (z - z0) % 9, so that the ring slots are
- * compile-time indices; the remainder of a chunk that is not a multiple of 9
- * runs as guarded steps of the last trip. The guards are uniform (z0, z1 are
- * block constants), so every thread runs the same planes and barriers. */
-#define S3_CQA_ZLOOP_REG9(EQ, HINT)                                                  \
-    for (int zl_ = z0; zl_ < z1; zl_ += 9) {                                         \
-        S3_CQA_PLANE(zl_, 0, REG9, EQ, HINT)                                         \
-        if (zl_ + 1 < z1) S3_CQA_PLANE(zl_ + 1, 1, REG9, EQ, HINT)                   \
-        if (zl_ + 2 < z1) S3_CQA_PLANE(zl_ + 2, 2, REG9, EQ, HINT)                   \
-        if (zl_ + 3 < z1) S3_CQA_PLANE(zl_ + 3, 3, REG9, EQ, HINT)                   \
-        if (zl_ + 4 < z1) S3_CQA_PLANE(zl_ + 4, 4, REG9, EQ, HINT)                   \
-        if (zl_ + 5 < z1) S3_CQA_PLANE(zl_ + 5, 5, REG9, EQ, HINT)                   \
-        if (zl_ + 6 < z1) S3_CQA_PLANE(zl_ + 6, 6, REG9, EQ, HINT)                   \
-        if (zl_ + 7 < z1) S3_CQA_PLANE(zl_ + 7, 7, REG9, EQ, HINT)                   \
-        if (zl_ + 8 < z1) S3_CQA_PLANE(zl_ + 8, 8, REG9, EQ, HINT)                   \
     }
 /* kernel declaration: MB = 0 no register cap, else at least MB blocks per SM */
 #define S3_CQA_KD_0(NAME, NTH) S3_KDECL(NAME, NTH)
@@ -1145,10 +1101,6 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
  * cqaz1: the same with 1 group = 2 planes in flight */
 #define S3_BODY_cqaz(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 2, 0, 0)
 #define S3_BODY_cqaz1(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 1, 0, 0)
-/* cqa9: cqa with the z loop unrolled by 2R+1 = 9 and the register queue
- * renamed instead of moved (S3_CQA_LAP_REG9); copies, barriers and arithmetic
- * as cqa */
-#define S3_BODY_cqa9(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG9, S3_CQA_D, 0, 0)
 /* cqap: cqa (the z register queue, 3 planes in flight) as a persistent,
  * load-balanced grid: zc = the number of blocks (S3_BODY_cqap_G) */
 #define S3_BODY_cqap(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqap_G(NAME, BX, BY, TY, R, ST, EQ, REG, S3_CQA_D, 0, 0)
@@ -1358,7 +1310,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_SMEM_cqas(BX, BY, R) ((R) == 1 ? S3_SMEM_CQX(BX, BY, BSH, S3_CQA_D) : S3_SMEM_CQA(BX, BY, R, SH, S3_CQA_D))
 #define S3_SMEM_cqaz(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG2, 2)
 #define S3_SMEM_cqaz1(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG2, 1)
-#define S3_SMEM_cqa9(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG9, S3_CQA_D)
 #define S3_SMEM_cqa2(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 2)
 #define S3_SMEM_cqa4(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 4)
 #define S3_SMEM_cqab(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 3)
@@ -1385,7 +1336,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_NTH_cqawb(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqaz(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqaz1(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqa9(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqap(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
@@ -1441,8 +1391,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqaz, s3k_cqaz_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
     X(cqaz, s3k_cqaz_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
     X(cqaz1, s3k_cqaz1_star_wave_64x16,   64, 16, 16, 4, STAR, WAVE)                \
-    X(cqa9, s3k_cqa9_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
-    X(cqa9, s3k_cqa9_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                \
     X(cqap, s3k_cqap_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
     X(cqap, s3k_cqap_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                \
     X(cqap, s3k_cqap_star_wave_64x32,     64, 32, 32, 4, STAR, WAVE)                \
@@ -1493,8 +1441,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqab, s3k_cqab_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
     X(cqaw, s3k_cqaw_star_heat_128x16,   128, 16, 16, 4, STAR, HEAT)                \
     X(cqaz, s3k_cqaz_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
-    X(cqa9, s3k_cqa9_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
-    X(cqa9, s3k_cqa9_star_heat_32x16,     32, 16, 16, 4, STAR, HEAT)                \
     X(cqap, s3k_cqap_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
     X(cqap, s3k_cqap_star_heat_32x16,     32, 16, 16, 4, STAR, HEAT)                \
     X(cqap, s3k_cqap_star_heat_64x32,     64, 32, 32, 4, STAR, HEAT)                \
