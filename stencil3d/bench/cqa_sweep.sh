@@ -26,18 +26,12 @@
 # the z chunks $BOX_ZCS; the last lines give the best star, the best box and the
 # box / star time per step (target <= 1.3x).
 #
-# cqap: cqa as a persistent grid (exactly the resident blocks, each an equal
-# contiguous range of the (column, z) sequence; the z chunk is ignored): run
-# once per equation, its z column is the longest range of a block in planes
-# (it may span two columns) and its zreq "(persistent)".
-#
 # QUICK=1: a short focused pass (about 1 minute): the GPU identity check of wave
 # star and box (77x53x41, z chunk auto and 5), then wave 512^3 with $QUICK_REPS
 # steps each: the best known star configurations (cqa 64x16 at z 128 / 171, cqa2
-# 64x16 at z 512), the persistent cqap (tiles 64x16, 32x16, 64x32), the cqaz /
-# cqaz1 variants (z 128 / 171 / 512 / auto) and every box cqa / cqas tile (z 128
-# / 171 / 512 / auto); sorted, then the star best line (over all star kinds), the
-# box best line and the box / star ratio line with MET / NOT MET.
+# 64x16 at z 512), the cqaz / cqaz1 variants (z 128 / 171 / 512 / auto) and every
+# box cqa / cqas tile (z 128 / 171 / 512 / auto); sorted, then the star best
+# line, the box best line and the box / star ratio line with MET / NOT MET.
 set -u
 B=build/stencil3d
 N=${N:-512}
@@ -102,23 +96,19 @@ if [ "$QUICK" = 1 ]; then
     bench wave "cqa:64x16@star,cqaz,cqaz1,$BOX_K" 171 $REPS sweep
     bench wave "cqa2:64x16,cqaz,cqaz1,$BOX_K" 512 $REPS sweep
     bench wave "cqaz,cqaz1,$BOX_K" 0 $REPS sweep
-    bench wave "cqap@star" 0 $REPS sweep
 else
     echo "== 2. wave ${N}^3, kinds $WAVE_K, z chunks $ZCS, $REPS steps"
     for zc in $ZCS; do bench wave "$WAVE_K" $zc $REPS sweep; done
-    bench wave "cqap@star" 0 $REPS sweep          # persistent: no z chunk
     echo "== 2b. wave box ${N}^3, kinds $BOX_K, z chunks $BOX_ZCS, $REPS steps"
     for zc in $BOX_ZCS; do bench wave "$BOX_K" $zc $REPS sweep; done
     echo "== 3. heat ${N}^3, kinds $HEAT_K and $BOX_K, z chunks $HEAT_ZCS, $REPS steps"
     for zc in $HEAT_ZCS; do bench heat "$HEAT_K,$BOX_K" $zc $REPS sweep; done
-    bench heat "cqap@star" 0 $REPS sweep
 fi
 
 # table lines: gcells pct kind tile eq zchunk zreq regs blk/SM waves ms run
-# (persistent kernels: zchunk = the longest block range in planes, zreq = persistent)
 table() {
     awk '{ delete v; for (i = 1; i <= NF; i++) if (split($i, a, "=") == 2) v[a[1]] = a[2];
-           print v["gcells"], v["pct_floor"], v["kernel"], v["tile"], v["eq"], v["zchunk"], (v["persistent"] == 1 ? "persistent" : v["zreq"]), v["regs"],
+           print v["gcells"], v["pct_floor"], v["kernel"], v["tile"], v["eq"], v["zchunk"], v["zreq"], v["regs"],
                  v["blk_per_sm"], v["waves"], v["ms_per_step"], v["run"], v["smem_kb"], v["threads"], v["stencil"] }' \
         | while read -r l; do set -- $l; grep -qx "$3:${15}:$4" $O/diff.txt && continue; echo "$l"; done | sort -g -r -k1,1
 }

@@ -19,9 +19,9 @@ static const OptKey keys[] = {
     K(init, OPT_STR, "initial field: gauss | sine | noise (noise also in the boundary halo; wave: starts at rest)"),
     K(init_w, OPT_DBL, "gauss: half-width in cells (0 = n/10)"),
     K(mode, OPT_STR, "auto | cpu (reference) | emu (GPU kernel emulated on the CPU) | gpu | verify | bench"),
-    K(kernel, OPT_STR, "GPU kernel: cq (circular queue) | cqr (circular queue, z in registers, star only) | cqv (cqr with 4 x cells per thread and 128-bit accesses, star only) | cqw (cqv, z+ neighbours from the tiles, vector tile stores, star only) | cqwb (cqw with a register cap for more blocks per SM) | cqa (cqv with the tiles and u^{n-1} loaded by asynchronous copies 3 planes ahead; box: z as in-plane partial sums in registers, 1 resident tile) | cqas (the seed's 2R+1-tile queue with asynchronous copies, all points from shared memory; star and box) | cqa2 / cqa4 (cqa with 2 / 4 planes of copies in flight) | cqab (cqa, at least 3 blocks per SM) | cqah (cqa with L2 evict-first copies of u^{n-1} and streaming stores) | cqaw / cqawb (cqa with cqw's R-deep register queue, z+1..z+R from shared; cqawb at least 3 blocks per SM) | cqaz / cqaz1 (cqa with two planes per barrier, 4 / 2 planes of copies in flight, star only) | cqap (cqa as a persistent grid: exactly the resident blocks, each a contiguous, equal range of the column-major (column, z) sequence; zchunk is ignored on the GPU and sets the block count in the emulations, star only) | regq (2.5D register queue, star only) | naive"),
+    K(kernel, OPT_STR, "GPU kernel: cq (circular queue) | cqr (circular queue, z in registers, star only) | cqv (cqr with 4 x cells per thread and 128-bit accesses, star only) | cqw (cqv, z+ neighbours from the tiles, vector tile stores, star only) | cqwb (cqw with a register cap for more blocks per SM) | cqa (cqv with the tiles and u^{n-1} loaded by asynchronous copies 3 planes ahead; box: z as in-plane partial sums in registers, 1 resident tile) | cqas (the seed's 2R+1-tile queue with asynchronous copies, all points from shared memory; star and box) | cqa2 / cqa4 (cqa with 2 / 4 planes of copies in flight) | cqab (cqa, at least 3 blocks per SM) | cqah (cqa with L2 evict-first copies of u^{n-1} and streaming stores) | cqaw / cqawb (cqa with cqw's R-deep register queue, z+1..z+R from shared; cqawb at least 3 blocks per SM) | cqaz / cqaz1 (cqa with two planes per barrier, 4 / 2 planes of copies in flight, star only) | regq (2.5D register queue, star only) | naive"),
     K(tile, OPT_STR, "cells per thread block, BXxBY (e.g. 32x16; empty = the kernel's default)"),
-    K(zchunk, OPT_INT, "z planes per thread block (0 = automatic); kernel = cqap: ignored on the GPU (resident blocks), the number of blocks in the emulations (0 = 2 x columns + 1)"),
+    K(zchunk, OPT_INT, "z planes per thread block (0 = automatic)"),
     K(emu, OPT_STR, "mode emu/verify without GPU: phase (region by region) | fiber (one coroutine per GPU thread)"),
     K(emu_seed, OPT_INT, "emu = fiber: 0 = threads in order, else a shuffled order per barrier"),
     K(threads, OPT_INT, "OpenMP threads (0 = default)"),
@@ -76,7 +76,7 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
 {
     static const char *const inits[] = { "gauss", "sine", "noise", NULL };
     static const char *const modes[] = { "auto", "cpu", "emu", "gpu", "verify", "bench", NULL };
-    static const char *const kernels[] = { "cq", "cqr", "cqv", "cqw", "cqwb", "cqa", "cqas", "cqa2", "cqa4", "cqab", "cqah", "cqaw", "cqawb", "cqaz", "cqaz1", "cqap", "regq", "naive", NULL };
+    static const char *const kernels[] = { "cq", "cqr", "cqv", "cqw", "cqwb", "cqa", "cqas", "cqa2", "cqa4", "cqab", "cqah", "cqaw", "cqawb", "cqaz", "cqaz1", "regq", "naive", NULL };
     static const char *const emus[] = { "phase", "fiber", NULL };
     if (c->n < 0) { snprintf(err, n, "n = %d: must be 0 (use nx, ny, nz) or a positive cube size", c->n); return -1; }
     if (c->n > 0) c->nx = c->ny = c->nz = c->n;
@@ -168,14 +168,6 @@ int s3_bench_wants(const char *list, const char *kind, const char *tile, const c
         p += n + (p[n] == ',');
     }
     return 0;
-}
-
-int s3_kind_persistent(const char *kind) { return !strcmp(kind, "cqap"); }
-
-long s3_emu_pblocks(const S3KInfo *k, const S3Grid *g, int zchunk)
-{
-    const long cols = (long)((g->nx + k->bx - 1) / k->bx) * ((g->ny + k->by - 1) / k->by);
-    return zchunk > 0 ? zchunk : 2 * cols + 1;
 }
 
 int s3_find_kernel(const S3KInfo *(*info)(int), int count, const char *kind, int stencil, int eq, const char *tile)

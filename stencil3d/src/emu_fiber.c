@@ -129,16 +129,12 @@ void s3_emu_fiber_step(int i, const S3Grid *g, real k, const real *u, const real
 {
     const EmuKernel *K = &table[i];
     const int naive = !strcmp(K->info.kind, "naive");
-    const int pers = s3_kind_persistent(K->info.kind);
-    const long pb = pers ? s3_emu_pblocks(&K->info, g, zchunk) : 0;
-    if (pb > 2147483647L) s3_die("kernel %s: %ld blocks is too many", K->info.kind, pb);
-    /* persistent kinds: a 1D grid of pb blocks, zc = pb */
-    const int zc = pers ? (int)pb : naive ? 1 : (zchunk > 0 ? zchunk : g->nz);
+    const int zc = naive ? 1 : (zchunk > 0 ? zchunk : g->nz);
     if ((!strcmp(K->info.kind, "cqv") || !strncmp(K->info.kind, "cqw", 3) || !strncmp(K->info.kind, "cqa", 3)) && g->pxy > 2147483647L)
         s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
-    const int gx = pers ? zc : (g->nx + K->info.bx - 1) / K->info.bx;
-    const int gy = pers ? 1 : (g->ny + K->info.by - 1) / K->info.by;
-    const int gz = pers ? 1 : (g->nz + zc - 1) / zc;
+    const int gx = (g->nx + K->info.bx - 1) / K->info.bx;
+    const int gy = (g->ny + K->info.by - 1) / K->info.by;
+    const int gz = (g->nz + zc - 1) / zc;
     int diverged = 0;
     #pragma omp parallel for collapse(3) schedule(dynamic) reduction(|:diverged)
     for (int bz = 0; bz < gz; bz++)

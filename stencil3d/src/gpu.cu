@@ -110,9 +110,10 @@ static int prepare(int ki)
     return 1;
 }
 
-/* Resident blocks of kernel ki on the whole GPU: blocks per SM (registers,
- * shared memory, threads: cudaOccupancyMaxActiveBlocksPerMultiprocessor) x SMs. */
-static long resident_blocks(int ki, int *per_sm_out, int *sms_out)
+/* Planes per block. Each block walks zc planes and loads 2R extra ones; few
+ * chunks leave SMs idle or a partial last wave. Pick the number of chunks
+ * (1..16) minimising waves x (zc + 2R). */
+static int auto_zchunk(int ki, const S3Grid *g)
 {
     const GpuKernel *K = &table[ki];
     int dev, sms, per_sm = 0;
@@ -121,36 +122,7 @@ static long resident_blocks(int ki, int *per_sm_out, int *sms_out)
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)K->fn, K->info.nthreads, K->info.smem),
                "computing the occupancy of a kernel");
     if (per_sm < 1) per_sm = 1;
-    if (per_sm_out) *per_sm_out = per_sm;
-    if (sms_out) *sms_out = sms;
-    return (long)per_sm * sms;
-}
-
-/* work items (column, z plane) of a persistent kernel */
-static long persistent_items(int ki, const S3Grid *g)
-{
-    const GpuKernel *K = &table[ki];
-    return (long)((g->nx + K->info.bx - 1) / K->info.bx) * ((g->ny + K->info.by - 1) / K->info.by) * g->nz;
-}
-
-/* Blocks of a persistent kernel (cqap): exactly the resident blocks, one
- * contiguous range of the work sequence each (fewer only when there are fewer
- * work items than that). */
-static int persistent_blocks(int ki, const S3Grid *g)
-{
-    long nb = resident_blocks(ki, NULL, NULL), items = persistent_items(ki, g);
-    if (nb > items) nb = items;
-    if (nb > 2147483647L) nb = 2147483647L;
-    return (int)nb;
-}
-
-/* Planes per block. Each block walks zc planes and loads 2R extra ones; few
- * chunks leave SMs idle or a partial last wave. Pick the number of chunks
- * (1..16) minimising waves x (zc + 2R). */
-static int auto_zchunk(int ki, const S3Grid *g)
-{
-    const GpuKernel *K = &table[ki];
-    long resident = resident_blocks(ki, NULL, NULL);
+    long resident = (long)per_sm * sms;
     long bxy = (long)((g->nx + K->info.bx - 1) / K->info.bx) * ((g->ny + K->info.by - 1) / K->info.by);
     int best = g->nz; double bcost = 1e300;
     for (int ch = 1; ch <= 16 && ch <= g->nz; ch++) {
@@ -161,14 +133,6 @@ static int auto_zchunk(int ki, const S3Grid *g)
         if (cost < bcost * 0.999) { bcost = cost; best = zc; }
     }
     return best;
-}
-
-/* the kernel's zc argument: planes per block, or (persistent kinds) the block
- * count, which ignores the requested z chunk */
-static int kernel_zc(int ki, const S3Grid *g, int zchunk)
-{
-    if (s3_kind_persistent(table[ki].info.kind)) return persistent_blocks(ki, g);
-    return zchunk > 0 ? zchunk : auto_zchunk(ki, g);
 }
 
 static void launch(int ki, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zc, cudaStream_t st)
@@ -185,7 +149,6 @@ static void launch(int ki, const S3Grid *g, real k, const real *u, const real *p
         s3_die("kernel %s copies 16-byte vectors: the field (origin %p, row pitch %d elements) is not 16-byte aligned "
                "with a row pitch that is a multiple of 4 (use kernel = cqr)", K->info.kind, (const void *)u, g->px);
     dim3 grid((g->nx + K->info.bx - 1) / K->info.bx, (g->ny + K->info.by - 1) / K->info.by, (g->nz + zc - 1) / zc);
-    if (s3_kind_persistent(K->info.kind)) grid = dim3(zc, 1, 1);   /* zc = the block count */
     K->fn<<<grid, K->info.nthreads, K->info.smem, st>>>(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc);
     CUDA_CHECK(cudaGetLastError(), "launching a stencil kernel");
 }
@@ -207,15 +170,8 @@ extern "C" double s3_gpu_run(int ki, const S3Grid *g, const S3Case *c, real *u, 
     real *dA = dev_alloc(g, "u^n"), *dB = dev_alloc(g, "u^{n-1}");
     CUDA_CHECK(cudaMemcpy(dA, u - g->org, bytes, cudaMemcpyHostToDevice), "copying the initial field to the GPU");
     CUDA_CHECK(cudaMemcpy(dB, um - g->org, bytes, cudaMemcpyHostToDevice), "copying the initial field to the GPU");
-    int zc = kernel_zc(ki, g, c->zchunk);
-    if (verbose) {
-        if (s3_kind_persistent(K->info.kind)) {
-            int per_sm, sms; resident_blocks(ki, &per_sm, &sms);
-            printf("gpu: persistent grid of %d blocks (%d resident per SM x %d SMs), %ld (column, z) items, %ld-%ld per block\n",
-                   zc, per_sm, sms, persistent_items(ki, g), persistent_items(ki, g) / zc, (persistent_items(ki, g) + zc - 1) / zc);
-        } else printf("gpu: %d planes per thread block\n", strcmp(K->info.kind, "naive") ? zc : 1);
-        fflush(stdout);
-    }
+    int zc = c->zchunk > 0 ? c->zchunk : auto_zchunk(ki, g);
+    if (verbose) { printf("gpu: %d planes per thread block\n", strcmp(K->info.kind, "naive") ? zc : 1); fflush(stdout); }
     cudaEvent_t e0, e1;
     CUDA_CHECK(cudaEventCreate(&e0), "creating a timing event");
     CUDA_CHECK(cudaEventCreate(&e1), "creating a timing event");
@@ -320,7 +276,7 @@ extern "C" void s3_gpu_bench(const S3Grid *g, const S3Case *c)
         real k = c->eq_id == S3_WAVE ? (real)(0.64 * lim * lim) : (real)(0.8 * lim);
         CUDA_CHECK(cudaMemcpy(dA, h, bytes, cudaMemcpyHostToDevice), "copying the initial field to the GPU");
         CUDA_CHECK(cudaMemcpy(dB, h, bytes, cudaMemcpyHostToDevice), "copying the initial field to the GPU");
-        int zc = kernel_zc(ki, g, c->zchunk);
+        int zc = c->zchunk > 0 ? c->zchunk : auto_zchunk(ki, g);
         for (int w = 0; w < 2; w++) { launch(ki, g, k, dA + g->org, dB + g->org, dB + g->org, zc, 0); real *t = dA; dA = dB; dB = t; }
         CUDA_CHECK(cudaEventRecord(e0, 0), "recording a timing event");
         for (int r = 0; r < c->reps; r++) { launch(ki, g, k, dA + g->org, dB + g->org, dB + g->org, zc, 0); real *t = dA; dA = dB; dB = t; }
@@ -333,16 +289,14 @@ extern "C" void s3_gpu_bench(const S3Grid *g, const S3Case *c)
         CUDA_CHECK(cudaFuncGetAttributes(&fa, (const void *)K->fn), "reading a kernel's attributes");
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)K->fn, K->info.nthreads, K->info.smem),
                    "computing the occupancy of a kernel");
-        const int pers = s3_kind_persistent(K->info.kind);
-        /* persistent kinds: zchunk = the longest range of a block in planes (it may span columns) */
-        const int zce = pers ? (int)((persistent_items(ki, g) + zc - 1) / zc) : strcmp(K->info.kind, "naive") ? zc : 1;
-        const long nblk = pers ? zc : (long)((g->nx + K->info.bx - 1) / K->info.bx) * ((g->ny + K->info.by - 1) / K->info.by) * ((g->nz + zce - 1) / zce);
+        const int zce = strcmp(K->info.kind, "naive") ? zc : 1;
+        const long nblk = (long)((g->nx + K->info.bx - 1) / K->info.bx) * ((g->ny + K->info.by - 1) / K->info.by) * ((g->nz + zce - 1) / zce);
         printf("bench: kernel=%s tile=%s stencil=%s eq=%s zchunk=%d ms_per_step=%.4f gcells=%.2f eff_gbs=%.1f pct_floor=%.1f"
-               " regs=%d smem_kb=%.1f blk_per_sm=%d threads=%d blocks=%ld waves=%.2f%s\n",
+               " regs=%d smem_kb=%.1f blk_per_sm=%d threads=%d blocks=%ld waves=%.2f\n",
                K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq),
                zce, s * 1e3, gc, gc * bpc, 100.0 * gc * 1e9 / (bw / bpc),
                fa.numRegs, K->info.smem / 1024.0, per_sm, K->info.nthreads, nblk,
-               per_sm > 0 ? (double)nblk / ((double)per_sm * p.multiProcessorCount) : 0.0, pers ? " persistent=1" : "");
+               per_sm > 0 ? (double)nblk / ((double)per_sm * p.multiProcessorCount) : 0.0);
         fflush(stdout);
     }
     CUDA_CHECK(cudaFree(dA), "freeing GPU memory"); CUDA_CHECK(cudaFree(dB), "freeing GPU memory");

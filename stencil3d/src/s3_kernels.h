@@ -996,8 +996,11 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CQA_KD_2(NAME, NTH) S3_KDECL_MB(NAME, NTH, 2)
 #define S3_CQA_KD_3(NAME, NTH) S3_KDECL_MB(NAME, NTH, 3)
 
-/* the constants of a cqa-family block (see S3_BODY_cqa_G) */
-#define S3_CQA_ENUM(BX, BY, TY, R, ZQ, D)                                            \
+/* ZQ: REG | SH | W; D: planes of copies in flight; MB: register cap (0, 2, 3);
+ * HINT: 1 = evict-first copies of u^{n-1} and streaming stores of u^{n+1} */
+#define S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, ZQ, D, MB, HINT)                  \
+S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                              \
+{                                                                                    \
     enum { R_ = (R), kD = (D), kTXN = (BX) / 4, kNT = kTXN * (TY),                   \
            kCY = (BY) / (TY), kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R),            \
            kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R, D), kNP = S3_CQA_NP_##ZQ(D),  \
@@ -1006,15 +1009,12 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
            kZU = S3_CQA_ZU_##ZQ };                                                   \
     /* whole 16-byte vectors: tile rows, the tile origin x0-R and the x cells */     \
     (void)sizeof(char[(R_ == 4 && (BX) % 4 == 0 && S3_ALIGN % 4 == 0 && kD >= 1) ? 1 : -1]); \
-    (void)kQL;
-/* one column segment: the planes z0 .. z1-1 of the column at (x0, y0) (uniform
- * const ints in scope, as is the queue of S3_CQA_QDECL): the queue warm-up
- * (the register queue from the planes below z0 and the copy groups 0 .. kD-1),
- * then the z loop. On entry no thread may still read the slots (a barrier
- * before, or a fresh block); on exit no copy is pending (see above). */
-#define S3_CQA_SEG(ZQ, EQ, HINT)                                                     \
-    {                                                                                \
+    (void)kQL;                                                                       \
+    S3_SMEM(S, kPV0 + kNP * kCY * kNT * 4);                                          \
+    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
+    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
     const int zb = z0 + S3_CQA_ZB_##ZQ;   /* tile plane p in slot (p - zb) % kNS */  \
+    S3_CQA_QDECL_##ZQ                                                                \
     S3_CQA_QFILL_##ZQ                                                                \
     /* groups 0 .. kD-1: the tiles zb .. z0+R+kZU*kD-1, u^{n-1} of z0 .. z0+kZU*kD-1 \
        (kZU planes per group: 1, cqaz 2) */                                          \
@@ -1034,54 +1034,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
         }                                                                            \
     S3_PAR_END                                                                       \
     S3_CQA_ZLOOP_##ZQ(EQ, HINT)                                                      \
-    }
-/* ZQ: REG | SH | W; D: planes of copies in flight; MB: register cap (0, 2, 3);
- * HINT: 1 = evict-first copies of u^{n-1} and streaming stores of u^{n+1}.
- * One block: the column (S3_BIX, S3_BIY), planes S3_BIZ*zc .. +zc-1. */
-#define S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, ZQ, D, MB, HINT)                  \
-S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                              \
-{                                                                                    \
-    S3_CQA_ENUM(BX, BY, TY, R, ZQ, D)                                                \
-    S3_SMEM(S, kPV0 + kNP * kCY * kNT * 4);                                          \
-    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
-    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
-    S3_CQA_QDECL_##ZQ                                                                \
-    S3_CQA_SEG(ZQ, EQ, HINT)                                                         \
-    S3_SMEM_FREE(S);                                                                 \
-}
-/* The persistent form (cqap): a 1D grid of zc blocks (the GPU host launches
- * exactly the resident blocks per SM x SMs), and a flattened work sequence of
- * items col * nz + z over the columns col = by * gx + bx (x fastest) of BX x BY
- * cells. Block b takes the contiguous items [b*q + min(b, r), +q + (b < r)),
- * q = items / zc, r = items % zc: the tail of one column and the head of the
- * next (or more), each piece a segment z0 .. z1-1 of one column that runs the
- * per-segment warm-up and z walk of S3_CQA_SEG, the same code as cqa. So every
- * block gets the same work (to one plane), no wave is partial, and the extra
- * reads are one warm-up (2R planes + the prefetch) per segment, about one per
- * block. A barrier before each segment: every thread has finished the last
- * plane of the previous one, whose slots the warm-up refills (no copy is
- * pending then). Blocks with no items (zc > items) run no barrier at all. */
-#define S3_BODY_cqap_G(NAME, BX, BY, TY, R, ST, EQ, ZQ, D, MB, HINT)                 \
-S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                              \
-{                                                                                    \
-    S3_CQA_ENUM(BX, BY, TY, R, ZQ, D)                                                \
-    S3_SMEM(S, kPV0 + kNP * kCY * kNT * 4);                                          \
-    S3_CQA_QDECL_##ZQ                                                                \
-    (void)S3_BIY; (void)S3_BIZ;                              /* a 1D grid */         \
-    const int pgx_ = (nx + (BX) - 1) / (BX), pgy_ = (ny + (BY) - 1) / (BY);          \
-    const long pn_ = (long)pgx_ * pgy_ * nz, pb_ = S3_BIX;   /* items, this block */ \
-    const long pq_ = pn_ / zc, pr_ = pn_ % zc;                                       \
-    long pit_ = pb_ * pq_ + S3_MIN(pb_, pr_);                /* first item */        \
-    const long pend_ = pit_ + pq_ + (pb_ < pr_ ? 1 : 0);     /* one past the last */ \
-    while (pit_ < pend_) {                                                           \
-        const long pcol_ = pit_ / nz;                                                \
-        const int z0 = (int)(pit_ - pcol_ * nz);                                     \
-        const int z1 = (int)S3_MIN((long)nz, (long)z0 + (pend_ - pit_));             \
-        const int x0 = (int)(pcol_ % pgx_) * (BX), y0 = (int)(pcol_ / pgx_) * (BY);  \
-        S3_SYNC                                                                      \
-        S3_CQA_SEG(ZQ, EQ, HINT)                                                     \
-        pit_ += z1 - z0;                                                             \
-    }                                                                                \
     S3_SMEM_FREE(S);                                                                 \
 }
 /* the kinds (all star only): cqa / cqas as first built; the sweep variants
@@ -1101,9 +1053,6 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
  * cqaz1: the same with 1 group = 2 planes in flight */
 #define S3_BODY_cqaz(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 2, 0, 0)
 #define S3_BODY_cqaz1(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 1, 0, 0)
-/* cqap: cqa (the z register queue, 3 planes in flight) as a persistent,
- * load-balanced grid: zc = the number of blocks (S3_BODY_cqap_G) */
-#define S3_BODY_cqap(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqap_G(NAME, BX, BY, TY, R, ST, EQ, REG, S3_CQA_D, 0, 0)
 
 /* ------------------------------------------------------------------ cqa / cqas, box
  * The cqa method for the box stencil (27 points, R = 1): tiles and u^{n-1}
@@ -1316,7 +1265,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_SMEM_cqah(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 3)
 #define S3_SMEM_cqaw(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
 #define S3_SMEM_cqawb(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
-#define S3_SMEM_cqap(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, S3_CQA_D)
 /* threads per block: BX x TY (regq has one thread per column, TY = BY);
  * cqv: BX/4 x TY (4 x cells per thread) */
 #define S3_NTH_naive(BX, TY) ((BX) * (TY))
@@ -1336,7 +1284,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_NTH_cqawb(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqaz(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqaz1(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqap(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
  * BX x BY cells per block and plane, BX x TY threads (BY/TY rows each). */
@@ -1391,9 +1338,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqaz, s3k_cqaz_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
     X(cqaz, s3k_cqaz_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
     X(cqaz1, s3k_cqaz1_star_wave_64x16,   64, 16, 16, 4, STAR, WAVE)                \
-    X(cqap, s3k_cqap_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
-    X(cqap, s3k_cqap_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                \
-    X(cqap, s3k_cqap_star_wave_64x32,     64, 32, 32, 4, STAR, WAVE)                \
     X(cqa,  s3k_cqa_box_wave_64x16,       64, 16, 16, 1, BOX,  WAVE)                \
     X(cqa,  s3k_cqa_box_wave_32x16,       32, 16, 16, 1, BOX,  WAVE)                \
     X(cqa,  s3k_cqa_box_wave_64x8,        64,  8,  8, 1, BOX,  WAVE)                \
@@ -1441,9 +1385,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqab, s3k_cqab_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
     X(cqaw, s3k_cqaw_star_heat_128x16,   128, 16, 16, 4, STAR, HEAT)                \
     X(cqaz, s3k_cqaz_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
-    X(cqap, s3k_cqap_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
-    X(cqap, s3k_cqap_star_heat_32x16,     32, 16, 16, 4, STAR, HEAT)                \
-    X(cqap, s3k_cqap_star_heat_64x32,     64, 32, 32, 4, STAR, HEAT)                \
     X(cqa,  s3k_cqa_box_heat_64x16,       64, 16, 16, 1, BOX,  HEAT)                \
     X(cqa,  s3k_cqa_box_heat_32x16,       32, 16, 16, 1, BOX,  HEAT)                \
     X(cqa,  s3k_cqa_box_heat_64x8,        64,  8,  8, 1, BOX,  HEAT)                \

@@ -92,19 +92,12 @@ typedef struct S3KInfo {
 /* emu.c: the GPU kernels executed block by block on the CPU (same source). */
 int  s3_emu_count(void);
 const S3KInfo *s3_emu_info(int i);
-/* zchunk: planes per block (0 = all); persistent kinds: the block count (s3_emu_pblocks) */
 void s3_emu_step(int i, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zchunk);
 /* emu_fiber.c: the same, one coroutine per GPU thread, each running to its next
  * barrier before the next thread runs (seed 0: forward order, else shuffled) */
 void s3_emu_fiber_step(int i, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zchunk, unsigned seed);
 /* index of the kernel of this kind/stencil/eq/tile in a table, or -1 (tile "" = the first one) */
 int  s3_find_kernel(const S3KInfo *(*info)(int), int count, const char *kind, int stencil, int eq, const char *tile);
-/* 1 for the persistent kinds (cqap): a 1D grid whose blocks split the work
- * sequence col * nz + z evenly; the kernel's zc argument is the block count */
-int  s3_kind_persistent(const char *kind);
-/* the block count of a persistent kernel in the C emulations: zchunk > 0 sets
- * it (any count, more blocks than work items included), 0 = 2 x columns + 1 */
-long s3_emu_pblocks(const S3KInfo *k, const S3Grid *g, int zchunk);
 
 #ifdef S3_HAVE_CUDA
 int  s3_gpu_count(void);

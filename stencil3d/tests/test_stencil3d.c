@@ -156,63 +156,6 @@ static void test_emulated_kernels(void)
     }
 }
 
-/* ---- 3b. the persistent kernels (cqap) at block counts that split columns
- * anywhere: one block for all columns (a segment per column), 2, 3 and 13
- * blocks (ranges that end at arbitrary z, in edge columns too), one item per
- * block, and more blocks than items (blocks with no work, no barrier) */
-static void test_persistent_kernels(void)
-{
-    const int dims[2][3] = { { 45, 37, 29 }, { 70, 18, 11 } };
-    S3Case c; s3_case_defaults(&c);
-    strcpy(c.init, "noise");
-    for (int gi = 0; gi < 2; gi++) {
-        S3Grid g; s3_grid_init(&g, dims[gi][0], dims[gi][1], dims[gi][2]);
-        real *A0 = s3_alloc(&g, "A0"), *RA = s3_alloc(&g, "RA"), *RB = s3_alloc(&g, "RB");
-        real *A = s3_alloc(&g, "A"), *B = s3_alloc(&g, "B");
-        s3_init_field(&g, &c, A0 + g.org);
-        const size_t bytes = g.total * sizeof(real);
-        for (int eq = 0; eq < 2; eq++) {
-            const int st = S3_STAR;
-            const real k = (real)(eq == S3_WAVE ? 0.5 * 4 / s3_lap_max(st) : 0.8 * 2 / s3_lap_max(st));
-            const int nt = 2;
-            memcpy(RA, A0, bytes); memcpy(RB, A0, bytes);
-            for (int n = 0; n < nt; n++) { s3_cpu_step(&g, eq, st, k, RA + g.org, RB + g.org, RB + g.org); real *t = RA; RA = RB; RB = t; }
-            int tried = 0, same = 0, nk = 0; char bad[512] = "";
-            for (int ki = 0; ki < s3_emu_count(); ki++) {
-                const S3KInfo *K = s3_emu_info(ki);
-                if (K->eq != eq || K->stencil != st || !s3_kind_persistent(K->kind)) continue;
-                nk++;
-                const int items = ((g.nx + K->bx - 1) / K->bx) * ((g.ny + K->by - 1) / K->by) * g.nz;
-                /* { blocks, fiber seed (-1: phase) } */
-                const int runs[9][2] = { { 1, -1 }, { 2, -1 }, { 3, 0 }, { 13, -1 }, { 13, 5 }, { items - 1, -1 },
-                                         { items, 0 }, { items + 5, -1 }, { items / 2 + 1, 3 } };
-                for (int r = 0; r < 9; r++) {
-                    memcpy(A, A0, bytes); memcpy(B, A0, bytes);
-                    for (int n = 0; n < nt; n++) {
-                        if (runs[r][1] < 0) s3_emu_step(ki, &g, k, A + g.org, B + g.org, B + g.org, runs[r][0]);
-                        else s3_emu_fiber_step(ki, &g, k, A + g.org, B + g.org, B + g.org, runs[r][0], (unsigned)runs[r][1]);
-                        real *t = A; A = B; B = t;
-                    }
-                    double md; int fi, fj, fk;
-                    long nd = s3_compare(&g, RA + g.org, A + g.org, &md, &fi, &fj, &fk);
-                    if (!nd && eq == S3_WAVE) nd = s3_compare(&g, RB + g.org, B + g.org, &md, &fi, &fj, &fk);
-                    tried++;
-                    if (!nd) same++;
-                    else if (strlen(bad) < 400)
-                        snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " %s %s %d blocks: %ld cells, first (%d,%d,%d);",
-                                 K->kind, K->tile, runs[r][0], nd, fi, fj, fk);
-                }
-            }
-            char name[96];
-            snprintf(name, sizeof name, "persistent_kernels_star_%s_%dx%dx%d", s3_eq_name(eq), g.nx, g.ny, g.nz);
-            check(nk >= 3 && same == tried, name, "%d of %d runs of %d cqap kernels bit-identical to the CPU reference "
-                  "(1, 2, 3, 13, items-1, items, items+5 blocks phase; 3, 13, items, items/2+1 blocks fiber, forward and shuffled)%s",
-                  same, tried, nk, bad);
-        }
-        free(A0); free(RA); free(RB); free(A); free(B);
-    }
-}
-
 /* ---- 4. bad parameters are rejected with a message naming the value ----- */
 static void expect_reject(const char *name, const char *needle, int argc, char **argv)
 {
@@ -234,7 +177,6 @@ static void test_bad_inputs(void)
     char *a7[] = { "x", "--nt", "-3" };                   expect_reject("reject_negative_nt", "nt = -3", 3, a7);
     char *a8[] = { "x", "--n", "4096" };                  expect_reject("reject_huge_grid", "too large", 3, a8);
     char *a9[] = { "x", "--courant", "abc" };             expect_reject("reject_not_a_number", "expected a finite number", 3, a9);
-    char *a10[] = { "x", "--kernel", "cqap", "--stencil", "box" }; expect_reject("reject_cqap_box", "kernel = cqap works only with stencil = star", 5, a10);
 }
 
 /* ---- 5. the bench filter (--bench_only): kind, kind:tile, @star / @box */
@@ -262,7 +204,6 @@ int main(int argc, char **argv)
     test_symbol(S3_STAR);
     test_symbol(S3_BOX);
     test_emulated_kernels();
-    test_persistent_kernels();
     test_bench_filter();
     test_bad_inputs();
     return check_summary();
