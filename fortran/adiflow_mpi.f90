@@ -370,23 +370,14 @@ contains
   !> in use; the GPU's plane sums chained along j like mpi_residual_norms.
   subroutine residual_norms_now(nrm)
     real(rk), intent(out) :: nrm(5)
-    real(rk), allocatable :: pl(:,:), plane(:,:)
+    real(rk) :: pl(5, lay%nk), plane(5, dc%nglob(3))
     if (.not. use_gpu) then
       call mpi_residual_norms(dc, lay, f%res, f%vol, nrm)
       return
     end if
-    allocate(pl(5, lay%nk), plane(5, dc%nglob(3)))
-    pl = 0.0_rk
-    if (dc%swp(1, 2) /= MPI_PROC_NULL) &
-      call MPI_Recv(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(1, 2), 3000, dc%comm, MPI_STATUS_IGNORE)
+    call plane_chain_in(dc, 5*lay%nk, pl, TAG_NORMS)
     call gpu_ok(adi_gpu_residual_plane_sums(pl), 'residual norms')
-    plane = 0.0_rk
-    if (dc%swp(2, 2) /= MPI_PROC_NULL) then
-      call MPI_Send(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(2, 2), 3000, dc%comm)
-    else
-      plane(:, dc%off(3)+1:dc%off(3)+lay%nk) = pl
-    end if
-    call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
+    call plane_chain_out(dc, 5, lay%nk, pl, plane, TAG_NORMS)
     nrm = norms_from_plane_sums(plane, dc%nglob(1), dc%nglob(2), dc%nglob(3))
   end subroutine residual_norms_now
 

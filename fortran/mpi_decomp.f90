@@ -33,10 +33,11 @@ module mpi_decomp
   public :: decomp_t, choose_process_grid, decomp_setup, block_range
   public :: halo_exchange, block_boundary_conditions
   public :: adi_stage4_pipelined, mpi_residual_norms, mpi_total_mass, mpi_mass_fix
-  public :: mpi_mass_chain_in, mpi_mass_chain_out
+  public :: mpi_mass_chain_in, mpi_mass_chain_out, plane_chain_in, plane_chain_out, TAG_NORMS
   public :: gather_interior, write_block_vts, write_pvts, mpi_fail, any_rank
 
   integer, parameter :: eig_of_char(5) = [1, 1, 1, 2, 3]
+  integer, parameter :: TAG_NORMS = 3000, TAG_MASS = 3001   !< the plane-sum chains along j
 
   type :: decomp_t
     type(MPI_Comm) :: comm
@@ -394,21 +395,44 @@ contains
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: res(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
     real(rk), intent(out) :: norms(5)
-    real(rk), allocatable :: pl(:,:), plane(:,:)
-    allocate(pl(5, lay%nk), plane(5, dc%nglob(3)))
-    pl = 0.0_rk
-    if (dc%swp(1, 2) /= MPI_PROC_NULL) &
-      call MPI_Recv(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(1, 2), 3000, dc%comm, MPI_STATUS_IGNORE)
+    real(rk) :: pl(5, lay%nk), plane(5, dc%nglob(3))
+    call plane_chain_in(dc, 5*lay%nk, pl, TAG_NORMS)
     call add_residual_plane_sums(lay, res, vol, pl)
-    plane = 0.0_rk
-    if (dc%swp(2, 2) /= MPI_PROC_NULL) then
-      call MPI_Send(pl, 5*lay%nk, MPI_DOUBLE_PRECISION, dc%swp(2, 2), 3000, dc%comm)
-    else
-      plane(:, dc%off(3)+1:dc%off(3)+lay%nk) = pl
-    end if
-    call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
+    call plane_chain_out(dc, 5, lay%nk, pl, plane, TAG_NORMS)
     norms = norms_from_plane_sums(plane, dc%nglob(1), dc%nglob(2), dc%nglob(3))
   end subroutine mpi_residual_norms
+
+  !> Running k-plane sums passed along the j ranks (the norms, the mass):
+  !> first half, this block's n values start from the running sums of the j
+  !> rank below (zeros on the lowest). The block adds its own sums (on the
+  !> CPU, or the device's in build/adiflow_mpi's GPU path) before the second
+  !> half. Sequence association lets a (ncomp, nk) array pass as pl(n).
+  subroutine plane_chain_in(dc, n, pl, tag)
+    type(decomp_t), intent(in) :: dc
+    integer, intent(in) :: n, tag
+    real(rk), intent(out) :: pl(n)
+    pl = 0.0_rk
+    if (dc%swp(1, 2) /= MPI_PROC_NULL) &
+      call MPI_Recv(pl, n, MPI_DOUBLE_PRECISION, dc%swp(1, 2), tag, dc%comm, MPI_STATUS_IGNORE)
+  end subroutine plane_chain_in
+
+  !> Second half: pass the running sums (ncomp per plane, nkl planes) to the j
+  !> rank above or, on the top j rank, publish the finished planes; every
+  !> rank gets all ncomp x nglob(3) plane sums. Each plane is non-zero on one
+  !> rank only, so the reduction adds exact zeros.
+  subroutine plane_chain_out(dc, ncomp, nkl, pl, plane, tag)
+    type(decomp_t), intent(in) :: dc
+    integer, intent(in) :: ncomp, nkl, tag
+    real(rk), intent(in) :: pl(ncomp*nkl)
+    real(rk), intent(out) :: plane(ncomp*dc%nglob(3))
+    plane = 0.0_rk
+    if (dc%swp(2, 2) /= MPI_PROC_NULL) then
+      call MPI_Send(pl, ncomp*nkl, MPI_DOUBLE_PRECISION, dc%swp(2, 2), tag, dc%comm)
+    else
+      plane(ncomp*dc%off(3)+1:ncomp*(dc%off(3)+nkl)) = pl
+    end if
+    call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
+  end subroutine plane_chain_out
 
   !> Total mass of the global interior (q absent: rho = 1, the reference
   !> mass M0), bit-identical to mass_constraint's total_mass on one domain:
@@ -433,27 +457,16 @@ contains
   subroutine mpi_mass_chain_in(dc, pl)
     type(decomp_t), intent(in) :: dc
     real(rk), intent(out) :: pl(:)
-    pl = 0.0_rk
-    if (dc%swp(1, 2) /= MPI_PROC_NULL) &
-      call MPI_Recv(pl, size(pl), MPI_DOUBLE_PRECISION, dc%swp(1, 2), 3001, dc%comm, MPI_STATUS_IGNORE)
+    call plane_chain_in(dc, size(pl), pl, TAG_MASS)
   end subroutine mpi_mass_chain_in
 
-  !> Second half: pass the running sums to the j rank above, or, on the top
-  !> j rank, publish the finished planes; the total on every rank.
+  !> Second half: the finished planes on every rank, summed in k order.
   function mpi_mass_chain_out(dc, pl) result(m)
     type(decomp_t), intent(in) :: dc
     real(rk), intent(in) :: pl(:)
     real(rk) :: m
-    real(rk), allocatable :: plane(:)
-    allocate(plane(dc%nglob(3)))
-    ! every plane is non-zero on one rank only: the sum adds exact zeros
-    plane = 0.0_rk
-    if (dc%swp(2, 2) /= MPI_PROC_NULL) then
-      call MPI_Send(pl, size(pl), MPI_DOUBLE_PRECISION, dc%swp(2, 2), 3001, dc%comm)
-    else
-      plane(dc%off(3)+1:dc%off(3)+size(pl)) = pl
-    end if
-    call MPI_Allreduce(MPI_IN_PLACE, plane, size(plane), MPI_DOUBLE_PRECISION, MPI_SUM, dc%comm)
+    real(rk) :: plane(dc%nglob(3))
+    call plane_chain_out(dc, 1, size(pl), pl, plane, TAG_MASS)
     m = mass_from_plane_sums(plane)
   end function mpi_mass_chain_out
 
