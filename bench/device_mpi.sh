@@ -33,6 +33,8 @@ RUN="mpirun --allow-run-as-root --bind-to none"
 spi() { grep -E '^ +[0-9]+ ' "$1" | tail -n 1 | awk '{print $9}'; }
 same() { cmp -s "$1" "$2" && echo "bit-identical" || echo "DIFFERENT"; }
 hist() { grep -v '^#' "$1" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8}'; }   # residual.dat without s/iter
+# efficiency: eff T1 TN F = T1 / (F * TN) (F = 2 for strong scaling on 2 GPUs, 1 for weak)
+eff() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (a > 0 && b > 0) printf "%.1f %%", 100*a/(f*b); else print "n/a" }'; }
 
 if [ "$MODE" = check ] || [ "$MODE" = all ]; then
   C=cases/cube32_gpu_check.nml
@@ -166,7 +168,6 @@ if [ "$MODE" = mexact ]; then
       --run-dir $W/m$1 > $W/m$1.log 2>&1
     echo "m$1 rc=$? s/iter=$(spi $W/m$1.log)"
   done
-  eff() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (a > 0 && b > 0) printf "%.1f %%", 100*a/(f*b); else print "n/a" }'; }
   row "1 GPU 256x256x128 / 256^3 (merged): s/iter" "$(spi $W/ms1.log) / $(spi $W/mw1.log)"
   row "2 GPUs strong 256x256x128 exact merged: s/iter, efficiency" "$(spi $W/ms2.log)  $(eff $(spi $W/ms1.log) $(spi $W/ms2.log) 2)"
   row "2 GPUs weak 256^3/GPU exact merged: s/iter, efficiency" "$(spi $W/mw2.log)  $(eff $(spi $W/mw1.log) $(spi $W/mw2.log) 1)"
@@ -194,7 +195,6 @@ if [ "$MODE" = bench ] || [ "$MODE" = all ]; then
     done
   done
   t[s2exactsplitc4]=$(bench s2exactsplitc4 2 bench/cases/strong256.nml --kernels split --adi-mode exact --chunks 4 | tail -n 1)
-  eff() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (a > 0 && b > 0) printf "%.1f %%", 100*a/(f*b); else print "n/a" }'; }
   for k in split merged; do
     row "1 GPU 256x256x128 ($k): s/iter" "${t[s1$k]}"
     row "1 GPU 256^3 ($k): s/iter" "${t[w1$k]}"
