@@ -21,15 +21,16 @@
 # blocks per SM). Columns: regs = registers per thread, blk/SM = resident
 # blocks per SM (registers and shared memory), waves = grid blocks / (blk/SM x SMs).
 # cqaz / cqaz1: cqa with two planes per barrier (z unrolled by 2; 4 / 2 planes of
-# copies in flight). Box (27 points): cqa (partial sums in registers, 1 resident
+# copies in flight). cqt: cqa with the copies issued by one thread as bulk
+# tensor copies (TMA) completing on transaction barriers. Box (27 points): cqa (partial sums in registers, 1 resident
 # tile + 3 in flight) and cqas (3 resident tiles + 3 in flight), kinds $BOX_K at
 # the z chunks $BOX_ZCS; the last lines give the best star, the best box and the
 # box / star time per step (target <= 1.3x).
 #
 # QUICK=1: a short focused pass (about 1 minute): the GPU identity check of wave
-# star and box (77x53x41, z chunk auto and 5), then wave 512^3 with $QUICK_REPS
+# star and box (77x53x41, z chunk auto and 5) and heat star (z chunk 5), then wave 512^3 with $QUICK_REPS
 # steps each: the best known star configurations (cqa 64x16 at z 128 / 171, cqa2
-# 64x16 at z 512), the cqaz / cqaz1 variants (z 128 / 171 / 512 / auto) and every
+# 64x16 at z 512), every cqt tile (z 128 / 171 / 512 / 86 / auto) and every
 # box cqa / cqas tile (z 128 / 171 / 512 / auto); sorted, then the star best
 # line, the box best line and the box / star ratio line with MET / NOT MET.
 set -u
@@ -40,8 +41,8 @@ CONFIRM_REPS=${CONFIRM_REPS:-200}
 TOP=${TOP:-20}
 ZCS=${ZCS:-"0 512 256 171 128 103 86 64"}
 HEAT_ZCS=${HEAT_ZCS:-"0 512 256 171 128"}
-WAVE_K=${WAVE_K:-cqa@star,cqa2,cqa4,cqab,cqah,cqaw,cqawb,cqaz,cqaz1}
-HEAT_K=${HEAT_K:-cqa@star,cqab,cqaw,cqawb,cqaz}
+WAVE_K=${WAVE_K:-cqa@star,cqa2,cqa4,cqab,cqah,cqaw,cqawb,cqaz,cqaz1,cqt}
+HEAT_K=${HEAT_K:-cqa@star,cqab,cqaw,cqawb,cqaz,cqt}
 BOX_K=${BOX_K:-cqa@box,cqas@box}
 BOX_ZCS=${BOX_ZCS:-"0 512 171 128"}
 QUICK=${QUICK:-0}
@@ -72,6 +73,7 @@ identity() {
 if [ "$QUICK" = 1 ]; then
     echo "== 1. bit-identity on the GPU: wave star and box kernels vs the CPU reference (77x53x41, 6 steps, noise)"
     for st in star box; do for zc in 0 5; do identity wave $st $zc; done; done
+    identity heat star 5
 else
     echo "== 1. bit-identity on the GPU: star and box kernels vs the CPU reference (77x53x41, 6 steps, noise)"
     for e in wave heat; do for zc in 0 9 5; do identity $e star $zc; done; done
@@ -91,11 +93,12 @@ bench() {
 : > $O/all.txt
 if [ "$QUICK" = 1 ]; then
     REPS=$QUICK_REPS
-    echo "== 2. quick: wave ${N}^3, best known star configurations, cqaz / cqaz1, box cqa / cqas; $REPS steps each"
-    bench wave "cqa:64x16@star,cqaz,cqaz1,$BOX_K" 128 $REPS sweep
-    bench wave "cqa:64x16@star,cqaz,cqaz1,$BOX_K" 171 $REPS sweep
-    bench wave "cqa2:64x16,cqaz,cqaz1,$BOX_K" 512 $REPS sweep
-    bench wave "cqaz,cqaz1,$BOX_K" 0 $REPS sweep
+    echo "== 2. quick: wave ${N}^3, best known star configurations, cqt (all tiles), box cqa / cqas; $REPS steps each"
+    bench wave "cqa:64x16@star,cqt,$BOX_K" 128 $REPS sweep
+    bench wave "cqa:64x16@star,cqt,$BOX_K" 171 $REPS sweep
+    bench wave "cqa2:64x16,cqt,$BOX_K" 512 $REPS sweep
+    bench wave "cqt,$BOX_K" 86 $REPS sweep
+    bench wave "cqt,$BOX_K" 0 $REPS sweep
 else
     echo "== 2. wave ${N}^3, kinds $WAVE_K, z chunks $ZCS, $REPS steps"
     for zc in $ZCS; do bench wave "$WAVE_K" $zc $REPS sweep; done

@@ -50,7 +50,7 @@ void s3_emu_step(int i, const S3Grid *g, real k, const real *u, const real *pv, 
     const EmuKernel *K = &table[i];
     const int naive = !strcmp(K->info.kind, "naive");
     const int zc = naive ? 1 : (zchunk > 0 ? zchunk : g->nz);
-    if ((!strcmp(K->info.kind, "cqv") || !strncmp(K->info.kind, "cqw", 3) || !strncmp(K->info.kind, "cqa", 3)) && g->pxy > 2147483647L)
+    if (s3_kind_plane32(K->info.kind) && g->pxy > 2147483647L)
         s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
     const int gx = (g->nx + K->info.bx - 1) / K->info.bx;
     const int gy = (g->ny + K->info.by - 1) / K->info.by;

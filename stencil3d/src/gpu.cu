@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
+#include <cudaTypedefs.h>   /* CUtensorMap, PFN_cuTensorMapEncodeTiled */
 #include "s3d.h"
 /* 4-wide accesses of the cqv kernels: one 128-bit load/store (FP32 build only;
  * s3_kernels.h keeps these and defines its portable C forms only without them) */
@@ -59,6 +60,55 @@ static __device__ __forceinline__ void s3_cp16_ef(real *dst, const real *src, in
 #define S3_CP4_EF(dst, src, ok) s3_cp16_ef((dst), (src), (ok));
 #define S3_ST4_CS(p, s) { __stcs((float4 *)(p), make_float4((s)[0], (s)[1], (s)[2], (s)[3])); }
 #define S3_CP_COMMIT s3_cp_commit();
+/* cqt: bulk tensor copies (TMA, sm_90) into shared memory, counted by
+ * transaction barriers (mbarrier). The kernels receive two tensor maps as
+ * __grid_constant__ parameters (every kernel has the parameter, so that one
+ * table holds them all; the others ignore it): the tiles of u (the interior
+ * and its R-wide halo band: the copy engine zero-fills beyond it) and the
+ * cells of u^{n-1} (the interior). The host encodes them per launch. */
+typedef struct { CUtensorMap tile, pv; } S3Tma;
+#define S3_GRIDCONST __grid_constant__
+#define S3_KARGS_X , const S3_GRIDCONST S3Tma tma
+static __device__ __forceinline__ unsigned s3_saddr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+static __device__ __forceinline__ void s3_mbar_init(void *mb)
+{ asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" :: "r"(s3_saddr(mb)) : "memory"); }
+/* arrive once (the barrier's one expected arrival) and add bytes to the
+ * transaction count that the copies must complete for the phase to end */
+static __device__ __forceinline__ void s3_mbar_expect(void *mb, unsigned bytes)
+{ asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" :: "r"(s3_saddr(mb)), "r"(bytes) : "memory"); }
+static __device__ __forceinline__ void s3_mbar_wait(void *mb, unsigned parity)
+{
+    unsigned done;
+    do {
+        asm volatile("{\n\t.reg .pred p_;\n\tmbarrier.try_wait.parity.shared::cta.b64 p_, [%1], %2;\n\tselp.u32 %0, 1, 0, p_;\n\t}\n"
+                     : "=r"(done) : "r"(s3_saddr(mb)), "r"(parity) : "memory");
+    } while (!done);
+}
+/* the box at tensor coordinates (x, y, z) of map m into dst, completing on mb */
+static __device__ __forceinline__ void s3_tma3(void *dst, const CUtensorMap *m, int x, int y, int z, void *mb)
+{
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n"
+                 :: "r"(s3_saddr(dst)), "l"((unsigned long long)m), "r"(x), "r"(y), "r"(z), "r"(s3_saddr(mb)) : "memory");
+}
+#define S3_TMA_INIT_FENCE asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#define S3_TMA_PROXY_FENCE asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#else
+/* no copy engine before sm_90: the host refuses cqt there (prepare) */
+static __device__ __forceinline__ void s3_mbar_init(void *mb) { (void)mb; __trap(); }
+static __device__ __forceinline__ void s3_mbar_expect(void *mb, unsigned bytes) { (void)mb; (void)bytes; __trap(); }
+static __device__ __forceinline__ void s3_mbar_wait(void *mb, unsigned parity) { (void)mb; (void)parity; __trap(); }
+static __device__ __forceinline__ void s3_tma3(void *dst, const CUtensorMap *m, int x, int y, int z, void *mb)
+{ (void)dst; (void)m; (void)x; (void)y; (void)z; (void)mb; __trap(); }
+#define S3_TMA_INIT_FENCE
+#define S3_TMA_PROXY_FENCE
+#endif
+#define S3_TMA_INIT(mb) s3_mbar_init(mb);
+#define S3_TMA_EXPECT(mb, bytes) s3_mbar_expect((mb), (unsigned)(bytes));
+#define S3_TMA_WAIT(mb, parity) s3_mbar_wait((mb), (unsigned)(parity));
+/* tile origin (x0-R, y0-R, zp) is (x0, y0, zp+R) in the halo-band tensor */
+#define S3_TMA_TILE(dst, zp, mb) s3_tma3((dst), &tma.tile, x0, y0, (zp) + R_, (mb));
+#define S3_TMA_PV(dst, zp, mb) s3_tma3((dst), &tma.pv, x0, y0, (zp), (mb));
 /* kernels that ask for MB resident blocks per SM (a register cap) */
 #define S3_KDECL_MB(NAME, NTH, MB) __global__ void __launch_bounds__(NTH, MB) NAME(S3_KARGS)
 #include "s3_kernels.h"
@@ -71,7 +121,7 @@ static __device__ __forceinline__ void s3_cp16_ef(real *dst, const real *src, in
 #define S3_BIX ((int)blockIdx.x)
 #define S3_BIY ((int)blockIdx.y)
 #define S3_BIZ ((int)blockIdx.z)
-#define S3_SMEM(S, n) extern __shared__ __align__(16) real s3_smem[]; real *S = s3_smem
+#define S3_SMEM(S, n) extern __shared__ __align__(128) real s3_smem[]; real *S = s3_smem   /* 128: bulk tensor copies */
 #define S3_SMEM_FREE(S)
 #define S3_PAR(t) { const int t = (int)threadIdx.x;
 #define S3_PAR_END }
@@ -82,6 +132,8 @@ static __device__ __forceinline__ void s3_cp16_ef(real *dst, const real *src, in
 
 S3_KERNELS(S3_DEFINE_KERNEL)
 
+#undef S3_GRIDCONST
+#define S3_GRIDCONST                      /* (a kernel-parameter annotation, not part of the type) */
 typedef void (*GpuFn)(S3_KARGS);
 typedef struct { S3KInfo info; GpuFn fn; } GpuKernel;
 static const GpuKernel table[] = { S3_KERNELS(S3_KERNEL_ENTRY) };
@@ -96,18 +148,24 @@ extern "C" int s3_gpu_count(void)
     return n;
 }
 
-/* Allow the kernel its dynamic shared memory; 0 if the GPU cannot give it. */
-static int prepare(int ki)
+/* Allow the kernel its dynamic shared memory. NULL when the kernel can run
+ * on this GPU, else why not (a phrase that follows "kernel X Y "). */
+static const char *prepare(int ki)
 {
     const GpuKernel *K = &table[ki];
     int dev, optin;
     CUDA_CHECK(cudaGetDevice(&dev), "finding the current GPU");
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "reading the shared-memory limit of the GPU");
-    if (K->info.smem > (size_t)optin) return 0;
+    if (K->info.smem > (size_t)optin) return "needs more shared memory per block than this GPU allows";
+    if (!strcmp(K->info.kind, "cqt")) {   /* bulk tensor copies: Hopper (sm_90) and later */
+        int major;
+        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "reading the compute capability of the GPU");
+        if (major < 9) return "uses bulk tensor copies (TMA), which need a GPU of compute capability 9.0 or later (use kernel = cqa)";
+    }
     if (K->info.smem > 48 * 1024)
         CUDA_CHECK(cudaFuncSetAttribute((const void *)K->fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)K->info.smem),
                    "allowing a kernel more than 48 KB of shared memory");
-    return 1;
+    return NULL;
 }
 
 /* Planes per block. Each block walks zc planes and loads 2R extra ones; few
@@ -135,21 +193,61 @@ static int auto_zchunk(int ki, const S3Grid *g)
     return best;
 }
 
+/* cuTensorMapEncodeTiled, from the driver through the runtime (no -lcuda) */
+static PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder(void)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 fn;
+    if (!fn) {
+        void *p = NULL;
+        cudaDriverEntryPointQueryResult q;
+        CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q),
+                   "looking up cuTensorMapEncodeTiled in the CUDA driver");
+        if (q != cudaDriverEntryPointSuccess || !p)
+            s3_die("%s:%d: kernel cqt needs cuTensorMapEncodeTiled, which this CUDA driver does not provide (driver 12.0 or later; use kernel = cqa)",
+                   __FILE__, __LINE__);
+        fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
+    }
+    return fn;
+}
+
+/* a 3D FP32 tensor map of dx x dy x dz cells from base (row pitch px, plane
+ * pitch pxy elements), read in boxes of bx x by x 1; zero outside */
+static void encode_box(CUtensorMap *m, const real *base, int dx, int dy, int dz, int px, long pxy, int bx, int by, const char *what)
+{
+    const cuuint64_t dim[3] = { (cuuint64_t)dx, (cuuint64_t)dy, (cuuint64_t)dz };
+    const cuuint64_t stride[2] = { (cuuint64_t)px * sizeof(real), (cuuint64_t)pxy * sizeof(real) };
+    const cuuint32_t box[3] = { (cuuint32_t)bx, (cuuint32_t)by, 1 }, estride[3] = { 1, 1, 1 };
+    CUresult r = tensor_map_encoder()(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, (void *)base, dim, stride, box, estride,
+                                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                      CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        s3_die("%s:%d: the tensor map of %s (%d x %d x %d cells, box %d x %d, row pitch %d) was refused by the driver (CUresult %d)",
+               __FILE__, __LINE__, what, dx, dy, dz, bx, by, px, (int)r);
+}
+
 static void launch(int ki, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zc, cudaStream_t st)
 {
     const GpuKernel *K = &table[ki];
     const int naive = !strcmp(K->info.kind, "naive");
     if (naive) zc = 1;
-    if ((!strcmp(K->info.kind, "cqv") || !strncmp(K->info.kind, "cqw", 3) || !strncmp(K->info.kind, "cqa", 3)) && g->pxy > 2147483647L)
+    if (s3_kind_plane32(K->info.kind) && g->pxy > 2147483647L)
         s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
     /* the 16-byte copies of cqa/cqas need 16-byte aligned tile rows: the
      * S3Grid layout gives them (x = 0 on S3_ALIGN, pitch a multiple of it);
      * anything else is refused rather than faulting in cp.async */
-    if (!strncmp(K->info.kind, "cqa", 3) && ((size_t)u % 16 || (size_t)pv % 16 || (size_t)out % 16 || g->px % 4))
+    if ((!strncmp(K->info.kind, "cqa", 3) || !strcmp(K->info.kind, "cqt")) && ((size_t)u % 16 || (size_t)pv % 16 || (size_t)out % 16 || g->px % 4))
         s3_die("kernel %s copies 16-byte vectors: the field (origin %p, row pitch %d elements) is not 16-byte aligned "
                "with a row pitch that is a multiple of 4 (use kernel = cqr)", K->info.kind, (const void *)u, g->px);
     dim3 grid((g->nx + K->info.bx - 1) / K->info.bx, (g->ny + K->info.by - 1) / K->info.by, (g->nz + zc - 1) / zc);
-    K->fn<<<grid, K->info.nthreads, K->info.smem, st>>>(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc);
+    S3Tma tma;
+    memset(&tma, 0, sizeof tma);
+    if (!strcmp(K->info.kind, "cqt")) {   /* u: interior + R-wide halo band, from its corner; u^{n-1}: interior */
+        const int r = K->info.rad;
+        encode_box(&tma.tile, u - r - (long)r * g->px - (long)r * g->pxy, g->nx + 2 * r, g->ny + 2 * r, g->nz + 2 * r,
+                   g->px, g->pxy, K->info.bx + 2 * r, K->info.by + 2 * r, "the u^n tiles");
+        encode_box(&tma.pv, pv, g->nx, g->ny, g->nz, g->px, g->pxy, K->info.bx, K->info.by, "u^{n-1}");
+    }
+    K->fn<<<grid, K->info.nthreads, K->info.smem, st>>>(u, pv, out, k, g->nx, g->ny, g->nz, g->px, g->pxy, zc, tma);
     CUDA_CHECK(cudaGetLastError(), "launching a stencil kernel");
 }
 
@@ -165,7 +263,8 @@ static real *dev_alloc(const S3Grid *g, const char *what)
 extern "C" double s3_gpu_run(int ki, const S3Grid *g, const S3Case *c, real *u, real *um, int verbose)
 {
     const GpuKernel *K = &table[ki];
-    if (!prepare(ki)) s3_die("kernel %s %s needs %zu bytes of shared memory per block, more than this GPU allows", K->info.kind, K->info.tile, K->info.smem);
+    const char *why = prepare(ki);
+    if (why) s3_die("kernel %s %s (%zu bytes of shared memory per block) %s", K->info.kind, K->info.tile, K->info.smem, why);
     const size_t bytes = g->total * sizeof(real);
     real *dA = dev_alloc(g, "u^n"), *dB = dev_alloc(g, "u^{n-1}");
     CUDA_CHECK(cudaMemcpy(dA, u - g->org, bytes, cudaMemcpyHostToDevice), "copying the initial field to the GPU");
@@ -266,9 +365,10 @@ extern "C" void s3_gpu_bench(const S3Grid *g, const S3Case *c)
     for (int ki = 0; ki < s3_gpu_kernel_count(); ki++) {
         const GpuKernel *K = &table[ki];
         if (K->info.eq != c->eq_id || !s3_bench_wants(c->bench_only, K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil))) continue;
-        if (!prepare(ki)) {
-            printf("bench: kernel=%s tile=%s stencil=%s eq=%s skipped (needs %zu B of shared memory per block)\n",
-                   K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq), K->info.smem);
+        const char *why = prepare(ki);
+        if (why) {
+            printf("bench: kernel=%s tile=%s stencil=%s eq=%s skipped: it %s (%zu B of shared memory per block)\n",
+                   K->info.kind, K->info.tile, s3_stencil_name(K->info.stencil), s3_eq_name(K->info.eq), why, K->info.smem);
             continue;
         }
         /* a stable coefficient for this kernel's stencil */

@@ -29,8 +29,13 @@
 /* u: u^n (read only); pv: wave u^{n-1} (same array as out: updated in place),
  * heat unused; out: u^{n+1}. All are origin pointers of the same S3Grid
  * layout (px, pxy). Blocks along z take zc planes each (naive: one plane). */
+/* S3_KARGS_X: the includer's extra kernel parameters (the CUDA host: the
+ * tensor maps of cqt), after zc; empty by default */
+#ifndef S3_KARGS_X
+#define S3_KARGS_X
+#endif
 #define S3_KARGS const real *S3_RESTRICT u, const real *pv, real *out, real k, \
-                 int nx, int ny, int nz, int px, long pxy, int zc
+                 int nx, int ny, int nz, int px, long pxy, int zc S3_KARGS_X
 
 #define S3_UPD_WAVE(c, pv, gi, k, lap) s3_wave_update((c), (pv)[gi], (k), (lap))
 #define S3_UPD_HEAT(c, pv, gi, k, lap) ((void)(pv), s3_heat_update((c), (k), (lap)))
@@ -895,7 +900,7 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 /* the compute of plane z (i = z - z0) by thread t, inside an S3_PAR region:
  * the 4-wide cells of its kCY rows from the slots sd_ / sC_ / sR_ and the
  * u^{n-1} staging slot i % kNP; PH = (z-z0) % R (used by W) */
-#define S3_CQA_CALC(PH, ZQ, EQ, HINT)                                                \
+#define S3_CQA_CALC(PH, ZQ, EQ, HINT, PVI)                                           \
             const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
             const int ob_ = ty_ * kCY * kTW + R_ + 4 * tx_;  /* window row 0 */      \
             real *const op_ = out + (long)z * pxy;                                   \
@@ -911,7 +916,7 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
                 S3_LD4(xr_ + 8, &S[sC_ + o_ + 4])                                    \
                 S3_UNROLL                                                            \
                 for (int e_ = 0; e_ < 4; e_++) xr_[4 + e_] = yw_[c_ + R_][e_];       \
-                if (S3_ISWAVE_##EQ) S3_LD4(pc_, &S[S3_CQA_PVI(i % kNP, c_, t)])      \
+                if (S3_ISWAVE_##EQ) S3_LD4(pc_, &S[PVI(i % kNP, c_, t)])             \
                 else S3_ZERO4(pc_)                                                   \
                 S3_CQA_LAP_##ZQ(PH)                                                  \
                 S3_UNROLL                                                            \
@@ -940,7 +945,7 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
                 if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP, S3_CQA_CPPV_##HINT) \
             }                                                                        \
             S3_CP_COMMIT                                                             \
-            S3_CQA_CALC(PH, ZQ, EQ, HINT)                                            \
+            S3_CQA_CALC(PH, ZQ, EQ, HINT, S3_CQA_PVI)                               \
         S3_PAR_END                                                                   \
     }
 /* cqaz (ZQ = REG2): two planes zz, zz+1 per barrier. Copy group j holds the
@@ -967,12 +972,12 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
             {                                                                        \
                 const int z = zP_, i = iP_;                                          \
                 S3_CQA_SD                                                            \
-                S3_CQA_CALC(0, ZQ, EQ, HINT)                                         \
+                S3_CQA_CALC(0, ZQ, EQ, HINT, S3_CQA_PVI)                            \
             }                                                                        \
             if (zP_ + 1 < z1) {                                                      \
                 const int z = zP_ + 1, i = iP_ + 1;                                  \
                 S3_CQA_SD                                                            \
-                S3_CQA_CALC(0, ZQ, EQ, HINT)                                         \
+                S3_CQA_CALC(0, ZQ, EQ, HINT, S3_CQA_PVI)                            \
             }                                                                        \
         S3_PAR_END                                                                   \
     }
@@ -1053,6 +1058,126 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
  * cqaz1: the same with 1 group = 2 planes in flight */
 #define S3_BODY_cqaz(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 2, 0, 0)
 #define S3_BODY_cqaz1(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 1, 0, 0)
+
+/* ------------------------------------------------------------------ cqt
+ * cqa with the copies done by the Tensor Memory Accelerator (star only). In
+ * cqa every thread issues 16-byte cp.async copies of its share of each tile
+ * and of u^{n-1}, with their address arithmetic and bounds tests: about a
+ * sixth of the instructions of the z loop, in a kernel whose issue slots are
+ * 70 % busy. Here one thread issues one bulk tensor copy per tile (the
+ * (BX+2R) x (BY+2R) box at (x0-R, y0-R) of a plane of u) and one per plane of
+ * u^{n-1} (the BX x BY box of the block's cells); the copy engine computes the
+ * addresses and zero-fills what lies outside the tensor, which is defined as
+ * the interior plus the R-wide halo band for u and the interior for u^{n-1}:
+ * the same zeros as cqa's bounds tests. The other threads only wait.
+ * Completion is counted by kD transaction barriers (mbarriers in shared
+ * memory): copy group j (tile z0+R+j and u^{n-1} of z0+j; group 0 also the
+ * tiles z0 .. z0+R-1) arms barrier j % kD with its byte count, and a thread
+ * waits for phase j / kD of that barrier before it reads the group. Per
+ * plane z = z0+i:
+ *   1. wait for group i (tile z+R and u^{n-1} of z have landed);
+ *   2. one barrier: every thread has finished plane z-1, so the slots of tile
+ *      z-1 and of u^{n-1} of z-1 are free, and every thread has passed its
+ *      wait of barrier i % kD, which may be armed again;
+ *   3. thread 0 arms barrier i % kD for group i+kD and issues its copies;
+ *   4. compute plane z from the resident tiles (cqa's register queue and
+ *      arithmetic, the same operands in the same order: the same bits).
+ * The tile ring (R+1+kD slots) and the u^{n-1} staging ring (kD+1 planes,
+ * BX x BY row-major, the layout the copy engine writes) are cqa's. Slots start
+ * on 128 bytes, as bulk tensor copies require.
+ * The C hosts (portable forms below) copy the box at issue time, with the
+ * same zero fill, and their waits do nothing: the earliest completion, under
+ * which a copy issued into a slot that another thread still reads changes
+ * that thread's operands in the fiber emulation (as for cqa). */
+#ifndef S3_TMA_TILE
+/* box of kTW x kTH cells of u at (x0-R, y0-R) of plane zp into dst; zero
+ * beyond the halo band (x >= nx+R or y >= ny+R) */
+#define S3_TMA_TILE(dst, zp, mb)                                                     \
+    {                                                                                \
+        const real *pl_ = u + (long)(zp) * pxy;                                      \
+        for (int r_ = 0; r_ < kTH; r_++)                                             \
+            for (int c_ = 0; c_ < kTW; c_++) {                                       \
+                const int gx_ = x0 - R_ + c_, gy_ = y0 - R_ + r_;                    \
+                (dst)[r_ * kTW + c_] = gx_ < nx + R_ && gy_ < ny + R_ ? pl_[gy_ * px + gx_] : (real)0; \
+            }                                                                        \
+    }
+/* box of BX x BY cells of u^{n-1} at (x0, y0) of plane zp; zero beyond the interior */
+#define S3_TMA_PV(dst, zp, mb)                                                       \
+    {                                                                                \
+        const real *pl_ = pv + (long)(zp) * pxy;                                     \
+        for (int r_ = 0; r_ < kBY; r_++)                                             \
+            for (int c_ = 0; c_ < kBX; c_++) {                                       \
+                const int gx_ = x0 + c_, gy_ = y0 + r_;                              \
+                (dst)[r_ * kBX + c_] = gx_ < nx && gy_ < ny ? pl_[gy_ * px + gx_] : (real)0; \
+            }                                                                        \
+    }
+#define S3_TMA_INIT(mb)                  /* a transaction barrier expecting 1 arrival */
+#define S3_TMA_INIT_FENCE                /* the inits visible to the copy engine */
+#define S3_TMA_EXPECT(mb, bytes)         /* arrive, and expect this many bytes */
+#define S3_TMA_WAIT(mb, parity)          /* wait for the phase of this parity */
+#define S3_TMA_PROXY_FENCE               /* earlier shared reads before the copies' writes */
+#endif
+/* transaction barrier j (8 bytes each, after the staging ring) */
+#define S3_CQT_MB(j) ((void *)&S[kMB0 + 2 * (j)])
+/* staging element of row c of thread t in u^{n-1} slot ps (row-major BX x BY) */
+#define S3_CQT_PVI(ps, c, t) (kPV0 + (ps) * kPVS + ((t) / kTXN * kCY + (c)) * kBX + 4 * ((t) % kTXN))
+/* thread 0: arm barrier j % kD for group j and issue its copies (tile z0+R+j,
+ * u^{n-1} of z0+j; NT0 more tiles below, z0+R+j-NT0 ..) */
+#define S3_CQT_GROUP(j, NT0, EQ)                                                     \
+    {                                                                                \
+        const int zt_ = z0 + R_ + (j);                                               \
+        S3_TMA_EXPECT(S3_CQT_MB((j) % kD), ((NT0) + 1) * kTB + (S3_ISWAVE_##EQ ? kPB : 0)) \
+        for (int p_ = zt_ - (NT0); p_ <= zt_; p_++)                                  \
+            S3_TMA_TILE(&S[(p_ - zb) % kNS * kTILE], p_, S3_CQT_MB((j) % kD))        \
+        if (S3_ISWAVE_##EQ) S3_TMA_PV(&S[kPV0 + ((j) % kNP) * kPVS], z0 + (j), S3_CQT_MB((j) % kD)) \
+    }
+#define S3_CQT_PLANE(zz, EQ)                                                         \
+    {                                                                                \
+        const int z = (zz), i = z - z0;                                              \
+        S3_CQA_SD                                                                    \
+        S3_PAR(t) (void)t; S3_TMA_WAIT(S3_CQT_MB(i % kD), (i / kD) & 1) S3_PAR_END   \
+        S3_SYNC                                                                      \
+        S3_PAR(t)                                                                    \
+            if (t == 0 && z + kD < z1) {                                             \
+                S3_TMA_PROXY_FENCE                                                   \
+                S3_CQT_GROUP(i + kD, 0, EQ)                                          \
+            }                                                                        \
+            S3_CQA_CALC(0, REG, EQ, 0, S3_CQT_PVI)                                   \
+        S3_PAR_END                                                                   \
+    }
+#define S3_BODY_cqt_G(NAME, BX, BY, TY, R, ST, EQ, D)                                \
+S3_KDECL(NAME, ((BX) / 4) * (TY))                                                    \
+{                                                                                    \
+    enum { R_ = (R), kD = (D), kBX = (BX), kBY = (BY), kTXN = (BX) / 4,              \
+           kNT = kTXN * (TY), kCY = (BY) / (TY), kTW = (BX) + 2 * (R),               \
+           kTH = (BY) + 2 * (R), kTILE = kTW * kTH, kNS = (R) + 1 + (D),             \
+           kNP = (D) + 1, kQL = 2 * (R) + 1, kYW = kCY + 2 * (R), kPVS = (BX) * (BY), \
+           kPV0 = kNS * kTILE, kMB0 = kPV0 + kNP * kPVS,                             \
+           kTB = kTILE * (int)sizeof(real), kPB = kPVS * (int)sizeof(real) };        \
+    /* 16-byte x cells, 128-byte slots (as 4-byte values), boxes of <= 256 per side */ \
+    (void)sizeof(char[(R_ == 4 && (BX) % 4 == 0 && kD >= 1 && kTILE * 4 % 128 == 0   \
+                       && kPVS * 4 % 128 == 0 && kTW <= 256 && kTH <= 256) ? 1 : -1]); \
+    (void)kQL; (void)kTB; (void)kPB; (void)kBY;                                      \
+    S3_SMEM(S, kMB0 + 2 * kD);                                                       \
+    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
+    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
+    const int zb = z0;                   /* tile plane p in slot (p - zb) % kNS */   \
+    S3_CQA_QDECL_REG                                                                 \
+    S3_CQA_QFILL_REG                                                                 \
+    /* groups 0 .. kD-1 (group 0 with the tiles z0 .. z0+R-1) */                     \
+    S3_PAR(t)                                                                        \
+        if (t == 0) {                                                                \
+            for (int j_ = 0; j_ < kD; j_++) S3_TMA_INIT(S3_CQT_MB(j_))               \
+            S3_TMA_INIT_FENCE                                                        \
+            for (int j_ = 0; j_ < kD && z0 + j_ < z1; j_++)                          \
+                S3_CQT_GROUP(j_, j_ == 0 ? R_ : 0, EQ)                               \
+        }                                                                            \
+    S3_PAR_END                                                                       \
+    S3_SYNC                    /* the barriers are initialised before anyone waits */ \
+    for (int zl_ = z0; zl_ < z1; zl_++) S3_CQT_PLANE(zl_, EQ)                        \
+    S3_SMEM_FREE(S);                                                                 \
+}
+#define S3_BODY_cqt(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqt_G(NAME, BX, BY, TY, R, ST, EQ, S3_CQA_D)
 
 /* ------------------------------------------------------------------ cqa / cqas, box
  * The cqa method for the box stencil (27 points, R = 1): tiles and u^{n-1}
@@ -1265,6 +1390,8 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_SMEM_cqah(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 3)
 #define S3_SMEM_cqaw(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
 #define S3_SMEM_cqawb(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
+/* cqt: cqa's rings plus kD transaction barriers of 8 bytes */
+#define S3_SMEM_cqt(BX, BY, R) (S3_SMEM_CQA(BX, BY, R, REG, S3_CQA_D) + 8 * S3_CQA_D)
 /* threads per block: BX x TY (regq has one thread per column, TY = BY);
  * cqv: BX/4 x TY (4 x cells per thread) */
 #define S3_NTH_naive(BX, TY) ((BX) * (TY))
@@ -1284,6 +1411,7 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_NTH_cqawb(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqaz(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqaz1(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqt(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
  * BX x BY cells per block and plane, BX x TY threads (BY/TY rows each). */
@@ -1338,6 +1466,10 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqaz, s3k_cqaz_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
     X(cqaz, s3k_cqaz_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
     X(cqaz1, s3k_cqaz1_star_wave_64x16,   64, 16, 16, 4, STAR, WAVE)                \
+    X(cqt,  s3k_cqt_star_wave_64x16,      64, 16, 16, 4, STAR, WAVE)                \
+    X(cqt,  s3k_cqt_star_wave_32x16,      32, 16, 16, 4, STAR, WAVE)                \
+    X(cqt,  s3k_cqt_star_wave_128x16,    128, 16, 16, 4, STAR, WAVE)                \
+    X(cqt,  s3k_cqt_star_wave_64x32,      64, 32, 32, 4, STAR, WAVE)                \
     X(cqa,  s3k_cqa_box_wave_64x16,       64, 16, 16, 1, BOX,  WAVE)                \
     X(cqa,  s3k_cqa_box_wave_32x16,       32, 16, 16, 1, BOX,  WAVE)                \
     X(cqa,  s3k_cqa_box_wave_64x8,        64,  8,  8, 1, BOX,  WAVE)                \
@@ -1385,6 +1517,8 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqab, s3k_cqab_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
     X(cqaw, s3k_cqaw_star_heat_128x16,   128, 16, 16, 4, STAR, HEAT)                \
     X(cqaz, s3k_cqaz_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
+    X(cqt,  s3k_cqt_star_heat_64x16,      64, 16, 16, 4, STAR, HEAT)                \
+    X(cqt,  s3k_cqt_star_heat_64x32,      64, 32, 32, 4, STAR, HEAT)                \
     X(cqa,  s3k_cqa_box_heat_64x16,       64, 16, 16, 1, BOX,  HEAT)                \
     X(cqa,  s3k_cqa_box_heat_32x16,       32, 16, 16, 1, BOX,  HEAT)                \
     X(cqa,  s3k_cqa_box_heat_64x8,        64,  8,  8, 1, BOX,  HEAT)                \
