@@ -41,7 +41,7 @@ CONFIRM_REPS=${CONFIRM_REPS:-200}
 TOP=${TOP:-20}
 ZCS=${ZCS:-"0 512 256 171 128 103 86 64"}
 HEAT_ZCS=${HEAT_ZCS:-"0 512 256 171 128"}
-WAVE_K=${WAVE_K:-cqa@star,cqa2,cqa4,cqab,cqah,cqaw,cqawb,cqaz,cqaz1,cqt}
+WAVE_K=${WAVE_K:-cqa@star,cqa2,cqa4,cqab,cqah,cqaw,cqawb,cqaz,cqaz1,cqt,cqts}
 HEAT_K=${HEAT_K:-cqa@star,cqab,cqaw,cqawb,cqaz,cqt}
 BOX_K=${BOX_K:-cqa@box,cqas@box}
 BOX_ZCS=${BOX_ZCS:-"0 512 171 128"}
@@ -94,9 +94,9 @@ bench() {
 if [ "$QUICK" = 1 ]; then
     REPS=$QUICK_REPS
     echo "== 2. quick: wave ${N}^3, best known star configurations, cqt (all tiles), box cqa / cqas; $REPS steps each"
-    bench wave "cqa:64x16@star,cqt,$BOX_K" 128 $REPS sweep
-    bench wave "cqa:64x16@star,cqt,$BOX_K" 171 $REPS sweep
-    bench wave "cqa2:64x16,cqt,$BOX_K" 512 $REPS sweep
+    bench wave "cqa:64x16@star,cqt,cqts,$BOX_K" 128 $REPS sweep
+    bench wave "cqa:64x16@star,cqt,cqts,$BOX_K" 171 $REPS sweep
+    bench wave "cqa2:64x16,cqt,cqts,$BOX_K" 512 $REPS sweep
     bench wave "cqt,$BOX_K" 86 $REPS sweep
     bench wave "cqt,$BOX_K" 0 $REPS sweep
 else

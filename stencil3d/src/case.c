@@ -19,7 +19,7 @@ static const OptKey keys[] = {
     K(init, OPT_STR, "initial field: gauss | sine | noise (noise also in the boundary halo; wave: starts at rest)"),
     K(init_w, OPT_DBL, "gauss: half-width in cells (0 = n/10)"),
     K(mode, OPT_STR, "auto | cpu (reference) | emu (GPU kernel emulated on the CPU) | gpu | verify | bench"),
-    K(kernel, OPT_STR, "GPU kernel: cq (circular queue) | cqr (circular queue, z in registers, star only) | cqv (cqr with 4 x cells per thread and 128-bit accesses, star only) | cqw (cqv, z+ neighbours from the tiles, vector tile stores, star only) | cqwb (cqw with a register cap for more blocks per SM) | cqa (cqv with the tiles and u^{n-1} loaded by asynchronous copies 3 planes ahead; box: z as in-plane partial sums in registers, 1 resident tile) | cqas (the seed's 2R+1-tile queue with asynchronous copies, all points from shared memory; star and box) | cqa2 / cqa4 (cqa with 2 / 4 planes of copies in flight) | cqab (cqa, at least 3 blocks per SM) | cqah (cqa with L2 evict-first copies of u^{n-1} and streaming stores) | cqaw / cqawb (cqa with cqw's R-deep register queue, z+1..z+R from shared; cqawb at least 3 blocks per SM) | cqaz / cqaz1 (cqa with two planes per barrier, 4 / 2 planes of copies in flight, star only) | cqt (cqa with the copies issued by one thread as bulk tensor copies (TMA, sm_90), star only) | regq (2.5D register queue, star only) | naive"),
+    K(kernel, OPT_STR, "GPU kernel: cq (circular queue) | cqr (circular queue, z in registers, star only) | cqv (cqr with 4 x cells per thread and 128-bit accesses, star only) | cqw (cqv, z+ neighbours from the tiles, vector tile stores, star only) | cqwb (cqw with a register cap for more blocks per SM) | cqa (cqv with the tiles and u^{n-1} loaded by asynchronous copies 3 planes ahead; box: z as in-plane partial sums in registers, 1 resident tile) | cqas (the seed's 2R+1-tile queue with asynchronous copies, all points from shared memory; star and box) | cqa2 / cqa4 (cqa with 2 / 4 planes of copies in flight) | cqab (cqa, at least 3 blocks per SM) | cqah (cqa with L2 evict-first copies of u^{n-1} and streaming stores) | cqaw / cqawb (cqa with cqw's R-deep register queue, z+1..z+R from shared; cqawb at least 3 blocks per SM) | cqaz / cqaz1 (cqa with two planes per barrier, 4 / 2 planes of copies in flight, star only) | cqt (cqa with the copies issued by one thread as bulk tensor copies (TMA, sm_90), star only) | cqts (cqas, the seed's all-shared queue, filled the same way as cqt) | regq (2.5D register queue, star only) | naive"),
     K(tile, OPT_STR, "cells per thread block, BXxBY (e.g. 32x16; empty = the kernel's default)"),
     K(zchunk, OPT_INT, "z planes per thread block (0 = automatic)"),
     K(emu, OPT_STR, "mode emu/verify without GPU: phase (region by region) | fiber (one coroutine per GPU thread)"),
@@ -76,7 +76,7 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
 {
     static const char *const inits[] = { "gauss", "sine", "noise", NULL };
     static const char *const modes[] = { "auto", "cpu", "emu", "gpu", "verify", "bench", NULL };
-    static const char *const kernels[] = { "cq", "cqr", "cqv", "cqw", "cqwb", "cqa", "cqas", "cqa2", "cqa4", "cqab", "cqah", "cqaw", "cqawb", "cqaz", "cqaz1", "cqt", "regq", "naive", NULL };
+    static const char *const kernels[] = { "cq", "cqr", "cqv", "cqw", "cqwb", "cqa", "cqas", "cqa2", "cqa4", "cqab", "cqah", "cqaw", "cqawb", "cqaz", "cqaz1", "cqt", "cqts", "regq", "naive", NULL };
     static const char *const emus[] = { "phase", "fiber", NULL };
     if (c->n < 0) { snprintf(err, n, "n = %d: must be 0 (use nx, ny, nz) or a positive cube size", c->n); return -1; }
     if (c->n > 0) c->nx = c->ny = c->nz = c->n;
@@ -104,7 +104,7 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
     if (!opts_one_of(c->kernel, kernels)) {
         snprintf(err, n, "kernel = '%s': allowed cq (circular queue), cqr (circular queue, z in registers), cqv (cqr, 4 x cells per thread), cqw / cqwb (cqv with fewer registers), cqa / cqas (asynchronous tile copies), cqt (cqa with tensor-memory-accelerator copies), regq (register queue) or naive", c->kernel); return -1; }
     /* cqa and cqas have box versions (in-plane partial sums / the 3-tile queue); the other cqa kinds are star only */
-    if ((!strcmp(c->kernel, "cqr") || !strncmp(c->kernel, "cqv", 3) || !strncmp(c->kernel, "cqw", 3) || !strcmp(c->kernel, "cqt")
+    if ((!strcmp(c->kernel, "cqr") || !strncmp(c->kernel, "cqv", 3) || !strncmp(c->kernel, "cqw", 3) || !strncmp(c->kernel, "cqt", 3)
          || (!strncmp(c->kernel, "cqa", 3) && strcmp(c->kernel, "cqa") && strcmp(c->kernel, "cqas"))) && c->st_id == S3_BOX) {
         snprintf(err, n, "kernel = %s works only with stencil = star: it keeps one z column per cell in registers, "
                          "and the box stencil needs the (x+-1, y+-1) neighbours in the planes above and below (use kernel = cqa, cqas, cq or naive)", c->kernel);
@@ -182,5 +182,5 @@ int s3_find_kernel(const S3KInfo *(*info)(int), int count, const char *kind, int
 
 int s3_kind_plane32(const char *kind)
 {
-    return !strcmp(kind, "cqv") || !strncmp(kind, "cqw", 3) || !strncmp(kind, "cqa", 3) || !strcmp(kind, "cqt");
+    return !strcmp(kind, "cqv") || !strncmp(kind, "cqw", 3) || !strncmp(kind, "cqa", 3) || !strncmp(kind, "cqt", 3);
 }

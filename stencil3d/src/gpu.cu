@@ -157,7 +157,7 @@ static const char *prepare(int ki)
     CUDA_CHECK(cudaGetDevice(&dev), "finding the current GPU");
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "reading the shared-memory limit of the GPU");
     if (K->info.smem > (size_t)optin) return "needs more shared memory per block than this GPU allows";
-    if (!strcmp(K->info.kind, "cqt")) {   /* bulk tensor copies: Hopper (sm_90) and later */
+    if (!strncmp(K->info.kind, "cqt", 3)) {   /* bulk tensor copies: Hopper (sm_90) and later */
         int major;
         CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "reading the compute capability of the GPU");
         if (major < 9) return "uses bulk tensor copies (TMA), which need a GPU of compute capability 9.0 or later (use kernel = cqa)";
@@ -235,13 +235,13 @@ static void launch(int ki, const S3Grid *g, real k, const real *u, const real *p
     /* the 16-byte copies of cqa/cqas need 16-byte aligned tile rows: the
      * S3Grid layout gives them (x = 0 on S3_ALIGN, pitch a multiple of it);
      * anything else is refused rather than faulting in cp.async */
-    if ((!strncmp(K->info.kind, "cqa", 3) || !strcmp(K->info.kind, "cqt")) && ((size_t)u % 16 || (size_t)pv % 16 || (size_t)out % 16 || g->px % 4))
+    if ((!strncmp(K->info.kind, "cqa", 3) || !strncmp(K->info.kind, "cqt", 3)) && ((size_t)u % 16 || (size_t)pv % 16 || (size_t)out % 16 || g->px % 4))
         s3_die("kernel %s copies 16-byte vectors: the field (origin %p, row pitch %d elements) is not 16-byte aligned "
                "with a row pitch that is a multiple of 4 (use kernel = cqr)", K->info.kind, (const void *)u, g->px);
     dim3 grid((g->nx + K->info.bx - 1) / K->info.bx, (g->ny + K->info.by - 1) / K->info.by, (g->nz + zc - 1) / zc);
     S3Tma tma;
     memset(&tma, 0, sizeof tma);
-    if (!strcmp(K->info.kind, "cqt")) {   /* u: interior + R-wide halo band, from its corner; u^{n-1}: interior */
+    if (!strncmp(K->info.kind, "cqt", 3)) {   /* u: interior + R-wide halo band, from its corner; u^{n-1}: interior */
         const int r = K->info.rad;
         encode_box(&tma.tile, u - r - (long)r * g->px - (long)r * g->pxy, g->nx + 2 * r, g->ny + 2 * r, g->nz + 2 * r,
                    g->px, g->pxy, K->info.bx + 2 * r, K->info.by + 2 * r, "the u^n tiles");

@@ -1082,7 +1082,9 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
  *   3. thread 0 arms barrier i % kD for group i+kD and issues its copies;
  *   4. compute plane z from the resident tiles (cqa's register queue and
  *      arithmetic, the same operands in the same order: the same bits).
- * The tile ring (R+1+kD slots) and the u^{n-1} staging ring (kD+1 planes,
+ * cqts is the same with cqas's queue (tiles z-R .. z+R resident, no register
+ * queue; group 0 holds the tiles z0-R .. z0+R).
+ * The tile ring (R+1+kD slots, cqts 2R+1+kD) and the u^{n-1} staging ring (kD+1 planes,
  * BX x BY row-major, the layout the copy engine writes) are cqa's. Slots start
  * on 128 bytes, as bulk tensor copies require.
  * The C hosts (portable forms below) copy the box at issue time, with the
@@ -1131,7 +1133,7 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
             S3_TMA_TILE(&S[(p_ - zb) % kNS * kTILE], p_, S3_CQT_MB((j) % kD))        \
         if (S3_ISWAVE_##EQ) S3_TMA_PV(&S[kPV0 + ((j) % kNP) * kPVS], z0 + (j), S3_CQT_MB((j) % kD)) \
     }
-#define S3_CQT_PLANE(zz, EQ)                                                         \
+#define S3_CQT_PLANE(zz, ZQ, EQ)                                                     \
     {                                                                                \
         const int z = (zz), i = z - z0;                                              \
         S3_CQA_SD                                                                    \
@@ -1142,15 +1144,15 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
                 S3_TMA_PROXY_FENCE                                                   \
                 S3_CQT_GROUP(i + kD, 0, EQ)                                          \
             }                                                                        \
-            S3_CQA_CALC(0, REG, EQ, 0, S3_CQT_PVI)                                   \
+            S3_CQA_CALC(0, ZQ, EQ, 0, S3_CQT_PVI)                                    \
         S3_PAR_END                                                                   \
     }
-#define S3_BODY_cqt_G(NAME, BX, BY, TY, R, ST, EQ, D)                                \
+#define S3_BODY_cqt_G(NAME, BX, BY, TY, R, ST, EQ, ZQ, D)                            \
 S3_KDECL(NAME, ((BX) / 4) * (TY))                                                    \
 {                                                                                    \
     enum { R_ = (R), kD = (D), kBX = (BX), kBY = (BY), kTXN = (BX) / 4,              \
            kNT = kTXN * (TY), kCY = (BY) / (TY), kTW = (BX) + 2 * (R),               \
-           kTH = (BY) + 2 * (R), kTILE = kTW * kTH, kNS = (R) + 1 + (D),             \
+           kTH = (BY) + 2 * (R), kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R, D),      \
            kNP = (D) + 1, kQL = 2 * (R) + 1, kYW = kCY + 2 * (R), kPVS = (BX) * (BY), \
            kPV0 = kNS * kTILE, kMB0 = kPV0 + kNP * kPVS,                             \
            kTB = kTILE * (int)sizeof(real), kPB = kPVS * (int)sizeof(real) };        \
@@ -1161,23 +1163,26 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     S3_SMEM(S, kMB0 + 2 * kD);                                                       \
     const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
     const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
-    const int zb = z0;                   /* tile plane p in slot (p - zb) % kNS */   \
-    S3_CQA_QDECL_REG                                                                 \
-    S3_CQA_QFILL_REG                                                                 \
-    /* groups 0 .. kD-1 (group 0 with the tiles z0 .. z0+R-1) */                     \
+    const int zb = z0 + S3_CQA_ZB_##ZQ;  /* tile plane p in slot (p - zb) % kNS */   \
+    S3_CQA_QDECL_##ZQ                                                                \
+    S3_CQA_QFILL_##ZQ                                                                \
+    /* groups 0 .. kD-1 (group 0 with the tiles zb .. z0+R-1) */                     \
     S3_PAR(t)                                                                        \
         if (t == 0) {                                                                \
             for (int j_ = 0; j_ < kD; j_++) S3_TMA_INIT(S3_CQT_MB(j_))               \
             S3_TMA_INIT_FENCE                                                        \
             for (int j_ = 0; j_ < kD && z0 + j_ < z1; j_++)                          \
-                S3_CQT_GROUP(j_, j_ == 0 ? R_ : 0, EQ)                               \
+                S3_CQT_GROUP(j_, j_ == 0 ? z0 + R_ - zb : 0, EQ)                     \
         }                                                                            \
     S3_PAR_END                                                                       \
     S3_SYNC                    /* the barriers are initialised before anyone waits */ \
-    for (int zl_ = z0; zl_ < z1; zl_++) S3_CQT_PLANE(zl_, EQ)                        \
+    for (int zl_ = z0; zl_ < z1; zl_++) S3_CQT_PLANE(zl_, ZQ, EQ)                    \
     S3_SMEM_FREE(S);                                                                 \
 }
-#define S3_BODY_cqt(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqt_G(NAME, BX, BY, TY, R, ST, EQ, S3_CQA_D)
+#define S3_BODY_cqt(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqt_G(NAME, BX, BY, TY, R, ST, EQ, REG, S3_CQA_D)
+/* cqts: the seed's queue (cqas: tiles z-R .. z+R resident, all 25 points from
+ * shared memory, no register queue) filled the same way */
+#define S3_BODY_cqts(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqt_G(NAME, BX, BY, TY, R, ST, EQ, SH, S3_CQA_D)
 
 /* ------------------------------------------------------------------ cqa / cqas, box
  * The cqa method for the box stencil (27 points, R = 1): tiles and u^{n-1}
@@ -1392,6 +1397,7 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_SMEM_cqawb(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
 /* cqt: cqa's rings plus kD transaction barriers of 8 bytes */
 #define S3_SMEM_cqt(BX, BY, R) (S3_SMEM_CQA(BX, BY, R, REG, S3_CQA_D) + 8 * S3_CQA_D)
+#define S3_SMEM_cqts(BX, BY, R) (S3_SMEM_CQA(BX, BY, R, SH, S3_CQA_D) + 8 * S3_CQA_D)
 /* threads per block: BX x TY (regq has one thread per column, TY = BY);
  * cqv: BX/4 x TY (4 x cells per thread) */
 #define S3_NTH_naive(BX, TY) ((BX) * (TY))
@@ -1412,6 +1418,7 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_NTH_cqaz(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqaz1(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqt(BX, TY) ((BX) / 4 * (TY))
+#define S3_NTH_cqts(BX, TY) ((BX) / 4 * (TY))
 
 /* The kernel variants: X(kind, NAME, BX, BY, TY, R, STENCIL, EQ).
  * BX x BY cells per block and plane, BX x TY threads (BY/TY rows each). */
@@ -1470,6 +1477,9 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqt,  s3k_cqt_star_wave_32x16,      32, 16, 16, 4, STAR, WAVE)                \
     X(cqt,  s3k_cqt_star_wave_128x16,    128, 16, 16, 4, STAR, WAVE)                \
     X(cqt,  s3k_cqt_star_wave_64x32,      64, 32, 32, 4, STAR, WAVE)                \
+    X(cqts, s3k_cqts_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
+    X(cqts, s3k_cqts_star_wave_64x32,     64, 32, 32, 4, STAR, WAVE)                \
+    X(cqts, s3k_cqts_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
     X(cqa,  s3k_cqa_box_wave_64x16,       64, 16, 16, 1, BOX,  WAVE)                \
     X(cqa,  s3k_cqa_box_wave_32x16,       32, 16, 16, 1, BOX,  WAVE)                \
     X(cqa,  s3k_cqa_box_wave_64x8,        64,  8,  8, 1, BOX,  WAVE)                \

@@ -67,7 +67,7 @@ const char *s3_stencil_name(int st);
 /* bench filter: 1 if list is empty or names kind (any tile) or kind:tile, either
  * optionally followed by @star or @box (then only that stencil) */
 int s3_bench_wants(const char *list, const char *kind, const char *tile, const char *stencil);
-/* 1 if the kernel kind indexes a plane with 32-bit integers (cqv, cqw*, cqa*, cqt) */
+/* 1 if the kernel kind indexes a plane with 32-bit integers (cqv, cqw*, cqa*, cqt*) */
 int s3_kind_plane32(const char *kind);
 
 /* cpu.c: CPU reference (OpenMP) and field helpers. Pointers are origin pointers. */
