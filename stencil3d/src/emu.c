@@ -45,16 +45,25 @@ static const EmuKernel table[] = { S3_KERNELS(S3_KERNEL_ENTRY) };
 int s3_emu_count(void) { return (int)(sizeof table / sizeof table[0]); }
 const S3KInfo *s3_emu_info(int i) { return &table[i].info; }
 
+/* The launch of an emulated kernel: its z chunk (naive: 1 plane; else
+ * zchunk, 0 = the whole column) and the grid of blocks; refuses planes that
+ * the kernel's 32-bit index arithmetic cannot address. Returns the z chunk. */
+int s3_emu_grid(const S3KInfo *ki, const S3Grid *g, int zchunk, int grid[3])
+{
+    const int zc = !strcmp(ki->kind, "naive") ? 1 : (zchunk > 0 ? zchunk : g->nz);
+    if (s3_kind_plane32(ki->kind) && g->pxy > 2147483647L)
+        s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", ki->kind, g->pxy);
+    grid[0] = (g->nx + ki->bx - 1) / ki->bx;
+    grid[1] = (g->ny + ki->by - 1) / ki->by;
+    grid[2] = (g->nz + zc - 1) / zc;
+    return zc;
+}
+
 void s3_emu_step(int i, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zchunk)
 {
     const EmuKernel *K = &table[i];
-    const int naive = !strcmp(K->info.kind, "naive");
-    const int zc = naive ? 1 : (zchunk > 0 ? zchunk : g->nz);
-    if (s3_kind_plane32(K->info.kind) && g->pxy > 2147483647L)
-        s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
-    const int gx = (g->nx + K->info.bx - 1) / K->info.bx;
-    const int gy = (g->ny + K->info.by - 1) / K->info.by;
-    const int gz = (g->nz + zc - 1) / zc;
+    int grid[3];
+    const int zc = s3_emu_grid(&K->info, g, zchunk, grid), gx = grid[0], gy = grid[1], gz = grid[2];
     #pragma omp parallel for collapse(3) schedule(dynamic)
     for (int bz = 0; bz < gz; bz++)
         for (int by = 0; by < gy; by++)

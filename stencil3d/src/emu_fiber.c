@@ -128,13 +128,8 @@ static int run_block(const EmuKernel *K, int bx, int by, int bz, uint64_t *seed)
 void s3_emu_fiber_step(int i, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zchunk, unsigned seed)
 {
     const EmuKernel *K = &table[i];
-    const int naive = !strcmp(K->info.kind, "naive");
-    const int zc = naive ? 1 : (zchunk > 0 ? zchunk : g->nz);
-    if (s3_kind_plane32(K->info.kind) && g->pxy > 2147483647L)
-        s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
-    const int gx = (g->nx + K->info.bx - 1) / K->info.bx;
-    const int gy = (g->ny + K->info.by - 1) / K->info.by;
-    const int gz = (g->nz + zc - 1) / zc;
+    int grid[3];
+    const int zc = s3_emu_grid(&K->info, g, zchunk, grid), gx = grid[0], gy = grid[1], gz = grid[2];
     int diverged = 0;
     #pragma omp parallel for collapse(3) schedule(dynamic) reduction(|:diverged)
     for (int bz = 0; bz < gz; bz++)

@@ -95,6 +95,8 @@ typedef struct S3KInfo {
 int  s3_emu_count(void);
 const S3KInfo *s3_emu_info(int i);
 void s3_emu_step(int i, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zchunk);
+/* the z chunk (returned) and grid of blocks of an emulated launch; dies on planes too large for the kernel */
+int  s3_emu_grid(const S3KInfo *ki, const S3Grid *g, int zchunk, int grid[3]);
 /* emu_fiber.c: the same, one coroutine per GPU thread, each running to its next
  * barrier before the next thread runs (seed 0: forward order, else shuffled) */
 void s3_emu_fiber_step(int i, const S3Grid *g, real k, const real *u, const real *pv, real *out, int zchunk, unsigned seed);
