@@ -9,14 +9,19 @@
 
 enum { NORM_BLOCK = 128 };
 
-__global__ void norm_kernel_planes(adi_view v, double *plane)
+/* plane(m, k) = the sum over this block's (j, i), started from 0, or with
+ * from_below from the running sum of the blocks below in j, which plane
+ * holds (fortran/mpi_decomp.f90 chains them); residual_plane_sum is the
+ * start from 0, so both give the CPU's bits */
+__global__ void norm_kernel_planes(adi_view v, double *plane, int from_below)
 {
   int t = (int)(blockIdx.x*blockDim.x + threadIdx.x);
-  int m, k;
+  int m, k, q;
   if (t >= 5*v.nk) return;
   m = t%5 + 1;
   k = t/5 + 1;
-  plane[(m - 1) + 5*(k - 1)] = residual_plane_sum(&v, m, k);
+  q = (m - 1) + 5*(k - 1);
+  plane[q] = residual_plane_sum_from(&v, m, k, from_below ? plane[q] : 0.0);
 }
 
 __global__ void norm_kernel_final(adi_view v, const double *plane, double *norms)
@@ -26,30 +31,18 @@ __global__ void norm_kernel_final(adi_view v, const double *plane, double *norms
   norms[m - 1] = residual_norm_final(&v, plane, m);
 }
 
-/* plane(m, k) += this block's sum, continuing the running sum of the blocks
- * below in j (fortran/mpi_decomp.f90's mpi_residual_norms chains them) */
-__global__ void norm_kernel_planes_add(adi_view v, double *plane)
-{
-  int t = (int)(blockIdx.x*blockDim.x + threadIdx.x);
-  int m, k;
-  if (t >= 5*v.nk) return;
-  m = t%5 + 1;
-  k = t/5 + 1;
-  plane[(m - 1) + 5*(k - 1)] = residual_plane_sum_from(&v, m, k, plane[(m - 1) + 5*(k - 1)]);
-}
-
 int launch_norm_plane_add(const adi_view *v, double *plane, cudaStream_t s)
 {
   unsigned nblocks = (unsigned)((5*v->nk + NORM_BLOCK - 1)/NORM_BLOCK);
-  norm_kernel_planes_add<<<nblocks, NORM_BLOCK, 0, s>>>(*v, plane);
-  ADI_LAUNCH_CHECK("norm_kernel_planes_add");
+  norm_kernel_planes<<<nblocks, NORM_BLOCK, 0, s>>>(*v, plane, 1);
+  ADI_LAUNCH_CHECK("norm_kernel_planes (continuing the blocks below)");
   return ADI_OK;
 }
 
 int launch_norm_kernels(const adi_view *v, double *plane, double *norms, cudaStream_t s)
 {
   unsigned nblocks = (unsigned)((5*v->nk + NORM_BLOCK - 1)/NORM_BLOCK);
-  norm_kernel_planes<<<nblocks, NORM_BLOCK, 0, s>>>(*v, plane);
+  norm_kernel_planes<<<nblocks, NORM_BLOCK, 0, s>>>(*v, plane, 0);
   ADI_LAUNCH_CHECK("norm_kernel_planes");
   norm_kernel_final<<<1, 5, 0, s>>>(*v, plane, norms);
   ADI_LAUNCH_CHECK("norm_kernel_final");
