@@ -27,6 +27,18 @@ static double rnd(unsigned *s, double lo, double hi)
   return lo + (hi - lo)*(double)(*s >> 8)/16777216.0;
 }
 
+/* the view of block [lo, hi) along d of the grid whose whole view is v:
+ * its cell 0 is the previous block's last cell; npts of the whole grid */
+static adi_view block_view(const adi_solver_params *sp, const adi_view *v, int d, int lo, int hi, double *blk, ptrdiff_t npts)
+{
+  adi_solver_params bp = *sp;
+  adi_view bv;
+  if (d == 2) bp.nj = hi - lo; else bp.nk = hi - lo;
+  bv = adi_make_view(&bp, NULL, NULL, NULL, NULL, NULL, blk + (ptrdiff_t)lo*adi_stride(v, d), NULL, NULL, NULL);
+  bv.npts = npts;
+  return bv;
+}
+
 int main(void)
 {
   adi_solver_params sp;
@@ -65,23 +77,13 @@ int main(void)
 
     /* three blocks along d: forward upwards, then backward downwards */
     for (k = 0; k < 3; ++k) {
-      adi_solver_params bp = sp;
-      int lo = cut[d - 2][k], hi = cut[d - 2][k + 1];
-      adi_view bv;
-      if (d == 2) bp.nj = hi - lo; else bp.nk = hi - lo;
-      bv = adi_make_view(&bp, NULL, NULL, NULL, NULL, NULL, blk + (ptrdiff_t)lo*adi_stride(&v, d), NULL, NULL, NULL);
-      bv.npts = npts;
+      adi_view bv = block_view(&sp, &v, d, cut[d - 2][k], cut[d - 2][k + 1], blk, npts);
       for (c = 1; c <= nc; ++c)
         for (b = 1; b <= nb; ++b)
           for (m = 1; m <= 5; ++m) adi_stage4_fwd_var(&bv, d, b, c, m, k > 0);
     }
     for (k = 2; k >= 0; --k) {
-      adi_solver_params bp = sp;
-      int lo = cut[d - 2][k], hi = cut[d - 2][k + 1];
-      adi_view bv;
-      if (d == 2) bp.nj = hi - lo; else bp.nk = hi - lo;
-      bv = adi_make_view(&bp, NULL, NULL, NULL, NULL, NULL, blk + (ptrdiff_t)lo*adi_stride(&v, d), NULL, NULL, NULL);
-      bv.npts = npts;
+      adi_view bv = block_view(&sp, &v, d, cut[d - 2][k], cut[d - 2][k + 1], blk, npts);
       for (c = 1; c <= nc; ++c)
         for (b = 1; b <= nb; ++b)
           for (m = 1; m <= 5; ++m) adi_stage4_bwd_var(&bv, d, b, c, m, k < 2);
