@@ -1092,27 +1092,22 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
  * which a copy issued into a slot that another thread still reads changes
  * that thread's operands in the fiber emulation (as for cqa). */
 #ifndef S3_TMA_TILE
-/* box of kTW x kTH cells of u at (x0-R, y0-R) of plane zp into dst; zero
- * beyond the halo band (x >= nx+R or y >= ny+R) */
-#define S3_TMA_TILE(dst, zp, mb)                                                     \
+/* the W x H box of array A at (X0, Y0) of plane zp into dst (row-major),
+ * zero where x >= XL or y >= YL: the copy engine's zero fill outside the
+ * tensor (the boxes never start below the tensor) */
+#define S3_TMA_BOX(dst, A, zp, X0, Y0, W, H, XL, YL)                                 \
     {                                                                                \
-        const real *pl_ = u + (long)(zp) * pxy;                                      \
-        for (int r_ = 0; r_ < kTH; r_++)                                             \
-            for (int c_ = 0; c_ < kTW; c_++) {                                       \
-                const int gx_ = x0 - R_ + c_, gy_ = y0 - R_ + r_;                    \
-                (dst)[r_ * kTW + c_] = gx_ < nx + R_ && gy_ < ny + R_ ? pl_[gy_ * px + gx_] : (real)0; \
+        const real *pl_ = (A) + (long)(zp) * pxy;                                    \
+        for (int r_ = 0; r_ < (H); r_++)                                             \
+            for (int c_ = 0; c_ < (W); c_++) {                                       \
+                const int gx_ = (X0) + c_, gy_ = (Y0) + r_;                          \
+                (dst)[r_ * (W) + c_] = gx_ < (XL) && gy_ < (YL) ? pl_[gy_ * px + gx_] : (real)0; \
             }                                                                        \
     }
-/* box of BX x BY cells of u^{n-1} at (x0, y0) of plane zp; zero beyond the interior */
-#define S3_TMA_PV(dst, zp, mb)                                                       \
-    {                                                                                \
-        const real *pl_ = pv + (long)(zp) * pxy;                                     \
-        for (int r_ = 0; r_ < kBY; r_++)                                             \
-            for (int c_ = 0; c_ < kBX; c_++) {                                       \
-                const int gx_ = x0 + c_, gy_ = y0 + r_;                              \
-                (dst)[r_ * kBX + c_] = gx_ < nx && gy_ < ny ? pl_[gy_ * px + gx_] : (real)0; \
-            }                                                                        \
-    }
+/* tile of plane zp: u's kTW x kTH box at (x0-R, y0-R), zero beyond the halo band */
+#define S3_TMA_TILE(dst, zp, mb) S3_TMA_BOX(dst, u, zp, x0 - R_, y0 - R_, kTW, kTH, nx + R_, ny + R_)
+/* u^{n-1} of plane zp: the BX x BY box at (x0, y0), zero beyond the interior */
+#define S3_TMA_PV(dst, zp, mb) S3_TMA_BOX(dst, pv, zp, x0, y0, kBX, kBY, nx, ny)
 #define S3_TMA_INIT(mb)                  /* a transaction barrier expecting 1 arrival */
 #define S3_TMA_INIT_FENCE                /* the inits visible to the copy engine */
 #define S3_TMA_EXPECT(mb, bytes)         /* arrive, and expect this many bytes */
