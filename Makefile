@@ -42,12 +42,14 @@ else
 FFLAGS_USE := $(FFLAGS_RELEASE)
 endif
 
-F_MODULES := kinds grid_layout solver_params case_config flow_math grid_generation metrics \
-  boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
-  residual_norms mass_constraint solver_cpu sys_interface field_io output_vtk output_tecplot output_profiles \
+F_MODULES := kinds grid_layout solver_params sys_interface case_config output_file flow_math grid_generation \
+  metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
+  residual_norms mass_constraint solver_cpu field_io output_vtk output_tecplot output_profiles \
   residual_monitor gpu_bridge
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
-C_OBJS := $(OBJ)/sys_support.o
+# the C side of the drivers: system services, the dump reader/writer, the
+# safe commit of output files, the case file's text check
+C_OBJS := $(OBJ)/sys_support.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o
 
 CU_SRCS := $(wildcard cuda/*.cu)
 ifneq ($(and $(NVCC),$(CU_SRCS)),)
@@ -93,9 +95,10 @@ endif
 .PHONY: all deps run test validate gpu-test clean hip bench
 all: deps $(BUILD)/adiflow $(TOOLS)
 
+# base packages only (gfortran, gcc, make, gnuplot-nox): make and make run need
+# no MPI; make mpi and make test (its MPI suite) install OpenMPI themselves
 deps:
 	@bash scripts/install_deps.sh base
-	@bash scripts/install_deps.sh mpi
 
 $(OBJ):
 	@mkdir -p $(OBJ)
@@ -103,8 +106,8 @@ $(OBJ):
 $(OBJ)/%.o: fortran/%.f90 | $(OBJ)
 	$(FC) $(FFLAGS_USE) -J$(OBJ) -c $< -o $@
 
-$(OBJ)/sys_support.o: fortran/sys_support.c include/field_format.h | $(OBJ)
-	$(CC) $(CFLAGS) -c $< -o $@
+$(OBJ)/%.o: fortran/%.c include/field_format.h fortran/safe_file.h | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran -c $< -o $@
 
 $(OBJ)/bridge_stub.o: cuda/bridge_stub.c include/adiflow_bridge.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -119,7 +122,8 @@ $(OBJ)/cuda_%.o: cuda/%.cu $(wildcard include/*.h cuda/*.cuh) $(OBJ)/.cuda-$(CUD
 
 # Fortran modules must be compiled in dependency order.
 $(OBJ)/grid_layout.o: $(OBJ)/kinds.o
-$(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
+$(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o $(OBJ)/sys_interface.o
+$(OBJ)/output_file.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o
 $(OBJ)/flow_math.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
 $(OBJ)/grid_generation.o: $(OBJ)/case_config.o
 $(OBJ)/metrics.o: $(OBJ)/grid_layout.o
@@ -131,7 +135,7 @@ $(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/pr
   $(OBJ)/time_step.o $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o
 $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
-  $(OBJ)/case_config.o $(OBJ)/grid_layout.o
+  $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
 $(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o
 $(OBJ)/adiflow.o: $(F_OBJS)
 
@@ -175,14 +179,16 @@ $(BUILD)/adiflow_mpi: $(OBJ)/mpi/adiflow_mpi.o $(OBJ)/mpi/mpi_decomp.o $(MPI_F_O
 	$(MPIFC) $(MPI_LINK_FLAGS) $^ $(MPI_LINK_LIBS) -o $@
 .PHONY: mpi mpi-test
 mpi:
+	@bash scripts/install_deps.sh base
 	@bash scripts/install_deps.sh mpi
 	@$(MAKE) --no-print-directory $(BUILD)/adiflow_mpi $(BUILD)/adiflow $(BUILD)/compare_fields
 mpi-test: mpi
 	@bash tests/run_mpi_tests.sh
 
 # tools (C)
-$(BUILD)/compare_fields: validation/compare_fields.c include/field_format.h | $(OBJ)
-	$(CC) $(CFLAGS) $< -lm -o $@
+$(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortran/safe_file.c \
+  include/field_format.h fortran/safe_file.h | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran validation/compare_fields.c fortran/field_file.c fortran/safe_file.c -lm -o $@
 $(BUILD)/ghia_compare: validation/ghia_compare.c | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
 
@@ -220,10 +226,11 @@ run: all
 	./$(BUILD)/adiflow cases/cavity_default.nml
 
 test: all $(TESTS)
+	@bash scripts/install_deps.sh mpi
 	@bash tests/run_all.sh
 
 validate: all
-	@bash validation/run_ghia.sh
+	@BUILD=$(BUILD) bash validation/run_ghia.sh
 
 gpu-test:
 	@BUILD=$(BUILD) bash validation/gpu_test.sh

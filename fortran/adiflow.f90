@@ -24,7 +24,7 @@ program adiflow
   use output_profiles, only: write_profiles
   use residual_monitor
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
-    adi_host_memory_available
+    adi_host_memory_available, adi_ignore_file_size_signal, make_dirs, lock_run_dir
   use gpu_bridge
   !$ use omp_lib, only: omp_get_max_threads
   implicit none
@@ -34,13 +34,14 @@ program adiflow
   type(solver_params_t) :: sp
   type(fields_t) :: f
   real(rk), allocatable :: xn(:,:,:,:)
-  character(len=256) :: case_path, dir, restart_path
+  character(len=:), allocatable :: case_path, dir, restart_path, why
   logical :: use_gpu, diverged, converged
   integer(ik8) :: it, it0, it_last_restart, t_start, t_now, t_rate, it_timed0
   real(rk) :: norms(5), res0(5), cfl, sec_per_iter, mass0
-  integer :: nthreads, exit_code
+  integer :: nthreads, lock_fd
 
-  call get_command_argument(1, case_path)
+  call adi_ignore_file_size_signal()
+  case_path = command_argument(1)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|cuda] '// &
       '[--kernels split|merged] [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix]'
@@ -59,11 +60,11 @@ program adiflow
   use_gpu = choose_backend(cs%backend)
   call check_host_memory(lay)
 
-  dir = cs%run_dir
-  if (len_trim(dir) == 0) dir = 'runs/'//trim(case_stem(case_path))
-  call execute_command_line('mkdir -p "'//trim(dir)//'"', exitstat=exit_code)
-  if (exit_code /= 0) call case_error('cannot create run folder "'//trim(dir)//'"')
-  restart_path = trim(dir)//'/restart.bin'
+  dir = run_folder(cs, case_path)
+  if (make_dirs(dir, why) /= 0) call case_error(why)
+  lock_fd = lock_run_dir(dir, why)
+  if (lock_fd < 0) call case_error(why)
+  restart_path = dir//'/restart.bin'
 
   nthreads = 1
   !$ nthreads = omp_get_max_threads()
@@ -81,6 +82,11 @@ program adiflow
   if (cs%restart) then
     call read_field_dump(restart_path, lay, f%q, it0, res0)
     write(output_unit, '(a,i0)') '  restarting from '//trim(restart_path)//' at iteration ', it0
+    if (it0 >= cs%max_iter) then
+      write(output_unit, '(a,i0,a,i0,a)') 'adiflow: nothing left to do: the restart is at iteration ', it0, &
+        ', max_iter is ', cs%max_iter, '; raise max_iter (or --max-iter) to continue. No file was changed.'
+      stop
+    end if
   else
     call initial_state(sp, f%q)
   end if
@@ -108,7 +114,6 @@ program adiflow
   it_last_restart = it0
   diverged = .false.
   converged = .false.
-  exit_code = 0
 
   do it = it0 + 1, cs%max_iter
     cfl = cfl_at(cs, it)

@@ -41,7 +41,9 @@ program adiflow_mpi
   use residual_monitor
   use residual_norms, only: norms_from_plane_sums
   use mass_constraint, only: mass_scale_factor
-  use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, atomic_rename
+  use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
+    adi_ignore_file_size_signal, make_dirs, lock_run_dir, regular_file
+  use output_file, only: out_file_t, out_open, out_check, out_commit
   use mpi_decomp
   use gpu_bridge, only: adi_gpu_available, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
     adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, gpu_error_text, gpu_device_info, &
@@ -56,22 +58,25 @@ program adiflow_mpi
   type(fields_t) :: f
   type(decomp_t) :: dc
   real(rk), allocatable :: xn_g(:,:,:,:), xn(:,:,:,:)
-  character(len=256) :: case_path, dir
+  character(len=:), allocatable :: case_path, dir, why
   character(len=16) :: adi_mode
   character(len=400) :: msg
   logical :: diverged, converged, ok, interrupted
   integer(ik8) :: it, it0, it_last_restart, t_start, t_now, t_rate, t_first
   real(rk) :: norms(5), res0(5), cfl, sec_per_iter, mass0
-  integer :: rank, nranks, npj, npk, chunks, exit_code
+  integer :: rank, nranks, npj, npk, chunks, lock_fd, okflag
+  integer(ik8) :: it_committed
   logical :: use_gpu
 
   use_gpu = .false.
+  it_committed = -2_ik8    ! no restart set of this run's yet
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
   call startup_barrier()
 
-  call get_command_argument(1, case_path)
+  call adi_ignore_file_size_signal()
+  case_path = command_argument(1)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
       '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] '// &
@@ -103,11 +108,20 @@ program adiflow_mpi
   sp%nj = lay%nj; sp%nk = lay%nk
   sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
 
-  dir = cs%run_dir
-  if (len_trim(dir) == 0) dir = 'runs/'//trim(case_stem(case_path))
+  ! rank 0 makes the run folder (no shell) and locks it against a second run
+  dir = run_folder(cs, case_path)
+  okflag = 1
   if (rank == 0) then
-    call execute_command_line('mkdir -p "'//trim(dir)//'"', exitstat=exit_code)
-    if (exit_code /= 0) call case_error('cannot create run folder "'//trim(dir)//'"')
+    if (make_dirs(dir, why) /= 0) then
+      okflag = 0
+    else
+      lock_fd = lock_run_dir(dir, why)
+      if (lock_fd < 0) okflag = 0
+    end if
+  end if
+  call MPI_Bcast(okflag, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  if (okflag == 0) call stop_all(2, why)
+  if (rank == 0) then
     write(output_unit, '(a)') 'adiflow_mpi: '//trim(cs%title)//' ('//trim(case_path)//')'
     write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3,a,i0)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
       cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach, ', MUSCL order ', cs%order
@@ -217,7 +231,7 @@ program adiflow_mpi
         ' (NaN or Inf in the residual of at least one block); every rank stops.'
       if (it_last_restart > 0) then
         write(error_unit, '(a,i0,a)') '  the last good restart is '//trim(dir)//'/restart.decomp + '// &
-          'restart.rNNNNN.bin (iteration ', it_last_restart, '); it was not overwritten.'
+          'restart.rNNNNN.itN.bin (iteration ', it_last_restart, '); it was not overwritten.'
       else
         write(error_unit, '(a)') '  no restart had been written yet (set restart_interval to keep one).'
       end if
@@ -439,61 +453,98 @@ contains
     if (cs%mass_fix) call mpi_mass_fix(dc, lay, f%vol, f%q, mass0)
   end subroutine mpi_iteration
 
-  function rank_file(r) result(p)
+  !> Rank r's restart file of the set of iteration iter (format 2), or of the
+  !> one set that format 1 kept (iter < 0).
+  function rank_file(r, iter) result(p)
     integer, intent(in) :: r
-    character(len=300) :: p
-    write(p, '(a,i5.5,a)') trim(dir)//'/restart.r', r, '.bin'
+    integer(ik8), intent(in) :: iter
+    character(len=:), allocatable :: p
+    character(len=40) :: name
+    if (iter < 0) then
+      write(name, '(a,i5.5,a)') '/restart.r', r, '.bin'
+    else
+      write(name, '(a,i5.5,a,i0,a)') '/restart.r', r, '.it', iter, '.bin'
+    end if
+    p = dir//trim(name)
   end function rank_file
 
-  !> Per-rank restart (field_io format, the block's interior) and, once every
-  !> rank has written its file, rank 0's header restart.decomp naming the
-  !> decomposition and the iteration. Only from a finite state.
+  !> The restart set, crash-safe: every rank writes its file of this
+  !> iteration (verified, renamed into place); once all have, rank 0
+  !> commits the index restart.decomp naming the iteration (temp + rename);
+  !> only then does each rank remove its file of the previous set. A crash
+  !> at any point leaves the index naming a complete set. Only from a
+  !> finite state.
   subroutine save_restart(iter)
     integer(ik8), intent(in) :: iter
     real(rk) :: nrm(5)
-    integer :: u
+    type(out_file_t) :: idx
+    integer :: ios, u
+    character(len=512) :: msg
     call residual_norms_now(nrm)
     if (.not. all(abs(nrm) <= huge(1.0_rk))) return
     if (use_gpu) call gpu_ok(adi_gpu_download_state(f%q), 'state download')
-    call write_field_dump(rank_file(rank), lay, f%q, iter, res0)
+    call write_field_dump(rank_file(rank, iter), lay, f%q, iter, res0)
     call MPI_Barrier(dc%comm)
     if (rank == 0) then
-      open(newunit=u, file=trim(dir)//'/restart.decomp.tmp', status='replace', action='write')
-      write(u, '(a)') 'ADIFLOW-MPI-RESTART 1'
-      write(u, '(a,3(1x,i0))') 'grid', cs%ni, cs%nj, cs%nk
-      write(u, '(a,3(1x,i0))') 'ranks_npj_npk', nranks, dc%npj, dc%npk
-      write(u, '(a,1x,i0)') 'iteration', iter
-      close(u)
-      if (atomic_rename(trim(dir)//'/restart.decomp.tmp', trim(dir)//'/restart.decomp') /= 0) &
-        call mpi_fail('cannot rename '//trim(dir)//'/restart.decomp.tmp', 2)
+      call out_open(idx, dir//'/restart.decomp')
+      write(idx%unit, '(a)', iostat=ios, iomsg=msg) 'ADIFLOW-MPI-RESTART 2'
+      call out_check(idx, ios, msg)
+      write(idx%unit, '(a,3(1x,i0))', iostat=ios, iomsg=msg) 'grid', cs%ni, cs%nj, cs%nk
+      call out_check(idx, ios, msg)
+      write(idx%unit, '(a,3(1x,i0))', iostat=ios, iomsg=msg) 'ranks_npj_npk', nranks, dc%npj, dc%npk
+      call out_check(idx, ios, msg)
+      write(idx%unit, '(a,1x,i0)', iostat=ios, iomsg=msg) 'iteration', iter
+      call out_check(idx, ios, msg)
+      call out_commit(idx)
     end if
     call MPI_Barrier(dc%comm)
+    if (it_committed /= iter .and. it_committed /= -2_ik8) then
+      open(newunit=u, file=rank_file(rank, it_committed), status='old', iostat=ios)
+      if (ios == 0) close(u, status='delete', iostat=ios)
+    end if
+    it_committed = iter
     it_last_restart = iter
   end subroutine save_restart
 
   subroutine read_restart()
-    integer :: u, ios, g(3), h(3), okflag
+    integer :: u, ios, g(3), h(3), okflag, version
     integer(ik8) :: hit, rit
-    character(len=64) :: tag
-    character(len=300) :: m
+    character(len=64) :: tag, t1, t2, t3
+    character(len=600) :: m
     okflag = 1
     m = ''
     hit = 0
+    version = 0
     if (rank == 0) then
-      open(newunit=u, file=trim(dir)//'/restart.decomp', status='old', action='read', iostat=ios)
+      open(newunit=u, file=dir//'/restart.decomp', status='old', action='read', iostat=ios)
+      if (ios == 0) then
+        ! a FIFO or a folder in its place must not block or pass
+        if (.not. regular_file(dir//'/restart.decomp')) then
+          close(u)
+          ios = 1
+        end if
+      end if
       if (ios /= 0) then
         okflag = 0
-        m = 'restart header "'//trim(dir)//'/restart.decomp" does not exist (an adiflow_mpi run writes it '// &
-          'with restart.rNNNNN.bin at every restart_interval and when it stops)'
+        m = 'restart index "'//dir//'/restart.decomp" does not exist or is not a regular file (an '// &
+          'adiflow_mpi run writes it with restart.rNNNNN.itN.bin at every restart_interval and when it stops)'
       else
-        read(u, *, iostat=ios) tag
-        if (ios == 0) read(u, *, iostat=ios) tag, g
-        if (ios == 0) read(u, *, iostat=ios) tag, h
-        if (ios == 0) read(u, *, iostat=ios) tag, hit
+        read(u, *, iostat=ios) tag, version
+        if (ios == 0) read(u, *, iostat=ios) t1, g
+        if (ios == 0) read(u, *, iostat=ios) t2, h
+        if (ios == 0) read(u, *, iostat=ios) t3, hit
         close(u)
-        if (ios /= 0) then
+        if (ios /= 0 .or. tag /= 'ADIFLOW-MPI-RESTART' .or. t1 /= 'grid' .or. t2 /= 'ranks_npj_npk' .or. &
+            t3 /= 'iteration') then
           okflag = 0
-          m = '"'//trim(dir)//'/restart.decomp" is damaged (cannot read its four lines)'
+          m = '"'//dir//'/restart.decomp" is damaged (cannot read its four lines)'
+        else if (version /= 1 .and. version /= 2) then
+          okflag = 0
+          write(m, '(a,i0,a)') '"'//dir//'/restart.decomp": index version ', version, &
+            ' is not supported (this build reads 1 and 2)'
+        else if (hit < 0) then
+          okflag = 0
+          write(m, '(a,i0,a)') '"'//dir//'/restart.decomp": iteration ', hit, ' is negative: the index is damaged'
         else if (any(g /= [cs%ni, cs%nj, cs%nk])) then
           okflag = 0
           write(m, '(a,3(i0,1x),a,3(i0,1x))') 'restart grid ', g, 'does not match the case grid ', &
@@ -509,12 +560,23 @@ contains
     call MPI_Bcast(okflag, 1, MPI_INTEGER, 0, dc%comm)
     if (okflag == 0) call stop_all(2, m)
     call MPI_Bcast(hit, 1, MPI_INTEGER8, 0, dc%comm)
-    call read_field_dump(rank_file(rank), lay, f%q, rit, res0)
+    call MPI_Bcast(version, 1, MPI_INTEGER, 0, dc%comm)
+    ! format 1 kept one file per rank, overwritten in place
+    if (version == 1) hit = -1_ik8
+    call read_field_dump(rank_file(rank, hit), lay, f%q, rit, res0)
+    if (version == 1) hit = rit
+    it_committed = hit
     if (any_rank(dc%comm, rit /= hit)) call stop_all(2, 'the rank restart files are not all from the '// &
       'iteration named in restart.decomp (an interrupted restart write?); use an older copy or start afresh')
     it0 = hit
-    if (rank == 0) write(output_unit, '(a,i0)') '  restarting from '//trim(dir)// &
-      '/restart.decomp + restart.rNNNNN.bin at iteration ', it0
+    if (rank == 0) write(output_unit, '(a,i0)') '  restarting from '//dir// &
+      '/restart.decomp + restart.rNNNNN.itN.bin at iteration ', it0
+    if (it0 >= cs%max_iter) then
+      if (rank == 0) write(output_unit, '(a,i0,a,i0,a)') 'adiflow_mpi: nothing left to do: the restart is at '// &
+        'iteration ', it0, ', max_iter is ', cs%max_iter, '; raise max_iter (or --max-iter) to continue. '// &
+        'No file was changed.'
+      call finish(0)
+    end if
   end subroutine read_restart
 
   subroutine write_snapshot(iter)

@@ -3,12 +3,15 @@
 !> Every key is checked before anything big is allocated; a bad value stops
 !> the run with the key, the value and what is allowed (exit code 2).
 module case_config
+  use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_null_char
   use kinds, only: rk, ik8
   use solver_params
+  use sys_interface, only: c_string, from_c_string
   implicit none
   private
   public :: case_t, read_case, apply_overrides, validate_case, make_solver_params
-  public :: case_error, bc_code, lower, cfl_at, case_stem, extra_option
+  public :: case_error, io_error, bc_code, lower, cfl_at, case_stem, extra_option
+  public :: command_argument, run_folder, max_path_len
 
   !> A driver's own "--flag value" option: .true. if flag is one of its own
   !> (and then it has taken value, or stopped with a case_error).
@@ -18,8 +21,35 @@ module case_config
     end function extra_option
   end interface
 
+  !> The longest run folder accepted: the files in it (restart.bin.tmp,
+  !> flow_NNNNNNN.vts.tmp, ...) must stay below Linux's PATH_MAX of 4096.
+  integer, parameter :: max_path_len = 4000
+
+  !> Every key of the case file with its type, for the text check that runs
+  !> before the namelist read (fortran/case_scan.c): i integer, r real,
+  !> l logical, sN text of at most N characters. The &parallel group is read
+  !> by adiflow_mpi (fortran/adiflow_mpi.f90); build/adiflow accepts and
+  !> ignores it, so one case file serves both drivers.
+  character(len=*), parameter :: case_keys = 'adiflow:title=s80,ni=i,nj=i,nk=i,lx=r,ly=r,lz=r,'// &
+    'beta_x=r,beta_y=r,beta_z=r,grid_type=s16,wavy_amplitude=r,reynolds=r,mach=r,gamma=r,prandtl=r,'// &
+    'viscosity_law=s16,sutherland_s=r,wall_thermal=s16,t_wall=r,lid_u=r,lid_v=r,lid_w=r,'// &
+    'bc_imin=s16,bc_imax=s16,bc_jmin=s16,bc_jmax=s16,bc_kmin=s16,bc_kmax=s16,order=i,limiter=s16,'// &
+    'entropy_fix=r,cfl=r,cfl_start=r,cfl_ramp_iters=i,mass_fix=l,max_iter=i,tol=r,'// &
+    'monitor_interval=i,output_interval=i,restart_interval=i,restart=l,run_dir=s4000,backend=s16,'// &
+    'kernels=s16,write_vtk=l,write_tecplot=l,write_profiles=l,write_dump=l,write_plot=l;'// &
+    'parallel:npj=i,npk=i,adi_mode=s16,pipeline_chunks=i'
+
+  interface
+    integer(c_int) function adi_case_scan(path, spec, msg, msglen) bind(c, name='adi_case_scan')
+      import :: c_int, c_char, c_size_t
+      character(kind=c_char), intent(in) :: path(*), spec(*)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+  end interface
+
   type :: case_t
-    character(len=256) :: case_file = ''
+    character(len=max_path_len) :: case_file = ''
     character(len=80)  :: title = 'adiflow case'
     ! grid
     integer :: ni = 32, nj = 32, nk = 32
@@ -54,7 +84,7 @@ module case_config
     integer :: output_interval = 0
     integer :: restart_interval = 0
     logical :: restart = .false.
-    character(len=256) :: run_dir = ''
+    character(len=max_path_len) :: run_dir = ''
     character(len=16) :: backend = 'auto'
     character(len=16) :: kernels = 'split'
     logical :: write_vtk = .true., write_tecplot = .true.
@@ -70,6 +100,14 @@ contains
     write(0, '(a)') 'adiflow: error: '//trim(msg)
     error stop 2, quiet=.true.
   end subroutine case_error
+
+  !> An output or restart could not be written (disk full, file-size limit,
+  !> permission): the previous file is kept; exit code 5.
+  subroutine io_error(msg)
+    character(len=*), intent(in) :: msg
+    write(0, '(a)') 'adiflow: error: '//trim(msg)
+    error stop 5, quiet=.true.
+  end subroutine io_error
 
   pure function lower(s) result(t)
     character(len=*), intent(in) :: s
@@ -94,7 +132,7 @@ contains
     character(len=16) :: grid_type, viscosity_law, wall_thermal, limiter
     character(len=16) :: bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax
     character(len=16) :: backend, kernels
-    character(len=256) :: run_dir
+    character(len=max_path_len) :: run_dir
     logical :: restart, write_vtk, write_tecplot, write_profiles, write_dump, write_plot
     logical :: mass_fix
     namelist /adiflow/ title, ni, nj, nk, lx, ly, lz, beta_x, beta_y, beta_z, &
@@ -107,11 +145,12 @@ contains
       write_profiles, write_dump, write_plot
     integer :: u, ios
     character(len=512) :: msg
-    logical :: exists
+    character(kind=c_char) :: why(1024)
 
-    inquire(file=path, exist=exists)
-    if (.not. exists) call case_error('case file "'//trim(path)// &
-      '" does not exist (give the path of a namelist file, e.g. cases/cavity_default.nml)')
+    ! the text first: types, repeated keys and groups, lengths, special files
+    why(1) = c_null_char
+    if (adi_case_scan(c_string(path), c_string(case_keys), why, int(size(why), c_size_t)) /= 0) &
+      call case_error(from_c_string(why))
 
     title = cs%title; ni = cs%ni; nj = cs%nj; nk = cs%nk
     lx = cs%lx; ly = cs%ly; lz = cs%lz
@@ -175,16 +214,16 @@ contains
     procedure(extra_option), optional :: extra
     character(len=*), intent(in), optional :: extra_help
     integer :: n, ia, ios
-    character(len=256) :: arg, val
+    character(len=:), allocatable :: arg, val
     character(len=320) :: allowed
     allowed = '--backend auto|cpu|cuda, --kernels split|merged, --max-iter N, --run-dir DIR, --restart, --mass-fix'
     if (present(extra_help)) allowed = trim(extra_help)//', '//allowed
     n = command_argument_count()
     ia = 2
     do while (ia <= n)
-      call get_command_argument(ia, arg)
+      arg = command_argument(ia)
       val = ''
-      if (ia < n) call get_command_argument(ia + 1, val)
+      if (ia < n) val = command_argument(ia + 1)
       select case (trim(arg))
       case ('--restart')
         cs%restart = .true.
@@ -195,7 +234,9 @@ contains
         select case (trim(arg))
         case ('--backend'); cs%backend = lower(val)
         case ('--kernels'); cs%kernels = lower(val)
-        case ('--run-dir'); cs%run_dir = val
+        case ('--run-dir')
+          if (len(val) > max_path_len) call case_error(run_dir_too_long(len(val)))
+          cs%run_dir = val
         case ('--max-iter')
           read(val, *, iostat=ios) cs%max_iter
           if (ios /= 0) call case_error('--max-iter "'//trim(val)//'" is not an integer')
@@ -367,11 +408,41 @@ contains
   !> The case file's name without folder and extension (the default run folder).
   function case_stem(path) result(stem)
     character(len=*), intent(in) :: path
-    character(len=256) :: stem
+    character(len=:), allocatable :: stem
     integer :: a, b
     a = index(path, '/', back=.true.) + 1
     b = index(path, '.', back=.true.) - 1
     if (b < a) b = len_trim(path)
     stem = path(a:b)
   end function case_stem
+
+  !> Command-line argument n, whole, however long.
+  function command_argument(n) result(arg)
+    integer, intent(in) :: n
+    character(len=:), allocatable :: arg
+    integer :: length
+    call get_command_argument(n, length=length)
+    allocate(character(len=length) :: arg)
+    if (length > 0) call get_command_argument(n, arg)
+  end function command_argument
+
+  function run_dir_too_long(n) result(m)
+    integer, intent(in) :: n
+    character(len=200) :: m
+    write(m, '(a,i0,a,i0,a)') 'the run folder name is ', n, ' characters long; at most ', max_path_len, &
+      ' are allowed (the files in it must stay within PATH_MAX = 4096)'
+  end function run_dir_too_long
+
+  !> Where the outputs go: run_dir, or runs/<case name>. Checked here, at the
+  !> start, so that no name is cut and no write fails after the solve.
+  function run_folder(cs, case_path) result(dir)
+    type(case_t), intent(in) :: cs
+    character(len=*), intent(in) :: case_path
+    character(len=:), allocatable :: dir
+    dir = trim(cs%run_dir)
+    if (len(dir) == 0) dir = 'runs/'//case_stem(case_path)
+    if (len(dir) > max_path_len) call case_error(run_dir_too_long(len(dir)))
+    if (index(dir, achar(0)) > 0 .or. index(dir, achar(10)) > 0) &
+      call case_error('the run folder name holds a NUL or newline character')
+  end function run_folder
 end module case_config

@@ -7,7 +7,7 @@ module output_profiles
   use kinds, only: rk
   use grid_layout, only: layout_t
   use solver_params
-  use case_config, only: case_error
+  use output_file, only: out_file_t, out_open, out_check, out_commit
   implicit none
   private
   public :: write_profiles
@@ -35,7 +35,8 @@ contains
     type(layout_t), intent(in) :: lay
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: lx, ly, lz, xc(-1:,-1:,-1:,:), qp(-1:,-1:,-1:,:)
-    integer :: u, ios, ia, ka, ja, i, j
+    type(out_file_t) :: of
+    integer :: ios, ia, ka, ja, i, j
     real(rk) :: wi, wk, wj, val, lo_val, hi_val
     character(len=512) :: msg
 
@@ -43,31 +44,37 @@ contains
     call bracket(xc(1, 1:lay%nj, 1, 2), 0.5_rk*ly, ja, wj)
     call bracket(xc(1, 1, 1:lay%nk, 3), 0.5_rk*lz, ka, wk)
 
-    open(newunit=u, file=trim(dir)//'/centreline_u.csv', status='replace', iostat=ios, iomsg=msg)
-    if (ios /= 0) call case_error('cannot write profiles in "'//trim(dir)//'": '//trim(msg))
-    write(u, '(a)') 'y,u'
+    call out_open(of, trim(dir)//'/centreline_u.csv')
+    write(of%unit, '(a)', iostat=ios, iomsg=msg) 'y,u'
+    call out_check(of, ios, msg)
     lo_val = merge(sp%lid_u, 0.0_rk, sp%bc(3) == BC_LID)
     hi_val = merge(sp%lid_u, 0.0_rk, sp%bc(4) == BC_LID)
-    write(u, '(es22.14e3,",",es22.14e3)') 0.0_rk, lo_val
+    write(of%unit, '(es22.14e3,",",es22.14e3)', iostat=ios, iomsg=msg) 0.0_rk, lo_val
+    call out_check(of, ios, msg)
     do j = 1, lay%nj
       val = interp2(qp(:, j, :, 2), ia, wi, ka, wk)
-      write(u, '(es22.14e3,",",es22.14e3)') xc(1, j, 1, 2), val
+      write(of%unit, '(es22.14e3,",",es22.14e3)', iostat=ios, iomsg=msg) xc(1, j, 1, 2), val
+      call out_check(of, ios, msg)
     end do
-    write(u, '(es22.14e3,",",es22.14e3)') ly, hi_val
-    close(u)
+    write(of%unit, '(es22.14e3,",",es22.14e3)', iostat=ios, iomsg=msg) ly, hi_val
+    call out_check(of, ios, msg)
+    call out_commit(of)
 
-    open(newunit=u, file=trim(dir)//'/centreline_v.csv', status='replace', iostat=ios, iomsg=msg)
-    if (ios /= 0) call case_error('cannot write profiles in "'//trim(dir)//'": '//trim(msg))
-    write(u, '(a)') 'x,v'
+    call out_open(of, trim(dir)//'/centreline_v.csv')
+    write(of%unit, '(a)', iostat=ios, iomsg=msg) 'x,v'
+    call out_check(of, ios, msg)
     lo_val = merge(sp%lid_v, 0.0_rk, sp%bc(1) == BC_LID)
     hi_val = merge(sp%lid_v, 0.0_rk, sp%bc(2) == BC_LID)
-    write(u, '(es22.14e3,",",es22.14e3)') 0.0_rk, lo_val
+    write(of%unit, '(es22.14e3,",",es22.14e3)', iostat=ios, iomsg=msg) 0.0_rk, lo_val
+    call out_check(of, ios, msg)
     do i = 1, lay%ni
       val = interp2(qp(i, :, :, 3), ja, wj, ka, wk)
-      write(u, '(es22.14e3,",",es22.14e3)') xc(i, 1, 1, 1), val
+      write(of%unit, '(es22.14e3,",",es22.14e3)', iostat=ios, iomsg=msg) xc(i, 1, 1, 1), val
+      call out_check(of, ios, msg)
     end do
-    write(u, '(es22.14e3,",",es22.14e3)') lx, hi_val
-    close(u)
+    write(of%unit, '(es22.14e3,",",es22.14e3)', iostat=ios, iomsg=msg) lx, hi_val
+    call out_check(of, ios, msg)
+    call out_commit(of)
 
   contains
 

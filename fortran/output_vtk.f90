@@ -5,7 +5,7 @@ module output_vtk
   use kinds, only: rk, ng
   use grid_layout, only: layout_t
   use solver_params
-  use case_config, only: case_error
+  use output_file, only: out_file_t, out_open, out_check, out_commit
   implicit none
   private
   public :: write_vts
@@ -21,7 +21,8 @@ contains
     real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:)
     integer, intent(in), optional :: offset(3)
     integer :: of(3)
-    integer :: u, ios, i, j, k, ni, nj, nk
+    type(out_file_t) :: vf
+    integer :: ios, i, j, k, ni, nj, nk
     integer(int64) :: npt, ncell, off
     character(len=1), parameter :: nl = achar(10)
     character(len=64) :: ext
@@ -35,39 +36,53 @@ contains
     of = 0
     if (present(offset)) of = offset
     write(ext, '(6(i0,1x))') of(1), of(1) + ni, of(2), of(2) + nj, of(3), of(3) + nk
-    open(newunit=u, file=path, access='stream', form='unformatted', status='replace', &
-      action='write', iostat=ios, iomsg=msg)
-    if (ios /= 0) call case_error('cannot write "'//trim(path)//'": '//trim(msg))
-    write(u) '<?xml version="1.0"?>'//nl// &
+    call out_open(vf, path, stream=.true.)
+    write(vf%unit, iostat=ios, iomsg=msg) '<?xml version="1.0"?>'//nl// &
       '<VTKFile type="StructuredGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">'//nl// &
       '<StructuredGrid WholeExtent="'//trim(ext)//'">'//nl// &
       '<Piece Extent="'//trim(ext)//'">'//nl//'<Points>'//nl
+    call out_check(vf, ios, msg)
     off = 0
     call data_array('coordinates', 3, off)
     off = off + 8 + 24*npt
-    write(u) '</Points>'//nl//'<CellData Scalars="density" Vectors="velocity">'//nl
+    write(vf%unit, iostat=ios, iomsg=msg) '</Points>'//nl//'<CellData Scalars="density" Vectors="velocity">'//nl
+    call out_check(vf, ios, msg)
     do i = 1, 4
       call data_array(trim(names(i)), 1, off)
       off = off + 8 + 8*ncell
     end do
     call data_array('velocity', 3, off)
-    write(u) '</CellData>'//nl//'</Piece>'//nl//'</StructuredGrid>'//nl// &
+    write(vf%unit, iostat=ios, iomsg=msg) '</CellData>'//nl//'</Piece>'//nl//'</StructuredGrid>'//nl// &
       '<AppendedData encoding="raw">'//nl//'_'
-    write(u) 24*npt
-    write(u) (((xn(:, i, j, k), i = 0, ni), j = 0, nj), k = 0, nk)
-    write(u) 8*ncell
-    write(u) qp(1:ni, 1:nj, 1:nk, 1)
-    write(u) 8*ncell
-    write(u) qp(1:ni, 1:nj, 1:nk, 5)
-    write(u) 8*ncell
-    write(u) qp(1:ni, 1:nj, 1:nk, 6)
-    write(u) 8*ncell
-    write(u) (((sqrt(qp(i,j,k,2)**2 + qp(i,j,k,3)**2 + qp(i,j,k,4)**2)/ &
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) 24*npt
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) (((xn(:, i, j, k), i = 0, ni), j = 0, nj), k = 0, nk)
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) qp(1:ni, 1:nj, 1:nk, 1)
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) qp(1:ni, 1:nj, 1:nk, 5)
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) qp(1:ni, 1:nj, 1:nk, 6)
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) (((sqrt(qp(i,j,k,2)**2 + qp(i,j,k,3)**2 + qp(i,j,k,4)**2)/ &
       sqrt(sp%gamma*qp(i,j,k,5)/qp(i,j,k,1)), i = 1, ni), j = 1, nj), k = 1, nk)
-    write(u) 24*ncell
-    write(u) (((qp(i,j,k,2:4), i = 1, ni), j = 1, nj), k = 1, nk)
-    write(u) nl//'</AppendedData>'//nl//'</VTKFile>'//nl
-    close(u)
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) 24*ncell
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) (((qp(i,j,k,2:4), i = 1, ni), j = 1, nj), k = 1, nk)
+    call out_check(vf, ios, msg)
+    write(vf%unit, iostat=ios, iomsg=msg) nl//'</AppendedData>'//nl//'</VTKFile>'//nl
+    call out_check(vf, ios, msg)
+    call out_commit(vf)
 
   contains
 
@@ -78,8 +93,9 @@ contains
       character(len=32) :: c1, c2
       write(c1, '(i0)') ncomp
       write(c2, '(i0)') offset
-      write(u) '<DataArray type="Float64" Name="'//name//'" NumberOfComponents="'// &
+      write(vf%unit, iostat=ios, iomsg=msg) '<DataArray type="Float64" Name="'//name//'" NumberOfComponents="'// &
         trim(c1)//'" format="appended" offset="'//trim(c2)//'"/>'//nl
+      call out_check(vf, ios, msg)
     end subroutine data_array
   end subroutine write_vts
 end module output_vtk

@@ -3,12 +3,15 @@
 module residual_monitor
   use, intrinsic :: iso_fortran_env, only: output_unit
   use kinds, only: rk, ik8
-  use case_config, only: case_error
+  use case_config, only: case_error, io_error
+  use output_file, only: out_file_t, out_open, out_check, out_commit
+  use sys_interface, only: run_gnuplot
   implicit none
   private
   public :: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
 
   integer :: unit_dat = -1
+  integer :: n_lines = 0     !< residual lines written by this run
 
 contains
 
@@ -28,7 +31,8 @@ contains
       if (ios == 0) write(unit_dat, '(a)') '# iter  cfl  L2(rho)  L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
         '  drop(orders)  s/iter'
     end if
-    if (ios /= 0) call case_error('cannot write residual.dat in "'//trim(dir)//'": '//trim(msg))
+    if (ios /= 0) call io_error('cannot write residual.dat in "'//trim(dir)//'": '//trim(msg))
+    n_lines = 0
     write(output_unit, '(a)') '    iter     cfl     L2(rho)    L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
       '       drop   s/iter      ETA'
   end subroutine monitor_open
@@ -44,11 +48,9 @@ contains
     do m = 1, 5
       if (res0(m) > 1.0e-10_rk*maxval(res0)) ratio = max(ratio, norms(m)/res0(m))
     end do
-    if (ratio > 0.0_rk) then
-      drop = -log10(ratio)
-    else
-      drop = 0.0_rk
-    end if
+    drop = 0.0_rk
+    ! no drop yet is 0, never -0 (the first lines printed "-0.00")
+    if (ratio > 0.0_rk .and. ratio < 1.0_rk) drop = -log10(ratio)
   end function residual_drop
 
   subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left)
@@ -57,6 +59,8 @@ contains
     integer(ik8), intent(in) :: iters_left
     real(rk) :: eta
     character(len=16) :: etas
+    integer :: ios
+    character(len=512) :: msg
     eta = sec_per_iter*real(iters_left, rk)
     if (eta >= 3600.0_rk) then
       write(etas, '(f6.1,a)') eta/3600.0_rk, ' h'
@@ -68,34 +72,58 @@ contains
     write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,1x,a)') it, cfl, norms, &
       residual_drop(norms, res0), sec_per_iter, trim(etas)
     flush(output_unit)
-    write(unit_dat, '(i9,f9.3,5es23.15,f8.3,es11.3)') it, cfl, norms, residual_drop(norms, res0), sec_per_iter
-    flush(unit_dat)
+    write(unit_dat, '(i9,f9.3,5es23.15,f8.3,es11.3)', iostat=ios, iomsg=msg) it, cfl, norms, &
+      residual_drop(norms, res0), sec_per_iter
+    if (ios == 0) flush(unit_dat, iostat=ios, iomsg=msg)
+    if (ios /= 0) call io_error('writing residual.dat failed: '//trim(msg)// &
+      ' (disk full or a file-size limit?); the last restart is kept')
+    n_lines = n_lines + 1
   end subroutine monitor_line
 
   subroutine monitor_close()
-    if (unit_dat >= 0) close(unit_dat)
+    integer :: ios
+    character(len=512) :: msg
+    if (unit_dat >= 0) then
+      close(unit_dat, iostat=ios, iomsg=msg)
+      if (ios /= 0) call io_error('writing residual.dat failed: '//trim(msg)// &
+        ' (disk full or a file-size limit?); the last restart is kept')
+    end if
     unit_dat = -1
   end subroutine monitor_close
 
   !> residual.png from residual.dat through gnuplot, if gnuplot is there.
+  !> gnuplot runs without a shell, and the title and paths reach its script
+  !> as strings (ARG1..ARG3), never as code. A missing gnuplot is a note, not
+  !> an error: the plot is optional.
   subroutine plot_residuals(dir, title)
     character(len=*), intent(in) :: dir, title
-    integer :: u, st
-    call execute_command_line('command -v gnuplot >/dev/null 2>&1', exitstat=st)
-    if (st /= 0) then
-      write(output_unit, '(a)') 'note: gnuplot not found, residual.png not drawn (make deps installs it)'
+    type(out_file_t) :: of
+    integer :: ios, st
+    character(len=512) :: msg
+    character(len=:), allocatable :: why
+    if (n_lines == 0) then
+      write(output_unit, '(a)') 'note: no residual was monitored, residual.png not drawn'
       return
     end if
-    open(newunit=u, file=trim(dir)//'/residual.gp', status='replace')
-    write(u, '(a)') 'set terminal pngcairo size 900,600 noenhanced'
-    write(u, '(a)') "set output '"//trim(dir)//"/residual.png'"
-    write(u, '(a)') "set title '"//trim(title)//": residual history'"
-    write(u, '(a)') "set xlabel 'iteration'; set ylabel 'L2 residual'; set logscale y; set grid"
-    write(u, '(a)') "f='"//trim(dir)//"/residual.dat'"
-    write(u, '(a)') "plot f u 1:3 w l t 'rho', f u 1:4 w l t 'rho u', f u 1:5 w l t 'rho v', "// &
+    call out_open(of, trim(dir)//'/residual.gp')
+    write(of%unit, '(a)', iostat=ios, iomsg=msg) &
+      '# residual history: gnuplot -c residual.gp TITLE residual.dat residual.png'//new_line('a')// &
+      'set terminal pngcairo size 900,600 noenhanced'//new_line('a')// &
+      'set output ARG3'//new_line('a')// &
+      'set title ARG1.": residual history"'//new_line('a')// &
+      "set xlabel 'iteration'; set ylabel 'L2 residual'; set logscale y; set grid"//new_line('a')// &
+      'f = ARG2'//new_line('a')// &
+      "plot f u 1:3 w l t 'rho', f u 1:4 w l t 'rho u', f u 1:5 w l t 'rho v', "// &
       "f u 1:($6>0?$6:1/0) w l t 'rho w', f u 1:7 w l t 'E'"
-    close(u)
-    call execute_command_line('gnuplot '//trim(dir)//'/residual.gp 2>/dev/null', exitstat=st)
-    if (st /= 0) write(output_unit, '(a)') 'note: gnuplot failed to draw residual.png'
+    call out_check(of, ios, msg)
+    call out_commit(of)
+    st = run_gnuplot(trim(dir)//'/residual.gp', trim(title), trim(dir)//'/residual.dat', &
+      trim(dir)//'/residual.png', why)
+    select case (st)
+    case (1)
+      write(output_unit, '(a)') 'note: plot skipped (gnuplot not found); residual.dat holds the history'
+    case (2)
+      write(output_unit, '(a)') 'note: residual.png not drawn: '//why
+    end select
   end subroutine plot_residuals
 end module residual_monitor

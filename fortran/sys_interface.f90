@@ -3,8 +3,9 @@ module sys_interface
   use, intrinsic :: iso_c_binding
   implicit none
   private
-  public :: adi_install_signal_handlers, adi_interrupt_requested, atomic_rename
-  public :: adi_checksum_update, adi_checksum_final, adi_host_memory_available, c_string
+  public :: adi_install_signal_handlers, adi_interrupt_requested
+  public :: adi_ignore_file_size_signal, make_dirs, lock_run_dir, run_gnuplot, regular_file
+  public :: adi_host_memory_available, c_string, from_c_string
 
   interface
     subroutine adi_install_signal_handlers() bind(c, name='adi_install_signal_handlers')
@@ -12,22 +13,34 @@ module sys_interface
     integer(c_int) function adi_interrupt_requested() bind(c, name='adi_interrupt_requested')
       import :: c_int
     end function
-    integer(c_int) function c_atomic_rename(tmp, final) bind(c, name='adi_atomic_rename')
-      import :: c_int, c_char
-      character(kind=c_char), intent(in) :: tmp(*), final(*)
-    end function
-    subroutine adi_checksum_update(state, data, n) bind(c, name='adi_checksum_update')
-      import :: c_int64_t, c_double
-      integer(c_int64_t), intent(inout) :: state(2)
-      real(c_double), intent(in) :: data(*)
-      integer(c_int64_t), value :: n
-    end subroutine
-    integer(c_int64_t) function adi_checksum_final(state) bind(c, name='adi_checksum_final')
-      import :: c_int64_t
-      integer(c_int64_t), intent(in) :: state(2)
-    end function
     integer(c_int64_t) function adi_host_memory_available() bind(c, name='adi_host_memory_available')
       import :: c_int64_t
+    end function
+    integer(c_int) function adi_check_regular_file(path, msg, msglen) bind(c, name='adi_check_regular_file')
+      import :: c_int, c_char, c_size_t
+      character(kind=c_char), intent(in) :: path(*)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    subroutine adi_ignore_file_size_signal() bind(c, name='adi_ignore_file_size_signal')
+    end subroutine
+    integer(c_int) function adi_make_dirs(path, msg, msglen) bind(c, name='adi_make_dirs')
+      import :: c_int, c_char, c_size_t
+      character(kind=c_char), intent(in) :: path(*)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_lock_run_dir(dir, msg, msglen) bind(c, name='adi_lock_run_dir')
+      import :: c_int, c_char, c_size_t
+      character(kind=c_char), intent(in) :: dir(*)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_run_gnuplot(script, title, data, png, msg, msglen) bind(c, name='adi_run_gnuplot')
+      import :: c_int, c_char, c_size_t
+      character(kind=c_char), intent(in) :: script(*), title(*), data(*), png(*)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
     end function
   end interface
 
@@ -39,8 +52,57 @@ contains
     cs = trim(s)//c_null_char
   end function c_string
 
-  integer function atomic_rename(tmp, final) result(ierr)
-    character(len=*), intent(in) :: tmp, final
-    ierr = int(c_atomic_rename(c_string(tmp), c_string(final)))
-  end function atomic_rename
+  !> A NUL-terminated C buffer as a Fortran string (up to the NUL).
+  function from_c_string(buf) result(s)
+    character(kind=c_char), intent(in) :: buf(:)
+    character(len=:), allocatable :: s
+    integer :: n
+    n = 0
+    do while (n < size(buf))
+      if (buf(n + 1) == c_null_char) exit
+      n = n + 1
+    end do
+    allocate(character(len=n) :: s)
+    s = transfer(buf(1:n), s)
+  end function from_c_string
+
+  !> .true. if path is a regular file (not a folder, FIFO or device).
+  logical function regular_file(path)
+    character(len=*), intent(in) :: path
+    character(kind=c_char) :: buf(512)
+    regular_file = adi_check_regular_file(c_string(path), buf, int(size(buf), c_size_t)) == 0
+  end function regular_file
+
+  !> mkdir -p of path (no shell); 0, or an errno with the reason in msg.
+  integer function make_dirs(path, msg) result(ierr)
+    character(len=*), intent(in) :: path
+    character(len=:), allocatable, intent(out) :: msg
+    character(kind=c_char) :: buf(1024)
+    buf(1) = c_null_char
+    ierr = int(adi_make_dirs(c_string(path), buf, int(size(buf), c_size_t)))
+    msg = from_c_string(buf)
+  end function make_dirs
+
+  !> Lock the run folder for this process's lifetime: the descriptor, or -1
+  !> with the reason (another run holds it, or the folder is not writable).
+  integer function lock_run_dir(dir, msg) result(fd)
+    character(len=*), intent(in) :: dir
+    character(len=:), allocatable, intent(out) :: msg
+    character(kind=c_char) :: buf(1024)
+    buf(1) = c_null_char
+    fd = int(adi_lock_run_dir(c_string(dir), buf, int(size(buf), c_size_t)))
+    msg = from_c_string(buf)
+  end function lock_run_dir
+
+  !> gnuplot -c script title data png, no shell: 0 drawn, 1 not installed,
+  !> 2 failed (msg says how).
+  integer function run_gnuplot(script, title, data, png, msg) result(st)
+    character(len=*), intent(in) :: script, title, data, png
+    character(len=:), allocatable, intent(out) :: msg
+    character(kind=c_char) :: buf(512)
+    buf(1) = c_null_char
+    st = int(adi_run_gnuplot(c_string(script), c_string(title), c_string(data), c_string(png), buf, &
+      int(size(buf), c_size_t)))
+    msg = from_c_string(buf)
+  end function run_gnuplot
 end module sys_interface

@@ -113,8 +113,8 @@ rc1=$(mpi 4 half $C --npj 2 --npk 2 --max-iter 20)
 rc2=$(mpi 4 half $C --npj 2 --npk 2 --restart)
 expect '[ "$rc1$rc2" = 00 ] && cmp -s "$T/s_cube/field.dump" "$T/half/field.dump"' \
   "restart on 2x2: 20 + restart + 20 bit-identical to 40 serial iterations"
-expect 'grep -q "restarting from .* at iteration 20" "$T/half.log" && [ -f "$T/half/restart.r00003.bin" ] && grep -q "ranks_npj_npk 4 2 2" "$T/half/restart.decomp"' \
-  "per-rank restart files and the decomposition header"
+expect 'grep -q "restarting from .* at iteration 20" "$T/half.log" && [ -f "$T/half/restart.r00003.it40.bin" ] && [ ! -e "$T/half/restart.r00003.it20.bin" ] && grep -q "ranks_npj_npk 4 2 2" "$T/half/restart.decomp"' \
+  "per-rank restart files of the last set only, and the decomposition index"
 mkdir -p "$T/other"; cp "$T/half/"restart.* "$T/other/"
 rc=$(mpi 2 other $C --npj 2 --npk 1 --restart)
 expect '[ $rc -eq 2 ] && grep -q "the restart was written on 4 ranks as npj x npk = 2 x 2" "$T/other.log"' \

@@ -3,7 +3,8 @@
  *
  *   compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet]
  *
- * Both files are checked first (magic, version, header, size, Fletcher-64
+ * Both files are checked whole first, by the solver's own reader
+ * (fortran/field_file.c: regular file, every header field, size, Fletcher-64
  * checksum); then, per variable (rho, rho*u, rho*v, rho*w, E), it prints the
  * largest absolute difference and where it is (i,j,k), the largest
  * difference relative to the variable's largest magnitude max|a-b|/max|a|,
@@ -27,16 +28,6 @@
 
 #include "field_format.h"
 
-typedef struct dump {
-  const char *path;
-  FILE *f;
-  int32_t version, ni, nj, nk, nvar;
-  int64_t iteration;
-  double res0[5];
-  uint64_t state[2];
-  size_t n;                 /* ni*nj*nk */
-} dump;
-
 static const char *var_names[5] = {"rho", "rho*u", "rho*v", "rho*w", "E"};
 
 static void usage(void)
@@ -48,67 +39,25 @@ static void usage(void)
                   "  exit 0 within tolerance, 1 above it, 2 bad files or usage\n");
 }
 
-static int fail_file(const dump *d, const char *what)
+/* The shared reader (fortran/field_file.c) checks the whole file first:
+ * regular file, header fields, size, checksum. */
+static int open_dump(adi_dump_reader *d, const char *path)
 {
-  fprintf(stderr, "compare_fields: %s: %s\n", d->path, what);
-  return 2;
-}
-
-/* Open and check the header and the size; leaves the file at the data. */
-static int open_dump(dump *d, const char *path)
-{
-  unsigned char h[ADI_DUMP_HEADER_BYTES];
-  struct stat st;
-  uint64_t expected;
-  char msg[300];
-  memset(d, 0, sizeof *d);
-  d->path = path;
-  d->f = fopen(path, "rb");
-  if (!d->f) {
-    snprintf(msg, sizeof msg, "cannot open: %s", strerror(errno));
-    return fail_file(d, msg);
-  }
-  if (fread(h, 1, sizeof h, d->f) != sizeof h) return fail_file(d, "shorter than the 80-byte header");
-  if (memcmp(h, ADI_DUMP_MAGIC, 8) != 0) return fail_file(d, "not an adiflow field dump (bad magic)");
-  memcpy(&d->version, h + 8, 4);
-  memcpy(&d->ni, h + 12, 4);
-  memcpy(&d->nj, h + 16, 4);
-  memcpy(&d->nk, h + 20, 4);
-  memcpy(&d->nvar, h + 24, 4);
-  memcpy(&d->iteration, h + 32, 8);
-  memcpy(d->res0, h + 40, 40);
-  if (d->version != ADI_DUMP_VERSION) {
-    snprintf(msg, sizeof msg, "file version %d, this tool reads version %d", (int)d->version, ADI_DUMP_VERSION);
-    return fail_file(d, msg);
-  }
-  if (d->ni < 1 || d->nj < 1 || d->nk < 1 || d->nvar != 5) {
-    snprintf(msg, sizeof msg, "bad header: grid %d x %d x %d, %d variables", (int)d->ni, (int)d->nj,
-             (int)d->nk, (int)d->nvar);
-    return fail_file(d, msg);
-  }
-  d->n = (size_t)d->ni*(size_t)d->nj*(size_t)d->nk;
-  expected = ADI_DUMP_HEADER_BYTES + (uint64_t)d->nvar*d->n*8u + 8u;
-  if (fstat(fileno(d->f), &st) != 0 || (uint64_t)st.st_size != expected) {
-    snprintf(msg, sizeof msg, "size %lld bytes, but a %d x %d x %d dump has %llu (truncated or damaged)",
-             (long long)st.st_size, (int)d->ni, (int)d->nj, (int)d->nk, (unsigned long long)expected);
-    return fail_file(d, msg);
+  char msg[1024];
+  if (adi_dump_open(d, path, msg, sizeof msg) != 0) {
+    fprintf(stderr, "compare_fields: %s\n", msg);
+    return 2;
   }
   return 0;
 }
 
-static int read_block(dump *d, double *buf)
+static int read_block(adi_dump_reader *d, const char *path, double *buf)
 {
-  if (fread(buf, sizeof(double), d->n, d->f) != d->n) return fail_file(d, "read error in the data");
-  adi_fletcher64_update(d->state, buf, d->n*sizeof(double));
-  return 0;
-}
-
-static int check_sum(dump *d)
-{
-  uint64_t stored;
-  if (fread(&stored, 8, 1, d->f) != 1) return fail_file(d, "read error at the checksum");
-  if (stored != adi_fletcher64_final(d->state))
-    return fail_file(d, "fails its checksum: the file is damaged");
+  char msg[1024];
+  if (adi_dump_read(d, buf, d->ncell, msg, sizeof msg) != 0) {
+    fprintf(stderr, "compare_fields: %s: %s\n", path, msg);
+    return 2;
+  }
   return 0;
 }
 
@@ -118,17 +67,17 @@ typedef struct stats {
   int nonfinite;
 } stats;
 
-static void where(const dump *d, size_t p, int *i, int *j, int *k)
+static void where(const adi_dump_reader *d, size_t p, int *i, int *j, int *k)
 {
-  *i = (int)(p%(size_t)d->ni) + 1;
-  p /= (size_t)d->ni;
-  *j = (int)(p%(size_t)d->nj) + 1;
-  *k = (int)(p/(size_t)d->nj) + 1;
+  *i = (int)(p%(size_t)d->h.ni) + 1;
+  p /= (size_t)d->h.ni;
+  *j = (int)(p%(size_t)d->h.nj) + 1;
+  *k = (int)(p/(size_t)d->h.nj) + 1;
 }
 
 int main(int argc, char **argv)
 {
-  dump a, b;
+  adi_dump_reader a, b;
   stats s[5];
   double tol = 0.0, *va = NULL, *vb = NULL;
   const char *pa = NULL, *pb = NULL;
@@ -169,22 +118,22 @@ int main(int argc, char **argv)
   }
   if ((rc = open_dump(&a, pa)) != 0) return rc;
   if ((rc = open_dump(&b, pb)) != 0) return rc;
-  if (a.ni != b.ni || a.nj != b.nj || a.nk != b.nk || a.nvar != b.nvar) {
+  if (a.h.ni != b.h.ni || a.h.nj != b.h.nj || a.h.nk != b.h.nk) {
     fprintf(stderr, "compare_fields: the grids differ: %s is %d x %d x %d, %s is %d x %d x %d\n", pa,
-            (int)a.ni, (int)a.nj, (int)a.nk, pb, (int)b.ni, (int)b.nj, (int)b.nk);
+            (int)a.h.ni, (int)a.h.nj, (int)a.h.nk, pb, (int)b.h.ni, (int)b.h.nj, (int)b.h.nk);
     return 2;
   }
-  va = malloc(a.n*sizeof(double));
-  vb = malloc(b.n*sizeof(double));
+  va = malloc(a.ncell*sizeof(double));
+  vb = malloc(b.ncell*sizeof(double));
   if (!va || !vb) {
-    fprintf(stderr, "compare_fields: out of memory for %zu values\n", a.n);
+    fprintf(stderr, "compare_fields: out of memory for 2 x %zu values\n", a.ncell);
     return 2;
   }
 
   memset(s, 0, sizeof s);
   for (m = 0; m < 5; ++m) {
-    if ((rc = read_block(&a, va)) != 0 || (rc = read_block(&b, vb)) != 0) return rc;
-    for (p = 0; p < a.n; ++p) {
+    if ((rc = read_block(&a, pa, va)) != 0 || (rc = read_block(&b, pb, vb)) != 0) return rc;
+    for (p = 0; p < a.ncell; ++p) {
       double x = va[p], y = vb[p], dxy, mag, rel;
       if (memcmp(&x, &y, sizeof x) == 0) {
         mag = fabs(x);
@@ -206,14 +155,13 @@ int main(int argc, char **argv)
       if (rel > s[m].max_rel) { s[m].max_rel = rel; s[m].at_rel = p; }
     }
   }
-  if ((rc = check_sum(&a)) != 0 || (rc = check_sum(&b)) != 0) return rc;
-  fclose(a.f);
-  fclose(b.f);
+  adi_dump_close(&a);
+  adi_dump_close(&b);
 
   if (!quiet) {
     printf("compare_fields: %s (iteration %lld) vs %s (iteration %lld), grid %d x %d x %d\n", pa,
-           (long long)a.iteration, pb, (long long)b.iteration, (int)a.ni, (int)a.nj, (int)a.nk);
-    if (a.iteration != b.iteration) printf("  note: the dumps belong to different iterations\n");
+           (long long)a.h.iteration, pb, (long long)b.h.iteration, (int)a.h.ni, (int)a.h.nj, (int)a.h.nk);
+    if (a.h.iteration != b.h.iteration) printf("  note: the dumps belong to different iterations\n");
     printf("  %-6s %12s %-16s %15s %15s %-16s %10s\n", "var", "max|a-b|", " at (i,j,k)", "max|a-b|/max|a|",
            "max pointwise", " at (i,j,k)", "differing");
   }

@@ -1,0 +1,391 @@
+/* A check of the case file's text before Fortran's namelist read sees it.
+ *
+ * A namelist read reports a value of the wrong type as "no &adiflow group",
+ * takes a repeated key or a second group silently, and cuts a text longer
+ * than its variable without a word. This scanner reads the file itself and
+ * names the problem instead: the group, the key, the line, the value and
+ * what is allowed. It never blocks on a FIFO and refuses a file that is not
+ * a regular one.
+ *
+ * spec lists the groups and their keys with their types:
+ *   "adiflow:title=s80,ni=i,mach=r,restart=l;parallel:npj=i"
+ * i integer (32-bit), r finite real, l logical, sN quoted text of at most N
+ * characters. The first group is required; the others are optional. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "safe_file.h"
+
+enum { MAX_CASE_BYTES = 1 << 20, MAX_KEYS = 128, MAX_NAME = 64 };
+
+typedef struct scanner {
+  const char *path, *text, *spec;
+  size_t pos, len;
+  int line;
+  char *msg;
+  size_t msglen;
+} scanner;
+
+static int fail(scanner *s, const char *fmt, ...)
+{
+  va_list ap;
+  int n = snprintf(s->msg, s->msglen, "case file \"%s\", line %d: ", s->path, s->line);
+  va_start(ap, fmt);
+  if (n >= 0 && (size_t)n < s->msglen) vsnprintf(s->msg + n, s->msglen - (size_t)n, fmt, ap);
+  va_end(ap);
+  return EINVAL;
+}
+
+/* Whitespace and '!' comments; counts lines. */
+static void skip_blank(scanner *s)
+{
+  while (s->pos < s->len) {
+    char c = s->text[s->pos];
+    if (c == '!') {
+      while (s->pos < s->len && s->text[s->pos] != '\n') s->pos++;
+    } else if (c == '\n') {
+      s->line++;
+      s->pos++;
+    } else if (isspace((unsigned char)c)) {
+      s->pos++;
+    } else {
+      return;
+    }
+  }
+}
+
+static size_t read_name(scanner *s, char *name)
+{
+  size_t n = 0;
+  while (s->pos < s->len && (isalnum((unsigned char)s->text[s->pos]) || s->text[s->pos] == '_')) {
+    if (n + 1 < MAX_NAME) name[n++] = (char)tolower((unsigned char)s->text[s->pos]);
+    s->pos++;
+  }
+  name[n] = '\0';
+  return n;
+}
+
+/* The type code of key in group from the spec ("i", "r", "l", "s80"), or
+ * NULL if the group has no such key; *group_known tells whether the group
+ * itself is in the spec. */
+static const char *key_type(const char *spec, const char *group, const char *key, int *group_known, char *type)
+{
+  size_t gl = strlen(group), kl = strlen(key);
+  const char *g = spec;
+  *group_known = 0;
+  while (g && *g) {
+    const char *end = strchr(g, ';');
+    size_t glen = end ? (size_t)(end - g) : strlen(g);
+    if (glen > gl && strncmp(g, group, gl) == 0 && g[gl] == ':') {
+      const char *k = g + gl + 1;
+      *group_known = 1;
+      while (k < g + glen) {
+        const char *ke = memchr(k, ',', (size_t)(g + glen - k));
+        const char *eq = memchr(k, '=', (size_t)(g + glen - k));
+        if (!ke) ke = g + glen;
+        if (eq && eq < ke && (size_t)(eq - k) == kl && strncmp(k, key, kl) == 0) {
+          size_t tl = (size_t)(ke - eq - 1);
+          if (tl > 15) tl = 15;
+          memcpy(type, eq + 1, tl);
+          type[tl] = '\0';
+          return type;
+        }
+        k = ke + 1;
+      }
+      return NULL;
+    }
+    g = end ? end + 1 : NULL;
+  }
+  return NULL;
+}
+
+/* The group names of the spec, for messages: "&adiflow, &parallel". */
+static void group_list(const char *spec, char *out, size_t len)
+{
+  size_t n = 0;
+  const char *g = spec;
+  out[0] = '\0';
+  while (g && *g && n + 4 < len) {
+    const char *colon = strchr(g, ':'), *end = strchr(g, ';');
+    if (!colon) break;
+    n += (size_t)snprintf(out + n, len - n, "%s&%.*s", n ? ", " : "", (int)(colon - g), g);
+    if (n >= len) break;
+    g = end ? end + 1 : NULL;
+  }
+}
+
+static int is_integer(const char *v, long long *out)
+{
+  char *end;
+  const char *p = v;
+  if (*p == '+' || *p == '-') p++;
+  if (!isdigit((unsigned char)*p)) return 0;
+  for (; *p; ++p)
+    if (!isdigit((unsigned char)*p)) return 0;
+  errno = 0;
+  *out = strtoll(v, &end, 10);
+  return errno == 0 && *end == '\0';
+}
+
+/* A Fortran real literal: [sign] digits [. digits] [e|d [sign] digits]. */
+static int is_real(const char *v, double *out)
+{
+  char buf[80], *end;
+  const char *p = v;
+  int digits = 0;
+  size_t n = strlen(v);
+  if (n >= sizeof buf) return 0;
+  if (*p == '+' || *p == '-') p++;
+  while (isdigit((unsigned char)*p)) p++, digits++;
+  if (*p == '.') {
+    p++;
+    while (isdigit((unsigned char)*p)) p++, digits++;
+  }
+  if (!digits) return 0;
+  if (*p == 'e' || *p == 'E' || *p == 'd' || *p == 'D') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    if (!isdigit((unsigned char)*p)) return 0;
+    while (isdigit((unsigned char)*p)) p++;
+  }
+  if (*p) return 0;
+  memcpy(buf, v, n + 1);
+  for (char *q = buf; *q; ++q)
+    if (*q == 'd' || *q == 'D') *q = 'e';
+  *out = strtod(buf, &end);
+  return 1;
+}
+
+/* Fortran's logical forms: T, F, .true., .false., .t, tru... */
+static int is_logical(const char *v)
+{
+  const char *p = v;
+  if (*p == '.') p++;
+  if (tolower((unsigned char)*p) != 't' && tolower((unsigned char)*p) != 'f') return 0;
+  for (p++; *p; ++p)
+    if (!isalpha((unsigned char)*p) && !(*p == '.' && p[1] == '\0')) return 0;
+  return 1;
+}
+
+/* One value after "key =": a quoted text or a run up to a separator. */
+static int scan_value(scanner *s, const char *group, const char *key, const char *type)
+{
+  char v[80];
+  size_t n = 0;
+  skip_blank(s);
+  if (s->pos >= s->len || s->text[s->pos] == ',' || s->text[s->pos] == '/' || s->text[s->pos] == '&')
+    return fail(s, "key %s in &%s has no value", key, group);
+  if (s->text[s->pos] == '\'' || s->text[s->pos] == '"') {
+    size_t from = s->pos;
+    char q = s->text[s->pos++];
+    size_t chars = 0;
+    int start_line = s->line;
+    for (;;) {
+      if (s->pos >= s->len) {
+        s->line = start_line;
+        return fail(s, "the text value of %s in &%s has no closing %c", key, group, q);
+      }
+      char c = s->text[s->pos++];
+      if (c == q) {
+        if (s->pos < s->len && s->text[s->pos] == q) {
+          s->pos++;
+          chars++;
+          continue;
+        }
+        break;
+      }
+      if (c == '\n') s->line++;
+      chars++;
+    }
+    if (type[0] != 's') {
+      int shown = (int)(s->pos - from) > 40 ? 40 : (int)(s->pos - from);
+      return fail(s, "%s = %.*s in &%s: %s needs %s, not a text", key, shown, s->text + from, group, key,
+                  type[0] == 'i' ? "an integer" : type[0] == 'r' ? "a number" : ".true. or .false.");
+    }
+    long max = strtol(type + 1, NULL, 10);
+    if ((long)chars > max)
+      return fail(s, "%s in &%s is %zu characters long; at most %ld are allowed", key, group, chars, max);
+    return 0;
+  }
+  while (s->pos < s->len) {
+    char c = s->text[s->pos];
+    if (isspace((unsigned char)c) || c == ',' || c == '/' || c == '!' || c == '&') break;
+    if (n + 1 < sizeof v) v[n] = c;
+    n++;
+    s->pos++;
+  }
+  if (n >= sizeof v) return fail(s, "the value of %s in &%s is too long (%zu characters)", key, group, n);
+  v[n] = '\0';
+  switch (type[0]) {
+  case 'i': {
+    long long x;
+    if (!is_integer(v, &x)) return fail(s, "%s = %s in &%s is not an integer", key, v, group);
+    if (x < INT_MIN || x > INT_MAX)
+      return fail(s, "%s = %s in &%s is out of range for an integer (at most %d)", key, v, group, INT_MAX);
+    return 0;
+  }
+  case 'r': {
+    double x;
+    if (!is_real(v, &x)) return fail(s, "%s = %s in &%s is not a number", key, v, group);
+    if (!isfinite(x)) return fail(s, "%s = %s in &%s is not a finite number", key, v, group);
+    return 0;
+  }
+  case 'l':
+    if (!is_logical(v)) return fail(s, "%s = %s in &%s is not a logical (use .true. or .false.)", key, v, group);
+    return 0;
+  default:
+    return fail(s, "%s = %s in &%s: text values need quotes, e.g. %s = '%s'", key, v, group, key, v);
+  }
+}
+
+/* The keys of one group, up to its closing '/'. */
+static int scan_group(scanner *s, const char *group)
+{
+  char seen[MAX_KEYS][MAX_NAME];
+  int seen_line[MAX_KEYS], nseen = 0, start_line = s->line;
+  for (;;) {
+    char key[MAX_NAME], type[16];
+    int known;
+    skip_blank(s);
+    if (s->pos >= s->len) {
+      s->line = start_line;
+      return fail(s, "the &%s group is not closed (end it with a line holding /)", group);
+    }
+    if (s->text[s->pos] == '/') {
+      s->pos++;
+      return 0;
+    }
+    if (s->text[s->pos] == '&') {
+      char end[MAX_NAME];
+      s->pos++;
+      read_name(s, end);
+      if (strcmp(end, "end") == 0) return 0;
+      return fail(s, "&%s starts before the &%s group is closed with /", end, group);
+    }
+    if (s->text[s->pos] == ',') {
+      s->pos++;
+      continue;
+    }
+    if (!read_name(s, key)) return fail(s, "unexpected '%c' in the &%s group (expected key = value)", s->text[s->pos], group);
+    if (!key_type(s->spec, group, key, &known, type))
+      return fail(s, "unknown key \"%s\" in the &%s group (see README.md, \"Case file reference\")", key, group);
+    for (int i = 0; i < nseen; ++i)
+      if (strcmp(seen[i], key) == 0)
+        return fail(s, "key %s is given twice in &%s (lines %d and %d); give each key once", key, group,
+                    seen_line[i], s->line);
+    if (nseen < MAX_KEYS) {
+      memcpy(seen[nseen], key, MAX_NAME);
+      seen_line[nseen++] = s->line;
+    }
+    skip_blank(s);
+    if (s->pos >= s->len || s->text[s->pos] != '=')
+      return fail(s, "key %s in &%s is not followed by = and a value", key, group);
+    s->pos++;
+    int e = scan_value(s, group, key, type);
+    if (e) return e;
+  }
+}
+
+static int scan_text(scanner *s)
+{
+  char groups[256], first[MAX_NAME], seen[8][MAX_NAME];
+  int nseen = 0, seen_line[8];
+  const char *colon = strchr(s->spec, ':');
+  size_t fl = colon ? (size_t)(colon - s->spec) : 0;
+  if (fl >= MAX_NAME) fl = MAX_NAME - 1;
+  memcpy(first, s->spec, fl);
+  first[fl] = '\0';
+  group_list(s->spec, groups, sizeof groups);
+  for (;;) {
+    char name[MAX_NAME], type[16];
+    int known;
+    skip_blank(s);
+    if (s->pos >= s->len) break;
+    if (s->text[s->pos] != '&') {
+      /* text outside a group is a comment to Fortran: skip the line */
+      while (s->pos < s->len && s->text[s->pos] != '\n') s->pos++;
+      continue;
+    }
+    s->pos++;
+    read_name(s, name);
+    key_type(s->spec, name, "", &known, type);
+    if (!known) return fail(s, "unknown namelist group &%s (this program reads %s)", name, groups);
+    for (int i = 0; i < nseen; ++i)
+      if (strcmp(seen[i], name) == 0)
+        return fail(s, "a second &%s group (the first is at line %d); give each group once", name, seen_line[i]);
+    if (nseen < 8) {
+      memcpy(seen[nseen], name, MAX_NAME);
+      seen_line[nseen++] = s->line;
+    }
+    int e = scan_group(s, name);
+    if (e) return e;
+  }
+  for (int i = 0; i < nseen; ++i)
+    if (strcmp(seen[i], first) == 0) return 0;
+  snprintf(s->msg, s->msglen,
+           "case file \"%s\" has no &%s namelist group (it must start with \"&%s\" and end with \"/\")", s->path,
+           first, first);
+  return EINVAL;
+}
+
+int adi_case_scan(const char *path, const char *spec, char *msg, size_t msglen)
+{
+  struct stat st;
+  scanner s = {path, NULL, spec, 0, 0, 1, msg, msglen};
+  char *text;
+  ssize_t got;
+  int fd, e;
+  if ((e = adi_check_regular_file(path, msg, msglen)) != 0) {
+    char why[600];
+    snprintf(why, sizeof why, "%s", msg);
+    snprintf(msg, msglen, "case file %s%s", why,
+             e == ENOENT ? " (give the path of a namelist file, e.g. cases/cavity_default.nml)" : "");
+    return e;
+  }
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    e = errno;
+    snprintf(msg, msglen, "cannot open case file \"%s\": %s", path, strerror(e));
+    return e;
+  }
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_CASE_BYTES) {
+    close(fd);
+    snprintf(msg, msglen, "case file \"%s\" is not a regular file of at most %d bytes", path, MAX_CASE_BYTES);
+    return EINVAL;
+  }
+  text = malloc((size_t)st.st_size + 1);
+  if (!text) {
+    close(fd);
+    snprintf(msg, msglen, "out of memory reading \"%s\"", path);
+    return ENOMEM;
+  }
+  got = read(fd, text, (size_t)st.st_size);
+  close(fd);
+  if (got < 0) {
+    e = errno;
+    free(text);
+    snprintf(msg, msglen, "cannot read case file \"%s\": %s", path, strerror(e));
+    return e;
+  }
+  if (memchr(text, '\0', (size_t)got)) {
+    free(text);
+    snprintf(msg, msglen, "case file \"%s\" is not a text file (it holds NUL bytes)", path);
+    return EINVAL;
+  }
+  text[got] = '\0';
+  s.text = text;
+  s.len = (size_t)got;
+  e = scan_text(&s);
+  free(text);
+  return e;
+}

@@ -1,0 +1,93 @@
+!> An output file written safely: to PATH.tmp, every write's status kept,
+!> then flushed, closed, synced and renamed over PATH (fortran/safe_file.c).
+!> A full disk, a file-size limit or a lost permission therefore never
+!> leaves a truncated file under the final name: the previous one stays and
+!> the run stops with a message and exit code 5.
+module output_file
+  use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_null_char
+  use sys_interface, only: c_string, from_c_string
+  use case_config, only: io_error
+  implicit none
+  private
+  public :: out_file_t, out_open, out_check, out_commit
+
+  type :: out_file_t
+    integer :: unit = -1
+    character(len=:), allocatable :: path, tmp
+    integer :: ios = 0                !< first failed write's status
+    character(len=512) :: msg = ''    !< and its message
+  end type out_file_t
+
+  interface
+    integer(c_int) function adi_commit_file(tmp, final, msg, msglen) bind(c, name='adi_commit_file')
+      import :: c_int, c_char, c_size_t
+      character(kind=c_char), intent(in) :: tmp(*), final(*)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+  end interface
+
+contains
+
+  !> Open PATH.tmp for writing: formatted text, or a byte stream if stream.
+  subroutine out_open(of, path, stream)
+    type(out_file_t), intent(out) :: of
+    character(len=*), intent(in) :: path
+    logical, intent(in), optional :: stream
+    integer :: ios
+    character(len=512) :: msg
+    logical :: as_stream
+    as_stream = .false.
+    if (present(stream)) as_stream = stream
+    of%path = trim(path)
+    of%tmp = trim(path)//'.tmp'
+    if (as_stream) then
+      open(newunit=of%unit, file=of%tmp, access='stream', form='unformatted', status='replace', &
+        action='write', iostat=ios, iomsg=msg)
+    else
+      open(newunit=of%unit, file=of%tmp, status='replace', action='write', iostat=ios, iomsg=msg)
+    end if
+    if (ios /= 0) call io_error('cannot write "'//of%tmp//'": '//trim(msg)// &
+      '; the previous "'//of%path//'" is kept')
+  end subroutine out_open
+
+  !> Keep the first failed write's status (later writes fail the same way).
+  subroutine out_check(of, ios, msg)
+    type(out_file_t), intent(inout) :: of
+    integer, intent(in) :: ios
+    character(len=*), intent(in) :: msg
+    if (ios /= 0 .and. of%ios == 0) then
+      of%ios = ios
+      of%msg = msg
+    end if
+  end subroutine out_check
+
+  !> Flush and close with their status checked, then sync and rename; any
+  !> failure removes PATH.tmp, keeps PATH and stops the run (exit code 5).
+  subroutine out_commit(of)
+    type(out_file_t), intent(inout) :: of
+    integer :: ios, n
+    character(len=512) :: msg
+    character(kind=c_char) :: cmsg(1024)
+    if (of%ios == 0) then
+      flush(of%unit, iostat=ios, iomsg=msg)
+      call out_check(of, ios, msg)
+    end if
+    if (of%ios == 0) then
+      close(of%unit, iostat=ios, iomsg=msg)
+      call out_check(of, ios, msg)
+    else
+      close(of%unit, status='delete', iostat=ios)
+    end if
+    of%unit = -1
+    if (of%ios /= 0) then
+      open(newunit=n, file=of%tmp, status='old', iostat=ios)
+      if (ios == 0) close(n, status='delete', iostat=ios)
+      call io_error('writing "'//of%tmp//'" failed: '//trim(of%msg)// &
+        ' (disk full or a file-size limit?); the previous "'//of%path//'" is kept')
+    end if
+    cmsg(1) = c_null_char
+    if (adi_commit_file(c_string(of%tmp), c_string(of%path), cmsg, int(size(cmsg), c_size_t)) /= 0) &
+      call io_error(from_c_string(cmsg)//'; the previous "'//of%path//'" is kept')
+  end subroutine out_commit
+end module output_file
