@@ -276,12 +276,12 @@ contains
 
   subroutine write_snapshot(iter)
     integer(ik8), intent(in) :: iter
-    character(len=300) :: name
+    character(len=16) :: name
     call fetch_state()
     call apply_boundary_conditions(sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
-    write(name, '(a,i7.7,a)') trim(dir)//'/flow_', iter, '.vts'
-    if (cs%write_vtk) call write_vts(name, lay, sp, xn, f%qp)
+    write(name, '(a,i7.7,a)') 'flow_', iter, '.vts'
+    if (cs%write_vtk) call write_vts(dir//'/'//trim(name), lay, sp, xn, f%qp)
   end subroutine write_snapshot
 
   subroutine write_outputs(iter)

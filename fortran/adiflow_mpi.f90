@@ -581,7 +581,7 @@ contains
 
   subroutine write_snapshot(iter)
     integer(ik8), intent(in) :: iter
-    character(len=300) :: stem
+    character(len=16) :: stem
     if (use_gpu) call gpu_ok(adi_gpu_download_state(f%q), 'state download')
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
@@ -592,9 +592,9 @@ contains
 
   subroutine write_blocks(stem)
     character(len=*), intent(in) :: stem
-    character(len=300) :: p
-    write(p, '(a,i5.5,a)') trim(dir)//'/'//trim(stem)//'_r', rank, '.vts'
-    call write_block_vts(p, dc, lay, sp, xn, f%qp)
+    character(len=16) :: rn
+    write(rn, '(a,i5.5)') '_r', rank
+    call write_block_vts(dir//'/'//trim(stem)//trim(rn)//'.vts', dc, lay, sp, xn, f%qp)
     if (rank == 0) call write_pvts(trim(dir)//'/'//trim(stem)//'.pvts', stem, dc)
   end subroutine write_blocks
 

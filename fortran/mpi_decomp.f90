@@ -25,6 +25,7 @@ module mpi_decomp
   use solver_params
   use boundary_conditions, only: fill_boundary_direction, cell_index
   use output_vtk, only: write_vts
+  use output_file, only: out_file_t, out_open, out_check, out_commit
   use residual_norms, only: add_residual_plane_sums, norms_from_plane_sums
   use mass_constraint, only: add_mass_plane_sums, mass_from_plane_sums, rescale_to_mass
   use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH
@@ -533,30 +534,41 @@ contains
   subroutine write_pvts(path, stem, dc)
     character(len=*), intent(in) :: path, stem
     type(decomp_t), intent(in) :: dc
-    integer :: u, ios, r, nl(3), of(3), i
+    type(out_file_t) :: pf
+    integer :: ios, r, nl(3), of(3), i
     character(len=512) :: msg
     character(len=16) :: rn
     character(len=64), parameter :: names(4) = [character(len=64) :: 'density', 'pressure', &
       'temperature', 'mach']
-    open(newunit=u, file=path, status='replace', action='write', iostat=ios, iomsg=msg)
-    if (ios /= 0) call mpi_fail('cannot write "'//trim(path)//'": '//trim(msg), 2)
-    write(u, '(a)') '<?xml version="1.0"?>'
-    write(u, '(a)') '<VTKFile type="PStructuredGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">'
-    write(u, '(a)') '<PStructuredGrid WholeExtent="'//trim(extent_string(dc%nglob, [0, 0, 0]))//'" GhostLevel="0">'
-    write(u, '(a)') '<PPoints><PDataArray type="Float64" Name="coordinates" NumberOfComponents="3"/></PPoints>'
-    write(u, '(a)') '<PCellData Scalars="density" Vectors="velocity">'
+    call out_open(pf, path)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<?xml version="1.0"?>'
+    call out_check(pf, ios, msg)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<VTKFile type="PStructuredGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">'
+    call out_check(pf, ios, msg)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<PStructuredGrid WholeExtent="'//trim(extent_string(dc%nglob, [0, 0, 0]))//'" GhostLevel="0">'
+    call out_check(pf, ios, msg)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<PPoints><PDataArray type="Float64" Name="coordinates" NumberOfComponents="3"/></PPoints>'
+    call out_check(pf, ios, msg)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<PCellData Scalars="density" Vectors="velocity">'
+    call out_check(pf, ios, msg)
     do i = 1, 4
-      write(u, '(a)') '<PDataArray type="Float64" Name="'//trim(names(i))//'" NumberOfComponents="1"/>'
+      write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<PDataArray type="Float64" Name="'//trim(names(i))//'" NumberOfComponents="1"/>'
+      call out_check(pf, ios, msg)
     end do
-    write(u, '(a)') '<PDataArray type="Float64" Name="velocity" NumberOfComponents="3"/>'
-    write(u, '(a)') '</PCellData>'
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<PDataArray type="Float64" Name="velocity" NumberOfComponents="3"/>'
+    call out_check(pf, ios, msg)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '</PCellData>'
+    call out_check(pf, ios, msg)
     do r = 0, dc%nranks - 1
       call block_range(dc, r, nl, of)
       write(rn, '(a,i5.5)') '_r', r
-      write(u, '(a)') '<Piece Extent="'//trim(extent_string(nl, of))//'" Source="'//trim(stem)//trim(rn)//'.vts"/>'
+      write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<Piece Extent="'//trim(extent_string(nl, of))//'" Source="'//trim(stem)//trim(rn)//'.vts"/>'
+      call out_check(pf, ios, msg)
     end do
-    write(u, '(a)') '</PStructuredGrid>'
-    write(u, '(a)') '</VTKFile>'
-    close(u)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '</PStructuredGrid>'
+    call out_check(pf, ios, msg)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '</VTKFile>'
+    call out_check(pf, ios, msg)
+    call out_commit(pf)
   end subroutine write_pvts
 end module mpi_decomp
