@@ -222,7 +222,13 @@ int adi_dump_begin(adi_dump_writer *w, const char *path, const adi_dump_header *
     snprintf(msg, msglen, "out of memory for the path \"%s\"", path);
     return ENOMEM;
   }
-  w->f = fopen(w->tmp, "wbe");
+  /* a fresh file, never a link or file left by an earlier crash */
+  adi_remove_stale(w->tmp);
+  {
+    int fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    w->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !w->f) close(fd);
+  }
   if (!w->f) {
     int e = errno;
     snprintf(msg, msglen, "cannot write \"%s\": %s; the previous \"%s\" is kept", w->tmp, strerror(e), path);
@@ -266,7 +272,7 @@ int adi_dump_commit(adi_dump_writer *w, char *msg, size_t msglen)
     return EIO;
   }
   adi_dump_close(&back);
-  e = adi_commit_file(w->tmp, w->path, msg, msglen);
+  e = adi_commit_file(w->tmp, w->path, -1, msg, msglen);
   writer_free(w);
   return e;
 }

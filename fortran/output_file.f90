@@ -1,10 +1,15 @@
 !> An output file written safely: to PATH.tmp, every write's status kept,
-!> then flushed, closed, synced and renamed over PATH (fortran/safe_file.c).
-!> A full disk, a file-size limit or a lost permission therefore never
-!> leaves a truncated file under the final name: the previous one stays and
-!> the run stops with a message and exit code 5.
+!> then flushed, closed, checked for its full size, synced and renamed over
+!> PATH (fortran/safe_file.c). A full disk, a file-size limit or a lost
+!> permission therefore never leaves a truncated file under the final name:
+!> the previous one stays and the run stops with a message and exit code 5.
+!>
+!> Files are opened for stream access (formatted text or bytes): the stream
+!> position tells how many bytes were handed to the library, and the size on
+!> disk must match it. That check is needed because gfortran's buffered
+!> writes drop a failed write(2) (ENOSPC, EFBIG) without an error status.
 module output_file
-  use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_null_char
+  use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_long_long, c_null_char
   use sys_interface, only: c_string, from_c_string
   use case_config, only: io_error
   implicit none
@@ -19,12 +24,17 @@ module output_file
   end type out_file_t
 
   interface
-    integer(c_int) function adi_commit_file(tmp, final, msg, msglen) bind(c, name='adi_commit_file')
-      import :: c_int, c_char, c_size_t
+    integer(c_int) function adi_commit_file(tmp, final, expected, msg, msglen) bind(c, name='adi_commit_file')
+      import :: c_int, c_char, c_size_t, c_long_long
       character(kind=c_char), intent(in) :: tmp(*), final(*)
+      integer(c_long_long), value :: expected
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
+    subroutine adi_remove_stale(path) bind(c, name='adi_remove_stale')
+      import :: c_char
+      character(kind=c_char), intent(in) :: path(*)
+    end subroutine
   end interface
 
 contains
@@ -41,11 +51,13 @@ contains
     if (present(stream)) as_stream = stream
     of%path = trim(path)
     of%tmp = trim(path)//'.tmp'
+    call adi_remove_stale(c_string(of%tmp))
     if (as_stream) then
-      open(newunit=of%unit, file=of%tmp, access='stream', form='unformatted', status='replace', &
+      open(newunit=of%unit, file=of%tmp, access='stream', form='unformatted', status='new', &
         action='write', iostat=ios, iomsg=msg)
     else
-      open(newunit=of%unit, file=of%tmp, status='replace', action='write', iostat=ios, iomsg=msg)
+      open(newunit=of%unit, file=of%tmp, access='stream', form='formatted', status='new', &
+        action='write', iostat=ios, iomsg=msg)
     end if
     if (ios /= 0) call io_error('cannot write "'//of%tmp//'": '//trim(msg)// &
       '; the previous "'//of%path//'" is kept')
@@ -67,8 +79,14 @@ contains
   subroutine out_commit(of)
     type(out_file_t), intent(inout) :: of
     integer :: ios, n
+    integer(c_long_long) :: pos
     character(len=512) :: msg
     character(kind=c_char) :: cmsg(1024)
+    pos = 0
+    if (of%ios == 0) then
+      inquire(unit=of%unit, pos=pos, iostat=ios, iomsg=msg)
+      call out_check(of, ios, msg)
+    end if
     if (of%ios == 0) then
       flush(of%unit, iostat=ios, iomsg=msg)
       call out_check(of, ios, msg)
@@ -87,7 +105,7 @@ contains
         ' (disk full or a file-size limit?); the previous "'//of%path//'" is kept')
     end if
     cmsg(1) = c_null_char
-    if (adi_commit_file(c_string(of%tmp), c_string(of%path), cmsg, int(size(cmsg), c_size_t)) /= 0) &
+    if (adi_commit_file(c_string(of%tmp), c_string(of%path), pos - 1, cmsg, int(size(cmsg), c_size_t)) /= 0) &
       call io_error(from_c_string(cmsg)//'; the previous "'//of%path//'" is kept')
   end subroutine out_commit
 end module output_file

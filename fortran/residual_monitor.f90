@@ -5,13 +5,22 @@ module residual_monitor
   use kinds, only: rk, ik8
   use case_config, only: case_error, io_error
   use output_file, only: out_file_t, out_open, out_check, out_commit
-  use sys_interface, only: run_gnuplot
+  use sys_interface, only: run_gnuplot, c_string
+  use, intrinsic :: iso_c_binding, only: c_char, c_long_long
   implicit none
   private
   public :: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
 
   integer :: unit_dat = -1
+  character(len=:), allocatable :: dat_path
   integer :: n_lines = 0     !< residual lines written by this run
+
+  interface
+    integer(c_long_long) function adi_file_size(path) bind(c, name='adi_file_size')
+      import :: c_char, c_long_long
+      character(kind=c_char), intent(in) :: path(*)
+    end function
+  end interface
 
 contains
 
@@ -21,13 +30,17 @@ contains
     integer :: ios
     character(len=512) :: msg
     logical :: exists
-    inquire(file=trim(dir)//'/residual.dat', exist=exists)
+    ! formatted stream: its position is checked against the size on disk
+    ! after every line (written_in_full), since gfortran does not report a
+    ! failed buffered write
+    dat_path = trim(dir)//'/residual.dat'
+    inquire(file=dat_path, exist=exists)
     if (append .and. exists) then
-      open(newunit=unit_dat, file=trim(dir)//'/residual.dat', status='old', position='append', &
-        action='write', iostat=ios, iomsg=msg)
+      open(newunit=unit_dat, file=dat_path, access='stream', form='formatted', status='old', &
+        position='append', action='write', iostat=ios, iomsg=msg)
     else
-      open(newunit=unit_dat, file=trim(dir)//'/residual.dat', status='replace', action='write', &
-        iostat=ios, iomsg=msg)
+      open(newunit=unit_dat, file=dat_path, access='stream', form='formatted', status='replace', &
+        action='write', iostat=ios, iomsg=msg)
       if (ios == 0) write(unit_dat, '(a)') '# iter  cfl  L2(rho)  L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
         '  drop(orders)  s/iter'
     end if
@@ -75,10 +88,23 @@ contains
     write(unit_dat, '(i9,f9.3,5es23.15,f8.3,es11.3)', iostat=ios, iomsg=msg) it, cfl, norms, &
       residual_drop(norms, res0), sec_per_iter
     if (ios == 0) flush(unit_dat, iostat=ios, iomsg=msg)
+    if (ios == 0 .and. .not. written_in_full()) then
+      ios = 1
+      msg = 'not every byte reached the disk'
+    end if
     if (ios /= 0) call io_error('writing residual.dat failed: '//trim(msg)// &
       ' (disk full or a file-size limit?); the last restart is kept')
     n_lines = n_lines + 1
   end subroutine monitor_line
+
+  !> The bytes handed to the library all on disk (the position of the
+  !> stream against the file's size).
+  logical function written_in_full()
+    integer(c_long_long) :: pos
+    integer :: ios
+    inquire(unit=unit_dat, pos=pos, iostat=ios)
+    written_in_full = ios == 0 .and. adi_file_size(c_string(dat_path)) == pos - 1
+  end function written_in_full
 
   subroutine monitor_close()
     integer :: ios

@@ -45,9 +45,34 @@ static void folder_of(const char *path, char *dir, size_t len)
   }
 }
 
-int adi_commit_file(const char *tmp, const char *final, char *msg, size_t msglen)
+long long adi_file_size(const char *path)
 {
-  int fd = open(tmp, O_RDONLY | O_CLOEXEC), e = 0;
+  struct stat st;
+  return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+void adi_remove_stale(const char *path)
+{
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode)) unlink(path);
+}
+
+int adi_commit_file(const char *tmp, const char *final, long long expected, char *msg, size_t msglen)
+{
+  struct stat st;
+  int fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), e = 0;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    close(fd);
+    snprintf(msg, msglen, "\"%s\" is not a regular file", tmp);
+    return EINVAL;
+  }
+  if (fd >= 0 && expected >= 0 && (long long)st.st_size != expected) {
+    close(fd);
+    snprintf(msg, msglen, "writing \"%s\" failed: %lld of %lld bytes reached the disk (disk full or a file-size limit?)",
+             tmp, (long long)st.st_size, expected);
+    unlink(tmp);
+    return ENOSPC;
+  }
   if (fd < 0) {
     e = errno;
     snprintf(msg, msglen, "cannot reopen \"%s\": %s", tmp, strerror(e));

@@ -10,8 +10,18 @@
  * in msg ("does not exist", "is a directory", "is a FIFO", ...). */
 int adi_check_regular_file(const char *path, char *msg, size_t msglen);
 
-/* fsync tmp, rename it over final, fsync the folder. 0 or errno, with the
- * reason in msg; on failure tmp is removed and final is untouched. */
-int adi_commit_file(const char *tmp, const char *final, char *msg, size_t msglen);
+/* Check that tmp is a regular file of exactly expected bytes (expected < 0:
+ * any size), fsync it, rename it over final, fsync the folder. 0 or errno,
+ * with the reason in msg; on failure tmp is removed and final is untouched.
+ * The size check is what catches a full disk behind a writer that does not
+ * report it (gfortran's buffered writes lose ENOSPC). */
+int adi_commit_file(const char *tmp, const char *final, long long expected, char *msg, size_t msglen);
+
+/* The size of path in bytes, or -1. */
+long long adi_file_size(const char *path);
+
+/* Remove a stale path (a file or a link left by an earlier crash) before a
+ * writer creates it afresh, so that a link is never followed. */
+void adi_remove_stale(const char *path);
 
 #endif

@@ -250,15 +250,28 @@ if mkdir -p "$T/mnt" && mount -t tmpfs -o size=3m tmpfs "$T/mnt" 2>/dev/null; th
   head -c 10000000 /dev/zero > "$MNT/filler" 2>/dev/null   # fill the rest of the file system
   disk_full_check "adiflow on a full tmpfs, --restart --max-iter 4" "$MNT/run" \
     ./build/adiflow "$T/full.nml" --backend cpu --restart --max-iter 4 --run-dir "$MNT/run"
+  # room for the restart and the dump but not for flow.vts: the failure is in
+  # a Fortran writer, whose library does not report it; the size check does
+  rm -f "$MNT/filler"
+  avail=$(df --output=avail -B1 "$MNT" | tail -n 1)
+  head -c $((avail - 450000)) /dev/zero > "$MNT/filler" 2>/dev/null
+  s3=$(sum "$MNT/run/flow.vts")
+  try "adiflow on a nearly full tmpfs: flow.vts fails, exit 5" 5 "writing .*flow.vts.tmp.* failed: .* bytes reached the disk" \
+    ./build/adiflow "$T/full.nml" --backend cpu --restart --max-iter 4 --run-dir "$MNT/run"
+  [ -n "$s3" ] && [ "$(sum "$MNT/run/flow.vts")" = "$s3" ] && ! ls "$MNT/run"/*.tmp > /dev/null 2>&1 \
+    && ok "adiflow on a nearly full tmpfs: the previous flow.vts kept, no .tmp left" \
+    || bad "adiflow on a nearly full tmpfs: flow.vts changed or a .tmp left"
   umount "$MNT"; MNT=""
 else
   echo "note: cannot mount a tmpfs here (not root?); the full disk is tested through /dev/full below"
 fi
 ./build/adiflow "$T/full.nml" --backend cpu --run-dir "$T/df" > /dev/null 2>&1
-ln -s /dev/full "$T/df/restart.bin.tmp"
-disk_full_check "adiflow with restart.bin.tmp on /dev/full (ENOSPC)" "$T/df" \
-  ./build/adiflow "$T/full.nml" --backend cpu --restart --max-iter 4 --run-dir "$T/df"
-rm -f "$T/df/restart.bin.tmp"
+cp -r "$T/df" "$T/dl"
+for f in restart.bin flow.vts centreline_u.csv; do ln -s /dev/full "$T/dl/$f.tmp"; done
+try "adiflow: stale .tmp links (to /dev/full) are replaced, never followed" 0 "done; outputs in" \
+  ./build/adiflow "$T/full.nml" --backend cpu --restart --max-iter 3 --run-dir "$T/dl"
+[ -f "$T/dl/restart.bin" ] && [ ! -L "$T/dl/restart.bin" ] && [ ! -L "$T/dl/flow.vts" ] && ! ls "$T/dl"/*.tmp > /dev/null 2>&1 \
+  && ok "adiflow: after stale links, restart.bin and flow.vts are regular files" || bad "adiflow: a stale link was followed or kept"
 disk_full_check "adiflow under ulimit -f 40 (kB)" "$T/df" \
   bash -c "ulimit -f 40; exec ./build/adiflow '$T/full.nml' --backend cpu --restart --max-iter 4 --run-dir '$T/df'"
 try "adiflow: the restart kept through the failed writes still continues" 0 "restarting from .* at iteration 2" \
