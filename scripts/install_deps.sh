@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what adiflow's build, run and tests need, from Debian/Ubuntu
-# packages, only when missing. Called by the Makefile (make deps); safe to
-# run again. Usage: scripts/install_deps.sh [base|mpi|hip|all]
+# packages, only when missing. Called by the Makefile, per target: base
+# (gfortran, gcc, make, gnuplot-nox) for make, make run and make validate;
+# mpi (OpenMPI) for make mpi and make test; hip for make hip. Safe to run
+# again. Usage: scripts/install_deps.sh [base|mpi|hip|all]
 set -euo pipefail
 what="${1:-base}"
 

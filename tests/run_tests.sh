@@ -128,13 +128,16 @@ expect '[ "$rc" -eq 0 ]' "run continues from the interrupt restart (iteration $i
 
 # ---- Ghia et al. (1982), Re = 100 on the default 64x64 case ----
 rc=$(run ghia cases/cavity_default.nml --backend cpu)
-G=../shared/data/ghia1982
-[ -d "$G" ] || G=shared/data/ghia1982
-out=$(./$B/ghia_compare "$T/ghia/centreline_u.csv" $G/ghia1982_Re100_u_vertical_centerline.csv \
-      "$T/ghia/centreline_v.csv" $G/ghia1982_Re100_v_horizontal_centerline.csv 0.02 --label "Re=100 64x64" 2>&1)
+G=validation/data/ghia1982   # the tables of Ghia, Ghia & Shin (1982), in the repository
+out=$(./$B/ghia_compare "$T/ghia/centreline_u.csv" "$G/ghia1982_Re100_u_vertical_centerline.csv" \
+      "$T/ghia/centreline_v.csv" "$G/ghia1982_Re100_v_horizontal_centerline.csv" 0.02 --label "Re=100 64x64" 2>&1)
 grc=$?
 echo "$out" | grep -E "max \|u"
 expect '[ "$rc" -eq 0 ] && [ $grc -eq 0 ]' "Ghia Re=100 centrelines within 0.02 on the default 64x64 case"
+if [ "$rc" -ne 0 ] || [ $grc -ne 0 ]; then # say why: the run's end, ghia_compare's message
+  [ "$rc" -ne 0 ] && { echo "  adiflow exited with $rc; the end of its log:"; tail -n 5 "$T/ghia.log" | sed 's/^/    /'; }
+  [ $grc -ne 0 ] && { echo "  ghia_compare exited with $grc:"; echo "$out" | grep -v '^MD:' | tail -n 12 | sed 's/^/    /'; }
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
