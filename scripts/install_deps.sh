@@ -7,14 +7,15 @@
 set -euo pipefail
 what="${1:-base}"
 
-need=()
+need=()      # without these the target cannot build or run
+optional=()  # gnuplot: only the residual plot needs it; a run without it says "plot skipped"
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 case "$what" in
   base|all)
     have_cmd gfortran || need+=(gfortran)
     have_cmd gcc || need+=(gcc)
     have_cmd make || need+=(make)
-    have_cmd gnuplot || need+=(gnuplot-nox)
+    have_cmd gnuplot || optional+=(gnuplot-nox)
     ;;&
   mpi|all)
     have_cmd mpicc || need+=(libopenmpi-dev openmpi-bin)
@@ -24,15 +25,27 @@ case "$what" in
     ;;
 esac
 
-[ ${#need[@]} -eq 0 ] && exit 0
-echo "install_deps: installing ${need[*]}"
+[ ${#need[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
-  if have_cmd sudo; then SUDO="sudo"; else
-    echo "install_deps: need root to install ${need[*]}; run: apt-get install ${need[*]}" >&2
+  if have_cmd sudo && sudo -n true 2>/dev/null; then SUDO="sudo"; else
+    [ ${#optional[@]} -gt 0 ] && echo "install_deps: note: ${optional[*]} not installed (optional: no residual plot)" >&2
+    [ ${#need[@]} -eq 0 ] && exit 0
+    echo "install_deps: error: ${need[*]} missing, and installing needs root: run  sudo apt-get install ${need[*]}" >&2
     exit 1
   fi
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >/dev/null || true
-$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+echo "install_deps: installing ${need[*]} ${optional[*]}"
+$SUDO apt-get update -qq >/dev/null 2>&1 || true
+if [ ${#optional[@]} -gt 0 ] && ! $SUDO apt-get install -y -qq --no-install-recommends "${optional[@]}" >/dev/null 2>&1; then
+  echo "install_deps: note: could not install ${optional[*]} (no network or no such package): runs skip the residual plot" >&2
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+if ! $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" > /tmp/install_deps.$$.log 2>&1; then
+  echo "install_deps: error: could not install ${need[*]} (apt-get says: $(grep -E '^E:' /tmp/install_deps.$$.log | head -n 2 | tr '\n' ' '))." >&2
+  echo "  Without network access, build on a machine that has the compilers and copy the build/ folder over." >&2
+  rm -f /tmp/install_deps.$$.log
+  exit 1
+fi
+rm -f /tmp/install_deps.$$.log

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# On a GPU machine, as a user would run it (builds nothing): the GPU backend's
+# side of the robustness guarantees, then the strict build's bit-identity.
+#   FAST=DIR STRICT_BUILD=DIR bash validation/device_robustness.sh
+# FAST: a fast build (adiflow, compare_fields; default build), STRICT_BUILD: a
+# STRICT=1 build (default build/strict). Prints PASS/FAIL lines and a table.
+set -u
+cd "$(dirname "$0")/.."
+FAST=${FAST:-build}
+SB=${STRICT_BUILD:-build/strict}
+T=$(mktemp -d /tmp/adiflow-devrob.XXXXXX)
+MNT=""
+trap '[ -n "$MNT" ] && umount "$MNT" 2>/dev/null; rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()  { pass=$((pass+1)); echo "PASS $*"; }
+bad() { fail=$((fail+1)); echo "FAIL $*"; }
+sum() { md5sum "$1" 2>/dev/null | cut -d' ' -f1; }
+
+echo "gnuplot: $(command -v gnuplot || echo 'not installed')"
+# 1. the default deck on the GPU ends with exit 0 whether or not gnuplot is there
+t0=$(date +%s.%N)
+timeout 300 "$FAST/adiflow" cases/cube64_re1000.nml --backend cuda --max-iter 600 --run-dir "$T/cube" > "$T/cube.log" 2>&1
+rc=$?; t1=$(date +%s.%N)
+tail -n 4 "$T/cube.log"
+if command -v gnuplot > /dev/null; then want="done; outputs in"; else want="plot skipped \\(gnuplot not found\\)"; fi
+[ $rc -eq 0 ] && grep -qE "$want" "$T/cube.log" && ok "cube64_re1000 --backend cuda: exit 0, plot handled ($want)" \
+  || bad "cube64_re1000 --backend cuda: exit $rc"
+# 2. hostile names on the GPU path
+timeout 120 "$FAST/adiflow" cases/cube32_gpu_check.nml --backend cuda --max-iter 20 \
+  --run-dir "$T/h/\$(touch $T/pwned)\"; touch $T/pwned; \"" > "$T/h.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ ! -e "$T/pwned" ] && ok "hostile run folder on the GPU path: exit 0, nothing ran" \
+  || bad "hostile run folder on the GPU path (exit $rc)"
+# 3. a full disk during the GPU run's final writes: exit 5, the previous restart kept
+if mkdir -p "$T/mnt" && mount -t tmpfs -o size=6m tmpfs "$T/mnt" 2>/dev/null; then
+  MNT=$T/mnt
+  printf '&adiflow\nni = 32, nj = 32, nk = 16, max_iter = 20, monitor_interval = 10, write_tecplot = .false.\n/\n' > "$T/f.nml"
+  "$FAST/adiflow" "$T/f.nml" --backend cuda --run-dir "$MNT/run" > "$T/f0.log" 2>&1
+  s=$(sum "$MNT/run/restart.bin")
+  head -c 100000000 /dev/zero > "$MNT/filler" 2>/dev/null
+  timeout 120 "$FAST/adiflow" "$T/f.nml" --backend cuda --restart --max-iter 30 --run-dir "$MNT/run" > "$T/f1.log" 2>&1; rc=$?
+  [ $rc -eq 5 ] && [ -n "$s" ] && [ "$(sum "$MNT/run/restart.bin")" = "$s" ] && grep -q "kept" "$T/f1.log" \
+    && ok "full disk on the GPU path: exit 5, restart.bin kept" || bad "full disk on the GPU path (exit $rc): $(tail -1 "$T/f1.log")"
+  rm -f "$MNT/filler"
+  timeout 120 "$FAST/adiflow" "$T/f.nml" --backend cuda --restart --max-iter 30 --run-dir "$MNT/run" > "$T/f2.log" 2>&1 \
+    && ok "full disk on the GPU path: the kept restart continues" || bad "the kept restart does not continue"
+  umount "$MNT"; MNT=""
+fi
+# 4. the strict build still bit-identical to the CPU, split and merged (32^3 x 200)
+for k in split merged; do
+  out=$(BUILD=$SB KERNELS=$k timeout 500 bash validation/gpu_test.sh --no-sanitizer --out "$T/gt" 2>&1); rc=$?
+  echo "$out" | grep -E "^(PASS|FAIL)" | sed "s/^/  [$k] /"
+  [ $rc -eq 0 ] && ok "strict build, $k kernels: gpu_test.sh passed (bit-identical to the CPU)" \
+    || bad "strict build, $k kernels: gpu_test.sh failed"
+done
+printf '\n| check | result |\n|---|---|\n'
+awk -v a="$t0" -v b="$t1" 'BEGIN { printf "| cube64_re1000, 600 GPU iterations incl. outputs | %.1f s |\n", b - a }'
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
