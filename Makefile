@@ -86,7 +86,8 @@ CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
 TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
-         $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint
+         $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
+         $(BUILD)/test_params_layout
 # device copy bandwidth (bench/copy_bw.cu), with the CUDA backend only
 ifneq ($(GPU_LIBS),)
 TOOLS += $(BUILD)/copy_bw
@@ -199,6 +200,13 @@ $(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_uti
 $(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c include/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
 	$(CC) $(CFLAGS) -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+# the bind(c) parameter struct: same size and offsets in Fortran and C
+$(BUILD)/test_params_layout: tests/test_params_layout.f90 tests/params_layout_shim.c include/adiflow_params.h \
+  $(OBJ)/solver_params.o tests/test_util.f90 | $(OBJ)
+	@mkdir -p $(BUILD)/testmod/params_layout
+	$(CC) $(CFLAGS) -c tests/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
+	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/test_util.f90 $< $(OBJ)/params_layout_shim.o \
+	  $(OBJ)/solver_params.o -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/test_block_sweep.c include/adiflow_stages.h include/adiflow_math.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@

@@ -62,6 +62,13 @@ expect '[ $(wc -l < "$f/centreline_u.csv") -eq 13 ] && [ $(wc -l < "$f/centrelin
 expect '[ $(grep -vc "^#" "$f/residual.dat") -eq 5 ]' "residual.dat has one line per monitored iteration"
 expect '[ $(stat -c %s "$f/field.dump") -eq $((80 + 12*10*8*5*8 + 8)) ]' "field dump has the documented size"
 
+# ---- golden residual history: the CPU reference's digits, kept across every restructuring ----
+expect 'diff <(grep -v "^#" tests/golden/cube12_residual.txt) <(grep -v "^#" "$f/residual.dat" | awk "{NF=NF-1; print}") > "$T/golden.diff"' \
+  "residual history of cube12 == the stored golden history (tests/golden/cube12_residual.txt), every digit"
+[ -s "$T/golden.diff" ] && head -n 6 "$T/golden.diff"
+expect '[ "$(md5sum < "$f/field.dump" | cut -d" " -f1)" = "$(cat tests/golden/cube12_field.md5)" ]' \
+  "field.dump of cube12 == the stored golden one (md5 in tests/golden/cube12_field.md5), bit for bit"
+
 # ---- bad input: clear message naming the key/value, exit code 2 ----
 badcase() { # NAME "namelist body" "expected message part"
   printf '&adiflow\n%s\n/\n' "$2" > "$T/bad.nml"

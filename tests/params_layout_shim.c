@@ -1,0 +1,22 @@
+/* The C side of tests/test_params_layout.f90: sizeof(adi_solver_params) and
+ * the offset of each member, in declaration order. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "adiflow_params.h"
+
+#define MEMBERS(X)                                                                                        \
+  X(gamma) X(gm1) X(ggm1) X(gm2) X(re_inv) X(cond_coef) X(sutherland_s) X(efix) X(vis_fac) X(t_wall)     \
+  X(lid_u) X(lid_v) X(lid_w) X(visc_law) X(order) X(limiter) X(wall_thermal) X(bc) X(ni) X(nj) X(nk)     \
+  X(ldi) X(ldj) X(ldk)
+
+/* out[0] = size, out[1..] = offsets; returns the number of members */
+int adi_params_layout(int64_t *out, int nmax)
+{
+  int n = 0;
+  out[n++] = (int64_t)sizeof(adi_solver_params);
+#define OFFSET(m) if (n < nmax) out[n++] = (int64_t)offsetof(adi_solver_params, m);
+  MEMBERS(OFFSET)
+#undef OFFSET
+  return n - 1;
+}
