@@ -1,4 +1,4 @@
-/* The "merged" kernel family (issue 4): new per-point / per-line bodies and
+/* The "merged" kernel family: new per-point / per-line bodies and
  * the merged launch schedule, shared by the CUDA kernels
  * (cuda/merged_*.cu) and the host emulation
  * (tests/merged_host_emul.c, checked bit for bit against solver_cpu by

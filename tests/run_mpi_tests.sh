@@ -96,7 +96,7 @@ for g in "2 2 1" "4 2 2"; do
   expect '[ $rc -eq 0 ] && cmp -s "$T/s_mf/field.dump" "$T/$d/field.dump" && cmp -s <(hist "$T/s_mf/residual.dat") <(hist "$T/$d/residual.dat") && ! cmp -s "$T/s_mf/field.dump" "$T/s_cube/field.dump"' \
     "mass_fix, exact, $1 ranks, ${2}x$3: field.dump and residual history bit-identical to build/adiflow --mass-fix"
 done
-# issue 9: without mass_fix the two converged states differ by ~1e-4 (their
+# without mass_fix the two converged states differ by ~1e-4 (their
 # mass levels); with it, decoupled 2x1 reaches the single-domain steady state
 M=tests/cases/mpi_cube12_re400.nml
 rc1=$(ser s_m400 $M)

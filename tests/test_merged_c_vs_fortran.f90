@@ -1,4 +1,4 @@
-!> The merged GPU kernel family (issue 4), emulated on the CPU: the merged
+!> The merged GPU kernel family, emulated on the CPU: the merged
 !> launch schedule of cuda/merged_schedule.cu over the bodies of
 !> include/adiflow_merged.h (tests/merged_host_emul.c, gcc -ffp-contract=off)
 !> against solver_cpu's cpu_iteration, for several sets of merged steps
