@@ -3,7 +3,8 @@
 #   make ooc          CPU binaries into build/ooc/ (ooc2d with the CPU stand-in device, test_ooc)
 #   make ooc-cuda     CUDA binary build/ooc/ooc2d-cuda (only when nvcc exists)
 #   make ooc-test     CPU test suite, last line "N passed, M failed"
-# Shares wave/src/stencil.h (wave_update, real), wave/src/output.c (hash, PNG)
+# Shares wave/src/stencil.h (wave_update, real), wave/src/output.c (hash, PNG),
+# wave/src/guard.c (exit codes, safe output files, host-memory check)
 # and wave/src/opts.c (case files and flags).
 
 OOC_SRC   := ooc/src
@@ -11,8 +12,8 @@ OOC_BUILD := build/ooc
 OOC_CC    ?= gcc
 OOC_CFLAGS ?= -std=c11 -D_GNU_SOURCE -O3 -march=x86-64-v2 -fopenmp -ffp-contract=off -Wall -Wextra
 OOC_INC   := -I$(OOC_SRC) -Iwave/src
-OOC_HDRS  := $(OOC_SRC)/ooc.h $(OOC_SRC)/ooc_stencil.h wave/src/stencil.h wave/src/wave.h wave/src/opts.h
-OOC_LIBSRC := $(OOC_SRC)/case.c $(OOC_SRC)/driver.c $(OOC_SRC)/dev_cpu.c wave/src/opts.c wave/src/output.c
+OOC_HDRS  := $(OOC_SRC)/ooc.h $(OOC_SRC)/ooc_stencil.h wave/src/stencil.h wave/src/wave.h wave/src/opts.h wave/src/guard.h
+OOC_LIBSRC := $(OOC_SRC)/case.c $(OOC_SRC)/driver.c $(OOC_SRC)/dev_cpu.c wave/src/opts.c wave/src/output.c wave/src/guard.c
 OOC_LIBS  := -lm
 
 OOC_NVCC  ?= /usr/local/cuda/bin/nvcc

@@ -6,7 +6,8 @@
 #                         contraction allowed: faster, not bit-identical; for the benchmark only)
 #   make stencil3d-test   CPU test suite, last line "N passed, M failed"
 # It shares wave/src/stencil.h (real, WAVE_HD, 8th-order coefficients),
-# wave/src/opts.c (case files and flags) and wave/src/output.c (PNG writer,
+# wave/src/opts.c (case files and flags), wave/src/guard.c (exit codes, safe
+# output files, host-memory check) and wave/src/output.c (PNG writer,
 # FNV hash) with the wave module.
 
 S3_SRC   := stencil3d/src
@@ -16,8 +17,8 @@ S3_CC    ?= gcc
 # emulation and the GPU kernels (--fmad=false) give bit-identical fields
 S3_CFLAGS ?= -std=c11 -D_GNU_SOURCE -O3 -march=x86-64-v2 -fopenmp -ffp-contract=off -Wall -Wextra
 S3_INC   := -I$(S3_SRC) -Iwave/src
-S3_HDRS  := $(S3_SRC)/s3d.h $(S3_SRC)/s3_stencil.h $(S3_SRC)/s3_kernels.h wave/src/opts.h wave/src/stencil.h wave/src/wave.h
-S3_LIBSRC := $(S3_SRC)/case.c $(S3_SRC)/cpu.c $(S3_SRC)/emu.c $(S3_SRC)/emu_fiber.c wave/src/opts.c wave/src/output.c
+S3_HDRS  := $(S3_SRC)/s3d.h $(S3_SRC)/s3_stencil.h $(S3_SRC)/s3_kernels.h wave/src/opts.h wave/src/stencil.h wave/src/wave.h wave/src/guard.h
+S3_LIBSRC := $(S3_SRC)/case.c $(S3_SRC)/cpu.c $(S3_SRC)/emu.c $(S3_SRC)/emu_fiber.c wave/src/opts.c wave/src/output.c wave/src/guard.c
 S3_LIBS  := -lm
 
 S3_NVCC  ?= /usr/local/cuda/bin/nvcc

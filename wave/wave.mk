@@ -11,8 +11,8 @@ WAVE_MPICC ?= mpicc
 # -ffp-contract=off: no FMA contraction, so all modes give bit-identical fields
 WAVE_CFLAGS ?= -std=c11 -D_GNU_SOURCE -O3 -march=x86-64-v2 -fopenmp -ffp-contract=off -Wall -Wextra
 WAVE_LIBS  := -lm
-WAVE_HDRS  := $(WAVE_SRC)/wave.h $(WAVE_SRC)/stencil.h $(WAVE_SRC)/opts.h
-WAVE_CSRC  := $(WAVE_SRC)/main.c $(WAVE_SRC)/case.c $(WAVE_SRC)/opts.c $(WAVE_SRC)/cpu.c $(WAVE_SRC)/output.c
+WAVE_HDRS  := $(WAVE_SRC)/wave.h $(WAVE_SRC)/stencil.h $(WAVE_SRC)/opts.h $(WAVE_SRC)/guard.h
+WAVE_CSRC  := $(WAVE_SRC)/main.c $(WAVE_SRC)/case.c $(WAVE_SRC)/opts.c $(WAVE_SRC)/cpu.c $(WAVE_SRC)/output.c $(WAVE_SRC)/guard.c
 
 WAVE_NVCC  ?= /usr/local/cuda/bin/nvcc
 WAVE_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(WAVE_NVCC))
@@ -48,8 +48,9 @@ $(WAVE_BUILD)/wave2d-mpi: $(WAVE_CSRC) $(WAVE_HDRS) | $(WAVE_BUILD)/.dir
 	$(WAVE_MPICC) $(WAVE_CFLAGS) -DWAVE_HAVE_MPI -o $@ $(WAVE_CSRC) $(WAVE_LIBS)
 $(WAVE_BUILD)/wave2d-mpi-dp: $(WAVE_CSRC) $(WAVE_HDRS) | $(WAVE_BUILD)/.dir
 	$(WAVE_MPICC) $(WAVE_CFLAGS) -DWAVE_HAVE_MPI -DWAVE_DOUBLE -o $@ $(WAVE_CSRC) $(WAVE_LIBS)
-$(WAVE_BUILD)/test_wave: wave/tests/test_wave.c wave/tests/check.h $(WAVE_SRC)/case.c $(WAVE_SRC)/opts.c $(WAVE_SRC)/cpu.c $(WAVE_SRC)/output.c $(WAVE_HDRS) | $(WAVE_BUILD)/.dir
-	$(WAVE_CC) $(WAVE_CFLAGS) -DWAVE_DOUBLE -I$(WAVE_SRC) -o $@ wave/tests/test_wave.c $(WAVE_SRC)/case.c $(WAVE_SRC)/opts.c $(WAVE_SRC)/cpu.c $(WAVE_SRC)/output.c $(WAVE_LIBS)
+WAVE_TSRC  := $(WAVE_SRC)/case.c $(WAVE_SRC)/opts.c $(WAVE_SRC)/cpu.c $(WAVE_SRC)/output.c $(WAVE_SRC)/guard.c
+$(WAVE_BUILD)/test_wave: wave/tests/test_wave.c wave/tests/check.h $(WAVE_TSRC) $(WAVE_HDRS) | $(WAVE_BUILD)/.dir
+	$(WAVE_CC) $(WAVE_CFLAGS) -DWAVE_DOUBLE -I$(WAVE_SRC) -o $@ wave/tests/test_wave.c $(WAVE_TSRC) $(WAVE_LIBS)
 
 # ---- CUDA ----
 ifneq ($(wildcard $(WAVE_NVCC)),)

@@ -8,29 +8,33 @@
 #include "ooc.h"
 #include "wave.h"     /* wave_hash, wave_mix32 */
 
-#define K(name, t, help) OPT(OocCase, name, t, help)
+/* Ranges: what the parser accepts for each key; what depends on other keys
+ * (the grid minimum of the equation, stability, the budget) is checked in
+ * ooc_case_finalize and main. */
+#define N(name, t, lo, hi, help) OPT_NUM(OocCase, name, t, lo, hi, help)
+#define S(name, help)            OPT_TEXT(OocCase, name, help)
 static const OptKey keys[] = {
-    K(eq, OPT_STR, "heat (5-point explicit scheme of the paper) | wave (8th-order leapfrog, two time levels)"),
-    K(nx, OPT_INT, "grid points in x (a row), fixed frame included"),
-    K(ny, OPT_INT, "grid points in y (rows; slabs are ranges of rows)"),
-    K(nt, OPT_LONG, "time steps"),
-    K(r, OPT_DBL, "heat: alpha dt / h^2 (0 = 0.2; stable up to 0.25)"),
-    K(courant, OPT_DBL, "wave: v dt / h (0 = 0.45; stable up to 0.5546)"),
-    K(device_mem, OPT_SIZE, "device memory budget, e.g. 64M or 2G (0 = 1/8 of the field, at least 2 x the minimum); --device-mem works too"),
-    K(rows, OPT_INT, "rows of a slab buffer (0 = as many as the budget allows)"),
-    K(n, OPT_INT, "pyramid height, steps per transfer (0 = chosen by the cost model)"),
-    K(method, OPT_STR, "all | pyramid | trivial | incore"),
-    K(check, OPT_STR, "reference for the bit-identity check: auto | cpu | gpu | none (gpu = in-core on the GPU)"),
-    K(mode, OPT_STR, "auto | cpu (CPU stand-in device) | gpu"),
-    K(overlap, OPT_INT, "1 = streams and double buffering, 0 = one stream (the paper's serial setting)"),
-    K(init, OPT_STR, "gauss | noise (noise also in the frame; wave: starts at rest)"),
-    K(sched_seed, OPT_INT, "CPU stand-in: 0 = operations in issue order, else a random legal stream interleaving"),
-    K(poison, OPT_INT, "CPU stand-in: 1 = fill device buffers with NaN before each slab"),
-    K(threads, OPT_INT, "OpenMP threads (0 = default)"),
-    K(quiet, OPT_INT, "1 = only errors and the summary"),
-    K(out, OPT_STR, "output directory ('' = no files): final.bin, final.png, info.txt"),
-    K(write_final, OPT_INT, "write out/final.bin (1/0)"),
-    K(debug_break, OPT_INT, "tests only: 1 = drop the buffer-slot wait, 2 = download the seam too early"),
+    S(eq, "heat (5-point explicit scheme of the paper) | wave (8th-order leapfrog, two time levels)"),
+    N(nx, OPT_INT, 3, 1000000, "grid points in x (a row), fixed frame included"),
+    N(ny, OPT_INT, 3, 1000000, "grid points in y (rows; slabs are ranges of rows)"),
+    N(nt, OPT_LONG, 0, 1e12, "time steps"),
+    N(r, OPT_DBL, 0, INFINITY, "heat: alpha dt / h^2 (0 = 0.2; stable up to 0.25)"),
+    N(courant, OPT_DBL, 0, INFINITY, "wave: v dt / h (0 = 0.45; stable up to 0.5546)"),
+    N(device_mem, OPT_SIZE, 0, 1e15, "device memory budget, e.g. 64M or 2G (0 = 1/8 of the field, at least 2 x the minimum); --device-mem works too"),
+    N(rows, OPT_INT, 0, 100000000, "rows of a slab buffer (0 = as many as the budget allows)"),
+    N(n, OPT_INT, 0, 1000000, "pyramid height, steps per transfer (0 = chosen by the cost model)"),
+    S(method, "all | pyramid | trivial | incore"),
+    S(check, "reference for the bit-identity check: auto | cpu | gpu | none (gpu = in-core on the GPU)"),
+    S(mode, "auto | cpu (CPU stand-in device) | gpu"),
+    N(overlap, OPT_INT, 0, 1, "1 = streams and double buffering, 0 = one stream (the paper's serial setting)"),
+    S(init, "gauss | noise (noise also in the frame; wave: starts at rest)"),
+    N(sched_seed, OPT_INT, 0, 2147483647, "CPU stand-in: 0 = operations in issue order, else a random legal stream interleaving"),
+    N(poison, OPT_INT, 0, 1, "CPU stand-in: 1 = fill device buffers with NaN before each slab"),
+    N(threads, OPT_INT, 0, 1024, "OpenMP threads (0 = default)"),
+    N(quiet, OPT_INT, 0, 1, "1 = only errors and the summary"),
+    S(out, "output directory ('' = no files): final.bin, final.png, info.txt"),
+    N(write_final, OPT_INT, 0, 1, "write out/final.bin (1/0)"),
+    N(debug_break, OPT_INT, 0, 2, "tests only: 1 = drop the buffer-slot wait, 2 = download the seam too early"),
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -58,6 +62,8 @@ void ooc_usage(const char *prog)
 
 int ooc_case_finalize(OocCase *c, char *err, size_t n)
 {
+    /* every number against its range again: fields may have been set by code, not the parser */
+    if (opts_check(keys, NKEYS, c, err, n)) return -1;
     if (!strcmp(c->eq, "heat")) c->eq_id = OOC_HEAT;
     else if (!strcmp(c->eq, "wave")) c->eq_id = OOC_WAVE;
     else { snprintf(err, n, "eq = '%s': allowed heat or wave", c->eq); return -1; }
@@ -69,7 +75,6 @@ int ooc_case_finalize(OocCase *c, char *err, size_t n)
                  c->nx, c->ny, minn, c->eq, c->rad);
         return -1;
     }
-    if (c->nt < 0) { snprintf(err, n, "nt = %ld: the number of steps must be >= 0", c->nt); return -1; }
     if (c->eq_id == OOC_HEAT) {
         if (c->r == 0) c->r = 0.2;
         if (!(c->r > 0) || c->r > 0.25) { snprintf(err, n, "r = %g is outside the stable range of the explicit heat scheme: allowed 0 < r <= 0.25", c->r); return -1; }
@@ -83,12 +88,9 @@ int ooc_case_finalize(OocCase *c, char *err, size_t n)
         }
         c->coef = (real)(c->courant * c->courant);
     }
-    if (c->device_mem < 0) { snprintf(err, n, "device_mem = %ld: must be >= 0 (0 = 1/8 of the field)", c->device_mem); return -1; }
     const double field = (double)c->nx * c->ny * sizeof(real) * c->levels;
     const double minimum = 4.0 * c->nx * sizeof(real) * 3 * c->rad;   /* 4 buffers of 3R rows */
     if (c->device_mem == 0) c->device_mem = (long)(field / 8 > 2 * minimum ? field / 8 : 2 * minimum);
-    if (c->rows < 0) { snprintf(err, n, "rows = %d: must be >= 0 (0 = from the budget)", c->rows); return -1; }
-    if (c->n < 0) { snprintf(err, n, "n = %d: the pyramid height must be >= 0 (0 = from the cost model)", c->n); return -1; }
     static const char *const methods[] = { "all", "pyramid", "trivial", "incore", NULL };
     static const char *const checks[] = { "auto", "cpu", "gpu", "none", NULL };
     static const char *const modes[] = { "auto", "cpu", "gpu", NULL };
@@ -97,9 +99,6 @@ int ooc_case_finalize(OocCase *c, char *err, size_t n)
     if (!opts_one_of(c->check, checks)) { snprintf(err, n, "check = '%s': allowed auto, cpu, gpu or none", c->check); return -1; }
     if (!opts_one_of(c->mode, modes)) { snprintf(err, n, "mode = '%s': allowed auto, cpu or gpu", c->mode); return -1; }
     if (!opts_one_of(c->init, inits)) { snprintf(err, n, "init = '%s': allowed gauss or noise", c->init); return -1; }
-    if (c->overlap != 0 && c->overlap != 1) { snprintf(err, n, "overlap = %d: allowed 0 or 1", c->overlap); return -1; }
-    if (c->sched_seed < 0) { snprintf(err, n, "sched_seed = %d: must be >= 0", c->sched_seed); return -1; }
-    if (c->debug_break < 0 || c->debug_break > 2) { snprintf(err, n, "debug_break = %d: allowed 0, 1 or 2", c->debug_break); return -1; }
     return 0;
 }
 
@@ -107,7 +106,7 @@ void ooc_init_field(const OocCase *c, real *u)
 {
     const int nx = c->nx, ny = c->ny, R = c->rad, noise = !strcmp(c->init, "noise");
     double *gx = malloc(sizeof(double) * nx), *gy = malloc(sizeof(double) * ny);
-    if (!gx || !gy) ooc_die("out of host memory for the initial profiles");
+    if (!gx || !gy) guard_fail(RC_MEMORY, "out of host memory for the initial profiles");
     const double w = (nx < ny ? nx : ny) / 12.0;
     for (int i = 0; i < nx; i++) { double x = (i - 0.4 * nx) / w; gx[i] = exp(-x * x); }
     for (int j = 0; j < ny; j++) { double y = (j - 0.55 * ny) / w; gy[j] = exp(-y * y); }
@@ -125,7 +124,7 @@ void ooc_init_field(const OocCase *c, real *u)
 unsigned long long ooc_checksum(const real *u, int nx, int ny)
 {
     unsigned long long *h = malloc(sizeof(unsigned long long) * ny);
-    if (!h) ooc_die("out of host memory for the checksum");
+    if (!h) guard_fail(RC_MEMORY, "out of host memory for the checksum");
     #pragma omp parallel for schedule(static)
     for (int j = 0; j < ny; j++) h[j] = wave_hash(u + (size_t)j * nx, sizeof(real) * nx);
     unsigned long long r = wave_hash(h, sizeof(unsigned long long) * ny);

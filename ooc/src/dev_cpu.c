@@ -58,7 +58,7 @@ static void push(Cpu *c, int s, Op o)
     if (q->n == q->cap) {
         q->cap = q->cap ? 2 * q->cap : 64;
         q->ops = (Op *)realloc(q->ops, sizeof(Op) * q->cap);
-        if (!q->ops) ooc_die("out of host memory for the simulated device queue");
+        if (!q->ops) guard_fail(RC_MEMORY, "out of host memory for the simulated device queue");
     }
     o.seq = c->seq++;
     q->ops[q->n++] = o;
@@ -68,7 +68,7 @@ static void *c_alloc(void *st, size_t bytes)
 {
     (void)st;
     void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) ooc_die("out of host memory for a stand-in device buffer (%.1f MB)", bytes / 1e6);
+    if (!p) guard_fail(RC_MEMORY, "out of host memory for a stand-in device buffer (%.1f MB)", bytes / 1e6);
     return p;
 }
 static void c_release(void *st, void *p) { (void)st; free(p); }
@@ -138,7 +138,7 @@ int ooc_cpu_device(OocDev *d, unsigned sched_seed, int poison, char *err, size_t
 {
     (void)err; (void)n;
     Cpu *c = (Cpu *)calloc(1, sizeof(Cpu));
-    if (!c) ooc_die("out of host memory");
+    if (!c) guard_fail(RC_MEMORY, "out of host memory");
     c->seed = (int)sched_seed;
     c->rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)sched_seed * 0xbf58476d1ce4e5b9ULL);
     if (!c->rng) c->rng = 1;

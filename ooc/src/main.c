@@ -15,12 +15,46 @@
 #endif
 #include "opts.h"
 #include "ooc.h"
-#include "wave.h"     /* PNG writer, raw files, mkdir -p, wave_vdie */
+#include "wave.h"     /* PNG writer; guard.h: exit codes, safe output files, mkdir -p, host-memory check */
 
+/* device and internal errors (the others call guard_fail with their own exit code) */
 void ooc_die(const char *fmt, ...)
 {
     va_list ap; va_start(ap, fmt);
-    wave_vdie("ooc2d", fmt, ap);
+    guard_vfail(RC_DEVICE, fmt, ap);
+}
+
+static void fail_output(const char *err) { guard_fail(RC_OUTPUT, "%s", err); }
+
+/* final.bin, final.png, info.txt in c->out, each through guard.c's safe output files */
+static void write_outputs(const OocCase *c, const real *U, size_t field, unsigned long long hsh)
+{
+    char p[OOC_STR + 64], err[1200];
+    if (guard_mkdir_p(c->out, err, sizeof err)) fail_output(err);
+    if (c->write_final) {
+        snprintf(p, sizeof p, "%s/final.bin", c->out);
+        if (guard_write_file(p, U, field, err, sizeof err)) fail_output(err);
+    }
+    snprintf(p, sizeof p, "%s/final.png", c->out);
+    if (wave_write_png_field(p, U, c->nx, c->ny, 0, err, sizeof err)) fail_output(err);
+    snprintf(p, sizeof p, "%s/info.txt", c->out);
+    GuardOut f;
+    if (guard_out_open(&f, p, err, sizeof err)) fail_output(err);
+    guard_out_printf(&f, "eq %s\nnx %d\nny %d\nnt %ld\ncoefficient %.17g\ntype %s\nchecksum %016llx\n",
+                     c->eq, c->nx, c->ny, c->nt, (double)c->coef, WAVE_REAL_NAME, hsh);
+    if (guard_out_close(&f, err, sizeof err)) fail_output(err);
+}
+
+/* Refuse, before any large allocation, a run this host cannot hold: the field
+ * (one or two levels), the in-core reference on the CPU (two more fields), the
+ * slab buffers (host memory on the CPU stand-in; pinned scratch on the GPU), the PNG. */
+static void check_host_memory(const OocCase *c, double field, double slabs, int gpu, const char *chk)
+{
+    char what[96], err[1024];
+    double need = field * c->levels + (gpu && strcmp(chk, "cpu") ? 0 : 2 * field) + (gpu ? 0.5 : 1) * slabs
+                  + 8.0 * c->ny + 64.0 * 1024 * 1024;
+    snprintf(what, sizeof what, "grid %d x %d", c->nx, c->ny);
+    if (guard_host_check(need, what, err, sizeof err)) guard_fail(RC_MEMORY, "%s", err);
 }
 
 static const char *size_str(double b, char *buf, size_t n)
@@ -49,10 +83,11 @@ static void fresh(const OocCase *c, real *u, real *v)
 int main(int argc, char **argv)
 {
     OocCase c; char err[1024], b1[32], b2[32];
+    guard_init("ooc2d");
     ooc_case_defaults(&c);
-    if (opts_want_help(argc, argv)) { ooc_usage(argv[0]); return 0; }
-    if (ooc_case_args(&c, argc, argv, err, sizeof err)) ooc_die("%s", err);
-    if (ooc_case_finalize(&c, err, sizeof err)) ooc_die("%s", err);
+    if (opts_want_help(argc, argv)) { ooc_usage(argv[0]); guard_finish_stdout(); return RC_OK; }
+    if (ooc_case_args(&c, argc, argv, err, sizeof err)) guard_fail(RC_INPUT, "%s", err);
+    if (ooc_case_finalize(&c, err, sizeof err)) guard_fail(RC_INPUT, "%s", err);
 #ifdef _OPENMP
     if (c.threads > 0) omp_set_num_threads(c.threads);
 #endif
@@ -63,39 +98,45 @@ int main(int argc, char **argv)
     OocDev probe;
     int have_gpu = !strcmp(mode, "cpu") ? 0 : ooc_cuda_device(&probe, err, sizeof err) == 0;
     if (!strcmp(mode, "auto")) mode = have_gpu ? "gpu" : "cpu";
-    if (!strcmp(mode, "gpu") && !have_gpu) ooc_die("mode = gpu: %s", err);
+    if (!strcmp(mode, "gpu") && !have_gpu) ooc_die("mode = gpu: %s", err);   /* no usable GPU: RC_DEVICE */
     if (have_gpu && strcmp(mode, "gpu")) { probe.destroy(probe.st); have_gpu = 0; }
     if (have_gpu) dev = probe;
     else
 #else
     if (!strcmp(mode, "auto")) mode = "cpu";
-    if (!strcmp(mode, "gpu")) ooc_die("mode = gpu: this binary was built without CUDA (use build/ooc/ooc2d-cuda from 'make ooc-cuda')");
+    if (!strcmp(mode, "gpu")) guard_fail(RC_INPUT, "mode = gpu: this binary was built without CUDA (use build/ooc/ooc2d-cuda from 'make ooc-cuda')");
 #endif
     if (ooc_cpu_device(&dev, (unsigned)c.sched_seed, c.poison, err, sizeof err)) ooc_die("%s", err);
     const int gpu = !strcmp(mode, "gpu");
 
     /* ---- geometry from the budget: 2 slots x 2 buffers of cap rows ---- */
-    const size_t row = (size_t)c.nx * sizeof(real), field = row * c.ny;
+    size_t row, field;   /* checked products: the ranges keep them small, this keeps them honest */
+    if (guard_mul((size_t)c.nx, sizeof(real), &row) || guard_mul(row, (size_t)c.ny, &field))
+        guard_fail(RC_MEMORY, "grid %d x %d: the field size overflows a size_t", c.nx, c.ny);
     const long per_row = 4L * (long)row;
     long cap = c.device_mem / per_row;
     const int minrows = 3 * c.rad;
     if (cap < minrows)
-        ooc_die("device_mem = %s is too small for nx = %d: the 4 slab buffers (2 slots x 2 levels) need at least %d rows each, %s in all",
+        guard_fail(RC_INPUT, "device_mem = %s is too small for nx = %d: the 4 slab buffers (2 slots x 2 levels) need at least %d rows each, %s in all",
                 size_str((double)c.device_mem, b1, sizeof b1), c.nx, minrows, size_str((double)per_row * minrows, b2, sizeof b2));
     if (c.rows > 0) {
-        if (c.rows > cap) ooc_die("rows = %d does not fit device_mem = %s: at most %ld rows of %d points (4 buffers)", c.rows,
+        if (c.rows > cap) guard_fail(RC_INPUT, "rows = %d does not fit device_mem = %s: at most %ld rows of %d points (4 buffers)", c.rows,
                                   size_str((double)c.device_mem, b1, sizeof b1), cap, c.nx);
-        if (c.rows < minrows) ooc_die("rows = %d: a slab buffer needs at least %d rows for eq = %s", c.rows, minrows, c.eq);
+        if (c.rows < minrows) guard_fail(RC_INPUT, "rows = %d: a slab buffer needs at least %d rows for eq = %s", c.rows, minrows, c.eq);
         cap = c.rows;
     }
     if (cap > (long)c.ny + 2L * c.rad * (c.nt > 0 ? c.nt : 1)) cap = c.ny + 2L * c.rad * (c.nt > 0 ? c.nt : 1);
+    /* host memory first: for a hostile grid it is the message that matters */
+    const char *chk = c.check;
+    if (!strcmp(chk, "auto")) chk = gpu && (double)field * (c.levels + 1) < 0.9 * (double)dev.free_mem ? "gpu" : "cpu";
+    check_host_memory(&c, (double)field, (double)cap * per_row, gpu, chk);
     if (gpu && (double)cap * per_row > (double)dev.free_mem)
-        ooc_die("device_mem = %s is more than the free GPU memory (%s)", size_str((double)c.device_mem, b1, sizeof b1),
+        guard_fail(RC_INPUT, "device_mem = %s is more than the free GPU memory (%s)", size_str((double)c.device_mem, b1, sizeof b1),
                 size_str((double)dev.free_mem, b2, sizeof b2));
     OocGeom G = { c.eq_id, c.nx, c.ny, c.rad, c.levels, c.nt, (int)cap };
     const int nmax = ooc_max_n(&G);
     if (c.n > 0 && (c.n > nmax || ooc_res_rows(&G, c.n) <= 0))
-        ooc_die("n = %d does not fit: with %d rows per buffer and a stencil radius of %d the pyramid height is at most %d "
+        guard_fail(RC_INPUT, "n = %d does not fit: with %d rows per buffer and a stencil radius of %d the pyramid height is at most %d "
                 "(each slab computes at least n x radius result rows; raise device_mem or lower n)", c.n, G.cap, c.rad, nmax);
 
     real *U = (real *)dev.host_alloc(dev.st, field), *V = c.levels == 2 ? (real *)dev.host_alloc(dev.st, field) : NULL;
@@ -125,16 +166,14 @@ int main(int argc, char **argv)
     }
 
     /* ---- reference ---- */
-    const char *chk = c.check;
-    if (!strcmp(chk, "auto")) chk = gpu && (double)field * (c.levels + 1) < 0.9 * (double)dev.free_mem ? "gpu" : "cpu";
-    if (!strcmp(chk, "gpu") && !gpu) ooc_die("check = gpu needs mode = gpu");
+    if (!strcmp(chk, "gpu") && !gpu) guard_fail(RC_INPUT, "check = gpu needs mode = gpu");
     Sums ref = { 0, 0 }; int have_ref = 0;
     double t_incore = -1;
     if (strcmp(chk, "none")) {
         fresh(&c, U, V);
         if (!strcmp(chk, "gpu")) {
             if ((double)field * 2 > 0.95 * (double)dev.free_mem)
-                ooc_die("check = gpu: the in-core reference needs %s of GPU memory, %s is free (use check = cpu or none)",
+                guard_fail(RC_INPUT, "check = gpu: the in-core reference needs %s of GPU memory, %s is free (use check = cpu or none)",
                         size_str((double)field * 2, b1, sizeof b1), size_str((double)dev.free_mem, b2, sizeof b2));
             t_incore = ooc_incore(&dev, &G, c.coef, U, V);
         } else {
@@ -191,23 +230,11 @@ int main(int argc, char **argv)
         }
         fflush(stdout);
     }
-    if (c.out[0]) {
-        if (wave_mkdir_p(c.out)) ooc_die("cannot create output directory '%s': %s", c.out, strerror(errno));
-        char p[OOC_STR + 64];
-        if (c.write_final) {
-            snprintf(p, sizeof p, "%s/final.bin", c.out);
-            if (wave_write_raw(p, U, field)) ooc_die("cannot write '%s': %s", p, strerror(errno));
-        }
-        snprintf(p, sizeof p, "%s/final.png", c.out);
-        if (wave_write_png_field(p, U, c.nx, c.ny, 0)) ooc_die("cannot write '%s'", p);
-        snprintf(p, sizeof p, "%s/info.txt", c.out);
-        FILE *f = fopen(p, "w");
-        if (!f) ooc_die("cannot write '%s': %s", p, strerror(errno));
-        fprintf(f, "eq %s\nnx %d\nny %d\nnt %ld\ncoefficient %.17g\ntype %s\nchecksum %016llx\n", c.eq, c.nx, c.ny, c.nt, (double)c.coef, WAVE_REAL_NAME, last.hu);
-        fclose(f);
-    }
+    if (c.out[0]) write_outputs(&c, U, field, last.hu);
     printf("done: %s, %s; %s\n", c.eq, dev.name, mismatches ? "MISMATCH with the in-core reference" : have_ref ? "all results bit-identical to the in-core reference" : "no reference check");
+    guard_print_outputs(c.out);
     dev.host_release(dev.st, U); if (V) dev.host_release(dev.st, V);
     dev.destroy(dev.st);
-    return mismatches ? 1 : 0;
+    guard_finish_stdout();
+    return mismatches ? RC_MISMATCH : RC_OK;
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include "ooc_stencil.h"
+#include "guard.h"     /* wave/src: exit codes, guard_fail */
 
 #ifdef __cplusplus
 extern "C" {
@@ -122,6 +123,7 @@ void ooc_usage(const char *prog);
 void ooc_init_field(const OocCase *c, real *u);
 unsigned long long ooc_checksum(const real *u, int nx, int ny);   /* FNV-1a of the per-row FNV-1a hashes */
 
+/* main.c: device and internal errors, exit code RC_DEVICE (the others call guard_fail) */
 void ooc_die(const char *fmt, ...);
 
 #ifdef __cplusplus

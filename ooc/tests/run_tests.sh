@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# ooc/tests/run_tests.sh - CPU test suite of the out-of-core module (run from
-# the repository root after 'make ooc'). Last line: "N passed, M failed".
+# ooc/tests/run_tests.sh - CPU test suite of the out-of-core module (after
+# 'make ooc'; runs from any folder: it changes to the repository root).
+# Last line: "N passed, M failed".
 set -u
+cd "$(dirname "$0")/../.." || exit 2
 B=build/ooc
 . wave/tests/harness.sh
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
@@ -43,6 +45,8 @@ run $T/out.log $B/ooc2d --eq wave --nx 120 --ny 90 --nt 10 --device-mem 64K --ou
 sz=$(stat -c %s $T/out/final.bin 2>/dev/null || echo 0)
 [ "$sz" = $((120*90*4)) ] && [ "$(head -c 4 $T/out/final.png | tail -c 3)" = PNG ] && grep -q checksum $T/out/info.txt \
     && ok outputs "final.bin $sz bytes, final.png, info.txt" || bad outputs "$(tail -2 $T/out.log)"
+grep -q "^outputs in '$T/out'.*final.bin, final.png, info.txt (3 files)" $T/out.log && ok outputs_listed "$(grep '^outputs' $T/out.log)" \
+    || bad outputs_listed "no 'outputs in' line: $(tail -1 $T/out.log)"
 
 # 4. a broken driver is caught from the command line too (exit 1, MISMATCH)
 run $T/brk.log $B/ooc2d --eq heat --nx 60 --ny 80 --nt 8 --device-mem 12K --n 2 --debug-break 2 --method pyramid

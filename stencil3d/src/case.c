@@ -1,37 +1,42 @@
 /* case.c - stencil3d parameters: table, defaults, validation. */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "opts.h"
 #include "s3d.h"
 
-#define K(name, t, help) OPT(S3Case, name, t, help)
+/* Ranges: what the parser accepts for each key; what depends on other keys
+ * (stability limits, kernel and stencil, memory) is checked in s3_case_finalize and main. */
+#define N(name, t, lo, hi, help) OPT_NUM(S3Case, name, t, lo, hi, help)
+#define S(name, help)            OPT_TEXT(S3Case, name, help)
 static const OptKey keys[] = {
-    K(n, OPT_INT, "cube size: nx = ny = nz = n (0 = use nx, ny, nz)"),
-    K(nx, OPT_INT, "interior cells in x (the zero boundary halo is extra)"),
-    K(ny, OPT_INT, "interior cells in y"),
-    K(nz, OPT_INT, "interior cells in z"),
-    K(eq, OPT_STR, "equation: wave (leapfrog, u_tt = v^2 L u) | heat (explicit, u_t = alpha L u)"),
-    K(stencil, OPT_STR, "star (8th order, 25 points) | box (27-point isotropic, 2nd order)"),
-    K(nt, OPT_LONG, "number of time steps"),
-    K(courant, OPT_DBL, "wave: v dt / h (0 = 0.8 x the stability limit)"),
-    K(fo, OPT_DBL, "heat: alpha dt / h^2 (0 = 0.8 x the stability limit)"),
-    K(init, OPT_STR, "initial field: gauss | sine | noise (noise also in the boundary halo; wave: starts at rest)"),
-    K(init_w, OPT_DBL, "gauss: half-width in cells (0 = n/10)"),
-    K(mode, OPT_STR, "auto | cpu (reference) | emu (GPU kernel emulated on the CPU) | gpu | verify | bench"),
-    K(kernel, OPT_STR, "GPU kernel: cq (circular queue) | cqr (circular queue, z in registers, star only) | cqv (cqr with 4 x cells per thread and 128-bit accesses, star only) | cqw (cqv, z+ neighbours from the tiles, vector tile stores, star only) | cqwb (cqw with a register cap for more blocks per SM) | cqa (cqv with the tiles and u^{n-1} loaded by asynchronous copies 3 planes ahead; box: z as in-plane partial sums in registers, 1 resident tile) | cqas (the seed's 2R+1-tile queue with asynchronous copies, all points from shared memory; star and box) | cqa2 / cqa4 (cqa with 2 / 4 planes of copies in flight) | cqab (cqa, at least 3 blocks per SM) | cqah (cqa with L2 evict-first copies of u^{n-1} and streaming stores) | cqaw / cqawb (cqa with cqw's R-deep register queue, z+1..z+R from shared; cqawb at least 3 blocks per SM) | cqaz / cqaz1 (cqa with two planes per barrier, 4 / 2 planes of copies in flight, star only) | cqt (cqa with the copies issued by one thread as bulk tensor copies (TMA, sm_90), star only) | cqts (cqas, the seed's all-shared queue, filled the same way as cqt) | regq (2.5D register queue, star only) | naive"),
-    K(tile, OPT_STR, "cells per thread block, BXxBY (e.g. 32x16; empty = the kernel's default)"),
-    K(zchunk, OPT_INT, "z planes per thread block (0 = automatic)"),
-    K(emu, OPT_STR, "mode emu/verify without GPU: phase (region by region) | fiber (one coroutine per GPU thread)"),
-    K(emu_seed, OPT_INT, "emu = fiber: 0 = threads in order, else a shuffled order per barrier"),
-    K(threads, OPT_INT, "OpenMP threads (0 = default)"),
-    K(out, OPT_STR, "output directory ('' = no files)"),
-    K(write_final, OPT_INT, "write out/final.bin, the interior nx*ny*nz field, x fastest (1/0)"),
-    K(snap_png, OPT_INT, "write out/slice_z.png, the mid-z plane (1/0)"),
-    K(progress, OPT_LONG, "progress line every N steps (0 = 10 lines per run)"),
-    K(quiet, OPT_INT, "1 = only errors and the final summary"),
-    K(reps, OPT_INT, "bench: timed steps per kernel"),
-    K(bench_only, OPT_STR, "bench: only these kernels, a comma list of kind or kind:tile, each optionally @star or @box (that stencil only), e.g. cqa@star,cqaw:64x16,cqa:32x32@box (empty = all)"),
+    N(n, OPT_INT, 0, 65535, "cube size: nx = ny = nz = n (0 = use nx, ny, nz)"),
+    N(nx, OPT_INT, 1, 65535, "interior cells in x (the zero boundary halo is extra)"),
+    N(ny, OPT_INT, 1, 65535, "interior cells in y"),
+    N(nz, OPT_INT, 1, 65535, "interior cells in z"),
+    S(eq, "equation: wave (leapfrog, u_tt = v^2 L u) | heat (explicit, u_t = alpha L u)"),
+    S(stencil, "star (8th order, 25 points) | box (27-point isotropic, 2nd order)"),
+    N(nt, OPT_LONG, 0, 1e12, "number of time steps"),
+    N(courant, OPT_DBL, 0, INFINITY, "wave: v dt / h (0 = 0.8 x the stability limit)"),
+    N(fo, OPT_DBL, 0, INFINITY, "heat: alpha dt / h^2 (0 = 0.8 x the stability limit)"),
+    S(init, "initial field: gauss | sine | noise (noise also in the boundary halo; wave: starts at rest)"),
+    N(init_w, OPT_DBL, 0, INFINITY, "gauss: half-width in cells (0 = n/10)"),
+    S(mode, "auto | cpu (reference) | emu (GPU kernel emulated on the CPU) | gpu | verify | bench"),
+    S(kernel, "GPU kernel: cq (circular queue) | cqr (circular queue, z in registers, star only) | cqv (cqr with 4 x cells per thread and 128-bit accesses, star only) | cqw (cqv, z+ neighbours from the tiles, vector tile stores, star only) | cqwb (cqw with a register cap for more blocks per SM) | cqa (cqv with the tiles and u^{n-1} loaded by asynchronous copies 3 planes ahead; box: z as in-plane partial sums in registers, 1 resident tile) | cqas (the seed's 2R+1-tile queue with asynchronous copies, all points from shared memory; star and box) | cqa2 / cqa4 (cqa with 2 / 4 planes of copies in flight) | cqab (cqa, at least 3 blocks per SM) | cqah (cqa with L2 evict-first copies of u^{n-1} and streaming stores) | cqaw / cqawb (cqa with cqw's R-deep register queue, z+1..z+R from shared; cqawb at least 3 blocks per SM) | cqaz / cqaz1 (cqa with two planes per barrier, 4 / 2 planes of copies in flight, star only) | cqt (cqa with the copies issued by one thread as bulk tensor copies (TMA, sm_90), star only) | cqts (cqas, the seed's all-shared queue, filled the same way as cqt) | regq (2.5D register queue, star only) | naive"),
+    S(tile, "cells per thread block, BXxBY (e.g. 32x16; empty = the kernel's default)"),
+    N(zchunk, OPT_INT, 0, 65535, "z planes per thread block (0 = automatic)"),
+    S(emu, "mode emu/verify without GPU: phase (region by region) | fiber (one coroutine per GPU thread)"),
+    N(emu_seed, OPT_INT, 0, 2147483647, "emu = fiber: 0 = threads in order, else a shuffled order per barrier"),
+    N(threads, OPT_INT, 0, 1024, "OpenMP threads (0 = default)"),
+    S(out, "output directory ('' = no files)"),
+    N(write_final, OPT_INT, 0, 1, "write out/final.bin, the interior nx*ny*nz field, x fastest (1/0)"),
+    N(snap_png, OPT_INT, 0, 1, "write out/slice_z.png, the mid-z plane (1/0)"),
+    N(progress, OPT_LONG, 0, 1e12, "progress line every N steps (0 = 10 lines per run)"),
+    N(quiet, OPT_INT, 0, 1, "1 = only errors and the final summary"),
+    N(reps, OPT_INT, 1, 1000000, "bench: timed steps per kernel"),
+    S(bench_only, "bench: only these kernels, a comma list of kind or kind:tile, each optionally @star or @box (that stencil only), e.g. cqa@star,cqaw:64x16,cqa:32x32@box (empty = all)"),
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -72,18 +77,27 @@ double s3_lap_max(int stencil)
     return 184.0 / 30.0;
 }
 
+/* "BXxBY", each 1 .. 1024, nothing else (strtol: no overflow, no trailing text) */
+static int parse_tile(const char *t)
+{
+    char *e; errno = 0;
+    long bx = strtol(t, &e, 10);
+    if (e == t || *e != 'x' || errno || bx < 1 || bx > 1024) return -1;
+    const char *p = e + 1;
+    long by = strtol(p, &e, 10);
+    if (e == p || *e || errno || by < 1 || by > 1024) return -1;
+    return 0;
+}
+
 int s3_case_finalize(S3Case *c, char *err, size_t n)
 {
     static const char *const inits[] = { "gauss", "sine", "noise", NULL };
     static const char *const modes[] = { "auto", "cpu", "emu", "gpu", "verify", "bench", NULL };
     static const char *const kernels[] = { "cq", "cqr", "cqv", "cqw", "cqwb", "cqa", "cqas", "cqa2", "cqa4", "cqab", "cqah", "cqaw", "cqawb", "cqaz", "cqaz1", "cqt", "cqts", "regq", "naive", NULL };
     static const char *const emus[] = { "phase", "fiber", NULL };
-    if (c->n < 0) { snprintf(err, n, "n = %d: must be 0 (use nx, ny, nz) or a positive cube size", c->n); return -1; }
+    /* every number against its range again: fields may have been set by code, not the parser */
+    if (opts_check(keys, NKEYS, c, err, n)) return -1;
     if (c->n > 0) c->nx = c->ny = c->nz = c->n;
-    const int *dims[3] = { &c->nx, &c->ny, &c->nz }; const char *dn[3] = { "nx", "ny", "nz" };
-    for (int d = 0; d < 3; d++)
-        if (*dims[d] < 1 || *dims[d] > 65535) {
-            snprintf(err, n, "%s = %d: allowed 1 .. 65535 interior cells", dn[d], *dims[d]); return -1; }
     double bytes = 2.0 * sizeof(real) * (c->nx + 2.0 * S3_H + S3_ALIGN) * (c->ny + 2.0 * S3_H) * (c->nz + 2.0 * S3_H);
     if (bytes > 1.0e12) {
         snprintf(err, n, "grid %d x %d x %d needs %.0f GB for its two fields: too large (at most 1000 GB)", c->nx, c->ny, c->nz, bytes / 1e9);
@@ -95,10 +109,8 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
     if (!strcmp(c->stencil, "star")) { c->st_id = S3_STAR; c->rad = S3_RAD_STAR; }
     else if (!strcmp(c->stencil, "box")) { c->st_id = S3_BOX; c->rad = S3_RAD_BOX; }
     else { snprintf(err, n, "stencil = '%s': allowed star (8th order, 25 points) or box (27 points)", c->stencil); return -1; }
-    if (c->nt < 0) { snprintf(err, n, "nt = %ld: the number of steps must be >= 0", c->nt); return -1; }
     if (!opts_one_of(c->init, inits)) {
         snprintf(err, n, "init = '%s': allowed gauss, sine or noise", c->init); return -1; }
-    if (c->init_w < 0) { snprintf(err, n, "init_w = %g: the half-width must be >= 0 (0 = n/10)", c->init_w); return -1; }
     if (!opts_one_of(c->mode, modes)) {
         snprintf(err, n, "mode = '%s': allowed auto, cpu, emu, gpu, verify or bench", c->mode); return -1; }
     if (!opts_one_of(c->kernel, kernels)) {
@@ -115,18 +127,10 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
                          "and the box stencil needs the (x+-1, y+-1) neighbours in the planes above and below (use kernel = cq or naive)");
         return -1;
     }
-    if (c->tile[0]) {
-        int bx, by; char tail;
-        if (sscanf(c->tile, "%dx%d%c", &bx, &by, &tail) != 2 || bx < 1 || by < 1) {
-            snprintf(err, n, "tile = '%s': expected BXxBY, e.g. 32x16", c->tile); return -1; }
-    }
+    if (c->tile[0] && parse_tile(c->tile)) {
+        snprintf(err, n, "tile = '%s': expected BXxBY with BX and BY in 1 .. 1024, e.g. 32x16", c->tile); return -1; }
     if (!opts_one_of(c->emu, emus)) {
         snprintf(err, n, "emu = '%s': allowed phase or fiber", c->emu); return -1; }
-    if (c->emu_seed < 0) { snprintf(err, n, "emu_seed = %d: must be >= 0", c->emu_seed); return -1; }
-    if (c->zchunk < 0) { snprintf(err, n, "zchunk = %d: must be >= 0 (0 = automatic)", c->zchunk); return -1; }
-    if (c->threads < 0) { snprintf(err, n, "threads = %d: must be >= 0 (0 = OpenMP default)", c->threads); return -1; }
-    if (c->reps < 1) { snprintf(err, n, "reps = %d: must be >= 1", c->reps); return -1; }
-    if (c->progress < 0) { snprintf(err, n, "progress = %ld: must be >= 0", c->progress); return -1; }
     if (!c->progress) c->progress = c->nt >= 10 ? c->nt / 10 : 1;
 
     c->lap_max = s3_lap_max(c->st_id);

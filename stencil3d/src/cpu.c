@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "s3d.h"
-#include "wave.h"      /* wave/src/output.c: PNG writer, raw files, FNV hash, mkdir -p; wave_mix32 */
+#include "wave.h"      /* wave/src/output.c: PNG writer, FNV hash; guard.h: safe files, mkdir -p; wave_mix32 */
 
 void s3_grid_init(S3Grid *g, int nx, int ny, int nz)
 {
@@ -21,9 +21,12 @@ void s3_grid_init(S3Grid *g, int nx, int ny, int nz)
 
 real *s3_alloc(const S3Grid *g, const char *what)
 {
-    size_t bytes = (g->total * sizeof(real) + 255) / 256 * 256;
+    size_t bytes;
+    if (guard_mul(g->total, sizeof(real), &bytes) || bytes > SIZE_MAX - 255)
+        guard_fail(RC_MEMORY, "%s: %d x %d x %d cells overflow a size_t", what, g->nx, g->ny, g->nz);
+    bytes = (bytes + 255) / 256 * 256;
     real *p = (real *)aligned_alloc(256, bytes);
-    if (!p) s3_die("out of host memory: %s needs %.1f MB", what, bytes / 1e6);
+    if (!p) guard_fail(RC_MEMORY, "out of host memory: %s needs %.1f MB", what, bytes / 1e6);
     memset(p, 0, bytes);
     return p;
 }
@@ -34,7 +37,7 @@ void s3_init_field(const S3Grid *g, const S3Case *c, real *u)
     int nmax = nx > ny ? nx : ny; if (nz > nmax) nmax = nz;
     double w = c->init_w > 0 ? c->init_w : (nmax / 10.0 > 1 ? nmax / 10.0 : 1);
     double *fx = malloc(sizeof(double) * nx), *fy = malloc(sizeof(double) * ny), *fz = malloc(sizeof(double) * nz);
-    if (!fx || !fy || !fz) s3_die("out of host memory for the initial profiles");
+    if (!fx || !fy || !fz) guard_fail(RC_MEMORY, "out of host memory for the initial profiles");
     const int dims[3] = { nx, ny, nz }; double *f[3] = { fx, fy, fz };
     for (int d = 0; d < 3; d++)
         for (int i = 0; i < dims[d]; i++) {
@@ -102,7 +105,7 @@ unsigned long long s3_checksum(const S3Grid *g, const real *u, double *umax)
 {
     size_t cells = (size_t)g->nx * g->ny * g->nz;
     real *d = malloc(sizeof(real) * cells);
-    if (!d) s3_die("out of host memory for the checksum (%.1f MB)", sizeof(real) * cells / 1e6);
+    if (!d) guard_fail(RC_MEMORY, "out of host memory for the checksum (%.1f MB)", sizeof(real) * cells / 1e6);
     s3_gather(g, u, d);
     double m = 0;
     for (size_t i = 0; i < cells; i++) { double a = fabs((double)d[i]); if (a > m || a != a) m = a; }  /* NaN sticks */
@@ -130,34 +133,37 @@ long s3_compare(const S3Grid *g, const real *a, const real *b, double *maxdiff, 
     return nd;
 }
 
+static void fail_output(const char *err) { guard_fail(RC_OUTPUT, "%s", err); }
+
+/* final.bin, slice_z.png, info.txt in c->out, each through guard.c's safe output files */
 int s3_write_outputs(const S3Grid *g, const S3Case *c, const real *u, unsigned long long hsh, const char *modename)
 {
     if (!c->out[0]) return 0;
-    if (wave_mkdir_p(c->out)) s3_die("cannot create output directory '%s': %s", c->out, strerror(errno));
-    char p[S3_STR + 64];
+    char p[S3_STR + 64], err[1200];
+    if (guard_mkdir_p(c->out, err, sizeof err)) fail_output(err);
     if (c->write_final) {
         size_t cells = (size_t)g->nx * g->ny * g->nz;
         real *d = malloc(sizeof(real) * cells);
-        if (!d) s3_die("out of host memory for final.bin (%.1f MB)", sizeof(real) * cells / 1e6);
+        if (!d) guard_fail(RC_MEMORY, "out of host memory for final.bin (%.1f MB)", sizeof(real) * cells / 1e6);
         s3_gather(g, u, d);
         snprintf(p, sizeof p, "%s/final.bin", c->out);
-        if (wave_write_raw(p, d, sizeof(real) * cells)) s3_die("cannot write '%s': %s", p, strerror(errno));
+        if (guard_write_file(p, d, sizeof(real) * cells, err, sizeof err)) fail_output(err);
         free(d);
     }
     if (c->snap_png) {
         real *s = malloc(sizeof(real) * (size_t)g->nx * g->ny);
-        if (!s) s3_die("out of host memory for the slice image");
+        if (!s) guard_fail(RC_MEMORY, "out of host memory for the slice image");
         for (int j = 0; j < g->ny; j++)
             memcpy(s + (size_t)j * g->nx, u + s3_idx(g, 0, j, g->nz / 2), sizeof(real) * g->nx);
         snprintf(p, sizeof p, "%s/slice_z.png", c->out);
-        if (wave_write_png_field(p, s, g->nx, g->ny, 0)) s3_die("cannot write '%s'", p);
+        if (wave_write_png_field(p, s, g->nx, g->ny, 0, err, sizeof err)) fail_output(err);
         free(s);
     }
     snprintf(p, sizeof p, "%s/info.txt", c->out);
-    FILE *f = fopen(p, "w");
-    if (!f) s3_die("cannot write '%s': %s", p, strerror(errno));
-    fprintf(f, "nx %d\nny %d\nnz %d\neq %s\nstencil %s\nnt %ld\ncoefficient %.17g\ntype %s\nmode %s\nchecksum %016llx\n",
-            g->nx, g->ny, g->nz, c->eq, c->stencil, c->nt, (double)c->k, WAVE_REAL_NAME, modename, hsh);
-    fclose(f);
+    GuardOut f;
+    if (guard_out_open(&f, p, err, sizeof err)) fail_output(err);
+    guard_out_printf(&f, "nx %d\nny %d\nnz %d\neq %s\nstencil %s\nnt %ld\ncoefficient %.17g\ntype %s\nmode %s\nchecksum %016llx\n",
+                     g->nx, g->ny, g->nz, c->eq, c->stencil, c->nt, (double)c->k, WAVE_REAL_NAME, modename, hsh);
+    if (guard_out_close(&f, err, sizeof err)) fail_output(err);
     return 0;
 }

@@ -47,7 +47,7 @@ static real *fiber_smem(size_t n)
     Block *b = &B_;
     if (!b->smem) {   /* first thread of the block allocates, the others share it */
         b->smem = (real *)aligned_alloc(64, (n * sizeof(real) + 63) / 64 * 64);   /* for S3_LD4 */
-        if (!b->smem) s3_die("out of host memory for an emulated thread block");
+        if (!b->smem) guard_fail(RC_MEMORY, "out of host memory for an emulated thread block");
         for (size_t i = 0; i < n; i++) b->smem[i] = (real)NAN;
     }
     return b->smem;
@@ -91,7 +91,7 @@ static int run_block(const EmuKernel *K, int bx, int by, int bz, uint64_t *seed)
         b->ctx = calloc(nt, sizeof(ucontext_t));
         b->stacks = malloc((size_t)nt * FIBER_STACK);
         b->done = calloc(nt, sizeof(int)); b->syncs = calloc(nt, sizeof(int));
-        if (!b->ctx || !b->stacks || !b->done || !b->syncs) s3_die("out of host memory for %d emulated GPU threads", nt);
+        if (!b->ctx || !b->stacks || !b->done || !b->syncs) guard_fail(RC_MEMORY, "out of host memory for %d emulated GPU threads", nt);
         b->cap = nt;
     }
     b->nt = nt; b->bx = bx; b->by = by; b->bz = bz; b->smem = NULL;
@@ -104,7 +104,7 @@ static int run_block(const EmuKernel *K, int bx, int by, int bz, uint64_t *seed)
         makecontext(&b->ctx[t], fiber_entry, 0);
     }
     int *order = malloc(sizeof(int) * nt), rc = 0;
-    if (!order) s3_die("out of host memory");
+    if (!order) guard_fail(RC_MEMORY, "out of host memory");
     for (int t = 0; t < nt; t++) order[t] = t;
     for (int round = 0;; round++) {
         if (*seed)

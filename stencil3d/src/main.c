@@ -11,12 +11,12 @@
 #endif
 #include "opts.h"
 #include "s3d.h"
-#include "wave.h"     /* wave_vdie, wave_now */
+#include "wave.h"     /* wave_now; guard.h: exit codes, host-memory check */
 
 void s3_die(const char *fmt, ...)
 {
     va_list ap; va_start(ap, fmt);
-    wave_vdie("stencil3d", fmt, ap);
+    guard_vfail(RC_DEVICE, fmt, ap);
 }
 
 static const S3KInfo *(*k_info)(int) = s3_emu_info;
@@ -41,9 +41,21 @@ static int pick_kernel(const S3Case *c)
             strncat(list, k->tile, sizeof list - strlen(list) - 1);
         }
     }
-    s3_die("tile = '%s' is not built for kernel = %s, stencil = %s, eq = %s: allowed tiles:%s",
+    guard_fail(RC_INPUT, "tile = '%s' is not built for kernel = %s, stencil = %s, eq = %s: allowed tiles:%s",
            c->tile, c->kernel, c->stencil, c->eq, list[0] ? list : " (none)");
     return -1;
+}
+
+/* Refuse, before any large allocation, a grid this host cannot hold: two padded
+ * fields (six in verify mode), a dense copy for the checksum / final.bin, the slice. */
+static void check_host_memory(const S3Case *c, const S3Grid *g, const char *mode)
+{
+    char what[96], err[1024];
+    double fields = !strcmp(mode, "verify") ? 6 : 2;
+    double need = sizeof(real) * (fields * (double)g->total + (double)c->nx * c->ny * c->nz + (double)c->nx * c->ny)
+                  + 64.0 * 1024 * 1024;
+    snprintf(what, sizeof what, "grid %d x %d x %d", c->nx, c->ny, c->nz);
+    if (guard_host_check(need, what, err, sizeof err)) guard_fail(RC_MEMORY, "%s", err);
 }
 
 /* one step of the CPU back ends: out = B (wave: in place over u^{n-1}) */
@@ -92,6 +104,8 @@ static int verify(const S3Case *c, const S3Grid *g, const real *A0, const real *
                    gpu ? "gpu" : c->emu, ki->kind, s3_stencil_name(ki->stencil), s3_eq_name(ki->eq), ki->tile, c->nt);
         fflush(stdout);
     }
+    /* the summary stays the last line (scripts read it with tail -1) */
+    printf("outputs: none (mode verify writes no files)\n");
     printf("verify: %d of %d kernels bit-identical\n", tried - bad, tried);
     free(RA); free(RB); free(A); free(B);
     return bad ? 1 : 0;
@@ -100,10 +114,11 @@ static int verify(const S3Case *c, const S3Grid *g, const real *A0, const real *
 int main(int argc, char **argv)
 {
     S3Case c; char err[1024];
+    guard_init("stencil3d");
     s3_case_defaults(&c);
-    if (opts_want_help(argc, argv)) { s3_usage(argv[0]); return 0; }
-    if (s3_case_args(&c, argc, argv, err, sizeof err)) s3_die("%s", err);
-    if (s3_case_finalize(&c, err, sizeof err)) s3_die("%s", err);
+    if (opts_want_help(argc, argv)) { s3_usage(argv[0]); guard_finish_stdout(); return RC_OK; }
+    if (s3_case_args(&c, argc, argv, err, sizeof err)) guard_fail(RC_INPUT, "%s", err);
+    if (s3_case_finalize(&c, err, sizeof err)) guard_fail(RC_INPUT, "%s", err);
 #ifdef _OPENMP
     if (c.threads > 0) omp_set_num_threads(c.threads);
 #endif
@@ -115,7 +130,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "auto")) mode = ngpu > 0 ? "gpu" : "cpu";
     int want_gpu = !strcmp(mode, "gpu") || !strcmp(mode, "bench") || (!strcmp(mode, "verify") && ngpu > 0);
 #ifndef S3_HAVE_CUDA
-    if (want_gpu) s3_die("mode = %s needs a GPU: this binary was built without CUDA (use build/stencil3d/stencil3d-cuda from 'make stencil3d-cuda')", mode);
+    if (want_gpu) guard_fail(RC_INPUT, "mode = %s needs a GPU: this binary was built without CUDA (use build/stencil3d/stencil3d-cuda from 'make stencil3d-cuda')", mode);
 #else
     if (want_gpu && ngpu == 0) s3_die("mode = %s needs a GPU, and no CUDA device is visible", mode);
     if (want_gpu) k_info = s3_gpu_info;
@@ -124,6 +139,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "emu") || !strcmp(mode, "gpu")) ki = pick_kernel(&c);
 
     S3Grid g; s3_grid_init(&g, c.nx, c.ny, c.nz);
+    check_host_memory(&c, &g, mode);
     const double cells = (double)c.nx * c.ny * c.nz;
     if (!c.quiet) {
         printf("stencil3d: %s equation, %s stencil (radius %d), %d x %d x %d cells, %s, nt %ld, %s = %g (limit %.6f)\n",
@@ -139,7 +155,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 #ifdef S3_HAVE_CUDA
-    if (!strcmp(mode, "bench")) { s3_gpu_bench(&g, &c); return 0; }
+    if (!strcmp(mode, "bench")) { s3_gpu_bench(&g, &c); guard_print_outputs(c.out); guard_finish_stdout(); return RC_OK; }
 #endif
     real *A = s3_alloc(&g, "the field u^n"), *B = s3_alloc(&g, "the field u^{n-1}");
     s3_init_field(&g, &c, A + g.org);
@@ -148,7 +164,8 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "verify")) {
         int rc = verify(&c, &g, A, B, want_gpu);
         free(A); free(B);
-        return rc;
+        guard_finish_stdout();
+        return rc ? RC_MISMATCH : RC_OK;
     }
 
     double t0 = wave_now(), sec;
@@ -180,6 +197,8 @@ int main(int argc, char **argv)
     s3_write_outputs(&g, &c, A + g.org, h, name);
     printf("done: %ld steps in %.3f s, %.1f Mcells/s [%s], max|u| = %.6e, checksum %016llx\n",
            c.nt, sec, sec > 0 ? cells * c.nt / sec / 1e6 : 0.0, name, umax, h);
+    guard_print_outputs(c.out);
     free(A); free(B);
-    return 0;
+    guard_finish_stdout();
+    return RC_OK;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "s3_stencil.h"
+#include "guard.h"     /* wave/src: exit codes, guard_fail */
 
 #ifdef __cplusplus
 extern "C" {
@@ -114,6 +115,7 @@ double s3_gpu_run(int ki, const S3Grid *g, const S3Case *c, real *u, real *um, i
 void s3_gpu_bench(const S3Grid *g, const S3Case *c);
 #endif
 
+/* main.c: GPU, emulation and internal errors, exit code RC_DEVICE (the others call guard_fail) */
 void s3_die(const char *fmt, ...);
 
 #ifdef __cplusplus

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# stencil3d/tests/run_tests.sh - CPU test suite of the stencil3d module (run
-# from the repository root after 'make stencil3d'). Last line: "N passed, M failed".
+# stencil3d/tests/run_tests.sh - CPU test suite of the stencil3d module (after
+# 'make stencil3d'; runs from any folder: it changes to the repository root).
+# Last line: "N passed, M failed".
 set -u
+cd "$(dirname "$0")/../.." || exit 2
 B=build/stencil3d
 . wave/tests/harness.sh
 
@@ -41,6 +43,8 @@ sz=$(stat -c %s $T/ref/final.bin 2>/dev/null || echo 0)
 if [ "$sz" = $((48*40*36*4)) ] && [ "$(head -c 4 $T/ref/slice_z.png | tail -c 3)" = "PNG" ] && grep -q "checksum $ref" $T/ref/info.txt; then
     ok outputs "final.bin $sz bytes, slice_z.png, info.txt"
 else bad outputs "missing or wrong-sized output files in $T/ref"; fi
+grep -q "^outputs in '$T/ref'.*final.bin, slice_z.png, info.txt (3 files)" $T/ref.log && ok outputs_listed "$(grep '^outputs' $T/ref.log)" \
+    || bad outputs_listed "no 'outputs in' line: $(tail -1 $T/ref.log)"
 if command -v python3 >/dev/null; then
     if png_decodes "$T/ref/slice_z.png" 48 40
     then ok png_decodes "zlib/CRC check of slice_z.png"; else bad png_decodes "slice_z.png does not decode"; fi

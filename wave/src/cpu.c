@@ -39,7 +39,7 @@ typedef struct {
 static void *xcalloc(size_t n, size_t sz)
 {
     void *p = calloc(n, sz);
-    if (!p) wave_die("out of host memory (asked for %.1f MiB)", (double)n * sz / 1048576.0);
+    if (!p) guard_fail(RC_MEMORY, "out of host memory (asked for %.1f MiB)", (double)n * sz / 1048576.0);
     return p;
 }
 

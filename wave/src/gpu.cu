@@ -321,7 +321,7 @@ static void gpu_gather(void *st, real *full)
     if (G->nccl) {
         Part *q = &G->p[0];
         real *h = (real *)malloc(sizeof(real) * (size_t)q->nloc * c->nx);
-        if (!h) wave_die("out of host memory while collecting the field");
+        if (!h) guard_fail(RC_MEMORY, "out of host memory while collecting the field");
         CUDA_CHECK(cudaMemcpy(h, q->a + 4 * (size_t)c->nx, sizeof(real) * (size_t)q->nloc * c->nx, cudaMemcpyDeviceToHost), "copying the field to the host");
         G->comm->gather_rows(full, h, c->nx, q->r0, q->r1);
         free(h);
@@ -343,7 +343,7 @@ static void gpu_traces(void *st, real *tr)
     gpu_sync(st);
     real *loc = (real *)calloc((size_t)n, sizeof(real));
     real *tmp = (real *)malloc(sizeof(real) * (size_t)n);
-    if (!loc || !tmp) wave_die("out of host memory for receiver traces");
+    if (!loc || !tmp) guard_fail(RC_MEMORY, "out of host memory for receiver traces");
     for (int i = 0; i < G->np; i++) {
         Part *q = &G->p[i];
         if (!q->nrec) continue;
@@ -457,7 +457,7 @@ extern "C" int wave_gpu_backend(const WaveCase *c, const WaveComm *comm, WaveBac
         CUDA_CHECK(cudaMemcpy(q->gx, gx, sizeof(real) * c->nx, cudaMemcpyHostToDevice), "uploading the sponge profile");
         CUDA_CHECK(cudaMemcpy(dgy, gy, sizeof(real) * c->ny, cudaMemcpyHostToDevice), "uploading the sponge profile");
         real *h = (real *)malloc(bytes);
-        if (!h) wave_die("out of host memory while preparing GPU %d", q->dev);
+        if (!h) guard_fail(RC_MEMORY, "out of host memory while preparing GPU %d", q->dev);
         if (wave_fill_k(c, h, q->r0 - 4, q->r1 + 4, err, n)) { free(h); free(gx); free(gy); return -1; }
         CUDA_CHECK(cudaMemcpy(q->k, h, bytes, cudaMemcpyHostToDevice), "uploading the velocity model");
         wave_fill_init(c, h, q->r0 - 4, q->r1 + 4);

@@ -1,5 +1,6 @@
 /* main.c - wave2d driver: case parsing, process set-up (serial or MPI),
- * time loop, progress, snapshots (PNG + raw), receiver traces, checksum. */
+ * host-memory pre-check, time loop, progress, snapshots (PNG + raw), receiver
+ * traces, checksum. Exit codes: see guard.h and README.md. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -19,33 +20,33 @@
 #include "opts.h"
 #include "wave.h"
 
+#ifdef WAVE_HAVE_MPI
 static int g_rank = 0, g_mpi = 0;
+#endif
 
+/* GPU, NCCL, MPI and internal errors (the other failures call guard_fail with their own code) */
 void wave_die(const char *fmt, ...)
 {
     va_list ap; va_start(ap, fmt);
-    fprintf(stderr, "wave2d: error%s", g_mpi ? "" : ": ");
-    if (g_mpi) fprintf(stderr, " (rank %d): ", g_rank);
-    vfprintf(stderr, fmt, ap); fputc('\n', stderr);
-    va_end(ap);
-    fflush(stderr);
-#ifdef WAVE_HAVE_MPI
-    if (g_mpi) MPI_Abort(MPI_COMM_WORLD, 1);
-#endif
-    exit(1);
+    guard_vfail(RC_DEVICE, fmt, ap);
 }
 
+#ifdef WAVE_HAVE_MPI
+/* an error on one rank must stop all of them */
+static void mpi_exit(int code) { MPI_Abort(MPI_COMM_WORLD, code); exit(code); }
+#endif
+
 /* an error every rank detects identically (bad case): rank 0 reports it once */
-static void die_all(const char *msg)
+static void die_all(int code, const char *msg)
 {
 #ifdef WAVE_HAVE_MPI
     if (g_mpi) {
-        if (g_rank == 0) { fprintf(stderr, "wave2d: error: %s\n", msg); fflush(stderr); }
+        if (g_rank == 0) { fprintf(stderr, "%s: error: %s\n", guard_prog(), msg); fflush(stderr); }
         MPI_Finalize();
-        exit(1);
+        exit(code);
     }
 #endif
-    wave_die("%s", msg);
+    guard_fail(code, "%s", msg);
 }
 
 /* ---- serial communicator ---- */
@@ -101,7 +102,7 @@ static double m_max(double x)
 static void switch_precision(char **argv, const char *want)
 {
     char self[4096]; ssize_t L = readlink("/proc/self/exe", self, sizeof self - 8);
-    if (L <= 0) wave_die("cannot locate this executable to start the %s-precision build", want);
+    if (L <= 0) guard_fail(RC_INPUT, "cannot locate this executable to start the %s-precision build", want);
     self[L] = 0;
     char other[4200];
     if (!strcmp(want, "double")) snprintf(other, sizeof other, "%s-dp", self);
@@ -110,49 +111,98 @@ static void switch_precision(char **argv, const char *want)
         size_t n = strlen(other);
         if (n > 3 && !strcmp(other + n - 3, "-dp")) other[n - 3] = 0;
     }
-    if (access(other, X_OK)) wave_die("precision = %s needs the binary '%s', which is missing (build it with 'make wave')", want, other);
+    if (access(other, X_OK)) guard_fail(RC_INPUT, "precision = %s needs the binary '%s', which is missing (build it with 'make wave')", want, other);
     argv[0] = other;
     execv(other, argv);
-    wave_die("cannot start '%s': %s", other, strerror(errno));
+    guard_fail(RC_INPUT, "cannot start '%s': %s", other, strerror(errno));
+}
+
+static void write_or_die(const char *path, const void *data, size_t bytes)
+{
+    char err[1200];
+    if (guard_write_file(path, data, bytes, err, sizeof err)) guard_fail(RC_OUTPUT, "%s", err);
+}
+
+static void close_or_die(GuardOut *o)
+{
+    char err[1200];
+    if (guard_out_close(o, err, sizeof err)) guard_fail(RC_OUTPUT, "%s", err);
+}
+
+static void open_or_die(GuardOut *o, const char *path)
+{
+    char err[1200];
+    if (guard_out_open(o, path, err, sizeof err)) guard_fail(RC_OUTPUT, "%s", err);
+}
+
+static void png_or_die(const char *path, const real *u, int nx, int ny, double clip)
+{
+    char err[1200];
+    if (wave_write_png_field(path, u, nx, ny, clip, err, sizeof err)) guard_fail(RC_OUTPUT, "%s", err);
 }
 
 static void write_traces(const WaveCase *c, const real *tr)
 {
     char p[WAVE_STR + 64];
     snprintf(p, sizeof p, "%s/traces.bin", c->out);
-    if (wave_write_raw(p, tr, sizeof(real) * c->rec_n * (size_t)c->nsamp)) wave_die("cannot write '%s': %s", p, strerror(errno));
+    write_or_die(p, tr, sizeof(real) * c->rec_n * (size_t)c->nsamp);
     snprintf(p, sizeof p, "%s/traces.dat", c->out);
-    FILE *f = fopen(p, "w");
-    if (!f) wave_die("cannot write '%s': %s", p, strerror(errno));
-    fprintf(f, "# time[s]");
-    for (int r = 0; r < c->rec_n; r++) fprintf(f, " rec%d(x=%gm)", r, c->rec_ix[r] * c->h);
-    fprintf(f, "\n");
-    for (long s = 0; s < c->nsamp; s++) {
-        fprintf(f, "%.8g", (s * c->rec_every + 1) * c->dt);
-        for (int r = 0; r < c->rec_n; r++) fprintf(f, " %.8g", (double)tr[(size_t)r * c->nsamp + s]);
-        fprintf(f, "\n");
+    GuardOut f;
+    open_or_die(&f, p);
+    guard_out_printf(&f, "# time[s]");
+    for (int r = 0; r < c->rec_n; r++) guard_out_printf(&f, " rec%d(x=%gm)", r, c->rec_ix[r] * c->h);
+    guard_out_printf(&f, "\n");
+    for (long s = 0; s < c->nsamp && !f.err; s++) {
+        guard_out_printf(&f, "%.8g", (s * c->rec_every + 1) * c->dt);
+        for (int r = 0; r < c->rec_n; r++) guard_out_printf(&f, " %.8g", (double)tr[(size_t)r * c->nsamp + s]);
+        guard_out_printf(&f, "\n");
     }
-    fclose(f);
+    close_or_die(&f);
     /* seismogram image: time downwards, receivers across */
     int rep = c->rec_n < 400 ? (400 + c->rec_n - 1) / c->rec_n : 1;
     int w = c->rec_n * rep, hgt = (int)(c->nsamp < 4000 ? c->nsamp : 4000);
     real *img = malloc(sizeof(real) * (size_t)w * (hgt ? hgt : 1));
+    if (!img) guard_fail(RC_MEMORY, "out of host memory for the seismogram image (%d x %d)", w, hgt);
     double m = 0;
     for (long i = 0; i < (long)c->rec_n * c->nsamp; i++) if (fabs((double)tr[i]) > m) m = fabs((double)tr[i]);
     for (int y = 0; y < hgt; y++)
         for (int x = 0; x < w; x++) img[(size_t)y * w + x] = tr[(size_t)(x / rep) * c->nsamp + (long)y * c->nsamp / hgt];
     snprintf(p, sizeof p, "%s/seismogram.png", c->out);
-    if (hgt && wave_write_png_field(p, img, w, hgt, m > 0 ? 0.2 * m : 1)) wave_die("cannot write '%s'", p);
+    if (hgt) png_or_die(p, img, w, hgt, m > 0 ? 0.2 * m : 1);
     free(img);
+}
+
+static void write_info(const WaveCase *c, unsigned long long hsh)
+{
+    char p[WAVE_STR + 64];
+    snprintf(p, sizeof p, "%s/info.txt", c->out);
+    GuardOut f;
+    open_or_die(&f, p);
+    guard_out_printf(&f, "nx %d\nny %d\nh %.17g\ndt %.17g\nnt %ld\ntype %s\nrec_n %d\nnsamp %ld\nrec_every %d\nchecksum %016llx\n",
+                     c->nx, c->ny, c->h, c->dt, c->nt, WAVE_REAL_NAME, c->rec_n, c->nsamp, c->rec_every, hsh);
+    close_or_die(&f);
+}
+
+/* refuse, before any large allocation, a run that cannot fit this host */
+static void check_host_memory(const WaveCase *c, const WaveComm *comm, int gpu)
+{
+    char what[160], err[1024];
+    int L = snprintf(what, sizeof what, "grid %d x %d", c->nx, c->ny);
+    if ((double)c->rec_n * c->nsamp > (double)c->nx * c->ny)   /* the traces dominate: say so */
+        L += snprintf(what + L, sizeof what - L, " with %d receivers x %ld samples", c->rec_n, c->nsamp);
+    if (comm->size > 1) snprintf(what + L, sizeof what - L, " (one MPI process's share)");
+    if (guard_host_check(wave_host_need(c, comm->size, comm->rank == 0, gpu), what, err, sizeof err))
+        guard_fail(RC_MEMORY, "%s", err);
 }
 
 int main(int argc, char **argv)
 {
     WaveCase c; char err[1024];
+    guard_init("wave2d");
     wave_case_defaults(&c);
-    if (opts_want_help(argc, argv)) { wave_usage(argv[0]); return 0; }
-    if (argc < 2) { wave_usage(argv[0]); return 2; }
-    if (wave_case_args(&c, argc, argv, err, sizeof err)) wave_die("%s", err);
+    if (opts_want_help(argc, argv)) { wave_usage(argv[0]); guard_finish_stdout(); return RC_OK; }
+    if (argc < 2) { wave_usage(argv[0]); guard_fail(RC_INPUT, "no case file and no flags given (usage above)"); }
+    if (wave_case_args(&c, argc, argv, err, sizeof err)) guard_fail(RC_INPUT, "%s", err);
     if ((!strcmp(c.precision, "double") || !strcmp(c.precision, "float")) && strcmp(c.precision, WAVE_REAL_NAME))
         switch_precision(argv, c.precision);
 
@@ -162,6 +212,12 @@ int main(int argc, char **argv)
     g_mpi = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &comm.rank); MPI_Comm_size(MPI_COMM_WORLD, &comm.size);
     g_rank = comm.rank;
+    if (comm.size > 1) {
+        static char prog[48];
+        snprintf(prog, sizeof prog, "wave2d (rank %d)", comm.rank);
+        guard_init(prog);
+        guard_set_exit(mpi_exit);
+    }
     MPI_Comm local;
     MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, comm.rank, MPI_INFO_NULL, &local), "finding the ranks on this node");
     MPI_Comm_rank(local, &comm.local_rank); MPI_Comm_size(local, &comm.local_size);
@@ -170,10 +226,10 @@ int main(int argc, char **argv)
     if (comm.size > 1) { comm.bcast = m_bcast; comm.gather_rows = m_gather; comm.reduce_sum = m_reduce; comm.barrier = m_barrier; comm.max = m_max; }
 #endif
     int root = comm.rank == 0;
-    if (wave_case_finalize(&c, err, sizeof err)) die_all(err);
+    if (wave_case_finalize(&c, err, sizeof err)) die_all(RC_INPUT, err);
     if (comm.size > (c.ny - 8) / 4) {
         snprintf(err, sizeof err, "%d MPI ranks are too many for ny = %d: every rank needs at least 4 rows", comm.size, c.ny);
-        die_all(err);
+        die_all(RC_INPUT, err);
     }
 #ifdef _OPENMP
     if (c.threads > 0) omp_set_num_threads(c.threads);
@@ -183,18 +239,17 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "auto")) mode = wave_gpu_count() > 0 ? "gpu" : "cpu";
 #else
     if (!strcmp(mode, "auto")) mode = "cpu";
-    if (!strcmp(mode, "gpu")) wave_die("mode = gpu: this binary was built without CUDA (use wave2d-cuda / wave2d-mpi-cuda from 'make wave-cuda')");
+    if (!strcmp(mode, "gpu")) guard_fail(RC_INPUT, "mode = gpu: this binary was built without CUDA (use wave2d-cuda / wave2d-mpi-cuda from 'make wave-cuda')");
 #endif
-    if (c.out[0] && root && wave_mkdir_p(c.out)) wave_die("cannot create output directory '%s': %s", c.out, strerror(errno));
+    check_host_memory(&c, &comm, !strcmp(mode, "gpu"));
+    if (c.out[0] && root && guard_mkdir_p(c.out, err, sizeof err)) guard_fail(RC_OUTPUT, "%s", err);
 
     WaveBackend be; memset(&be, 0, sizeof be);
-    int rc;
 #ifdef WAVE_HAVE_CUDA
-    if (!strcmp(mode, "gpu")) rc = wave_gpu_backend(&c, &comm, &be, err, sizeof err);
+    if (!strcmp(mode, "gpu")) { if (wave_gpu_backend(&c, &comm, &be, err, sizeof err)) wave_die("%s", err); }
     else
 #endif
-    rc = wave_cpu_backend(&c, &comm, &be, err, sizeof err);
-    if (rc) wave_die("%s", err);
+    if (wave_cpu_backend(&c, &comm, &be, err, sizeof err)) guard_fail(RC_INPUT, "%s", err);
     if (root && !c.quiet) {
         wave_case_print(&c);
 #ifdef _OPENMP
@@ -205,11 +260,13 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
-    size_t cells = (size_t)c.nx * c.ny;
+    size_t cells, field_bytes;   /* checked products: the ranges keep them small, this keeps them honest */
+    if (guard_mul((size_t)c.nx, (size_t)c.ny, &cells) || guard_mul(cells, sizeof(real), &field_bytes))
+        guard_fail(RC_MEMORY, "grid %d x %d: the field size overflows a size_t", c.nx, c.ny);
     real *full = NULL, *tr = NULL;
     int need_full = root;
-    if (need_full && !(full = malloc(sizeof(real) * cells))) wave_die("out of host memory for the %d x %d field", c.nx, c.ny);
-    if (root && c.rec_n && !(tr = calloc((size_t)c.rec_n * c.nsamp + 1, sizeof(real)))) wave_die("out of host memory for the traces");
+    if (need_full && !(full = malloc(field_bytes))) guard_fail(RC_MEMORY, "out of host memory for the %d x %d field", c.nx, c.ny);
+    if (root && c.rec_n && !(tr = calloc((size_t)c.rec_n * c.nsamp + 1, sizeof(real)))) guard_fail(RC_MEMORY, "out of host memory for the traces");
 
     double interior = (double)(c.nx - 8) * (c.ny - 8);
     /* Timed: the time-stepping loop only (back-end set-up, including NCCL's
@@ -228,11 +285,11 @@ int main(int argc, char **argv)
                 char p[WAVE_STR + 64];
                 if (c.snap_raw) {
                     snprintf(p, sizeof p, "%s/snap_%06ld.bin", c.out, n + 1);
-                    if (wave_write_raw(p, full, sizeof(real) * cells)) wave_die("cannot write '%s': %s", p, strerror(errno));
+                    write_or_die(p, full, sizeof(real) * cells);
                 }
                 if (c.snap_png) {
                     snprintf(p, sizeof p, "%s/snap_%06ld.png", c.out, n + 1);
-                    if (wave_write_png_field(p, full, c.nx, c.ny, 0)) wave_die("cannot write '%s'", p);
+                    png_or_die(p, full, c.nx, c.ny, 0);
                 }
             }
             t_io += wave_now() - a;
@@ -262,19 +319,15 @@ int main(int argc, char **argv)
             char p[WAVE_STR + 64];
             if (c.write_final) {
                 snprintf(p, sizeof p, "%s/final.bin", c.out);
-                if (wave_write_raw(p, full, sizeof(real) * cells)) wave_die("cannot write '%s': %s", p, strerror(errno));
+                write_or_die(p, full, sizeof(real) * cells);
             }
             if (c.rec_n && c.traces) write_traces(&c, tr);
-            snprintf(p, sizeof p, "%s/info.txt", c.out);
-            FILE *f = fopen(p, "w");
-            if (f) {
-                fprintf(f, "nx %d\nny %d\nh %.17g\ndt %.17g\nnt %ld\ntype %s\nrec_n %d\nnsamp %ld\nrec_every %d\nchecksum %016llx\n",
-                        c.nx, c.ny, c.h, c.dt, c.nt, WAVE_REAL_NAME, c.rec_n, c.nsamp, c.rec_every, hsh);
-                fclose(f);
-            }
+            write_info(&c, hsh);
         }
         printf("done: %ld steps in %.3f s, %.1f Mcells/s [%s], max|u| = %.6e, checksum %016llx\n",
                c.nt, sec, sec > 0 ? interior * c.nt / sec / 1e6 : 0.0, be.name, umax, hsh);
+        guard_print_outputs(c.out);
+        guard_finish_stdout();
     }
     be.destroy(be.st);
     free(full); free(tr);
@@ -282,5 +335,5 @@ int main(int argc, char **argv)
 #ifdef WAVE_HAVE_MPI
     MPI_Finalize();
 #endif
-    return 0;
+    return RC_OK;
 }

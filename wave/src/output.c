@@ -1,12 +1,12 @@
-/* output.c - PNG (uncompressed deflate, no zlib needed), raw files, hashing;
- * the clock and error exit the programs share. */
+/* output.c - PNG (uncompressed deflate, no zlib needed, written through
+ * guard.c's safe output files), hashing, the clock the programs share. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
+#include "guard.h"
 #include "wave.h"
 
 static unsigned long crc_table[256];
@@ -28,23 +28,27 @@ static unsigned long crc_update(unsigned long crc, const unsigned char *b, size_
 }
 static void put32(unsigned char *p, unsigned long v) { p[0] = (unsigned char)(v >> 24); p[1] = (unsigned char)(v >> 16); p[2] = (unsigned char)(v >> 8); p[3] = (unsigned char)v; }
 
-static int chunk(FILE *f, const char *type, const unsigned char *data, size_t n)
+static void chunk(GuardOut *f, const char *type, const unsigned char *data, size_t n)
 {
     unsigned char hdr[8]; put32(hdr, (unsigned long)n); memcpy(hdr + 4, type, 4);
     unsigned long crc = crc_update(0xffffffffUL, (const unsigned char *)type, 4);
     crc = crc_update(crc, data, n) ^ 0xffffffffUL;
     unsigned char c4[4]; put32(c4, crc);
-    return fwrite(hdr, 1, 8, f) == 8 && (n == 0 || fwrite(data, 1, n, f) == n) && fwrite(c4, 1, 4, f) == 4 ? 0 : -1;
+    guard_out_write(f, hdr, 8);
+    guard_out_write(f, data, n);
+    guard_out_write(f, c4, 4);
 }
 
-int wave_write_png_rgb(const char *path, const unsigned char *rgb, int w, int h)
+int wave_write_png_rgb(const char *path, const unsigned char *rgb, int w, int h, char *err, size_t n)
 {
+    if (w < 1 || h < 1 || w > 65535 || h > 65535) {
+        snprintf(err, n, "cannot write '%s': image size %d x %d is outside 1 .. 65535", path, w, h); return -1; }
     crc_init();
     size_t row = (size_t)w * 3 + 1, raw = row * h;
     size_t nblk = raw / 65535 + 1;
     size_t zn = 2 + raw + nblk * 5 + 4;
     unsigned char *z = malloc(zn);
-    if (!z) return -1;
+    if (!z) { snprintf(err, n, "cannot write '%s': out of host memory for the image", path); return -1; }
     size_t o = 0; unsigned long a = 1, b = 0;
     z[o++] = 0x78; z[o++] = 0x01;
     size_t left = raw, pos = 0;  /* stream of filter bytes + pixels */
@@ -63,56 +67,51 @@ int wave_write_png_rgb(const char *path, const unsigned char *rgb, int w, int h)
         if (!left) break;
     }
     put32(z + o, (b << 16) | a); o += 4;
-    FILE *f = fopen(path, "wb");
-    if (!f) { free(z); return -1; }
+    GuardOut f;
+    if (guard_out_open(&f, path, err, n)) { free(z); return -1; }
     static const unsigned char sig[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
     unsigned char ihdr[13];
     put32(ihdr, (unsigned long)w); put32(ihdr + 4, (unsigned long)h);
     ihdr[8] = 8; ihdr[9] = 2; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
-    int rc = fwrite(sig, 1, 8, f) == 8 ? 0 : -1;
-    rc |= chunk(f, "IHDR", ihdr, 13);
-    rc |= chunk(f, "IDAT", z, o);
-    rc |= chunk(f, "IEND", NULL, 0);
-    rc |= fclose(f);
+    guard_out_write(&f, sig, 8);
+    chunk(&f, "IHDR", ihdr, 13);
+    chunk(&f, "IDAT", z, o);
+    chunk(&f, "IEND", NULL, 0);
     free(z);
-    return rc ? -1 : 0;
+    return guard_out_close(&f, err, n);
 }
 
-/* blue - white - red, symmetric clip; large fields are box-downsampled to <= 2048 px */
-int wave_write_png_field(const char *path, const real *u, int nx, int ny, double clip)
+/* blue - white - red, symmetric clip; large fields are box-downsampled to <= 2048 px
+ * (a box is cut at the edge of the field, so odd shapes such as 1000000 x 3 work) */
+int wave_write_png_field(const char *path, const real *u, int nx, int ny, double clip, char *err, size_t n)
 {
     int s = 1;
     while (nx / s > 2048 || ny / s > 2048) s++;
     int w = nx / s, h = ny / s;
+    if (w < 1) w = 1;
+    if (h < 1) h = 1;
     if (clip <= 0) {
         double m = 0;
         for (size_t i = 0; i < (size_t)nx * ny; i++) { double v = fabs((double)u[i]); if (v > m) m = v; }
         clip = m > 0 ? m : 1;
     }
     unsigned char *rgb = malloc((size_t)w * h * 3);
-    if (!rgb) return -1;
+    if (!rgb) { snprintf(err, n, "cannot write '%s': out of host memory for the image", path); return -1; }
     for (int j = 0; j < h; j++)
         for (int i = 0; i < w; i++) {
-            double acc = 0;
-            for (int b = 0; b < s; b++) for (int a = 0; a < s; a++) acc += u[(size_t)(j * s + b) * nx + i * s + a];
-            double v = acc / (s * s) / clip;
+            double acc = 0; int cnt = 0;
+            for (int b = 0; b < s && j * s + b < ny; b++)
+                for (int a = 0; a < s && i * s + a < nx; a++, cnt++) acc += u[(size_t)(j * s + b) * nx + i * s + a];
+            double v = acc / (cnt ? cnt : 1) / clip;
             if (v > 1) v = 1;
             if (v < -1) v = -1;
+            if (v != v) v = 0;   /* NaN: white */
             unsigned char *p = rgb + ((size_t)j * w + i) * 3;
             if (v >= 0) { p[0] = 255; p[1] = p[2] = (unsigned char)(255 * (1 - v)); }
             else { p[2] = 255; p[0] = p[1] = (unsigned char)(255 * (1 + v)); }
         }
-    int rc = wave_write_png_rgb(path, rgb, w, h);
+    int rc = wave_write_png_rgb(path, rgb, w, h, err, n);
     free(rgb);
-    return rc;
-}
-
-int wave_write_raw(const char *path, const void *data, size_t bytes)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return -1;
-    int rc = fwrite(data, 1, bytes, f) == bytes ? 0 : -1;
-    if (fclose(f)) rc = -1;
     return rc;
 }
 
@@ -124,26 +123,8 @@ unsigned long long wave_hash(const void *data, size_t bytes)
     return h;
 }
 
-int wave_mkdir_p(const char *path)
-{
-    char buf[WAVE_STR];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') { *p = 0; if (mkdir(buf, 0777) && errno != EEXIST) return -1; *p = '/'; }
-    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-    return 0;
-}
-
 double wave_now(void)
 {
     struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-void wave_vdie(const char *prog, const char *fmt, va_list ap)
-{
-    fflush(stdout);
-    fprintf(stderr, "%s: error: ", prog);
-    vfprintf(stderr, fmt, ap); fputc('\n', stderr);
-    exit(1);
 }

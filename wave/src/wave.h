@@ -6,12 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "stencil.h"
+#include "guard.h"    /* exit codes, guard_fail, safe output files, mkdir -p */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define WAVE_STR 512
+/* the one special value of the position keys (src_x, init_x, rec_y, ...): "choose for me" */
+#define WAVE_AUTO (-1.0)
 
 typedef struct WaveCase {
     /* grid: nx*ny points including the 4-point fixed (zero) frame */
@@ -61,6 +64,9 @@ int  wave_case_finalize(WaveCase *c, char *err, size_t n);
 void wave_case_print(const WaveCase *c);
 void wave_case_free(WaveCase *c);
 void wave_usage(const char *prog);
+/* host memory one process needs for the run (bytes, as a double so that no product overflows):
+ * ranks = MPI processes, root = 1 on the process that gathers the field, gpu = 1 in GPU mode */
+double wave_host_need(const WaveCase *c, int ranks, int root, int gpu);
 double wave_ricker(const WaveCase *c, double t);
 real wave_src_value(const WaveCase *c, long n);
 /* k = (v dt / h)^2 for global rows [r_lo, r_hi) into k (row stride nx). */
@@ -72,21 +78,12 @@ void wave_fill_init(const WaveCase *c, real *u, int r_lo, int r_hi);
 /* Owned (updated) rows of part p of P: [r0, r1) within [4, ny-4). */
 void wave_split(int ny, int P, int p, int *r0, int *r1);
 
-/* output.c */
-int  wave_write_png_field(const char *path, const real *u, int nx, int ny, double clip);
-int  wave_write_png_rgb(const char *path, const unsigned char *rgb, int w, int h);
-int  wave_write_raw(const char *path, const void *data, size_t bytes);
+/* output.c: PNGs through guard.c's safe output files; 0, or -1 with a message in err */
+int  wave_write_png_field(const char *path, const real *u, int nx, int ny, double clip, char *err, size_t n);
+int  wave_write_png_rgb(const char *path, const unsigned char *rgb, int w, int h, char *err, size_t n);
 unsigned long long wave_hash(const void *data, size_t bytes);
-int  wave_mkdir_p(const char *path);
 /* seconds on the monotonic clock */
 double wave_now(void);
-/* the error exit of the single-process programs (stencil3d, ooc2d): flushes
- * stdout, prints "PROG: error: MESSAGE" on stderr, exits 1 */
-void wave_vdie(const char *prog, const char *fmt, va_list ap)
-#ifdef __GNUC__
-    __attribute__((noreturn))
-#endif
-    ;
 
 /* 32-bit integer hash (lowbias32): the "noise" initial fields of stencil3d and ooc */
 static inline uint32_t wave_mix32(uint32_t x)
@@ -132,7 +129,8 @@ int wave_gpu_backend(const WaveCase *c, const WaveComm *comm, WaveBackend *be,
                      char *err, size_t n);
 #endif
 
-/* main.c: print a message and stop every process (MPI_Abort under MPI). */
+/* main.c: print a message and stop every process (MPI_Abort under MPI) with
+ * exit code RC_DEVICE (GPU, MPI or internal errors; the others use guard_fail). */
 void wave_die(const char *fmt, ...);
 
 #ifdef __cplusplus

@@ -1,6 +1,8 @@
+# shellcheck shell=bash
 # wave/tests/harness.sh - the harness of the run_tests.sh scripts of wave,
-# stencil3d and ooc, sourced from the repository root after setting B (the
-# module's build folder):   B=build/wave; . wave/tests/harness.sh
+# stencil3d and ooc, sourced from the repository root (each script first
+# changes there from dirname "$0") after setting B (the module's build folder):
+#   cd "$(dirname "$0")/../.."; B=build/wave; . wave/tests/harness.sh
 # Clears $T = $B/tests, counts PASS/FAIL lines; finish prints the last line
 # "N passed, M failed" and gives the exit status.
 T=$B/tests

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# wave/tests/run_tests.sh - CPU test suite of the wave module (run from the
-# repository root after 'make wave'). Last line: "N passed, M failed".
+# wave/tests/run_tests.sh - CPU test suite of the wave module (after 'make
+# wave'; runs from any folder: it changes to the repository root itself).
+# Last line: "N passed, M failed".
 set -u
+cd "$(dirname "$0")/../.." || exit 2
 B=build/wave
 . wave/tests/harness.sh
 MPIRUN="mpirun --allow-run-as-root --oversubscribe"
@@ -9,6 +11,7 @@ MPIRUN="mpirun --allow-run-as-root --oversubscribe"
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_rmaps_base_oversubscribe=1
 
 # 1. numerical unit tests (double precision): convergence, energy, slabs, bad inputs
+export WAVE_TEST_DIR=$T   # test_wave writes its files there
 unit_tests $B/test_wave
 
 CASE="wave/cases/small.case"
@@ -42,6 +45,8 @@ if command -v python3 >/dev/null; then
     if png_decodes "$T/snap/snap_000040.png" 200 180
     then ok png_decodes "zlib/CRC check of the snapshot PNG"; else bad png_decodes "snapshot PNG does not decode"; fi
 fi
+grep -q "^outputs in '$T/snap'.*snap_000020.bin" $T/snap.log && ok outputs_listed "$(grep '^outputs' $T/snap.log | cut -c1-100)..." \
+    || bad outputs_listed "no 'outputs in' line: $(tail -1 $T/snap.log)"
 pts=$(grep -vc '^#' $T/snap/traces.dat)
 [ "$pts" = 40 ] && ok traces "40 samples x 16 receivers" || bad traces "got $pts samples"
 

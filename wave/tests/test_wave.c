@@ -1,14 +1,18 @@
 /* test_wave.c - numerical tests of the wave module (double precision build).
  * Prints one PASS/FAIL line per check and "N passed, M failed" at the end.
+ * Files (a tiny PNG) go to --dir DIR, $WAVE_TEST_DIR or the executable's folder.
  * Also: test_wave --make-velfile PATH NX NY  (writes a float32 test model). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "wave.h"
 #include "check.h"    /* wave/tests: check(), check_summary(), CHECK_DIE_STUB */
 
 CHECK_DIE_STUB(wave_die)
+
+static char g_dir[4096];   /* folder for the files the tests write */
 
 static void s_gather(real *full, const real *mine, int nx, int r0, int r1) { memcpy(full + (size_t)r0 * nx, mine, sizeof(real) * (size_t)(r1 - r0) * nx); }
 static void s_bcast(void *b, size_t n) { (void)b; (void)n; }
@@ -180,14 +184,25 @@ static void expect_reject(const char *name, const char *const *kv, const char *n
 static void test_bad_inputs(void)
 {
     const char *a[] = { "dt", "0.01", NULL };  expect_reject("reject_cfl", a, "unstable time step");
-    const char *b[] = { "nx", "8", NULL };     expect_reject("reject_small_grid", b, "grid too small");
-    const char *d[] = { "h", "-1", NULL };     expect_reject("reject_negative_h", d, "must be positive");
+    const char *b[] = { "nx", "8", NULL };     expect_reject("reject_small_grid", b, "nx = 8: allowed 17 .. 1000000");
+    const char *d[] = { "h", "-1", NULL };     expect_reject("reject_negative_h", d, "h = -1: allowed h > 0");
     const char *e[] = { "nxx", "5", NULL };    expect_reject("reject_unknown_key", e, "unknown parameter 'nxx'");
     const char *f[] = { "nx", "12abc", NULL }; expect_reject("reject_bad_number", f, "expected an integer");
     const char *g[] = { "model", "layered", "layers", "0-1500", NULL }; expect_reject("reject_bad_layers", g, "depth:velocity");
     const char *i[] = { "model", "file", "velfile", "/nonexistent/v.bin", NULL }; expect_reject("reject_missing_velfile", i, "cannot open velocity file");
     const char *j[] = { "src_x", "1e6", NULL }; expect_reject("reject_source_outside", j, "outside the grid");
-    const char *k[] = { "v0", "-5", NULL };    expect_reject("reject_negative_velocity", k, "velocity must be positive");
+    const char *k[] = { "v0", "-5", NULL };    expect_reject("reject_negative_velocity", k, "v0 = -5: allowed v0 > 0");
+    const char *o[] = { "src_x", "-5", NULL }; expect_reject("reject_negative_position", o, "src_x = -5: allowed src_x >= 0, or exactly -1 = centre");
+    const char *q[] = { "h", "1e999", NULL };  expect_reject("reject_overflow", q, "out of the range of a double");
+    const char *r[] = { "amp", "nan", NULL };  expect_reject("reject_nan", r, "'amp = nan': expected a finite number");
+    const char *t[] = { "nt", "", NULL };      expect_reject("reject_empty_value", t, "'nt' has an empty value");
+    const char *u[] = { "nx", "99999999999999999999", NULL }; expect_reject("reject_int_overflow", u, "allowed 17 .. 1000000");
+    /* the sentinel is the only special value: -1 still means "centre" */
+    WaveCase cc; char e2[512]; wave_case_defaults(&cc);
+    int okc = wave_case_set(&cc, "src_x", "-1", e2, sizeof e2) == 0 && wave_case_finalize(&cc, e2, sizeof e2) == 0
+              && cc.src_x == (cc.nx - 1) * cc.h / 2;
+    check(okc, "sentinel_centre", "src_x = -1 puts the source at the centre, x = %g m (column %d of %d)", cc.src_x, cc.src_ix, cc.nx);
+    wave_case_free(&cc);
     const char *l[] = { "parts", "1000", NULL }; expect_reject("reject_too_many_parts", l, "every slab needs");
     const char *m[] = { "mode", "fpga", NULL }; expect_reject("reject_unknown_mode", m, "unknown mode");
     const char *n[] = { "sponge", "400", NULL }; expect_reject("reject_sponge_too_wide", n, "does not fit");
@@ -211,27 +226,49 @@ static void test_misc(void)
           "peak %.15f at t0, value %.2e at the zero crossing", wave_ricker(&c, c.t0), wave_ricker(&c, z));
     unsigned char rgb[3 * 5 * 3];
     for (int i = 0; i < 45; i++) rgb[i] = (unsigned char)(i * 5);
-    const char *p = "build/wave/test_tiny.png";
-    int rc = wave_write_png_rgb(p, rgb, 5, 3);
+    char p[4200], err[1200];
+    snprintf(p, sizeof p, "%s/test_tiny.png", g_dir);
+    int rc = wave_write_png_rgb(p, rgb, 5, 3, err, sizeof err);
     FILE *f = fopen(p, "rb"); unsigned char hdr[8] = { 0 }; long sz = 0;
     if (f) { if (fread(hdr, 1, 8, f) != 8) hdr[0] = 0; fseek(f, 0, SEEK_END); sz = ftell(f); fclose(f); }
     /* 8 sig + 25 IHDR + 12 + (2 + 5 + 48 + 4) IDAT + 12 IEND */
-    check(rc == 0 && hdr[0] == 137 && hdr[1] == 'P' && sz == 8 + 25 + 12 + 59 + 12, "png_writer", "%ld bytes", sz);
+    check(rc == 0 && hdr[0] == 137 && hdr[1] == 'P' && sz == 8 + 25 + 12 + 59 + 12, "png_writer", "%ld bytes, wrote %s%s%s", sz, p, rc ? ": " : "", rc ? err : "");
     int r0, r1, tot = 0, ok = 1, prev = 4;
     for (int q = 0; q < 7; q++) { wave_split(1000, 7, q, &r0, &r1); ok &= r0 == prev && r1 - r0 >= 141; tot += r1 - r0; prev = r1; }
     check(ok && tot == 992 && prev == 996, "split", "7 slabs cover rows 4..995 contiguously");
 }
 
+/* Where the test writes its files: argument --dir DIR, else $WAVE_TEST_DIR, else
+ * the folder of this executable, so that the test works from any current directory. */
+static void pick_dir(int argc, char **argv)
+{
+    const char *env = getenv("WAVE_TEST_DIR");
+    if (argc == 3 && !strcmp(argv[1], "--dir")) snprintf(g_dir, sizeof g_dir, "%s", argv[2]);
+    else if (env && *env) snprintf(g_dir, sizeof g_dir, "%s", env);
+    else {
+        ssize_t L = readlink("/proc/self/exe", g_dir, sizeof g_dir - 1);
+        g_dir[L > 0 ? L : 0] = 0;
+        char *s = strrchr(g_dir, '/');
+        if (s) *s = 0; else snprintf(g_dir, sizeof g_dir, ".");
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && !strcmp(argv[1], "--make-velfile")) {
-        int nx = atoi(argv[3]), ny = atoi(argv[4]);
+        char *e1, *e2;
+        long nx = strtol(argv[3], &e1, 10), ny = strtol(argv[4], &e2, 10);
+        if (*e1 || *e2 || nx < 1 || ny < 1 || nx > 100000 || ny > 100000) { fprintf(stderr, "test_wave: bad size %s x %s\n", argv[3], argv[4]); return 2; }
         FILE *f = fopen(argv[2], "wb");
-        if (!f) return 1;
-        for (int y = 0; y < ny; y++)
-            for (int x = 0; x < nx; x++) { float v = 1500.0f + 1000.0f * y / ny + 200.0f * (x > nx / 2); fwrite(&v, 4, 1, f); }
-        return fclose(f) ? 1 : 0;
+        if (!f) { perror(argv[2]); return 5; }
+        int bad = 0;
+        for (long y = 0; y < ny; y++)
+            for (long x = 0; x < nx; x++) { float v = 1500.0f + 1000.0f * y / ny + 200.0f * (x > nx / 2); bad |= fwrite(&v, 4, 1, f) != 1; }
+        if (fclose(f) || bad) { perror(argv[2]); return 5; }
+        return 0;
     }
+    pick_dir(argc, argv);
+    printf("test_wave: files go to %s\n", g_dir);
     test_convergence();
     test_energy();
     test_decomposition();
