@@ -45,6 +45,8 @@ nml "$SMALL" "$T/small.nml"
 ./build/adiflow "$T/small.nml" --backend cpu --run-dir "$T/good" > "$T/good.log" 2>&1 \
   || { echo "FAIL the reference run failed: $(tail -3 "$T/good.log")"; echo "0 passed, 1 failed"; exit 1; }
 GOOD_SUM=$(sum "$T/good/restart.bin")
+grep -q "^ *2 " "$T/good.log" && ! grep -qE -- " -0\.0+ " "$T/good.log" && ! grep -qE -- " -0\.0+ " "$T/good/residual.dat" \
+  && ok "adiflow: the progress line and residual.dat never show a drop of -0.00" || bad "adiflow: a drop of -0.00 is shown"
 
 # bad values: exit 2, the key and what is allowed
 badval() { nml "$2" "$T/v.nml"; try "adiflow bad value: $1" 2 "$3" ./build/adiflow "$T/v.nml" --run-dir "$T/v"; }
