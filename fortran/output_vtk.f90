@@ -59,23 +59,11 @@ contains
     call out_check(vf, ios, msg)
     write(vf%unit, iostat=ios, iomsg=msg) (((xn(:, i, j, k), i = 0, ni), j = 0, nj), k = 0, nk)
     call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
-    call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) qp(1:ni, 1:nj, 1:nk, 1)
-    call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
-    call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) qp(1:ni, 1:nj, 1:nk, 5)
-    call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
-    call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) qp(1:ni, 1:nj, 1:nk, 6)
-    call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
-    call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) (((sqrt(qp(i,j,k,2)**2 + qp(i,j,k,3)**2 + qp(i,j,k,4)**2)/ &
-      sqrt(sp%gamma*qp(i,j,k,5)/qp(i,j,k,1)), i = 1, ni), j = 1, nj), k = 1, nk)
-    call out_check(vf, ios, msg)
+    call cell_block(qp(1:ni, 1:nj, 1:nk, 1))
+    call cell_block(qp(1:ni, 1:nj, 1:nk, 5))
+    call cell_block(qp(1:ni, 1:nj, 1:nk, 6))
+    call cell_block(sqrt(qp(1:ni,1:nj,1:nk,2)**2 + qp(1:ni,1:nj,1:nk,3)**2 + qp(1:ni,1:nj,1:nk,4)**2)/ &
+      sqrt(sp%gamma*qp(1:ni,1:nj,1:nk,5)/qp(1:ni,1:nj,1:nk,1)))
     write(vf%unit, iostat=ios, iomsg=msg) 24*ncell
     call out_check(vf, ios, msg)
     write(vf%unit, iostat=ios, iomsg=msg) (((qp(i,j,k,2:4), i = 1, ni), j = 1, nj), k = 1, nk)
@@ -85,6 +73,15 @@ contains
     call out_commit(vf)
 
   contains
+
+    !> One scalar cell array of the appended data: its byte count, then the values.
+    subroutine cell_block(values)
+      real(rk), intent(in) :: values(:,:,:)
+      write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
+      call out_check(vf, ios, msg)
+      write(vf%unit, iostat=ios, iomsg=msg) values
+      call out_check(vf, ios, msg)
+    end subroutine cell_block
 
     subroutine data_array(name, ncomp, offset)
       character(len=*), intent(in) :: name
