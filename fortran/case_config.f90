@@ -353,7 +353,7 @@ contains
       end if
     end do
     call check_int('order', cs%order, 1, 2)
-    call check_choice('limiter', cs%limiter, 'vanalbada minmod')
+    call check_choice('limiter', cs%limiter, 'vanalbada minmod vanleer')
     call check_real('entropy_fix', cs%entropy_fix, 0.0_rk, 1.0_rk, .false.)
     call check_real('cfl', cs%cfl, 0.0_rk, 1.0e4_rk, .true.)
     call check_real('cfl_start', cs%cfl_start, 0.0_rk, 1.0e4_rk, .true.)
@@ -384,7 +384,11 @@ contains
     sp%lid_u = cs%lid_u; sp%lid_v = cs%lid_v; sp%lid_w = cs%lid_w
     sp%visc_law = merge(VISC_SUTHERLAND, VISC_CONSTANT, cs%viscosity_law == 'sutherland')
     sp%order = cs%order
-    sp%limiter = merge(LIM_MINMOD, LIM_VANALBADA, cs%limiter == 'minmod')
+    select case (trim(cs%limiter))
+    case ('minmod'); sp%limiter = LIM_MINMOD
+    case ('vanleer'); sp%limiter = LIM_VANLEER
+    case default; sp%limiter = LIM_VANALBADA
+    end select
     sp%wall_thermal = merge(WALL_ISOTHERMAL, WALL_ADIABATIC, cs%wall_thermal == 'isothermal')
     sp%bc(1) = bc_code('bc_imin', cs%bc_imin); sp%bc(2) = bc_code('bc_imax', cs%bc_imax)
     sp%bc(3) = bc_code('bc_jmin', cs%bc_jmin); sp%bc(4) = bc_code('bc_jmax', cs%bc_jmax)

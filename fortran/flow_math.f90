@@ -41,7 +41,8 @@ contains
     end if
   end function viscosity
 
-  !> Slope limiter of two one-sided differences (zero at extrema).
+  !> Slope limiter of two one-sided differences (zero at extrema): van
+  !> Albada, minmod, or van Leer's harmonic mean 2ab/(a+b).
   pure function limiter(sp, a, b) result(s)
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: a, b
@@ -54,6 +55,8 @@ contains
       else
         s = b
       end if
+    else if (sp%limiter == LIM_VANLEER) then
+      s = 2.0_rk*a*b/(a + b)
     else
       s = a*b*(a + b)/(a*a + b*b)
     end if

@@ -9,12 +9,12 @@ module solver_params
   private
   public :: solver_params_t
   public :: BC_WALL, BC_LID, BC_PERIODIC
-  public :: VISC_CONSTANT, VISC_SUTHERLAND, LIM_VANALBADA, LIM_MINMOD
+  public :: VISC_CONSTANT, VISC_SUTHERLAND, LIM_VANALBADA, LIM_MINMOD, LIM_VANLEER
   public :: WALL_ADIABATIC, WALL_ISOTHERMAL
 
   integer(c_int), parameter :: BC_WALL = 0, BC_LID = 1, BC_PERIODIC = 2
   integer(c_int), parameter :: VISC_CONSTANT = 0, VISC_SUTHERLAND = 1
-  integer(c_int), parameter :: LIM_VANALBADA = 0, LIM_MINMOD = 1
+  integer(c_int), parameter :: LIM_VANALBADA = 0, LIM_MINMOD = 1, LIM_VANLEER = 2
   integer(c_int), parameter :: WALL_ADIABATIC = 0, WALL_ISOTHERMAL = 1
 
   type, bind(c) :: solver_params_t

@@ -60,7 +60,8 @@ ADI_HD static inline double viscosity(const adi_solver_params *sp, double t)
   return mu;
 }
 
-/* Slope limiter of two one-sided differences (zero at extrema). */
+/* Slope limiter of two one-sided differences (zero at extrema): van
+ * Albada, minmod, or van Leer's harmonic mean 2ab/(a+b). */
 ADI_HD static inline double limiter(const adi_solver_params *sp, double a, double b)
 {
   double s;
@@ -72,6 +73,8 @@ ADI_HD static inline double limiter(const adi_solver_params *sp, double a, doubl
     } else {
       s = b;
     }
+  } else if (sp->limiter == ADI_LIM_VANLEER) {
+    s = 2.0*a*b/(a + b);
   } else {
     s = a*b*(a + b)/(a*a + b*b);
   }

@@ -5,7 +5,7 @@
 
 enum { ADI_BC_WALL = 0, ADI_BC_LID = 1, ADI_BC_PERIODIC = 2 };
 enum { ADI_VISC_CONSTANT = 0, ADI_VISC_SUTHERLAND = 1 };
-enum { ADI_LIM_VANALBADA = 0, ADI_LIM_MINMOD = 1 };
+enum { ADI_LIM_VANALBADA = 0, ADI_LIM_MINMOD = 1, ADI_LIM_VANLEER = 2 };
 enum { ADI_WALL_ADIABATIC = 0, ADI_WALL_ISOTHERMAL = 1 };
 
 typedef struct adi_solver_params {

@@ -81,21 +81,21 @@ program test_math_c_vs_fortran
   bad_wall = 0; bad_eig = 0; bad_vis = 0
   n_efix = 0; n_lim_zero = 0; n_lim_tie = 0
 
-  ! every combination of viscosity law, limiter and wall thermal condition
-  do combo = 0, 7
+  ! every combination of viscosity law, wall thermal condition and limiter
+  do combo = 0, 11
     call random_number(x)
     sp = make_params(1.1_rk + 0.6_rk*x(1), 0.05_rk + 2.0_rk*x(2), 10.0_rk + 1.0e4_rk*x(3), &
-      0.5_rk + x(4), iand(combo, 1), iand(ishft(combo, -1), 1), iand(ishft(combo, -2), 1))
+      0.5_rk + x(4), iand(combo, 1), combo/4, iand(ishft(combo, -1), 1))
     do trial = 1, ntrial
       call random_number(x)
       call one_trial(x)
     end do
   end do
 
-  write(name, '(a,i0,a)') 'cons_to_prim: C == Fortran bit for bit (', 8*ntrial, ' random states)'
+  write(name, '(a,i0,a)') 'cons_to_prim: C == Fortran bit for bit (', 12*ntrial, ' random states)'
   call check(bad_prim == 0, trim(name))
   call check(bad_visc == 0, 'viscosity (constant and Sutherland): C == Fortran bit for bit')
-  write(name, '(a,i0,a,i0,a)') 'limiter (van Albada, minmod): C == Fortran bit for bit (', n_lim_zero, &
+  write(name, '(a,i0,a,i0,a)') 'limiter (van Albada, minmod, van Leer): C == Fortran bit for bit (', n_lim_zero, &
     ' extrema, ', n_lim_tie, ' ties)'
   call check(bad_lim == 0, trim(name))
   write(name, '(a,i0,a)') 'roe_flux: C == Fortran bit for bit (entropy fix active in ', n_efix, ' cases)'
@@ -127,7 +127,7 @@ contains
     s%t_wall = 0.8_rk + 0.4_rk*pr
     s%lid_u = 1.0_rk; s%lid_v = 0.0_rk; s%lid_w = 0.0_rk
     s%visc_law = merge(VISC_SUTHERLAND, VISC_CONSTANT, visc == 1)
-    s%limiter = merge(LIM_MINMOD, LIM_VANALBADA, lim == 1)
+    s%limiter = merge(LIM_MINMOD, merge(LIM_VANLEER, LIM_VANALBADA, lim == 2), lim == 1)
     s%wall_thermal = merge(WALL_ISOTHERMAL, WALL_ADIABATIC, wall == 1)
   end function make_params
 
