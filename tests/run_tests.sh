@@ -80,7 +80,7 @@ badcase "grid size"        "ni = 0"                         "ni = 0 is out of ra
 badcase "negative Mach"    "mach = -0.1"                    "mach = "
 badcase "unknown key"      "reynold = 100."                 "reynold"
 badcase "wrong type"       "ni = 'abc'"                     "case file"
-badcase "bad limiter"      "limiter = 'superbee'"           'limiter = "superbee" is not allowed (use one of: vanalbada minmod)'
+badcase "bad limiter"      "limiter = 'superbee'"           'limiter = "superbee" is not allowed (use one of: vanalbada minmod vanleer)'
 badcase "bad boundary"     "bc_imin = 'inflow'"             'bc_imin = "inflow" is not allowed'
 badcase "unpaired periodic" "bc_kmin = 'periodic'"          "periodic boundaries come in pairs"
 badcase "bad backend"      "backend = 'opencl'"             'backend = "opencl" is not allowed'
