@@ -88,9 +88,11 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout
-# device copy bandwidth (bench/copy_bw.cu), with the CUDA backend only
+# device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
+# in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
+# CUDA backend only
 ifneq ($(GPU_LIBS),)
-TOOLS += $(BUILD)/copy_bw
+TOOLS += $(BUILD)/copy_bw $(BUILD)/gpu_two_grids
 endif
 
 .PHONY: all deps run test validate gpu-test clean hip bench
@@ -229,6 +231,9 @@ $(BUILD)/test_merged_c_vs_fortran: tests/test_merged_c_vs_fortran.f90 tests/merg
 # device-to-device copy bandwidth, the reference of bench/device_merged.sh
 $(BUILD)/copy_bw: bench/copy_bw.cu | $(OBJ)
 	$(NVCC) $(NVFLAGS) $< -o $@
+# two grids in one process through the bridge's handles (C, over the CUDA objects)
+$(BUILD)/gpu_two_grids: tests/gpu_two_grids.c include/adiflow_bridge.h include/adiflow_params.h $(GPU_OBJS) | $(OBJ)
+	$(CC) $(CFLAGS) $< $(GPU_OBJS) $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) -lm -o $@
 
 run: all
 	./$(BUILD)/adiflow cases/cavity_default.nml

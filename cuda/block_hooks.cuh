@@ -2,8 +2,9 @@
  * driver (cuda/multi/block_nccl.cu, linked into build/adiflow_mpi only)
  * inserts its halo exchanges and its cross-block sweeps into the iteration
  * schedules of cuda/bridge.cu (split family) and cuda/merged_schedule.cu
- * (merged family). A single-domain run leaves adi_block NULL and the
- * schedules do exactly what they did before.
+ * (merged family). The hooks hang off the grid (adi_gpu_init_block): each
+ * one gets the block driver's state of that grid as ctx. A single-domain
+ * grid has no hooks (NULL) and the schedules do exactly what they did before.
  *
  * Where the hooks run, and why there (fortran/mpi_decomp.f90 is the CPU
  * mirror, block_boundary_conditions and mpi_iteration):
@@ -24,25 +25,37 @@
 
 #include "adiflow_gpu_vendor.h"
 #include "adiflow_stages.h"
+#include "adiflow_bridge.h"
 
 typedef struct adi_block_hooks {
-  int (*exchange_q)(const adi_view *v, int d, cudaStream_t s);
-  int (*exchange_lam)(const adi_view *v, int d, cudaStream_t s);
+  void *ctx;                 /* the block driver's state of this grid: first argument of every hook */
+  int (*exchange_q)(void *ctx, const adi_view *v, int d, cudaStream_t s);
+  int (*exchange_lam)(void *ctx, const adi_view *v, int d, cudaStream_t s);
   /* the same exchanges in two halves (what: 0 = q, 1 = lam+-): begin packs on
    * s and leaves the transfer and the unpack to the halo stream; end makes s
    * wait for them. Between the two, s may run work that neither reads nor
    * writes the ghost rows (the split schedule's overlap, see cuda/bridge.cu). */
-  int (*exchange_begin)(const adi_view *v, int what, int d, cudaStream_t s);
-  int (*exchange_end)(const adi_view *v, int what, int d, cudaStream_t s);
+  int (*exchange_begin)(void *ctx, const adi_view *v, int what, int d, cudaStream_t s);
+  int (*exchange_end)(void *ctx, const adi_view *v, int what, int d, cudaStream_t s);
   int overlap;               /* 1: the split schedule overlaps (ADIFLOW_BLOCK_OVERLAP=0: off) */
-  int (*sweep)(const adi_view *v, int d, cudaStream_t s);
+  int (*sweep)(void *ctx, const adi_view *v, int d, cudaStream_t s);
+  /* frees ctx (buffers, streams, communicators, the hooks themselves):
+   * adi_gpu_finalize calls it last, after the grid's own clean-up */
+  void (*destroy)(void *ctx);
   int across[4];             /* [d]: d is swept across the blocks (exact mode, d split) */
   int has_halo[4];           /* [d]: d has a halo neighbour (another block, or a periodic wrap) */
   int phys[6], off[3], nglob[3];   /* copied into the view, see adi_view */
   int device;                /* the GPU of this rank */
 } adi_block_hooks;
 
-/* Set (before adi_gpu_init) by the block driver; NULL for one domain. */
-extern const adi_block_hooks *adi_block;
+/* cuda/bridge.cu, for the block driver: adi_gpu_init of a grid with hooks.
+ * On success the grid owns them (adi_gpu_finalize calls hooks->destroy);
+ * on failure the caller still does, and *grid is NULL. */
+int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp,
+                       int kernels, const double *sf, const double *sc, const double *vol, const double *q);
+
+/* *hooks = the hooks of a live grid (NULL for a single-domain grid); a
+ * NULL or finalised grid gives ADI_ERR_USAGE with a message naming fn. */
+int adi_gpu_grid_block(adi_gpu_grid *grid, const char *fn, const adi_block_hooks **hooks);
 
 #endif

@@ -4,6 +4,13 @@
  * download, per-kernel timing with CUDA events, and error messages that say
  * where (file:line), which CUDA error, and what the user can do.
  *
+ * Every grid is a handle (struct adi_gpu_grid, heap-allocated by
+ * adi_gpu_init): its fields, stream, events, timing, the merged family's
+ * state (cuda/merged_schedule.cu) and, in block mode, the block driver's
+ * hooks (cuda/block_hooks.cuh) hang off it, so one process can hold several
+ * grids of different sizes. The only process-wide mutable state is the
+ * per-thread text of the last failure.
+ *
  * Fields live on the device in the host's layout (fortran/grid_layout.f90):
  * one cudaMalloc per field group, npts = ldi*ldj*ldk doubles per component,
  * so uploads and downloads are plain copies.
@@ -11,7 +18,7 @@
  * Environment:
  *   ADIFLOW_DEVICE=N       use GPU N (default 0; CUDA_VISIBLE_DEVICES applies)
  *   ADIFLOW_GPU_TIMING=1   time every kernel with CUDA events and print the
- *                          table at adi_gpu_finalize (adi_gpu_set_timing and
+ *                          table at adi_gpu_finalize, one per grid (adi_gpu_set_timing and
  *                          adi_gpu_timing_report do the same through the API)
  */
 #include <limits.h>
@@ -30,12 +37,19 @@
 #define ADI_ERRLEN 2048
 #define GIB (1024.0*1024.0*1024.0)
 
-static char g_err[ADI_ERRLEN];
+/* The text of the last failure, per thread (like errno): the one piece of
+ * process-wide mutable state. Everything else belongs to a grid. */
+static thread_local char g_err[ADI_ERRLEN];
 
-const adi_block_hooks *adi_block = NULL;
+/* tag of a live grid; adi_gpu_finalize overwrites it before the memory goes */
+enum : unsigned { ADI_GRID_LIVE = 0x61646967u, ADI_GRID_DEAD = 0x64656164u };
 
-static struct adi_gpu_state {
-  int initialised;
+/* One grid (include/adiflow_bridge.h): heap-allocated by adi_gpu_init, freed
+ * by adi_gpu_finalize. In this file g is always the grid at hand. */
+struct adi_gpu_grid {
+  unsigned magic;                     /* ADI_GRID_LIVE while the handle is valid */
+  const adi_block_hooks *block;       /* block mode's hooks (cuda/block_hooks.cuh); NULL for one domain */
+  merged_state *merged;               /* the merged family's state (cuda/merged_schedule.cu); NULL for split */
   int device;
   cudaStream_t stream;
   adi_view v;                         /* device pointers, layout, parameters */
@@ -54,7 +68,7 @@ static struct adi_gpu_state {
   double ms[ST_COUNT][4];             /* [stage][d], d = 0 for the undirected ones */
   double norm_ms, iter_ms;
   long long timed_iterations, norm_calls;
-} g;
+};
 
 /* ---------------------------------------------------------------- errors */
 
@@ -185,17 +199,45 @@ static int usage(const char *what)
   return ADI_ERR_USAGE;
 }
 
+/* ADI_OK for a live grid; ADI_ERR_USAGE with a message for NULL, or for a
+ * handle adi_gpu_finalize has freed (caught while its memory is not reused:
+ * finalize overwrites the tag first) */
+static int check_grid(const adi_gpu_grid *g, const char *fn)
+{
+  if (g == NULL) {
+    set_error("%s called with a NULL grid handle: before adi_gpu_init, after a failed adi_gpu_init, or "
+              "after adi_gpu_finalize", fn);
+    return ADI_ERR_USAGE;
+  }
+  if (g->magic != ADI_GRID_LIVE) {
+    set_error("%s called with a grid handle that is not live: already freed by adi_gpu_finalize, or not "
+              "one adi_gpu_init returned", fn);
+    return ADI_ERR_USAGE;
+  }
+  return ADI_OK;
+}
+
 #define REQUIRE_INIT(fn)                                                        \
   do {                                                                          \
-    if (!g.initialised) return usage(fn " called before adi_gpu_init (or after adi_gpu_finalize)"); \
+    int rq_ = check_grid(g, fn);                                                \
+    if (rq_ != ADI_OK) return rq_;                                              \
   } while (0)
+
+int adi_gpu_grid_block(adi_gpu_grid *g, const char *fn, const adi_block_hooks **hooks)
+{
+  if (hooks != NULL) *hooks = NULL;
+  REQUIRE_INIT(fn);
+  if (hooks != NULL) *hooks = g->block;
+  return ADI_OK;
+}
 
 /* ---------------------------------------------------------------- device */
 
-static int chosen_device(void)
+/* ADIFLOW_DEVICE, 0 without it; a block grid uses its rank's GPU instead
+ * (hooks->device, chosen by the driver) */
+static int env_device(void)
 {
   const char *s = getenv("ADIFLOW_DEVICE");
-  if (adi_block != NULL) return adi_block->device;   /* one GPU per rank, chosen by the driver */
   return s && *s ? atoi(s) : 0;
 }
 
@@ -203,9 +245,11 @@ static int chosen_device(void)
  * binary holds code for the device. */
 __global__ void adi_probe_kernel(void) {}
 
-int adi_gpu_available(void)
+/* 1 when GPU dev is there and can run this binary's kernels; otherwise 0
+ * with the reason for adi_gpu_error_message */
+static int device_usable(int dev)
 {
-  int n = 0, dev = chosen_device();
+  int n = 0;
   struct cudaDeviceProp prop;
   cudaError_t err = cudaGetDeviceCount(&n);
   if (err != cudaSuccess) {
@@ -236,9 +280,14 @@ int adi_gpu_available(void)
   return 1;
 }
 
+int adi_gpu_available(void)
+{
+  return device_usable(env_device());
+}
+
 int adi_gpu_device_info(char *buf, int buflen)
 {
-  int dev = chosen_device(), drv = 0, rt = 0;
+  int dev = env_device(), drv = 0, rt = 0;
   struct cudaDeviceProp prop;
   if (buf == NULL || buflen <= 0) return usage("adi_gpu_device_info: no buffer");
   ADI_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
@@ -293,11 +342,11 @@ static int check_launch_limits(const struct cudaDeviceProp *prop, int dev, const
 
 /* ---------------------------------------------------------------- memory */
 
-static void free_all(void)
+static void free_all(adi_gpu_grid *g)
 {
-  double **fields[] = {&g.v.q, &g.v.qp, &g.v.res, &g.v.dq, &g.v.dtv, &g.v.wk, &g.d_plane, &g.d_norms,
-                        &g.d_mrows, &g.d_mplane};
-  const double **cfields[] = {&g.v.sf, &g.v.sc, &g.v.vol};
+  double **fields[] = {&g->v.q, &g->v.qp, &g->v.res, &g->v.dq, &g->v.dtv, &g->v.wk, &g->d_plane, &g->d_norms,
+                        &g->d_mrows, &g->d_mplane};
+  const double **cfields[] = {&g->v.sf, &g->v.sc, &g->v.vol};
   size_t a;
   for (a = 0; a < sizeof fields/sizeof fields[0]; ++a) {
     if (*fields[a]) cudaFree(*fields[a]);
@@ -307,64 +356,81 @@ static void free_all(void)
     if (*cfields[a]) cudaFree((void *)*cfields[a]);
     *cfields[a] = NULL;
   }
-  if (g.h_norms) cudaFreeHost(g.h_norms);
-  g.h_norms = NULL;
-  if (g.events_ready) {
+  if (g->h_norms) cudaFreeHost(g->h_norms);
+  g->h_norms = NULL;
+  if (g->events_ready) {
     int s;
     for (s = 0; s <= ADI_MAX_STEPS; ++s) {
-      cudaEventDestroy(g.ev_start[s]);
-      cudaEventDestroy(g.ev_stop[s]);
+      cudaEventDestroy(g->ev_start[s]);
+      cudaEventDestroy(g->ev_stop[s]);
     }
-    g.events_ready = 0;
+    g->events_ready = 0;
   }
-  if (g.stream) cudaStreamDestroy(g.stream);
-  g.stream = NULL;
-  g.bytes = 0;
+  if (g->stream) cudaStreamDestroy(g->stream);
+  g->stream = NULL;
+  g->bytes = 0;
 }
 
-static int alloc_field(double **p, int ncomp)
+static int alloc_field(adi_gpu_grid *g, double **p, int ncomp)
 {
-  size_t n = (size_t)g.v.npts*(size_t)ncomp*sizeof(double);
+  size_t n = (size_t)g->v.npts*(size_t)ncomp*sizeof(double);
   ADI_CUDA_CHECK(cudaMalloc((void **)p, n));
-  g.bytes += n;
+  g->bytes += n;
   ADI_CUDA_CHECK(cudaMemset(*p, 0, n));   /* defined values everywhere, as allocate_fields */
   return ADI_OK;
 }
 
-static int upload_field(const double **dst, const double *src, int ncomp)
+static int upload_field(adi_gpu_grid *g, const double **dst, const double *src, int ncomp)
 {
   double *p = NULL;
-  size_t n = (size_t)g.v.npts*(size_t)ncomp*sizeof(double);
-  int rc = alloc_field(&p, ncomp);
+  size_t n = (size_t)g->v.npts*(size_t)ncomp*sizeof(double);
+  int rc = alloc_field(g, &p, ncomp);
   *dst = p;
   if (rc != ADI_OK) return rc;
   ADI_CUDA_CHECK(cudaMemcpy(p, src, n, cudaMemcpyHostToDevice));
   return ADI_OK;
 }
 
-static int create_events(void)
+static int create_events(adi_gpu_grid *g)
 {
   int s;
-  if (g.events_ready) return ADI_OK;
+  if (g->events_ready) return ADI_OK;
   for (s = 0; s <= ADI_MAX_STEPS; ++s) {
-    ADI_CUDA_CHECK(cudaEventCreate(&g.ev_start[s]));
-    ADI_CUDA_CHECK(cudaEventCreate(&g.ev_stop[s]));
+    ADI_CUDA_CHECK(cudaEventCreate(&g->ev_start[s]));
+    ADI_CUDA_CHECK(cudaEventCreate(&g->ev_stop[s]));
   }
-  g.events_ready = 1;
+  g->events_ready = 1;
   return ADI_OK;
 }
 
-static void reset_timing(void)
+static void reset_timing(adi_gpu_grid *g)
 {
-  memset(g.ms, 0, sizeof g.ms);
-  g.norm_ms = 0.0;
-  g.iter_ms = 0.0;
-  g.timed_iterations = 0;
-  g.norm_calls = 0;
+  memset(g->ms, 0, sizeof g->ms);
+  g->norm_ms = 0.0;
+  g->iter_ms = 0.0;
+  g->timed_iterations = 0;
+  g->norm_calls = 0;
 }
 
-int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, const double *sc,
-                 const double *vol, const double *q)
+/* frees a grid that never reached the caller (a failed init): no message
+ * of its own, the failure's stays */
+static void discard(adi_gpu_grid *g)
+{
+  if (g == NULL) return;
+  merged_finalize(g->merged);
+  free_all(g);
+  memset(g, 0, sizeof *g);
+  free(g);
+}
+
+int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
+                 const double *sc, const double *vol, const double *q)
+{
+  return adi_gpu_init_block(grid, NULL, sp, kernels, sf, sc, vol, q);
+}
+
+int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp,
+                       int kernels, const double *sf, const double *sc, const double *vol, const double *q)
 {
   int dev, rc, ldi_expected;
   size_t free_b = 0, total_b = 0, need;
@@ -372,8 +438,10 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
   struct cudaDeviceProp prop;
   struct cudaFuncAttributes attr;
   const char *tenv;
+  adi_gpu_grid *g;
 
-  if (g.initialised) return usage("adi_gpu_init called twice without adi_gpu_finalize");
+  if (grid == NULL) return usage("adi_gpu_init: no place for the grid handle (a null first argument)");
+  *grid = NULL;
   if (sp == NULL || sf == NULL || sc == NULL || vol == NULL || q == NULL)
     return usage("adi_gpu_init: a null argument");
   if (kernels != ADI_KERNELS_SPLIT && kernels != ADI_KERNELS_MERGED) {
@@ -396,8 +464,8 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
     return ADI_ERR_CONFIG;
   }
 
-  if (!adi_gpu_available()) return ADI_ERR_NO_DEVICE;
-  dev = chosen_device();
+  dev = hooks != NULL ? hooks->device : env_device();   /* block mode: one GPU per rank, chosen by the driver */
+  if (!device_usable(dev)) return ADI_ERR_NO_DEVICE;
   ADI_CUDA_CHECK(cudaSetDevice(dev));
   ADI_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   ADI_CUDA_CHECK(cudaFuncGetAttributes(&attr, adi_probe_kernel));
@@ -423,53 +491,57 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
     return ADI_ERR_MEMORY;
   }
 
-  memset(&g, 0, sizeof g);
-  g.device = dev;
-  g.v.sp = *sp;
-  g.v.ni = sp->ni; g.v.nj = sp->nj; g.v.nk = sp->nk;
-  g.v.ldi = sp->ldi; g.v.ldj = sp->ldj; g.v.ldk = sp->ldk;
-  g.v.npts = (ptrdiff_t)npts;
+  g = (adi_gpu_grid *)calloc(1, sizeof *g);
+  if (g == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory for the state of grid %d x %d x %d (%zu bytes)",
+                            sp->ni, sp->nj, sp->nk, sizeof *g);
+  g->block = hooks;
+  g->device = dev;
+  g->v.sp = *sp;
+  g->v.ni = sp->ni; g->v.nj = sp->nj; g->v.nk = sp->nk;
+  g->v.ldi = sp->ldi; g->v.ldj = sp->ldj; g->v.ldk = sp->ldk;
+  g->v.npts = (ptrdiff_t)npts;
   {
     int f;
-    for (f = 0; f < 6; ++f) g.v.phys[f] = adi_block ? adi_block->phys[f] : 1;
+    for (f = 0; f < 6; ++f) g->v.phys[f] = hooks ? hooks->phys[f] : 1;
     for (f = 0; f < 3; ++f) {
-      g.v.off[f] = adi_block ? adi_block->off[f] : 0;
-      g.v.nglob[f] = adi_block ? adi_block->nglob[f] : (f == 0 ? sp->ni : (f == 1 ? sp->nj : sp->nk));
+      g->v.off[f] = hooks ? hooks->off[f] : 0;
+      g->v.nglob[f] = hooks ? hooks->nglob[f] : (f == 0 ? sp->ni : (f == 1 ? sp->nj : sp->nk));
     }
   }
 
   rc = ADI_OK;
   /* a blocking stream: it orders itself after the synchronous copies and
    * memsets of the legacy default stream (init, upload) */
-  if (cudaStreamCreateWithFlags(&g.stream, cudaStreamDefault) != cudaSuccess) {
+  if (cudaStreamCreateWithFlags(&g->stream, cudaStreamDefault) != cudaSuccess) {
     rc = adi_cuda_fail(cudaGetLastError(), "creating the CUDA stream", __FILE__, __LINE__);
-    g.stream = NULL;
+    g->stream = NULL;
   }
-  if (rc == ADI_OK) rc = alloc_field(&g.v.q, ADI_NVAR);
-  if (rc == ADI_OK) rc = alloc_field(&g.v.qp, ADI_NPRIM);
-  if (rc == ADI_OK) rc = alloc_field(&g.v.res, ADI_NVAR);
-  if (rc == ADI_OK) rc = alloc_field(&g.v.dq, ADI_NVAR);
-  if (rc == ADI_OK) rc = alloc_field(&g.v.dtv, 1);
-  if (rc == ADI_OK) rc = alloc_field(&g.v.wk, ADI_NWORK);
-  if (rc == ADI_OK) rc = upload_field(&g.v.sf, sf, ADI_NMETRIC);
-  if (rc == ADI_OK) rc = upload_field(&g.v.sc, sc, ADI_NMETRIC);
-  if (rc == ADI_OK) rc = upload_field(&g.v.vol, vol, 1);
-  if (rc == ADI_OK && cudaMemcpy(g.v.q, q, (size_t)npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice)
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.q, ADI_NVAR);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.qp, ADI_NPRIM);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.res, ADI_NVAR);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.dq, ADI_NVAR);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.dtv, 1);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.wk, ADI_NWORK);
+  if (rc == ADI_OK) rc = upload_field(g, &g->v.sf, sf, ADI_NMETRIC);
+  if (rc == ADI_OK) rc = upload_field(g, &g->v.sc, sc, ADI_NMETRIC);
+  if (rc == ADI_OK) rc = upload_field(g, &g->v.vol, vol, 1);
+  if (rc == ADI_OK && cudaMemcpy(g->v.q, q, (size_t)npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice)
       != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "uploading the state q", __FILE__, __LINE__);
-  if (rc == ADI_OK && cudaMalloc((void **)&g.d_plane, (size_t)(5*sp->nk)*sizeof(double)) != cudaSuccess)
+  if (rc == ADI_OK && cudaMalloc((void **)&g->d_plane, (size_t)(5*sp->nk)*sizeof(double)) != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the residual-norm planes", __FILE__, __LINE__);
   /* mass_fix scratch, small (nj*nk + nk doubles): held by every run, so a
    * mass_fix run cannot fail for memory half way */
-  if (rc == ADI_OK && cudaMalloc((void **)&g.d_mrows, (size_t)sp->nj*(size_t)sp->nk*sizeof(double)) != cudaSuccess)
+  if (rc == ADI_OK && cudaMalloc((void **)&g->d_mrows, (size_t)sp->nj*(size_t)sp->nk*sizeof(double)) != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the mass row sums", __FILE__, __LINE__);
-  if (rc == ADI_OK && cudaMalloc((void **)&g.d_mplane, (size_t)sp->nk*sizeof(double)) != cudaSuccess)
+  if (rc == ADI_OK && cudaMalloc((void **)&g->d_mplane, (size_t)sp->nk*sizeof(double)) != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the mass plane sums", __FILE__, __LINE__);
-  if (rc == ADI_OK && cudaMalloc((void **)&g.d_norms, 5*sizeof(double)) != cudaSuccess)
+  if (rc == ADI_OK && cudaMalloc((void **)&g->d_norms, 5*sizeof(double)) != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "cudaMalloc of the residual norms", __FILE__, __LINE__);
-  if (rc == ADI_OK && cudaMallocHost((void **)&g.h_norms, 5*sizeof(double)) != cudaSuccess)
+  if (rc == ADI_OK && cudaMallocHost((void **)&g->h_norms, 5*sizeof(double)) != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "cudaMallocHost of the residual norms", __FILE__, __LINE__);
-  if (rc == ADI_OK && cudaMemsetAsync(g.d_norms, 0, 5*sizeof(double), g.stream) != cudaSuccess)
+  if (rc == ADI_OK && cudaMemsetAsync(g->d_norms, 0, 5*sizeof(double), g->stream) != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "clearing the residual norms", __FILE__, __LINE__);
   if (rc != ADI_OK) {
     if (rc == ADI_ERR_MEMORY) {
@@ -478,73 +550,76 @@ int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, con
       set_error("grid %d x %d x %d needs %.2f GiB of GPU memory; allocating it on GPU %d (%s) failed: %s",
                 sp->ni, sp->nj, sp->nk, (double)need/GIB, dev, prop.name, first);
     }
-    free_all();
+    discard(g);
     return rc;
   }
   if (rc == ADI_OK && cudaDeviceSynchronize() != cudaSuccess)
     rc = adi_cuda_fail(cudaGetLastError(), "finishing the uploads (cudaDeviceSynchronize)", __FILE__, __LINE__);
   if (rc != ADI_OK) {
-    free_all();
+    discard(g);
     return rc;
   }
-  g.nsteps = adi_iteration_schedule(sp, g.steps);
-  g.kernels = kernels;
+  g->nsteps = adi_iteration_schedule(sp, g->steps);
+  g->kernels = kernels;
   if (kernels == ADI_KERNELS_MERGED) {   /* cuda/merged_schedule.cu */
-    rc = merged_init(&g.v, g.stream, q);
+    rc = merged_init(&g->merged, &g->v, g->stream, q, hooks);
     if (rc != ADI_OK) {
-      merged_finalize();
-      free_all();
+      discard(g);
       return rc;
     }
   }
-  g.initialised = 1;
+  g->magic = ADI_GRID_LIVE;
 
   tenv = getenv("ADIFLOW_GPU_TIMING");
   if (tenv && *tenv && strcmp(tenv, "0") != 0) {
-    g.timing_env = 1;
-    rc = adi_gpu_set_timing(1);
-    if (rc != ADI_OK) return rc;
+    g->timing_env = 1;
+    rc = adi_gpu_set_timing(g, 1);
+    if (rc != ADI_OK) {
+      discard(g);
+      return rc;
+    }
   }
   g_err[0] = '\0';
+  *grid = g;
   return ADI_OK;
 }
 
 /* ---------------------------------------------------------------- iteration */
 
-static int run_step(const adi_step *st, double cfl)
+static int run_step(adi_gpu_grid *g, const adi_step *st, double cfl)
 {
-  const adi_view *v = &g.v;
+  const adi_view *v = &g->v;
   int rc;
   switch (st->stage) {
   case ST_BC:
-    if (adi_block != NULL && st->d >= 2) {
-      rc = adi_block->exchange_q(v, st->d, g.stream);
+    if (g->block != NULL && st->d >= 2) {
+      rc = g->block->exchange_q(g->block->ctx, v, st->d, g->stream);
       if (rc != ADI_OK) return rc;
     }
-    return launch_bc_kernel(v, st->d, g.stream);
-  case ST_WALLT: return launch_bc_temperature_kernel(v, st->d, g.stream);
-  case ST_PRIM: return launch_primitives_kernel(v, g.stream);
-  case ST_TSTEP: return launch_time_step_kernel(v, cfl, g.stream);
+    return launch_bc_kernel(v, st->d, g->stream);
+  case ST_WALLT: return launch_bc_temperature_kernel(v, st->d, g->stream);
+  case ST_PRIM: return launch_primitives_kernel(v, g->stream);
+  case ST_TSTEP: return launch_time_step_kernel(v, cfl, g->stream);
   case ST_RES_ZERO:
-    ADI_CUDA_CHECK(cudaMemsetAsync(v->res, 0, (size_t)v->npts*ADI_NVAR*sizeof(double), g.stream));
+    ADI_CUDA_CHECK(cudaMemsetAsync(v->res, 0, (size_t)v->npts*ADI_NVAR*sizeof(double), g->stream));
     return ADI_OK;
-  case ST_FLUX1: return launch_flux_kernel1(v, st->d, g.stream);
-  case ST_FLUX2: return launch_flux_kernel2(v, st->d, g.stream);
-  case ST_FLUX3: return launch_flux_kernel3(v, st->d, g.stream);
-  case ST_VISC: return launch_viscous_kernel(v, st->d, g.stream);
-  case ST_FLUX4: return launch_flux_kernel4(v, st->d, g.stream);
-  case ST_ADI1: return launch_ADI_kernel1(v, st->d, g.stream);
+  case ST_FLUX1: return launch_flux_kernel1(v, st->d, g->stream);
+  case ST_FLUX2: return launch_flux_kernel2(v, st->d, g->stream);
+  case ST_FLUX3: return launch_flux_kernel3(v, st->d, g->stream);
+  case ST_VISC: return launch_viscous_kernel(v, st->d, g->stream);
+  case ST_FLUX4: return launch_flux_kernel4(v, st->d, g->stream);
+  case ST_ADI1: return launch_ADI_kernel1(v, st->d, g->stream);
   case ST_ADI2:
-    if (adi_block != NULL && adi_block->across[st->d]) {
-      rc = adi_block->exchange_lam(v, st->d, g.stream);
+    if (g->block != NULL && g->block->across[st->d]) {
+      rc = g->block->exchange_lam(g->block->ctx, v, st->d, g->stream);
       if (rc != ADI_OK) return rc;
     }
-    return launch_ADI_kernel2(v, st->d, g.stream);
-  case ST_ADI3: return launch_ADI_kernel3(v, st->d, g.stream);
+    return launch_ADI_kernel2(v, st->d, g->stream);
+  case ST_ADI3: return launch_ADI_kernel3(v, st->d, g->stream);
   case ST_ADI4:
-    if (adi_block != NULL && adi_block->across[st->d]) return adi_block->sweep(v, st->d, g.stream);
-    return launch_ADI_kernel4(v, st->d, g.stream);
-  case ST_ADI5: return launch_ADI_kernel5(v, st->d, g.stream);
+    if (g->block != NULL && g->block->across[st->d]) return g->block->sweep(g->block->ctx, v, st->d, g->stream);
+    return launch_ADI_kernel4(v, st->d, g->stream);
+  case ST_ADI5: return launch_ADI_kernel5(v, st->d, g->stream);
   default:
     set_error("internal error: unknown stage %d in the iteration schedule", st->stage);
     return ADI_ERR_USAGE;
@@ -562,33 +637,34 @@ static int run_step(const adi_step *st, double cfl)
  *  2. in exact mode, for a direction swept across the blocks,
  *       ADI1; begin the lam halo; ADI3; end; ADI2; sweep; ADI5
  * (ADI3 reads neither lam nor anything ADI2 writes). */
-static int iterate_block_overlapped(double cfl)
+static int iterate_block_overlapped(adi_gpu_grid *g, double cfl)
 {
-  const adi_view *v = &g.v;
-  int s, rc, first = adi_block->has_halo[2] ? 2 : 3;
-  if ((rc = launch_bc_kernel(v, 1, g.stream)) != ADI_OK) return rc;
-  if (first == 3 && (rc = launch_bc_kernel(v, 2, g.stream)) != ADI_OK) return rc;
-  if ((rc = adi_block->exchange_begin(v, 0, first, g.stream)) != ADI_OK) return rc;
-  if ((rc = launch_primitives_part(v, 1, g.stream)) != ADI_OK) return rc;
-  if ((rc = launch_time_step_kernel(v, cfl, g.stream)) != ADI_OK) return rc;
-  if ((rc = adi_block->exchange_end(v, 0, first, g.stream)) != ADI_OK) return rc;
+  const adi_view *v = &g->v;
+  const adi_block_hooks *b = g->block;
+  int s, rc, first = b->has_halo[2] ? 2 : 3;
+  if ((rc = launch_bc_kernel(v, 1, g->stream)) != ADI_OK) return rc;
+  if (first == 3 && (rc = launch_bc_kernel(v, 2, g->stream)) != ADI_OK) return rc;
+  if ((rc = b->exchange_begin(b->ctx, v, 0, first, g->stream)) != ADI_OK) return rc;
+  if ((rc = launch_primitives_part(v, 1, g->stream)) != ADI_OK) return rc;
+  if ((rc = launch_time_step_kernel(v, cfl, g->stream)) != ADI_OK) return rc;
+  if ((rc = b->exchange_end(b->ctx, v, 0, first, g->stream)) != ADI_OK) return rc;
   if (first == 2) {
-    if ((rc = launch_bc_kernel(v, 2, g.stream)) != ADI_OK) return rc;
-    if ((rc = adi_block->exchange_q(v, 3, g.stream)) != ADI_OK) return rc;
+    if ((rc = launch_bc_kernel(v, 2, g->stream)) != ADI_OK) return rc;
+    if ((rc = b->exchange_q(b->ctx, v, 3, g->stream)) != ADI_OK) return rc;
   }
-  if ((rc = launch_bc_kernel(v, 3, g.stream)) != ADI_OK) return rc;
-  if ((rc = launch_primitives_part(v, 2, g.stream)) != ADI_OK) return rc;
-  for (s = 0; s < g.nsteps; ++s) {
-    const adi_step *st = &g.steps[s];
+  if ((rc = launch_bc_kernel(v, 3, g->stream)) != ADI_OK) return rc;
+  if ((rc = launch_primitives_part(v, 2, g->stream)) != ADI_OK) return rc;
+  for (s = 0; s < g->nsteps; ++s) {
+    const adi_step *st = &g->steps[s];
     if (st->stage == ST_BC || st->stage == ST_PRIM || st->stage == ST_TSTEP) continue;
-    if (st->stage == ST_ADI2 && adi_block->across[st->d]) {
-      rc = adi_block->exchange_begin(v, 1, st->d, g.stream);
-    } else if (st->stage == ST_ADI3 && adi_block->across[st->d]) {
-      rc = launch_ADI_kernel3(v, st->d, g.stream);
-      if (rc == ADI_OK) rc = adi_block->exchange_end(v, 1, st->d, g.stream);
-      if (rc == ADI_OK) rc = launch_ADI_kernel2(v, st->d, g.stream);
+    if (st->stage == ST_ADI2 && b->across[st->d]) {
+      rc = b->exchange_begin(b->ctx, v, 1, st->d, g->stream);
+    } else if (st->stage == ST_ADI3 && b->across[st->d]) {
+      rc = launch_ADI_kernel3(v, st->d, g->stream);
+      if (rc == ADI_OK) rc = b->exchange_end(b->ctx, v, 1, st->d, g->stream);
+      if (rc == ADI_OK) rc = launch_ADI_kernel2(v, st->d, g->stream);
     } else {
-      rc = run_step(st, cfl);
+      rc = run_step(g, st, cfl);
     }
     if (rc != ADI_OK) return rc;
   }
@@ -600,84 +676,84 @@ static int iterate_block_overlapped(double cfl)
  * flux_kernel1-3 + viscous + flux_kernel4 for i, j, k; ADI_kernel1-5 for
  * i, j, k. Asynchronous; failures inside kernels surface at the next
  * synchronising call (norms, download, finalize). */
-int adi_gpu_iterate(double cfl)
+int adi_gpu_iterate(adi_gpu_grid *g, double cfl)
 {
   int s, rc;
   REQUIRE_INIT("adi_gpu_iterate");
-  if (g.kernels == ADI_KERNELS_MERGED) {
-    rc = merged_iterate(cfl, g.timing);
+  if (g->kernels == ADI_KERNELS_MERGED) {
+    rc = merged_iterate(g->merged, cfl, g->timing);
     if (rc != ADI_OK) return rc;
-    if (g.timing) g.timed_iterations++;
-    g.iterations++;
+    if (g->timing) g->timed_iterations++;
+    g->iterations++;
     return ADI_OK;
   }
-  if (adi_block != NULL && adi_block->overlap && !g.timing) {
-    rc = iterate_block_overlapped(cfl);
+  if (g->block != NULL && g->block->overlap && !g->timing) {
+    rc = iterate_block_overlapped(g, cfl);
     if (rc != ADI_OK) return rc;
-    g.iterations++;
+    g->iterations++;
     return ADI_OK;
   }
-  for (s = 0; s < g.nsteps; ++s) {
-    if (g.timing) ADI_CUDA_CHECK(cudaEventRecord(g.ev_start[s], g.stream));
-    rc = run_step(&g.steps[s], cfl);
+  for (s = 0; s < g->nsteps; ++s) {
+    if (g->timing) ADI_CUDA_CHECK(cudaEventRecord(g->ev_start[s], g->stream));
+    rc = run_step(g, &g->steps[s], cfl);
     if (rc != ADI_OK) return rc;
-    if (g.timing) ADI_CUDA_CHECK(cudaEventRecord(g.ev_stop[s], g.stream));
+    if (g->timing) ADI_CUDA_CHECK(cudaEventRecord(g->ev_stop[s], g->stream));
   }
-  if (g.timing) {
+  if (g->timing) {
     float t;
-    ADI_CUDA_CHECK(cudaEventSynchronize(g.ev_stop[g.nsteps - 1]));
-    for (s = 0; s < g.nsteps; ++s) {
-      ADI_CUDA_CHECK(cudaEventElapsedTime(&t, g.ev_start[s], g.ev_stop[s]));
-      g.ms[g.steps[s].stage][g.steps[s].d] += (double)t;
+    ADI_CUDA_CHECK(cudaEventSynchronize(g->ev_stop[g->nsteps - 1]));
+    for (s = 0; s < g->nsteps; ++s) {
+      ADI_CUDA_CHECK(cudaEventElapsedTime(&t, g->ev_start[s], g->ev_stop[s]));
+      g->ms[g->steps[s].stage][g->steps[s].d] += (double)t;
     }
-    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, g.ev_start[0], g.ev_stop[g.nsteps - 1]));
-    g.iter_ms += (double)t;
-    g.timed_iterations++;
+    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, g->ev_start[0], g->ev_stop[g->nsteps - 1]));
+    g->iter_ms += (double)t;
+    g->timed_iterations++;
   }
-  g.iterations++;
+  g->iterations++;
   return ADI_OK;
 }
 
 #define SYNC_WHAT "waiting for the GPU to finish the iterations' kernels (an earlier, asynchronous " \
                   "kernel failed if this fails; CUDA_LAUNCH_BLOCKING=1 names it)"
 
-int adi_gpu_residual_norms(double norms[5])
+int adi_gpu_residual_norms(adi_gpu_grid *g, double norms[5])
 {
   int rc, m;
   REQUIRE_INIT("adi_gpu_residual_norms");
   if (norms == NULL) return usage("adi_gpu_residual_norms: null argument");
-  if (g.timing) ADI_CUDA_CHECK(cudaEventRecord(g.ev_start[ADI_MAX_STEPS], g.stream));
-  rc = launch_norm_kernels(&g.v, g.d_plane, g.d_norms, g.stream);
+  if (g->timing) ADI_CUDA_CHECK(cudaEventRecord(g->ev_start[ADI_MAX_STEPS], g->stream));
+  rc = launch_norm_kernels(&g->v, g->d_plane, g->d_norms, g->stream);
   if (rc != ADI_OK) return rc;
-  if (g.timing) ADI_CUDA_CHECK(cudaEventRecord(g.ev_stop[ADI_MAX_STEPS], g.stream));
-  ADI_CUDA_CHECK(cudaMemcpyAsync(g.h_norms, g.d_norms, 5*sizeof(double), cudaMemcpyDeviceToHost, g.stream));
+  if (g->timing) ADI_CUDA_CHECK(cudaEventRecord(g->ev_stop[ADI_MAX_STEPS], g->stream));
+  ADI_CUDA_CHECK(cudaMemcpyAsync(g->h_norms, g->d_norms, 5*sizeof(double), cudaMemcpyDeviceToHost, g->stream));
   {
-    cudaError_t err = cudaStreamSynchronize(g.stream);
+    cudaError_t err = cudaStreamSynchronize(g->stream);
     if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
   }
-  if (g.timing) {
+  if (g->timing) {
     float t;
-    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, g.ev_start[ADI_MAX_STEPS], g.ev_stop[ADI_MAX_STEPS]));
-    g.norm_ms += (double)t;
-    g.norm_calls++;
+    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, g->ev_start[ADI_MAX_STEPS], g->ev_stop[ADI_MAX_STEPS]));
+    g->norm_ms += (double)t;
+    g->norm_calls++;
   }
-  for (m = 0; m < 5; ++m) norms[m] = g.h_norms[m];
+  for (m = 0; m < 5; ++m) norms[m] = g->h_norms[m];
   return ADI_OK;
 }
 
-int adi_gpu_residual_plane_sums(double *plane)
+int adi_gpu_residual_plane_sums(adi_gpu_grid *g, double *plane)
 {
   cudaError_t err;
   int rc;
   REQUIRE_INIT("adi_gpu_residual_plane_sums");
   if (plane == NULL) return usage("adi_gpu_residual_plane_sums: null argument");
-  ADI_CUDA_CHECK(cudaMemcpyAsync(g.d_plane, plane, (size_t)(5*g.v.nk)*sizeof(double), cudaMemcpyHostToDevice,
-                                 g.stream));
-  rc = launch_norm_plane_add(&g.v, g.d_plane, g.stream);
+  ADI_CUDA_CHECK(cudaMemcpyAsync(g->d_plane, plane, (size_t)(5*g->v.nk)*sizeof(double), cudaMemcpyHostToDevice,
+                                 g->stream));
+  rc = launch_norm_plane_add(&g->v, g->d_plane, g->stream);
   if (rc != ADI_OK) return rc;
-  ADI_CUDA_CHECK(cudaMemcpyAsync(plane, g.d_plane, (size_t)(5*g.v.nk)*sizeof(double), cudaMemcpyDeviceToHost,
-                                 g.stream));
-  err = cudaStreamSynchronize(g.stream);
+  ADI_CUDA_CHECK(cudaMemcpyAsync(plane, g->d_plane, (size_t)(5*g->v.nk)*sizeof(double), cudaMemcpyDeviceToHost,
+                                 g->stream));
+  err = cudaStreamSynchronize(g->stream);
   if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
   return ADI_OK;
 }
@@ -687,19 +763,19 @@ int adi_gpu_residual_plane_sums(double *plane)
  * Fortran's order, the plane sums come back. Runs after the iteration's
  * kernels in stream order; the synchronisation at the end also reports a
  * fault of those. */
-int adi_gpu_mass_plane_sums(double *plane)
+int adi_gpu_mass_plane_sums(adi_gpu_grid *g, double *plane)
 {
   cudaError_t err;
   int rc;
   REQUIRE_INIT("adi_gpu_mass_plane_sums");
   if (plane == NULL) return usage("adi_gpu_mass_plane_sums: null argument");
-  ADI_CUDA_CHECK(cudaMemcpyAsync(g.d_mplane, plane, (size_t)g.v.nk*sizeof(double), cudaMemcpyHostToDevice,
-                                 g.stream));
-  rc = launch_mass_plane_sums(&g.v, g.d_mrows, g.d_mplane, g.stream);
+  ADI_CUDA_CHECK(cudaMemcpyAsync(g->d_mplane, plane, (size_t)g->v.nk*sizeof(double), cudaMemcpyHostToDevice,
+                                 g->stream));
+  rc = launch_mass_plane_sums(&g->v, g->d_mrows, g->d_mplane, g->stream);
   if (rc != ADI_OK) return rc;
-  ADI_CUDA_CHECK(cudaMemcpyAsync(plane, g.d_mplane, (size_t)g.v.nk*sizeof(double), cudaMemcpyDeviceToHost,
-                                 g.stream));
-  err = cudaStreamSynchronize(g.stream);
+  ADI_CUDA_CHECK(cudaMemcpyAsync(plane, g->d_mplane, (size_t)g->v.nk*sizeof(double), cudaMemcpyDeviceToHost,
+                                 g->stream));
+  err = cudaStreamSynchronize(g->stream);
   if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
   return ADI_OK;
 }
@@ -708,47 +784,47 @@ int adi_gpu_mass_plane_sums(double *plane)
  * iteration (s a kernel argument: nothing to copy, nothing to wait for).
  * s is not checked: a NaN from a diverged state goes on into q as on the
  * CPU, and the driver's divergence check reports it the same way. */
-int adi_gpu_scale_state(double s)
+int adi_gpu_scale_state(adi_gpu_grid *g, double s)
 {
   REQUIRE_INIT("adi_gpu_scale_state");
-  return launch_mass_scale(&g.v, s, g.stream);
+  return launch_mass_scale(&g->v, s, g->stream);
 }
 
-int adi_gpu_download_state(double *q)
+int adi_gpu_download_state(adi_gpu_grid *g, double *q)
 {
   cudaError_t err;
   REQUIRE_INIT("adi_gpu_download_state");
   if (q == NULL) return usage("adi_gpu_download_state: null argument");
-  err = cudaStreamSynchronize(g.stream);
+  err = cudaStreamSynchronize(g->stream);
   if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
-  ADI_CUDA_CHECK(cudaMemcpy(q, g.v.q, (size_t)g.v.npts*ADI_NVAR*sizeof(double), cudaMemcpyDeviceToHost));
+  ADI_CUDA_CHECK(cudaMemcpy(q, g->v.q, (size_t)g->v.npts*ADI_NVAR*sizeof(double), cudaMemcpyDeviceToHost));
   return ADI_OK;
 }
 
-int adi_gpu_upload_state(const double *q)
+int adi_gpu_upload_state(adi_gpu_grid *g, const double *q)
 {
   cudaError_t err;
   REQUIRE_INIT("adi_gpu_upload_state");
   if (q == NULL) return usage("adi_gpu_upload_state: null argument");
-  err = cudaStreamSynchronize(g.stream);
+  err = cudaStreamSynchronize(g->stream);
   if (err != cudaSuccess) return adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
-  ADI_CUDA_CHECK(cudaMemcpy(g.v.q, q, (size_t)g.v.npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice));
+  ADI_CUDA_CHECK(cudaMemcpy(g->v.q, q, (size_t)g->v.npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice));
   ADI_CUDA_CHECK(cudaDeviceSynchronize());
   return ADI_OK;
 }
 
 /* ---------------------------------------------------------------- timing */
 
-int adi_gpu_set_timing(int enabled)
+int adi_gpu_set_timing(adi_gpu_grid *g, int enabled)
 {
   int rc;
   REQUIRE_INIT("adi_gpu_set_timing");
   if (enabled) {
-    rc = create_events();
+    rc = create_events(g);
     if (rc != ADI_OK) return rc;
-    if (!g.timing) reset_timing();
+    if (!g->timing) reset_timing(g);
   }
-  g.timing = enabled ? 1 : 0;
+  g->timing = enabled ? 1 : 0;
   return ADI_OK;
 }
 
@@ -764,7 +840,7 @@ static void put(char *buf, int buflen, int *pos, const char *fmt, ...)
   if (n > 0) *pos = *pos + n < buflen - 1 ? *pos + n : buflen - 1;
 }
 
-int adi_gpu_timing_report(char *buf, int buflen)
+int adi_gpu_timing_report(adi_gpu_grid *g, char *buf, int buflen)
 {
   /* kernel families; members end at -1 (the viscous kernel sits between
    * flux_kernel3 and flux_kernel4 in the stage order but is its own family) */
@@ -782,25 +858,25 @@ int adi_gpu_timing_report(char *buf, int buflen)
   if (buf == NULL || buflen <= 0) return usage("adi_gpu_timing_report: no buffer");
   buf[0] = '\0';
   REQUIRE_INIT("adi_gpu_timing_report");
-  if (g.timed_iterations == 0) {
+  if (g->timed_iterations == 0) {
     put(buf, buflen, &pos, "GPU timing: no timed iterations (enable with adi_gpu_set_timing(1) or "
         "ADIFLOW_GPU_TIMING=1)");
     return ADI_OK;
   }
-  if (g.kernels == ADI_KERNELS_MERGED)
-    return merged_timing_report(buf, buflen, g.timed_iterations, g.norm_ms, g.norm_calls);
-  n = (double)g.timed_iterations;
+  if (g->kernels == ADI_KERNELS_MERGED)
+    return merged_timing_report(g->merged, buf, buflen, g->timed_iterations, g->norm_ms, g->norm_calls);
+  n = (double)g->timed_iterations;
   put(buf, buflen, &pos, "GPU kernel times (" ADI_GPU_API_NAME " events), split kernels, grid %d x %d x %d, "
-      "mean of %lld iterations, ms per iteration:\n", g.v.ni, g.v.nj, g.v.nk, g.timed_iterations);
+      "mean of %lld iterations, ms per iteration:\n", g->v.ni, g->v.nj, g->v.nk, g->timed_iterations);
   put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10s\n", "kernel", "i", "j", "k", "sum");
   for (st = 0; st < ST_COUNT; ++st) {
     double sum = 0.0;
     int directed = st != ST_PRIM && st != ST_TSTEP && st != ST_RES_ZERO;
-    if (st == ST_FLUX1 && g.v.sp.order != 2) continue;
-    for (d = 0; d < 4; ++d) sum += g.ms[st][d];
+    if (st == ST_FLUX1 && g->v.sp.order != 2) continue;
+    for (d = 0; d < 4; ++d) sum += g->ms[st][d];
     if (directed)
-      put(buf, buflen, &pos, "  %-18s %10.4f %10.4f %10.4f %10.4f\n", adi_stage_name(st), g.ms[st][1]/n,
-          g.ms[st][2]/n, g.ms[st][3]/n, sum/n);
+      put(buf, buflen, &pos, "  %-18s %10.4f %10.4f %10.4f %10.4f\n", adi_stage_name(st), g->ms[st][1]/n,
+          g->ms[st][2]/n, g->ms[st][3]/n, sum/n);
     else
       put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10.4f\n", adi_stage_name(st), "", "", "", sum/n);
     total += sum;
@@ -809,35 +885,42 @@ int adi_gpu_timing_report(char *buf, int buflen)
   for (f = 0; f < (int)(sizeof families/sizeof families[0]); ++f) {
     fam = 0.0;
     for (mi = 0; mi < 5 && families[f].members[mi] >= 0; ++mi)
-      for (d = 0; d < 4; ++d) fam += g.ms[families[f].members[mi]][d];
+      for (d = 0; d < 4; ++d) fam += g->ms[families[f].members[mi]][d];
     put(buf, buflen, &pos, "    %-24s %10.4f ms  %5.1f %%\n", families[f].name, fam/n,
         total > 0.0 ? 100.0*fam/total : 0.0);
   }
   put(buf, buflen, &pos, "    %-24s %10.4f ms\n", "all kernels", total/n);
-  put(buf, buflen, &pos, "    %-24s %10.4f ms  (first launch to last, gaps included)\n", "iteration", g.iter_ms/n);
-  if (g.norm_calls > 0)
-    put(buf, buflen, &pos, "    %-24s %10.4f ms per call, %lld calls\n", "residual norms", g.norm_ms/(double)g.norm_calls,
-        g.norm_calls);
+  put(buf, buflen, &pos, "    %-24s %10.4f ms  (first launch to last, gaps included)\n", "iteration", g->iter_ms/n);
+  if (g->norm_calls > 0)
+    put(buf, buflen, &pos, "    %-24s %10.4f ms per call, %lld calls\n", "residual norms", g->norm_ms/(double)g->norm_calls,
+        g->norm_calls);
   return ADI_OK;
 }
 
 /* ---------------------------------------------------------------- end */
 
-int adi_gpu_finalize(void)
+int adi_gpu_finalize(adi_gpu_grid *g)
 {
   cudaError_t err;
   int rc = ADI_OK;
-  if (!g.initialised) return ADI_OK;
-  err = cudaStreamSynchronize(g.stream);
+  const adi_block_hooks *block;
+  if (g == NULL) return ADI_OK;
+  REQUIRE_INIT("adi_gpu_finalize");
+  err = cudaStreamSynchronize(g->stream);
   if (err != cudaSuccess) rc = adi_cuda_fail(err, SYNC_WHAT, __FILE__, __LINE__);
-  if (rc == ADI_OK && g.timing_env && g.timed_iterations > 0) {
-    static char report[8192];
-    adi_gpu_timing_report(report, (int)sizeof report);
+  if (rc == ADI_OK && g->timing_env && g->timed_iterations > 0) {
+    char report[8192];
+    adi_gpu_timing_report(g, report, (int)sizeof report);
     printf("%s", report);
     fflush(stdout);
   }
-  if (g.kernels == ADI_KERNELS_MERGED) merged_finalize();
-  free_all();
-  memset(&g, 0, sizeof g);
+  block = g->block;
+  g->magic = ADI_GRID_DEAD;        /* a later call with this handle is refused (while the memory is not reused) */
+  merged_finalize(g->merged);
+  g->merged = NULL;
+  free_all(g);
+  free(g);
+  /* block mode: the halo buffers, streams and communicators last, as before */
+  if (block != NULL && block->destroy != NULL) block->destroy(block->ctx);
   return rc;
 }

@@ -13,20 +13,26 @@ static int fail(void) { return ADI_ERR_NO_DEVICE; }
 
 int adi_gpu_available(void) { return 0; }
 int adi_gpu_device_info(char *buf, int buflen) { snprintf(buf, (size_t)buflen, "none"); return fail(); }
-int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf, const double *sc,
-                 const double *vol, const double *q)
+int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
+                 const double *sc, const double *vol, const double *q)
 {
   (void)sp; (void)kernels; (void)sf; (void)sc; (void)vol; (void)q;
+  if (grid != NULL) *grid = NULL;
   return fail();
 }
-int adi_gpu_iterate(double cfl) { (void)cfl; return fail(); }
-int adi_gpu_residual_norms(double norms[5]) { (void)norms; return fail(); }
-int adi_gpu_residual_plane_sums(double *plane) { (void)plane; return fail(); }
-int adi_gpu_mass_plane_sums(double *plane) { (void)plane; return fail(); }
-int adi_gpu_scale_state(double s) { (void)s; return fail(); }
-int adi_gpu_download_state(double *q) { (void)q; return fail(); }
-int adi_gpu_upload_state(const double *q) { (void)q; return fail(); }
-int adi_gpu_set_timing(int enabled) { (void)enabled; return fail(); }
-int adi_gpu_timing_report(char *buf, int buflen) { snprintf(buf, (size_t)buflen, "none"); return fail(); }
-int adi_gpu_finalize(void) { return ADI_OK; }
+int adi_gpu_iterate(adi_gpu_grid *grid, double cfl) { (void)grid; (void)cfl; return fail(); }
+int adi_gpu_residual_norms(adi_gpu_grid *grid, double norms[5]) { (void)grid; (void)norms; return fail(); }
+int adi_gpu_residual_plane_sums(adi_gpu_grid *grid, double *plane) { (void)grid; (void)plane; return fail(); }
+int adi_gpu_mass_plane_sums(adi_gpu_grid *grid, double *plane) { (void)grid; (void)plane; return fail(); }
+int adi_gpu_scale_state(adi_gpu_grid *grid, double s) { (void)grid; (void)s; return fail(); }
+int adi_gpu_download_state(adi_gpu_grid *grid, double *q) { (void)grid; (void)q; return fail(); }
+int adi_gpu_upload_state(adi_gpu_grid *grid, const double *q) { (void)grid; (void)q; return fail(); }
+int adi_gpu_set_timing(adi_gpu_grid *grid, int enabled) { (void)grid; (void)enabled; return fail(); }
+int adi_gpu_timing_report(adi_gpu_grid *grid, char *buf, int buflen)
+{
+  (void)grid;
+  snprintf(buf, (size_t)buflen, "none");
+  return fail();
+}
+int adi_gpu_finalize(adi_gpu_grid *grid) { (void)grid; return ADI_OK; }
 void adi_gpu_error_message(char *buf, int buflen) { snprintf(buf, (size_t)buflen, "%s", no_cuda); }

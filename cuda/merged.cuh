@@ -9,6 +9,7 @@
 
 #include "adiflow_merged.h"
 #include "kernels.cuh"
+#include "block_hooks.cuh"
 
 /* a block shape; for point kernels x runs along i, y along j (z = 1) */
 typedef struct m_shape {
@@ -46,13 +47,18 @@ size_t madi4_smem_bytes(m_shape sh);
 int mkernels_setup(void);
 
 /* ---- merged_schedule.cu, called by bridge.cu ---- */
+/* The merged family's state of one grid (flags, block shapes, steps, CUDA
+ * graph, events, timing); one per grid, hung off it by bridge.cu. */
+typedef struct merged_state merged_state;
 /* after the fields are allocated and q uploaded (q: the host state, for the
  * tune mode, which restores it); reads ADIFLOW_MERGED_STEPS, the tuning
- * table, ADIFLOW_TUNE */
-int merged_init(const adi_view *v, cudaStream_t s, const double *q_host);
-int merged_iterate(double cfl, int timing);
-int merged_timing_report(char *buf, int buflen, long long timed_iterations, double norm_ms,
-                         long long norm_calls);
-void merged_finalize(void);
-
+ * table, ADIFLOW_TUNE. block: the grid's block hooks, NULL for one domain.
+ * On success *ms is the new state; on failure NULL (nothing left to free). */
+int merged_init(merged_state **ms, const adi_view *v, cudaStream_t s, const double *q_host,
+                const adi_block_hooks *block);
+int merged_iterate(merged_state *ms, double cfl, int timing);
+int merged_timing_report(const merged_state *ms, char *buf, int buflen, long long timed_iterations,
+                         double norm_ms, long long norm_calls);
+/* frees ms and everything it holds; nothing for NULL */
+void merged_finalize(merged_state *ms);
 #endif

@@ -18,10 +18,17 @@
  *                          every tunable kernel is timed on this grid, the
  *                          best go to file F (the table format) and are used;
  *                          the state is restored afterwards
+ *                          (with several merged grids in one process each
+ *                          tunes at its own init; the last one's table is
+ *                          the one left in F)
  * Per-kernel timing (ADIFLOW_GPU_TIMING=1) launches the kernels one by one
  * with events between them (no graph); without it the iteration is one
  * graph launch (MS_GRAPH; disabled at build time with -DADIFLOW_NO_GRAPHS,
  * and at run time when capturing fails).
+ *
+ * Everything here is per grid: struct merged_state (flags, shapes, steps,
+ * events, graph, timing), one per adi_gpu_grid (cuda/bridge.cu hangs it off
+ * the grid), so grids of different sizes keep their own graphs and shapes.
  *
  * The CFL number lives on the device (d_cfl): the captured time-step kernel
  * reads it, so the graph stays valid while the CFL ramps; it is copied
@@ -42,8 +49,9 @@
 #define ADIFLOW_NO_GRAPHS
 #endif
 
-static struct merged_state {
+struct merged_state {
   int ready, flags;
+  const adi_block_hooks *block;          /* the grid's block hooks; NULL for one domain */
   adi_view v;
   cudaStream_t s;
   double *d_cfl, *h_cfl;                 /* device / pinned host, 1 double */
@@ -60,7 +68,7 @@ static struct merged_state {
   cudaGraphExec_t exec;
 #endif
   int graph_ready, graph_failed;
-} ms_;
+};
 
 static const struct { const char *name; int flag; } step_names[] = {
   {"adi12", MS_ADI12}, {"align", MS_ALIGN}, {"sweep", MS_SWEEP}, {"flux1s", MS_FLUX1S}, {"tune", MS_TUNE},
@@ -135,7 +143,7 @@ static int kernel_id(const char *name)
   return -1;
 }
 
-static int shape_ok(int k, int d, m_shape s)
+static int shape_ok(const merged_state *m, int k, int d, m_shape s)
 {
   int t = s.x*s.y*s.z;
   if (s.x < 1 || s.y < 1 || s.z < 1 || t > 1024) return 0;
@@ -145,13 +153,13 @@ static int shape_ok(int k, int d, m_shape s)
     return 1;
   }
   /* the marching kernel (MS_FMARCH, i and j) takes at most 256 threads */
-  if (k == MK_FLUXF && adi_merged_march(ms_.flags, d) && t > 256) return 0;
+  if (k == MK_FLUXF && adi_merged_march(m->flags, d) && t > 256) return 0;
   if (k == MK_FLUXF) return (d == 1 ? s.x : (d == 2 ? s.y : s.z)) >= 2;
   return 1;
 }
 
 /* table lines: "kernel_name d x y z [comment]"; returns the entries read */
-static int load_table(const char *path)
+static int load_table(merged_state *m, const char *path)
 {
   FILE *f = fopen(path, "r");
   char line[256], name[64];
@@ -160,27 +168,27 @@ static int load_table(const char *path)
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#' || sscanf(line, "%63s %d %d %d %d", name, &d, &x, &y, &z) != 5) continue;
     k = kernel_id(name);
-    if (k < 0 || d < 0 || d > 3 || !shape_ok(k, d, mk(x, y, z))) {
+    if (k < 0 || d < 0 || d > 3 || !shape_ok(m, k, d, mk(x, y, z))) {
       fprintf(stderr, "adiflow: tuning table %s: entry '%s %d %d %d %d' ignored\n", path, name, d, x, y, z);
       continue;
     }
-    ms_.shape[k][d] = mk(x, y, z);
+    m->shape[k][d] = mk(x, y, z);
     ++n;
   }
   fclose(f);
-  snprintf(ms_.table_from, sizeof ms_.table_from, "%s (%d entries)", path, n);
+  snprintf(m->table_from, sizeof m->table_from, "%s (%d entries)", path, n);
   return n;
 }
 
-static void find_table(int major, int minor)
+static void find_table(merged_state *m, int major, int minor)
 {
   const char *env = getenv("ADIFLOW_TUNE_TABLE");
   char exe[PATH_MAX], path[PATH_MAX + 64], *slash;
   ssize_t len;
   int up;
-  snprintf(ms_.table_from, sizeof ms_.table_from, "built-in shapes (no table found)");
+  snprintf(m->table_from, sizeof m->table_from, "built-in shapes (no table found)");
   if (env && *env) {
-    if (load_table(env) < 0) fprintf(stderr, "adiflow: ADIFLOW_TUNE_TABLE=%s cannot be read; built-in shapes\n", env);
+    if (load_table(m, env) < 0) fprintf(stderr, "adiflow: ADIFLOW_TUNE_TABLE=%s cannot be read; built-in shapes\n", env);
     return;
   }
   len = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -192,7 +200,7 @@ static void find_table(int major, int minor)
     *slash = '\0';
     snprintf(path, sizeof path, "%s/cuda/tune/sm_%d%d.txt", exe, major, minor);
     if (access(path, R_OK) == 0) {
-      load_table(path);
+      load_table(m, path);
       return;
     }
   }
@@ -235,74 +243,74 @@ static double kernel_bytes(const adi_view *v, int k, int d)
 
 /* ---------------------------------------------------------------- launch */
 
-static int launch(int k, int d)
+static int launch(merged_state *m, int k, int d)
 {
-  const adi_view *v = &ms_.v;
-  m_shape sh = (ms_.flags & MS_TUNE) ? ms_.shape[k][d] : default_shape(k, d);
-  int align = (ms_.flags & MS_ALIGN) != 0;
+  const adi_view *v = &m->v;
+  m_shape sh = (m->flags & MS_TUNE) ? m->shape[k][d] : default_shape(k, d);
+  int align = (m->flags & MS_ALIGN) != 0;
   switch (k) {
-  case MK_BC: return launch_bc_kernel(v, d, ms_.s);
-  case MK_WALLT: return launch_bc_temperature_kernel(v, d, ms_.s);
+  case MK_BC: return launch_bc_kernel(v, d, m->s);
+  case MK_WALLT: return launch_bc_temperature_kernel(v, d, m->s);
   case MK_RES_ZERO:
-    ADI_CUDA_CHECK(cudaMemsetAsync(v->res, 0, (size_t)v->npts*ADI_NVAR*sizeof(double), ms_.s));
+    ADI_CUDA_CHECK(cudaMemsetAsync(v->res, 0, (size_t)v->npts*ADI_NVAR*sizeof(double), m->s));
     return ADI_OK;
   case MK_PRIM: case MK_TSTEP: case MK_PT: case MK_FLUX1: case MK_FLUX2: case MK_FLUX3: case MK_VISC:
   case MK_FLUX4:
-    return mlaunch_flux_point(v, k, d, sh, align, ms_.d_cfl, ms_.s);
-  case MK_FLUX1S: return mlaunch_flux1_smem(v, d, sh, ms_.s);
+    return mlaunch_flux_point(v, k, d, sh, align, m->d_cfl, m->s);
+  case MK_FLUX1S: return mlaunch_flux1_smem(v, d, sh, m->s);
   case MK_FLUXF:
-    if (adi_merged_march(ms_.flags, d)) return mlaunch_flux_march(v, d, sh, d == 1, ms_.s);
-    return mlaunch_flux_fused(v, d, sh, d == 1, ms_.s);
-  case MK_ADI4: return mlaunch_adi4(v, d, sh, ms_.flags, ms_.s);
-  default: return mlaunch_adi_point(v, k, d, sh, align, ms_.s);
+    if (adi_merged_march(m->flags, d)) return mlaunch_flux_march(v, d, sh, d == 1, m->s);
+    return mlaunch_flux_fused(v, d, sh, d == 1, m->s);
+  case MK_ADI4: return mlaunch_adi4(v, d, sh, m->flags, m->s);
+  default: return mlaunch_adi_point(v, k, d, sh, align, m->s);
   }
 }
 
-static int launch_all(int timing)
+static int launch_all(merged_state *m, int timing)
 {
   int s, rc;
-  for (s = 0; s < ms_.nsteps; ++s) {
-    if (timing) ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[s], ms_.s));
+  for (s = 0; s < m->nsteps; ++s) {
+    if (timing) ADI_CUDA_CHECK(cudaEventRecord(m->ev[s], m->s));
     /* block mode (cuda/block_hooks.cuh): the halo rows of d before its fill;
      * in exact mode, for a direction swept across the blocks, lam+- across
      * the face before a separate ADI stage 2 (the fused ADI12/ADI123/ADI5F
      * recompute the neighbour's eigenvalues from its ghost primitives, which
      * the q halo already brought) and the pipelined sweep instead of ADI4 */
-    if (adi_block != NULL) {
-      int k = ms_.steps[s].kernel, d = ms_.steps[s].d;
+    if (m->block != NULL) {
+      int k = m->steps[s].kernel, d = m->steps[s].d;
       if (k == MK_BC && d >= 2) {
-        rc = adi_block->exchange_q(&ms_.v, d, ms_.s);
+        rc = m->block->exchange_q(m->block->ctx, &m->v, d, m->s);
         if (rc != ADI_OK) return rc;
       }
-      if (k == MK_ADI2 && adi_block->across[d]) {
-        rc = adi_block->exchange_lam(&ms_.v, d, ms_.s);
+      if (k == MK_ADI2 && m->block->across[d]) {
+        rc = m->block->exchange_lam(m->block->ctx, &m->v, d, m->s);
         if (rc != ADI_OK) return rc;
       }
-      if (k == MK_ADI4 && adi_block->across[d]) {
-        rc = adi_block->sweep(&ms_.v, d, ms_.s);
+      if (k == MK_ADI4 && m->block->across[d]) {
+        rc = m->block->sweep(m->block->ctx, &m->v, d, m->s);
         if (rc != ADI_OK) return rc;
         continue;
       }
     }
-    rc = launch(ms_.steps[s].kernel, ms_.steps[s].d);
+    rc = launch(m, m->steps[s].kernel, m->steps[s].d);
     if (rc != ADI_OK) return rc;
   }
-  if (timing) ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[ms_.nsteps], ms_.s));
+  if (timing) ADI_CUDA_CHECK(cudaEventRecord(m->ev[m->nsteps], m->s));
   return ADI_OK;
 }
 
-static int create_events(void)
+static int create_events(merged_state *m)
 {
   int s;
-  if (ms_.events_ready) return ADI_OK;
-  for (s = 0; s <= ADI_MAX_MSTEPS; ++s) ADI_CUDA_CHECK(cudaEventCreate(&ms_.ev[s]));
-  ms_.events_ready = 1;
+  if (m->events_ready) return ADI_OK;
+  for (s = 0; s <= ADI_MAX_MSTEPS; ++s) ADI_CUDA_CHECK(cudaEventCreate(&m->ev[s]));
+  m->events_ready = 1;
   return ADI_OK;
 }
 
 /* ---------------------------------------------------------------- tune */
 
-static int tune(const char *out_path, const double *q_host)
+static int tune(merged_state *m, const char *out_path, const double *q_host)
 {
   static const m_shape pt[] = {{32, 1, 1}, {32, 2, 1}, {32, 4, 1}, {32, 8, 1}, {64, 1, 1}, {64, 2, 1},
                                {64, 4, 1}, {128, 1, 1}, {128, 2, 1}, {16, 8, 1}, {16, 16, 1}, {256, 1, 1}};
@@ -314,7 +322,7 @@ static int tune(const char *out_path, const double *q_host)
   const int reps = 5;
   FILE *f = fopen(out_path, "w");
   cudaDeviceProp prop;
-  int k, d, c, r, ncand, saved = ms_.flags, rc, best_c, dev = 0;
+  int k, d, c, r, ncand, saved = m->flags, rc, best_c, dev = 0;
   float t, best;
   const m_shape *cand;
   if (f == NULL) {
@@ -323,14 +331,14 @@ static int tune(const char *out_path, const double *q_host)
   }
   ADI_CUDA_CHECK(cudaGetDevice(&dev));
   ADI_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  rc = create_events();
+  rc = create_events(m);
   if (rc != ADI_OK) { fclose(f); return rc; }
   fprintf(f, "# adiflow merged kernels: block shapes tuned on %s (sm_%d%d), grid %d x %d x %d\n"
           "# written by ADIFLOW_TUNE (cuda/merged_schedule.cu); kernel d x y z  best-ms (mean of %d)\n",
-          prop.name, prop.major, prop.minor, ms_.v.ni, ms_.v.nj, ms_.v.nk, reps);
+          prop.name, prop.major, prop.minor, m->v.ni, m->v.nj, m->v.nk, reps);
   /* realistic fields first: one iteration */
-  ms_.flags = saved & ~MS_GRAPH;
-  rc = launch_all(0);
+  m->flags = saved & ~MS_GRAPH;
+  rc = launch_all(m, 0);
   for (k = 0; k < MK_COUNT && rc == ADI_OK; ++k) {
     if (k == MK_BC || k == MK_WALLT || k == MK_RES_ZERO) continue;
     cand = k == MK_FLUXF || k == MK_FLUX1S ? fx : (k == MK_ADI4 ? ln : pt);
@@ -339,137 +347,159 @@ static int tune(const char *out_path, const double *q_host)
     for (d = 0; d <= 3; ++d) {
       int undirected = k == MK_PRIM || k == MK_TSTEP || k == MK_PT;
       if (undirected != (d == 0)) continue;
-      if (k == MK_FLUX1 && ms_.v.sp.order != 2) continue;
+      if (k == MK_FLUX1 && m->v.sp.order != 2) continue;
       if (k == MK_ADI5F && d == 3) continue;                  /* 5 of d with 1-3 of d + 1: d = 1, 2 */
       best = 1e30f; best_c = -1;
       for (c = 0; c < ncand; ++c) {
-        if (!shape_ok(k, d, cand[c])) continue;
-        ms_.shape[k][d] = cand[c];
-        ms_.flags = (saved | MS_TUNE | MS_SWEEP) & ~MS_GRAPH;   /* the tuned kernels are the MS_SWEEP ones */
-        if (launch(k, d) != ADI_OK) { cudaGetLastError(); continue; }
-        ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[0], ms_.s));
-        for (r = 0; r < reps; ++r) launch(k, d);
-        ADI_CUDA_CHECK(cudaEventRecord(ms_.ev[1], ms_.s));
-        if (cudaEventSynchronize(ms_.ev[1]) != cudaSuccess) { cudaGetLastError(); continue; }
-        ADI_CUDA_CHECK(cudaEventElapsedTime(&t, ms_.ev[0], ms_.ev[1]));
+        if (!shape_ok(m, k, d, cand[c])) continue;
+        m->shape[k][d] = cand[c];
+        m->flags = (saved | MS_TUNE | MS_SWEEP) & ~MS_GRAPH;   /* the tuned kernels are the MS_SWEEP ones */
+        if (launch(m, k, d) != ADI_OK) { cudaGetLastError(); continue; }
+        ADI_CUDA_CHECK(cudaEventRecord(m->ev[0], m->s));
+        for (r = 0; r < reps; ++r) launch(m, k, d);
+        ADI_CUDA_CHECK(cudaEventRecord(m->ev[1], m->s));
+        if (cudaEventSynchronize(m->ev[1]) != cudaSuccess) { cudaGetLastError(); continue; }
+        ADI_CUDA_CHECK(cudaEventElapsedTime(&t, m->ev[0], m->ev[1]));
         t /= (float)reps;
         if (t < best) { best = t; best_c = c; }
       }
-      ms_.shape[k][d] = best_c >= 0 ? cand[best_c] : default_shape(k, d);
-      fprintf(f, "%-18s %d %4d %4d %4d   %.5f\n", adi_merged_kernel_name(k), d, ms_.shape[k][d].x,
-              ms_.shape[k][d].y, ms_.shape[k][d].z, best_c >= 0 ? best : -1.0f);
+      m->shape[k][d] = best_c >= 0 ? cand[best_c] : default_shape(k, d);
+      fprintf(f, "%-18s %d %4d %4d %4d   %.5f\n", adi_merged_kernel_name(k), d, m->shape[k][d].x,
+              m->shape[k][d].y, m->shape[k][d].z, best_c >= 0 ? best : -1.0f);
     }
   }
   fclose(f);
-  ms_.flags = saved;
+  m->flags = saved;
   if (rc != ADI_OK) return rc;
-  snprintf(ms_.table_from, sizeof ms_.table_from, "tuned now, written to %s", out_path);
+  snprintf(m->table_from, sizeof m->table_from, "tuned now, written to %s", out_path);
   /* restore the state the run starts from */
-  ADI_CUDA_CHECK(cudaStreamSynchronize(ms_.s));
-  ADI_CUDA_CHECK(cudaMemcpy(ms_.v.q, q_host, (size_t)ms_.v.npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice));
+  ADI_CUDA_CHECK(cudaStreamSynchronize(m->s));
+  ADI_CUDA_CHECK(cudaMemcpy(m->v.q, q_host, (size_t)m->v.npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice));
   printf("adiflow: tune mode: block shapes written to %s\n", out_path);
   return ADI_OK;
 }
 
 /* ---------------------------------------------------------------- API */
 
-int merged_init(const adi_view *v, cudaStream_t s, const double *q_host)
+static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, const double *q_host,
+                        const adi_block_hooks *block)
 {
   cudaDeviceProp prop;
   int k, d, dev = 0, rc;
   const char *tune_out = getenv("ADIFLOW_TUNE");
-  memset(&ms_, 0, sizeof ms_);
-  ms_.v = *v;
-  ms_.s = s;
-  ms_.flags = parse_steps(getenv("ADIFLOW_MERGED_STEPS"));
-  ms_.last_cfl = -1.0;
+  m->v = *v;
+  m->s = s;
+  m->block = block;
+  m->flags = parse_steps(getenv("ADIFLOW_MERGED_STEPS"));
+  m->last_cfl = -1.0;
   for (k = 0; k < MK_COUNT; ++k)
-    for (d = 0; d < 4; ++d) ms_.shape[k][d] = default_shape(k, d);
+    for (d = 0; d < 4; ++d) m->shape[k][d] = default_shape(k, d);
   ADI_CUDA_CHECK(cudaGetDevice(&dev));
   ADI_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  find_table(prop.major, prop.minor);
+  find_table(m, prop.major, prop.minor);
   rc = mkernels_setup();
   if (rc != ADI_OK) return rc;
-  ADI_CUDA_CHECK(cudaMalloc((void **)&ms_.d_cfl, sizeof(double)));
-  ADI_CUDA_CHECK(cudaMallocHost((void **)&ms_.h_cfl, sizeof(double)));
-  ms_.nsteps = adi_merged_schedule(ms_.flags, v->sp.order, v->sp.wall_thermal == ADI_WALL_ISOTHERMAL, ms_.steps);
-  ms_.ready = 1;
+  ADI_CUDA_CHECK(cudaMalloc((void **)&m->d_cfl, sizeof(double)));
+  ADI_CUDA_CHECK(cudaMallocHost((void **)&m->h_cfl, sizeof(double)));
+  m->nsteps = adi_merged_schedule(m->flags, v->sp.order, v->sp.wall_thermal == ADI_WALL_ISOTHERMAL, m->steps);
+  m->ready = 1;
   if (tune_out && *tune_out) {
-    *ms_.h_cfl = 1.0;
-    ADI_CUDA_CHECK(cudaMemcpyAsync(ms_.d_cfl, ms_.h_cfl, sizeof(double), cudaMemcpyHostToDevice, s));
-    ms_.last_cfl = 1.0;
-    rc = tune(tune_out, q_host);
+    *m->h_cfl = 1.0;
+    ADI_CUDA_CHECK(cudaMemcpyAsync(m->d_cfl, m->h_cfl, sizeof(double), cudaMemcpyHostToDevice, s));
+    m->last_cfl = 1.0;
+    rc = tune(m, tune_out, q_host);
     if (rc != ADI_OK) return rc;
-    ms_.flags |= MS_TUNE;
+    m->flags |= MS_TUNE;
   }
   return ADI_OK;
 }
 
+int merged_init(merged_state **ms, const adi_view *v, cudaStream_t s, const double *q_host,
+                const adi_block_hooks *block)
+{
+  merged_state *m;
+  int rc;
+  if (ms == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged_init without a state pointer");
+  *ms = NULL;
+  m = (merged_state *)calloc(1, sizeof *m);
+  if (m == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory for the merged schedule's state (%zu bytes)",
+                            sizeof *m);
+  rc = merged_setup(m, v, s, q_host, block);
+  if (rc != ADI_OK) {
+    merged_finalize(m);
+    return rc;
+  }
+  *ms = m;
+  return ADI_OK;
+}
+
 #ifndef ADIFLOW_NO_GRAPHS
-static int capture_graph(void)
+static int capture_graph(merged_state *m)
 {
   cudaError_t err;
   int rc;
-  err = cudaStreamBeginCapture(ms_.s, cudaStreamCaptureModeThreadLocal);
+  err = cudaStreamBeginCapture(m->s, cudaStreamCaptureModeThreadLocal);
   if (err != cudaSuccess) { cudaGetLastError(); return 0; }
-  rc = launch_all(0);
-  err = cudaStreamEndCapture(ms_.s, &ms_.graph);
-  if (rc != ADI_OK || err != cudaSuccess) { cudaGetLastError(); ms_.graph = NULL; return 0; }
-  err = cudaGraphInstantiate(&ms_.exec, ms_.graph, 0);
+  rc = launch_all(m, 0);
+  err = cudaStreamEndCapture(m->s, &m->graph);
+  if (rc != ADI_OK || err != cudaSuccess) { cudaGetLastError(); m->graph = NULL; return 0; }
+  err = cudaGraphInstantiate(&m->exec, m->graph, 0);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    cudaGraphDestroy(ms_.graph);
-    ms_.graph = NULL;
+    cudaGraphDestroy(m->graph);
+    m->graph = NULL;
     return 0;
   }
   return 1;
 }
 #endif
 
-int merged_iterate(double cfl, int timing)
+int merged_iterate(merged_state *m, double cfl, int timing)
 {
   int rc, s;
-  if (!ms_.ready) return ADI_ERR_USAGE;
-  if (cfl != ms_.last_cfl) {
+  if (m == NULL || !m->ready)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged_iterate on a grid without a merged schedule");
+  if (cfl != m->last_cfl) {
     /* the pinned value may still be on its way to the device */
-    ADI_CUDA_CHECK(cudaStreamSynchronize(ms_.s));
-    *ms_.h_cfl = cfl;
-    ADI_CUDA_CHECK(cudaMemcpyAsync(ms_.d_cfl, ms_.h_cfl, sizeof(double), cudaMemcpyHostToDevice, ms_.s));
-    ms_.last_cfl = cfl;
+    ADI_CUDA_CHECK(cudaStreamSynchronize(m->s));
+    *m->h_cfl = cfl;
+    ADI_CUDA_CHECK(cudaMemcpyAsync(m->d_cfl, m->h_cfl, sizeof(double), cudaMemcpyHostToDevice, m->s));
+    m->last_cfl = cfl;
   }
   if (timing) {
     float t;
-    rc = create_events();
+    rc = create_events(m);
     if (rc != ADI_OK) return rc;
-    rc = launch_all(1);
+    rc = launch_all(m, 1);
     if (rc != ADI_OK) return rc;
-    ADI_CUDA_CHECK(cudaEventSynchronize(ms_.ev[ms_.nsteps]));
-    for (s = 0; s < ms_.nsteps; ++s) {
-      ADI_CUDA_CHECK(cudaEventElapsedTime(&t, ms_.ev[s], ms_.ev[s + 1]));
-      ms_.ms[ms_.steps[s].kernel][ms_.steps[s].d] += (double)t;
+    ADI_CUDA_CHECK(cudaEventSynchronize(m->ev[m->nsteps]));
+    for (s = 0; s < m->nsteps; ++s) {
+      ADI_CUDA_CHECK(cudaEventElapsedTime(&t, m->ev[s], m->ev[s + 1]));
+      m->ms[m->steps[s].kernel][m->steps[s].d] += (double)t;
     }
-    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, ms_.ev[0], ms_.ev[ms_.nsteps]));
-    ms_.iter_ms += (double)t;
+    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, m->ev[0], m->ev[m->nsteps]));
+    m->iter_ms += (double)t;
     return ADI_OK;
   }
 #ifndef ADIFLOW_NO_GRAPHS
   /* no graph in block mode: the exchanges are NCCL calls between the kernels */
-  if ((ms_.flags & MS_GRAPH) && !ms_.graph_failed && adi_block == NULL) {
-    if (!ms_.graph_ready) {
-      ms_.graph_ready = capture_graph();
-      if (!ms_.graph_ready) {
-        ms_.graph_failed = 1;
+  if ((m->flags & MS_GRAPH) && !m->graph_failed && m->block == NULL) {
+    if (!m->graph_ready) {
+      m->graph_ready = capture_graph(m);
+      if (!m->graph_ready) {
+        m->graph_failed = 1;
         fprintf(stderr, "adiflow: capturing the merged iteration in a CUDA graph failed; launching kernels "
                 "one by one\n");
       }
     }
-    if (ms_.graph_ready) {
-      ADI_CUDA_CHECK(cudaGraphLaunch(ms_.exec, ms_.s));
+    if (m->graph_ready) {
+      ADI_CUDA_CHECK(cudaGraphLaunch(m->exec, m->s));
       return ADI_OK;
     }
   }
 #endif
-  return launch_all(0);
+  return launch_all(m, 0);
 }
 
 static void put(char *buf, int buflen, int *pos, const char *fmt, ...)
@@ -485,8 +515,8 @@ static void put(char *buf, int buflen, int *pos, const char *fmt, ...)
 
 /* The per-kernel table (i, j, k, sum in ms per iteration; bytes by count;
  * GB/s) and, for scripts, one "MERGEDK name d ms bytes" line per launch. */
-int merged_timing_report(char *buf, int buflen, long long timed_iterations, double norm_ms,
-                         long long norm_calls)
+int merged_timing_report(const merged_state *m, char *buf, int buflen, long long timed_iterations,
+                         double norm_ms, long long norm_calls)
 {
   int pos = 0, k, d, s, used[MK_COUNT] = {0};
   double n = (double)timed_iterations, total = 0.0, bytes_total = 0.0;
@@ -496,30 +526,30 @@ int merged_timing_report(char *buf, int buflen, long long timed_iterations, doub
         "ADIFLOW_GPU_TIMING=1)");
     return ADI_OK;
   }
-  for (s = 0; s < ms_.nsteps; ++s) used[ms_.steps[s].kernel] = 1;
-  steps_text(ms_.flags, st, sizeof st);
+  for (s = 0; s < m->nsteps; ++s) used[m->steps[s].kernel] = 1;
+  steps_text(m->flags, st, sizeof st);
   put(buf, buflen, &pos, "GPU kernel times (CUDA events), merged kernels [steps %s], grid %d x %d x %d, "
-      "mean of %lld iterations, ms per iteration:\n", st, ms_.v.ni, ms_.v.nj, ms_.v.nk, timed_iterations);
-  put(buf, buflen, &pos, "  block shapes: %s\n", (ms_.flags & MS_TUNE) ? ms_.table_from : "built-in (tune step off)");
+      "mean of %lld iterations, ms per iteration:\n", st, m->v.ni, m->v.nj, m->v.nk, timed_iterations);
+  put(buf, buflen, &pos, "  block shapes: %s\n", (m->flags & MS_TUNE) ? m->table_from : "built-in (tune step off)");
   put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10s %10s %9s\n", "kernel", "i", "j", "k", "sum", "MB", "GB/s");
   for (k = 0; k < MK_COUNT; ++k) {
     double sum = 0.0, by = 0.0;
     if (!used[k]) continue;
-    for (s = 0; s < ms_.nsteps; ++s)
-      if (ms_.steps[s].kernel == k) by += kernel_bytes(&ms_.v, k, ms_.steps[s].d);
-    for (d = 0; d < 4; ++d) sum += ms_.ms[k][d];
+    for (s = 0; s < m->nsteps; ++s)
+      if (m->steps[s].kernel == k) by += kernel_bytes(&m->v, k, m->steps[s].d);
+    for (d = 0; d < 4; ++d) sum += m->ms[k][d];
     if (k == MK_PRIM || k == MK_TSTEP || k == MK_PT || k == MK_RES_ZERO)
       put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10.4f", adi_merged_kernel_name(k), "", "", "", sum/n);
     else
-      put(buf, buflen, &pos, "  %-18s %10.4f %10.4f %10.4f %10.4f", adi_merged_kernel_name(k), ms_.ms[k][1]/n,
-          ms_.ms[k][2]/n, ms_.ms[k][3]/n, sum/n);
+      put(buf, buflen, &pos, "  %-18s %10.4f %10.4f %10.4f %10.4f", adi_merged_kernel_name(k), m->ms[k][1]/n,
+          m->ms[k][2]/n, m->ms[k][3]/n, sum/n);
     put(buf, buflen, &pos, " %10.1f %9.1f\n", by/1e6, sum > 0.0 ? by/(sum/n*1e-3)/1e9 : 0.0);
     total += sum;
     bytes_total += by;
   }
   put(buf, buflen, &pos, "    %-24s %10.4f ms  %.1f MB  %.1f GB/s\n", "all kernels", total/n, bytes_total/1e6,
       total > 0.0 ? bytes_total/(total/n*1e-3)/1e9 : 0.0);
-  put(buf, buflen, &pos, "    %-24s %10.4f ms  (first launch to last, gaps included)\n", "iteration", ms_.iter_ms/n);
+  put(buf, buflen, &pos, "    %-24s %10.4f ms  (first launch to last, gaps included)\n", "iteration", m->iter_ms/n);
   if (norm_calls > 0)
     put(buf, buflen, &pos, "    %-24s %10.4f ms per call, %lld calls\n", "residual norms", norm_ms/(double)norm_calls,
         norm_calls);
@@ -527,24 +557,26 @@ int merged_timing_report(char *buf, int buflen, long long timed_iterations, doub
     if (!used[k]) continue;
     for (d = 0; d < 4; ++d) {
       double by = 0.0;
-      for (s = 0; s < ms_.nsteps; ++s)
-        if (ms_.steps[s].kernel == k && ms_.steps[s].d == d) by += kernel_bytes(&ms_.v, k, d);
-      if (by > 0.0) put(buf, buflen, &pos, "MERGEDK %s %d %.6f %.0f\n", adi_merged_kernel_name(k), d, ms_.ms[k][d]/n, by);
+      for (s = 0; s < m->nsteps; ++s)
+        if (m->steps[s].kernel == k && m->steps[s].d == d) by += kernel_bytes(&m->v, k, d);
+      if (by > 0.0) put(buf, buflen, &pos, "MERGEDK %s %d %.6f %.0f\n", adi_merged_kernel_name(k), d, m->ms[k][d]/n, by);
     }
   }
   return ADI_OK;
 }
 
-void merged_finalize(void)
+void merged_finalize(merged_state *m)
 {
   int s;
+  if (m == NULL) return;
 #ifndef ADIFLOW_NO_GRAPHS
-  if (ms_.exec) cudaGraphExecDestroy(ms_.exec);
-  if (ms_.graph) cudaGraphDestroy(ms_.graph);
+  if (m->exec) cudaGraphExecDestroy(m->exec);
+  if (m->graph) cudaGraphDestroy(m->graph);
 #endif
-  if (ms_.events_ready)
-    for (s = 0; s <= ADI_MAX_MSTEPS; ++s) cudaEventDestroy(ms_.ev[s]);
-  if (ms_.d_cfl) cudaFree(ms_.d_cfl);
-  if (ms_.h_cfl) cudaFreeHost(ms_.h_cfl);
-  memset(&ms_, 0, sizeof ms_);
+  if (m->events_ready)
+    for (s = 0; s <= ADI_MAX_MSTEPS; ++s) cudaEventDestroy(m->ev[s]);
+  if (m->d_cfl) cudaFree(m->d_cfl);
+  if (m->h_cfl) cudaFreeHost(m->h_cfl);
+  memset(m, 0, sizeof *m);
+  free(m);
 }

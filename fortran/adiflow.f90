@@ -33,6 +33,7 @@ program adiflow
   type(layout_t) :: lay
   type(solver_params_t) :: sp
   type(fields_t) :: f
+  type(gpu_grid_t) :: gpu        ! the grid on the device (GPU backend)
   real(rk), allocatable :: xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, restart_path, why
   logical :: use_gpu, diverged, converged
@@ -101,7 +102,7 @@ program adiflow
 
   if (use_gpu) then
     write(output_unit, '(a)') '  backend: cuda ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info())
-    call gpu_check(adi_gpu_init(sp, kernel_family(cs%kernels), f%sf, f%sc, f%vol, f%q), 'initialisation')
+    call gpu_check(adi_gpu_init(gpu%ptr, sp, kernel_family(cs%kernels), f%sf, f%sc, f%vol, f%q), 'initialisation')
   else
     write(output_unit, '(a,i0,a)') '  backend: cpu (Fortran reference, ', nthreads, ' OpenMP threads)'
   end if
@@ -118,7 +119,7 @@ program adiflow
   do it = it0 + 1, cs%max_iter
     cfl = cfl_at(cs, it)
     if (use_gpu) then
-      call gpu_check(adi_gpu_iterate(cfl), 'iteration')
+      call gpu_check(adi_gpu_iterate(gpu%ptr, cfl), 'iteration')
       if (cs%mass_fix) call gpu_mass_fix()
     else if (cs%mass_fix) then
       call cpu_iteration(sp, lay, cfl, f, mass0)
@@ -155,7 +156,7 @@ program adiflow
       call save_restart(it)
       call write_outputs(it)
       call monitor_close()
-      if (use_gpu) call gpu_check(adi_gpu_finalize(), 'finalisation')
+      if (use_gpu) call gpu_check(gpu_finalize(gpu), 'finalisation')
       error stop 130, quiet=.true.
     end if
   end do
@@ -172,7 +173,7 @@ program adiflow
       write(error_unit, '(a)') '  no restart had been written yet (set restart_interval to keep one).'
     end if
     write(error_unit, '(a)') '  try a smaller cfl or a longer cfl_ramp_iters, or order = 1 to start.'
-    if (use_gpu) call gpu_check(adi_gpu_finalize(), 'finalisation')
+    if (use_gpu) call gpu_check(gpu_finalize(gpu), 'finalisation')
     error stop 3, quiet=.true.
   end if
 
@@ -182,7 +183,7 @@ program adiflow
   call write_outputs(it)
   if (cs%write_plot) call plot_residuals(dir, cs%title)
   if (use_gpu) then
-    call gpu_check(adi_gpu_finalize(), 'finalisation')
+    call gpu_check(gpu_finalize(gpu), 'finalisation')
   end if
   write(output_unit, '(a)') 'adiflow: done; outputs in '//trim(dir)//'/'
 
@@ -210,8 +211,8 @@ contains
   subroutine gpu_mass_fix()
     real(rk) :: plane(lay%nk)
     plane = 0.0_rk
-    call gpu_check(adi_gpu_mass_plane_sums(plane), 'mass sums (mass_fix)')
-    call gpu_check(adi_gpu_scale_state(mass_scale_factor(mass0, mass_from_plane_sums(plane))), &
+    call gpu_check(adi_gpu_mass_plane_sums(gpu%ptr, plane), 'mass sums (mass_fix)')
+    call gpu_check(adi_gpu_scale_state(gpu%ptr, mass_scale_factor(mass0, mass_from_plane_sums(plane))), &
       'mass rescale (mass_fix)')
   end subroutine gpu_mass_fix
 
@@ -253,14 +254,14 @@ contains
   subroutine current_norms(nrm)
     real(rk), intent(out) :: nrm(5)
     if (use_gpu) then
-      call gpu_check(adi_gpu_residual_norms(nrm), 'residual norms')
+      call gpu_check(adi_gpu_residual_norms(gpu%ptr, nrm), 'residual norms')
     else
       call compute_residual_norms(lay, f%res, f%vol, nrm)
     end if
   end subroutine current_norms
 
   subroutine fetch_state()
-    if (use_gpu) call gpu_check(adi_gpu_download_state(f%q), 'state download')
+    if (use_gpu) call gpu_check(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
   end subroutine fetch_state
 
   !> Restart only from a finite state: a diverging run keeps the last good one.

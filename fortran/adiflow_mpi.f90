@@ -47,15 +47,16 @@ program adiflow_mpi
   use mpi_decomp
   use gpu_bridge, only: adi_gpu_available, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
     adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, gpu_error_text, gpu_device_info, &
-    ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
+    ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED, gpu_grid_t
   use gpu_block_bridge
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_null_ptr
   implicit none
 
   type(case_t) :: cs
   type(layout_t) :: lay, lay_g
   type(solver_params_t) :: sp, sp_g
   type(fields_t) :: f
+  type(gpu_grid_t) :: gpu        ! this rank's block on its GPU (GPU backend)
   type(decomp_t) :: dc
   real(rk), allocatable :: xn_g(:,:,:,:), xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, why
@@ -176,7 +177,7 @@ program adiflow_mpi
   do it = it0 + 1, cs%max_iter
     cfl = cfl_at(cs, it)
     if (use_gpu) then
-      call gpu_ok(adi_gpu_iterate(cfl), 'iteration')
+      call gpu_ok(adi_gpu_iterate(gpu%ptr, cfl), 'iteration')
       if (cs%mass_fix) call gpu_mass_fix()
     else
       call mpi_iteration(cfl)
@@ -287,8 +288,9 @@ contains
     integer(c_int) :: st
     if (use_gpu) then
       ! (adi_gpu_finalize prints the per-kernel table itself under ADIFLOW_GPU_TIMING)
-      if (len_trim(block_timing_report()) > 0) write(output_unit, '(a)') trim(block_timing_report())
-      st = adi_gpu_block_finalize()
+      if (len_trim(block_timing_report(gpu%ptr)) > 0) write(output_unit, '(a)') trim(block_timing_report(gpu%ptr))
+      st = adi_gpu_block_finalize(gpu%ptr)
+      gpu%ptr = c_null_ptr
       use_gpu = .false.
     end if
     flush(output_unit); flush(error_unit)
@@ -368,7 +370,7 @@ contains
     tmax = 120.0_rk
     call get_environment_variable('ADIFLOW_MPI_STARTUP_TIMEOUT', v, ln, st)
     if (st == 0 .and. ln > 0) read(v, *, iostat=st) tmax
-    call gpu_ok(adi_gpu_block_init(sp, merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
+    call gpu_ok(adi_gpu_block_init(gpu%ptr, sp, merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
       f%sf, f%sc, f%vol, f%q, phys, dc%off, dc%nglob, nbr, swp, merge(1_c_int, 0_c_int, dc%exact), &
       int(chunks, c_int), int(rank, c_int), int(nranks, c_int), ids, int(local_rank, c_int), real(tmax, c_double)), &
       'initialisation (GPU '//trim(itoa(local_rank))//' of the node)')
@@ -390,7 +392,7 @@ contains
       return
     end if
     call plane_chain_in(dc, 5*lay%nk, pl, TAG_NORMS)
-    call gpu_ok(adi_gpu_residual_plane_sums(pl), 'residual norms')
+    call gpu_ok(adi_gpu_residual_plane_sums(gpu%ptr, pl), 'residual norms')
     call plane_chain_out(dc, 5, lay%nk, pl, plane, TAG_NORMS)
     nrm = norms_from_plane_sums(plane, dc%nglob(1), dc%nglob(2), dc%nglob(3))
   end subroutine residual_norms_now
@@ -402,8 +404,8 @@ contains
   subroutine gpu_mass_fix()
     real(rk) :: pl(lay%nk)
     call mpi_mass_chain_in(dc, pl)
-    call gpu_ok(adi_gpu_mass_plane_sums(pl), 'mass sums (mass_fix)')
-    call gpu_ok(adi_gpu_scale_state(mass_scale_factor(mass0, mpi_mass_chain_out(dc, pl))), &
+    call gpu_ok(adi_gpu_mass_plane_sums(gpu%ptr, pl), 'mass sums (mass_fix)')
+    call gpu_ok(adi_gpu_scale_state(gpu%ptr, mass_scale_factor(mass0, mpi_mass_chain_out(dc, pl))), &
       'mass rescale (mass_fix)')
   end subroutine gpu_mass_fix
 
@@ -482,7 +484,7 @@ contains
     character(len=512) :: msg
     call residual_norms_now(nrm)
     if (.not. all(abs(nrm) <= huge(1.0_rk))) return
-    if (use_gpu) call gpu_ok(adi_gpu_download_state(f%q), 'state download')
+    if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
     call write_field_dump(rank_file(rank, iter), lay, f%q, iter, res0)
     call MPI_Barrier(dc%comm)
     if (rank == 0) then
@@ -582,7 +584,7 @@ contains
   subroutine write_snapshot(iter)
     integer(ik8), intent(in) :: iter
     character(len=16) :: stem
-    if (use_gpu) call gpu_ok(adi_gpu_download_state(f%q), 'state download')
+    if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
     call apply_wall_temperature(sp, lay, f%qp, dc%phys)
@@ -605,7 +607,7 @@ contains
     integer(ik8), intent(in) :: iter
     real(rk), allocatable :: qg(:,:,:,:), qpg(:,:,:,:), xcg(:,:,:,:)
     integer :: i, j, k
-    if (use_gpu) call gpu_ok(adi_gpu_download_state(f%q), 'state download')
+    if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
     call apply_wall_temperature(sp, lay, f%qp, dc%phys)

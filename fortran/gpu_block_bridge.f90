@@ -1,5 +1,8 @@
 !> Fortran interface to the multi-GPU block mode of the bridge
-!> (include/adiflow_block.h); only build/adiflow_mpi uses it.
+!> (include/adiflow_block.h); only build/adiflow_mpi uses it. The block's
+!> grid handle is a type(c_ptr) here (pass gpu%ptr of gpu_bridge's
+!> gpu_grid_t): adi_gpu_block_init fills it, the per-grid calls of
+!> gpu_bridge take it.
 module gpu_block_bridge
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
@@ -18,9 +21,10 @@ module gpu_block_bridge
     integer(c_int) function adi_gpu_device_count() bind(c, name='adi_gpu_device_count')
       import :: c_int
     end function
-    integer(c_int) function adi_gpu_block_init(sp, kernels, sf, sc, vol, q, phys, off, nglob, nbr, swp, &
+    integer(c_int) function adi_gpu_block_init(grid, sp, kernels, sf, sc, vol, q, phys, off, nglob, nbr, swp, &
         exact, chunks, rank, nranks, ids, device, timeout_s) bind(c, name='adi_gpu_block_init')
-      import :: c_int, c_double, c_char, solver_params_t
+      import :: c_int, c_double, c_char, c_ptr, solver_params_t
+      type(c_ptr), intent(out) :: grid
       type(solver_params_t), intent(in) :: sp
       integer(c_int), value :: kernels
       real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
@@ -30,25 +34,28 @@ module gpu_block_bridge
       integer(c_int), value :: device
       real(c_double), value :: timeout_s
     end function
-    integer(c_int) function c_block_timing_report(buf, n) bind(c, name='adi_gpu_block_timing_report')
-      import :: c_int, c_char
+    integer(c_int) function c_block_timing_report(grid, buf, n) bind(c, name='adi_gpu_block_timing_report')
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: grid
       character(kind=c_char) :: buf(*)
       integer(c_int), value :: n
     end function
-    integer(c_int) function adi_gpu_block_finalize() bind(c, name='adi_gpu_block_finalize')
-      import :: c_int
+    integer(c_int) function adi_gpu_block_finalize(grid) bind(c, name='adi_gpu_block_finalize')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: grid
     end function
   end interface
 
 contains
 
-  function block_timing_report() result(s)
+  function block_timing_report(grid) result(s)
+    type(c_ptr), intent(in) :: grid
     character(len=4096) :: s
     character(kind=c_char, len=4096) :: buf
     integer(c_int) :: st
     integer :: n
     buf = c_null_char
-    st = c_block_timing_report(buf, int(len(buf), c_int))
+    st = c_block_timing_report(grid, buf, int(len(buf), c_int))
     n = index(buf, c_null_char)
     if (n == 0) n = len(buf) + 1
     s = buf(1:n-1)

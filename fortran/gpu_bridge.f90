@@ -1,10 +1,15 @@
 !> Fortran interface to the C bridge (include/adiflow_bridge.h), plus a
 !> check that turns a failed call into a clear error message.
+!>
+!> A grid on the device is a handle (type(gpu_grid_t)): adi_gpu_init fills
+!> gpu%ptr, every per-grid call takes gpu%ptr, gpu_finalize frees the grid
+!> and nulls the handle. Several grids (of different sizes) may live at once.
 module gpu_bridge
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
   implicit none
   private
+  public :: gpu_grid_t, gpu_finalize
   public :: adi_gpu_available, adi_gpu_init, adi_gpu_iterate, adi_gpu_residual_norms
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report
@@ -13,6 +18,11 @@ module gpu_bridge
   public :: ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
 
   integer(c_int), parameter :: ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1
+
+  !> One grid on the device (the C side's adi_gpu_grid *); null: none.
+  type :: gpu_grid_t
+    type(c_ptr) :: ptr = c_null_ptr
+  end type gpu_grid_t
 
   interface
     integer(c_int) function adi_gpu_available() bind(c, name='adi_gpu_available')
@@ -23,51 +33,62 @@ module gpu_bridge
       character(kind=c_char) :: buf(*)
       integer(c_int), value :: n
     end function
-    integer(c_int) function adi_gpu_init(sp, kernels, sf, sc, vol, q) bind(c, name='adi_gpu_init')
-      import :: c_int, c_double, solver_params_t
+    integer(c_int) function adi_gpu_init(grid, sp, kernels, sf, sc, vol, q) bind(c, name='adi_gpu_init')
+      import :: c_int, c_double, c_ptr, solver_params_t
+      type(c_ptr), intent(out) :: grid
       type(solver_params_t), intent(in) :: sp
       integer(c_int), value :: kernels
       real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
     end function
-    integer(c_int) function adi_gpu_iterate(cfl) bind(c, name='adi_gpu_iterate')
-      import :: c_int, c_double
+    integer(c_int) function adi_gpu_iterate(grid, cfl) bind(c, name='adi_gpu_iterate')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
       real(c_double), value :: cfl
     end function
-    integer(c_int) function adi_gpu_residual_norms(norms) bind(c, name='adi_gpu_residual_norms')
-      import :: c_int, c_double
+    integer(c_int) function adi_gpu_residual_norms(grid, norms) bind(c, name='adi_gpu_residual_norms')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
       real(c_double), intent(out) :: norms(5)
     end function
-    integer(c_int) function adi_gpu_residual_plane_sums(plane) bind(c, name='adi_gpu_residual_plane_sums')
-      import :: c_int, c_double
+    integer(c_int) function adi_gpu_residual_plane_sums(grid, plane) bind(c, name='adi_gpu_residual_plane_sums')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
       real(c_double), intent(inout) :: plane(*)
     end function
-    integer(c_int) function adi_gpu_mass_plane_sums(plane) bind(c, name='adi_gpu_mass_plane_sums')
-      import :: c_int, c_double
+    integer(c_int) function adi_gpu_mass_plane_sums(grid, plane) bind(c, name='adi_gpu_mass_plane_sums')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
       real(c_double), intent(inout) :: plane(*)
     end function
-    integer(c_int) function adi_gpu_scale_state(s) bind(c, name='adi_gpu_scale_state')
-      import :: c_int, c_double
+    integer(c_int) function adi_gpu_scale_state(grid, s) bind(c, name='adi_gpu_scale_state')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
       real(c_double), value :: s
     end function
-    integer(c_int) function adi_gpu_download_state(q) bind(c, name='adi_gpu_download_state')
-      import :: c_int, c_double
+    integer(c_int) function adi_gpu_download_state(grid, q) bind(c, name='adi_gpu_download_state')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
       real(c_double), intent(inout) :: q(*)
     end function
-    integer(c_int) function adi_gpu_upload_state(q) bind(c, name='adi_gpu_upload_state')
-      import :: c_int, c_double
+    integer(c_int) function adi_gpu_upload_state(grid, q) bind(c, name='adi_gpu_upload_state')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
       real(c_double), intent(in) :: q(*)
     end function
-    integer(c_int) function adi_gpu_set_timing(enabled) bind(c, name='adi_gpu_set_timing')
-      import :: c_int
+    integer(c_int) function adi_gpu_set_timing(grid, enabled) bind(c, name='adi_gpu_set_timing')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: grid
       integer(c_int), value :: enabled
     end function
-    integer(c_int) function c_timing_report(buf, n) bind(c, name='adi_gpu_timing_report')
-      import :: c_int, c_char
+    integer(c_int) function c_timing_report(grid, buf, n) bind(c, name='adi_gpu_timing_report')
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: grid
       character(kind=c_char) :: buf(*)
       integer(c_int), value :: n
     end function
-    integer(c_int) function adi_gpu_finalize() bind(c, name='adi_gpu_finalize')
-      import :: c_int
+    integer(c_int) function adi_gpu_finalize(grid) bind(c, name='adi_gpu_finalize')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: grid
     end function
     subroutine c_error_message(buf, n) bind(c, name='adi_gpu_error_message')
       import :: c_int, c_char
@@ -114,11 +135,21 @@ contains
     s = from_c(buf)
   end function gpu_device_info
 
-  function gpu_timing_report() result(s)
+  function gpu_timing_report(gpu) result(s)
+    type(gpu_grid_t), intent(in) :: gpu
     character(len=8192) :: s
     character(kind=c_char, len=8192) :: buf
     integer(c_int) :: st
-    st = c_timing_report(buf, int(len(buf), c_int))
+    buf = c_null_char
+    st = c_timing_report(gpu%ptr, buf, int(len(buf), c_int))
     s = from_c(buf)
   end function gpu_timing_report
+
+  !> adi_gpu_finalize of the grid, which then holds no handle (a second
+  !> call finds none: ADI_OK). The bridge's status.
+  integer(c_int) function gpu_finalize(gpu) result(st)
+    type(gpu_grid_t), intent(inout) :: gpu
+    st = adi_gpu_finalize(gpu%ptr)
+    gpu%ptr = c_null_ptr
+  end function gpu_finalize
 end module gpu_bridge

@@ -12,6 +12,7 @@
 #define ADIFLOW_BLOCK_H
 
 #include "adiflow_params.h"
+#include "adiflow_bridge.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,7 +28,10 @@ int adi_gpu_block_make_ids(char ids[ADI_BLOCK_ID_BYTES]);
 /* Number of visible GPUs (0 when none). */
 int adi_gpu_device_count(void);
 
-/* adi_gpu_init for block `rank` of `nranks`:
+/* adi_gpu_init for block `rank` of `nranks`: on success *grid is the
+ * block's grid handle (every adi_gpu_* call of include/adiflow_bridge.h
+ * takes it; its halo buffers, communicators and streams hang off it), on
+ * failure NULL.
  *   sp          the block's local parameters (ni, nj, nk, ld*)
  *   phys[6]     1 where the face gets the physical boundary fill
  *   off[3], nglob[3]   global index = local + off; the global sizes
@@ -39,17 +43,20 @@ int adi_gpu_device_count(void);
  *   chunks      pipeline chunks of lines in exact mode
  *   device      the GPU of this rank (node-local rank)
  *   timeout_s   how long the NCCL start-up may take before it is an error */
-int adi_gpu_block_init(const adi_solver_params *sp, int kernels, const double *sf, const double *sc,
-                       const double *vol, const double *q, const int phys[6], const int off[3],
+int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
+                       const double *sc, const double *vol, const double *q, const int phys[6], const int off[3],
                        const int nglob[3], const int nbr[4], const int swp[4], int exact, int chunks,
                        int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,
                        double timeout_s);
 
-/* Event timings of the exchanges and pipelined sweeps (ADIFLOW_GPU_TIMING=1). */
-int adi_gpu_block_timing_report(char *buf, int buflen);
+/* Event timings of the exchanges and pipelined sweeps (ADIFLOW_GPU_TIMING=1);
+ * an empty text without them. ADI_ERR_USAGE for a grid of no block. */
+int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen);
 
-/* Frees the block buffers and communicators, then adi_gpu_finalize. */
-int adi_gpu_block_finalize(void);
+/* adi_gpu_finalize: the grid, then its block buffers, streams and
+ * communicators (adi_gpu_finalize of a block grid does the same). ADI_OK
+ * for NULL. */
+int adi_gpu_block_finalize(adi_gpu_grid *grid);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* The C bridge between the Fortran driver and the GPU backend.
  *
- * Fortran declares the same functions in fortran/gpu_bridge.f90 (bind(c)).
+ * Fortran declares the same functions in fortran/gpu_bridge.f90 (bind(c))
+ * and keeps a grid's handle in type(gpu_grid_t).
  * Every call returns ADI_OK (0) or an ADI_ERR_* code; the text of the last
  * failure (where it happened, which CUDA error, what the user can do) is
  * available from adi_gpu_error_message. The CPU-only build links
@@ -37,20 +38,33 @@ int adi_gpu_available(void);
 /* Describe the device in use (name, memory) into buf. */
 int adi_gpu_device_info(char *buf, int buflen);
 
-/* Allocate device fields, upload metrics and the state q (5 fields). */
-int adi_gpu_init(const adi_solver_params *sp, int kernels, const double *sf,
+/* One grid on the device: its fields, stream, kernel schedule (split or
+ * merged, with the merged family's block shapes, CUDA graph and events) and,
+ * in block mode (include/adiflow_block.h), its halo and sweep state. Opaque;
+ * a process may hold several (multigrid levels, grids of different sizes),
+ * each from its own adi_gpu_init and freed by its own adi_gpu_finalize.
+ * Calls on one grid run in that grid's stream, in call order. */
+typedef struct adi_gpu_grid adi_gpu_grid;
+
+/* Allocate device fields, upload metrics and the state q (5 fields); on
+ * success *grid is the new grid's handle, on failure NULL. */
+int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
                  const double *sc, const double *vol, const double *q);
 
+/* Every call below takes the handle adi_gpu_init returned; a NULL handle,
+ * or one that adi_gpu_finalize has freed (as long as its memory has not been
+ * reused), gives ADI_ERR_USAGE with a message. */
+
 /* One iteration (BC, primitives, time step, residual, LU-ADI) on the device. */
-int adi_gpu_iterate(double cfl);
+int adi_gpu_iterate(adi_gpu_grid *grid, double cfl);
 
 /* RMS residual per unit volume of the last iteration, 5 components. */
-int adi_gpu_residual_norms(double norms[5]);
+int adi_gpu_residual_norms(adi_gpu_grid *grid, double norms[5]);
 
 /* plane[(m-1) + 5*(k-1)] += sum over the k-plane of (res_m/vol)^2, j then
  * i in order, continuing from the values passed in (plane: 5*nk doubles on
  * the host). The building block of residual norms over a decomposed grid. */
-int adi_gpu_residual_plane_sums(double *plane);
+int adi_gpu_residual_plane_sums(adi_gpu_grid *grid, double *plane);
 
 /* mass_fix (fortran/mass_constraint.f90), one call each per iteration:
  * plane[k-1] += the sum of vol*rho over k-plane k, in the Fortran's order
@@ -59,20 +73,25 @@ int adi_gpu_residual_plane_sums(double *plane);
  * below). Synchronises. The host adds the planes in k order and computes
  * s = M0/M for adi_gpu_scale_state, which multiplies the five conservative
  * variables of every interior cell by s (asynchronous, in stream order). */
-int adi_gpu_mass_plane_sums(double *plane);
-int adi_gpu_scale_state(double s);
+int adi_gpu_mass_plane_sums(adi_gpu_grid *grid, double *plane);
+int adi_gpu_scale_state(adi_gpu_grid *grid, double s);
 
 /* Copy the device state q (5 fields, ghosts included) to the host / back. */
-int adi_gpu_download_state(double *q);
-int adi_gpu_upload_state(const double *q);
+int adi_gpu_download_state(adi_gpu_grid *grid, double *q);
+int adi_gpu_upload_state(adi_gpu_grid *grid, const double *q);
 
 /* Per-kernel-family timing: enable collection, then read totals (ms). */
-int adi_gpu_set_timing(int enabled);
-int adi_gpu_timing_report(char *buf, int buflen);
+int adi_gpu_set_timing(adi_gpu_grid *grid, int enabled);
+int adi_gpu_timing_report(adi_gpu_grid *grid, char *buf, int buflen);
 
-int adi_gpu_finalize(void);
+/* Frees everything of the grid (device fields, stream, events, the merged
+ * schedule's state and graph, the block state); the handle is invalid
+ * afterwards. ADI_OK for NULL. Prints the timing table first under
+ * ADIFLOW_GPU_TIMING. */
+int adi_gpu_finalize(adi_gpu_grid *grid);
 
-/* Text of the last failure; empty when none. */
+/* Text of the last failure of any call made by this thread (like errno:
+ * per thread, not per grid); empty when none. */
 void adi_gpu_error_message(char *buf, int buflen);
 
 #ifdef __cplusplus

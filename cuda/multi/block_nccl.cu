@@ -46,7 +46,7 @@
 #include "kernels.cuh"
 #include "block_hooks.cuh"
 
-static const char *nccl_advice =
+static const char *const nccl_advice =
   "NCCL carries the halos between the GPUs: check that every rank has its own GPU (one rank per GPU), "
   "NCCL_DEBUG=WARN shows NCCL's own diagnosis";
 
@@ -60,7 +60,10 @@ static const char *nccl_advice =
 
 enum { K_HALO_Q, K_HALO_LAM, K_SWEEP, K_OV_WORK, K_OV_WAIT, K_COUNT };
 
-static struct block_state {
+/* The block state of one grid: the hooks' ctx (hooks.ctx points back here),
+ * owned by the grid from adi_gpu_block_init on, freed by block_destroy when
+ * adi_gpu_finalize frees the grid. */
+struct block_state {
   int ready;
   adi_block_hooks hooks;
   int rank, nranks, exact, chunks;
@@ -83,7 +86,7 @@ static struct block_state {
   int pending[K_COUNT][4];
   double ms[K_COUNT][4];
   long long calls[K_COUNT][4];
-} B;
+};
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -149,26 +152,26 @@ __global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, int has_hi)
 
 /* ---------------------------------------------------------------- timing */
 
-static int timing_begin(int kind, int d, cudaStream_t s)
+static int timing_begin(struct block_state *b, int kind, int d, cudaStream_t s)
 {
   float t;
-  if (!B.timing) return ADI_OK;
-  if (B.pending[kind][d]) {           /* the previous one of this kind is long done */
-    ADI_CUDA_CHECK(cudaEventSynchronize(B.t1[kind][d]));
-    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, B.t0[kind][d], B.t1[kind][d]));
-    B.ms[kind][d] += (double)t;
-    B.calls[kind][d]++;
-    B.pending[kind][d] = 0;
+  if (!b->timing) return ADI_OK;
+  if (b->pending[kind][d]) {           /* the previous one of this kind is long done */
+    ADI_CUDA_CHECK(cudaEventSynchronize(b->t1[kind][d]));
+    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, b->t0[kind][d], b->t1[kind][d]));
+    b->ms[kind][d] += (double)t;
+    b->calls[kind][d]++;
+    b->pending[kind][d] = 0;
   }
-  ADI_CUDA_CHECK(cudaEventRecord(B.t0[kind][d], s));
+  ADI_CUDA_CHECK(cudaEventRecord(b->t0[kind][d], s));
   return ADI_OK;
 }
 
-static int timing_end(int kind, int d, cudaStream_t s)
+static int timing_end(struct block_state *b, int kind, int d, cudaStream_t s)
 {
-  if (!B.timing) return ADI_OK;
-  ADI_CUDA_CHECK(cudaEventRecord(B.t1[kind][d], s));
-  B.pending[kind][d] = 1;
+  if (!b->timing) return ADI_OK;
+  ADI_CUDA_CHECK(cudaEventRecord(b->t1[kind][d], s));
+  b->pending[kind][d] = 1;
   return ADI_OK;
 }
 
@@ -195,69 +198,71 @@ static int slab_copy(const adi_view *v, double *a, int d, int a0, int nl, int nc
  * communicator). what: 0 = q (2 layers, halo neighbours, periodic wrap
  * included), 1 = lam+- (1 layer of the six fields from WK_LAMP, sweep
  * neighbours). */
-static int exchange_begin(const adi_view *v, int what, int d, cudaStream_t s)
+static int exchange_begin(void *ctx, const adi_view *v, int what, int d, cudaStream_t s)
 {
+  struct block_state *b = (struct block_state *)ctx;
   double *a = what == 0 ? v->q : v->wk + (ptrdiff_t)WK_LAMP*v->npts;
   int ncomp = what == 0 ? ADI_NVAR : 6, nl = what == 0 ? 2 : 1;
-  int lo = what == 0 ? B.nbr[2*(d - 2)] : B.swp[2*(d - 2)];
-  int hi = what == 0 ? B.nbr[2*(d - 2) + 1] : B.swp[2*(d - 2) + 1];
+  int lo = what == 0 ? b->nbr[2*(d - 2)] : b->swp[2*(d - 2)];
+  int hi = what == 0 ? b->nbr[2*(d - 2) + 1] : b->swp[2*(d - 2) + 1];
   int kind = what == 0 ? K_HALO_Q : K_HALO_LAM;
   int n = d == 2 ? v->nj : v->nk, ncross = d == 2 ? v->ldk : v->ldj, rc;
   size_t cnt = (size_t)v->ldi*ncross*nl*ncomp;
-  if (cnt > B.halo_cap)
+  if (cnt > b->halo_cap)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: halo of %zu doubles exceeds the buffers (%zu)", cnt,
-                            B.halo_cap);
-  B.pending_exchange[what][d] = lo >= 0 || hi >= 0;
-  if (!B.pending_exchange[what][d]) return ADI_OK;
-  if (lo >= 0 && (rc = slab_copy(v, a, d, 1, nl, ncomp, B.sl, 0, s)) != ADI_OK) return rc;
-  if (hi >= 0 && (rc = slab_copy(v, a, d, n - nl + 1, nl, ncomp, B.sh, 0, s)) != ADI_OK) return rc;
-  ADI_CUDA_CHECK(cudaEventRecord(B.ev_packed, s));
-  ADI_CUDA_CHECK(cudaStreamWaitEvent(B.halo, B.ev_packed, 0));
-  if ((rc = timing_begin(kind, d, B.halo)) != ADI_OK) return rc;
-  if ((rc = timing_begin(K_OV_WORK, d, s)) != ADI_OK) return rc;
+                            b->halo_cap);
+  b->pending_exchange[what][d] = lo >= 0 || hi >= 0;
+  if (!b->pending_exchange[what][d]) return ADI_OK;
+  if (lo >= 0 && (rc = slab_copy(v, a, d, 1, nl, ncomp, b->sl, 0, s)) != ADI_OK) return rc;
+  if (hi >= 0 && (rc = slab_copy(v, a, d, n - nl + 1, nl, ncomp, b->sh, 0, s)) != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaEventRecord(b->ev_packed, s));
+  ADI_CUDA_CHECK(cudaStreamWaitEvent(b->halo, b->ev_packed, 0));
+  if ((rc = timing_begin(b, kind, d, b->halo)) != ADI_OK) return rc;
+  if ((rc = timing_begin(b, K_OV_WORK, d, s)) != ADI_OK) return rc;
   /* up: top rows to hi, low ghosts from lo */
   NCCL_CHECK(ncclGroupStart());
-  if (hi >= 0) NCCL_CHECK(ncclSend(B.sh, cnt, ncclDouble, hi, B.comm_halo, B.halo));
-  if (lo >= 0) NCCL_CHECK(ncclRecv(B.rl, cnt, ncclDouble, lo, B.comm_halo, B.halo));
+  if (hi >= 0) NCCL_CHECK(ncclSend(b->sh, cnt, ncclDouble, hi, b->comm_halo, b->halo));
+  if (lo >= 0) NCCL_CHECK(ncclRecv(b->rl, cnt, ncclDouble, lo, b->comm_halo, b->halo));
   NCCL_CHECK(ncclGroupEnd());
   /* down: bottom rows to lo, high ghosts from hi */
   NCCL_CHECK(ncclGroupStart());
-  if (lo >= 0) NCCL_CHECK(ncclSend(B.sl, cnt, ncclDouble, lo, B.comm_halo, B.halo));
-  if (hi >= 0) NCCL_CHECK(ncclRecv(B.rh, cnt, ncclDouble, hi, B.comm_halo, B.halo));
+  if (lo >= 0) NCCL_CHECK(ncclSend(b->sl, cnt, ncclDouble, lo, b->comm_halo, b->halo));
+  if (hi >= 0) NCCL_CHECK(ncclRecv(b->rh, cnt, ncclDouble, hi, b->comm_halo, b->halo));
   NCCL_CHECK(ncclGroupEnd());
-  if (lo >= 0 && (rc = slab_copy(v, a, d, 1 - nl, nl, ncomp, B.rl, 1, B.halo)) != ADI_OK) return rc;
-  if (hi >= 0 && (rc = slab_copy(v, a, d, n + 1, nl, ncomp, B.rh, 1, B.halo)) != ADI_OK) return rc;
-  if ((rc = timing_end(kind, d, B.halo)) != ADI_OK) return rc;
-  ADI_CUDA_CHECK(cudaEventRecord(B.ev_unpacked[what][d], B.halo));
+  if (lo >= 0 && (rc = slab_copy(v, a, d, 1 - nl, nl, ncomp, b->rl, 1, b->halo)) != ADI_OK) return rc;
+  if (hi >= 0 && (rc = slab_copy(v, a, d, n + 1, nl, ncomp, b->rh, 1, b->halo)) != ADI_OK) return rc;
+  if ((rc = timing_end(b, kind, d, b->halo)) != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaEventRecord(b->ev_unpacked[what][d], b->halo));
   return ADI_OK;
 }
 
-static int exchange_end(const adi_view *v, int what, int d, cudaStream_t s)
+static int exchange_end(void *ctx, const adi_view *v, int what, int d, cudaStream_t s)
 {
+  struct block_state *b = (struct block_state *)ctx;
   int rc;
   (void)v;
-  if (!B.pending_exchange[what][d]) return ADI_OK;
-  B.pending_exchange[what][d] = 0;
+  if (!b->pending_exchange[what][d]) return ADI_OK;
+  b->pending_exchange[what][d] = 0;
   /* K_OV_WORK: what s ran while the halo was in flight; K_OV_WAIT: what it
    * then still had to wait (the part of the exchange not hidden) */
-  if ((rc = timing_end(K_OV_WORK, d, s)) != ADI_OK) return rc;
-  if ((rc = timing_begin(K_OV_WAIT, d, s)) != ADI_OK) return rc;
-  ADI_CUDA_CHECK(cudaStreamWaitEvent(s, B.ev_unpacked[what][d], 0));
-  return timing_end(K_OV_WAIT, d, s);
+  if ((rc = timing_end(b, K_OV_WORK, d, s)) != ADI_OK) return rc;
+  if ((rc = timing_begin(b, K_OV_WAIT, d, s)) != ADI_OK) return rc;
+  ADI_CUDA_CHECK(cudaStreamWaitEvent(s, b->ev_unpacked[what][d], 0));
+  return timing_end(b, K_OV_WAIT, d, s);
 }
 
 /* the whole exchange at once (the merged family, and the directions with
  * nothing to overlap) */
-static int halo_q(const adi_view *v, int d, cudaStream_t s)
+static int halo_q(void *ctx, const adi_view *v, int d, cudaStream_t s)
 {
-  int rc = exchange_begin(v, 0, d, s);
-  return rc != ADI_OK ? rc : exchange_end(v, 0, d, s);
+  int rc = exchange_begin(ctx, v, 0, d, s);
+  return rc != ADI_OK ? rc : exchange_end(ctx, v, 0, d, s);
 }
 
-static int halo_lam(const adi_view *v, int d, cudaStream_t s)
+static int halo_lam(void *ctx, const adi_view *v, int d, cudaStream_t s)
 {
-  int rc = exchange_begin(v, 1, d, s);
-  return rc != ADI_OK ? rc : exchange_end(v, 1, d, s);
+  int rc = exchange_begin(ctx, v, 1, d, s);
+  return rc != ADI_OK ? rc : exchange_end(ctx, v, 1, d, s);
 }
 
 /* ---------------------------------------------------------------- sweeps */
@@ -276,31 +281,32 @@ static dim3 line_grid(const adi_view *v, int clo, int chi)
   return dim3((unsigned)((v->ni + 31)/32), (unsigned)((chi - clo + 1 + 3)/4), 5);
 }
 
-static int sweep_pipelined(const adi_view *v, int d, cudaStream_t s)
+static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
 {
+  struct block_state *b = (struct block_state *)ctx;
   int n = d == 2 ? v->nj : v->nk, ncr = d == 2 ? v->nk : v->nj;
-  int nch = B.chunks < ncr ? B.chunks : ncr, lo = B.swp[2*(d - 2)], hi = B.swp[2*(d - 2) + 1];
+  int nch = b->chunks < ncr ? b->chunks : ncr, lo = b->swp[2*(d - 2)], hi = b->swp[2*(d - 2) + 1];
   int c, clo, chi, rc, dir;
   size_t cnt;
   dim3 blk(32, 4, 1);
   if (nch < 1) nch = 1;
-  rc = timing_begin(K_SWEEP, d, s);
+  rc = timing_begin(b, K_SWEEP, d, s);
   if (rc != ADI_OK) return rc;
   /* the NCCL stream starts when the compute stream reaches the sweep: the
    * previous sweep's unpacks have read their buffers by then */
-  ADI_CUDA_CHECK(cudaEventRecord(B.ev_start, s));
-  ADI_CUDA_CHECK(cudaStreamWaitEvent(B.pipe, B.ev_start, 0));
+  ADI_CUDA_CHECK(cudaEventRecord(b->ev_start, s));
+  ADI_CUDA_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_start, 0));
   for (dir = 0; dir < 2; ++dir) {            /* 0: forward (upwards), 1: backward (downwards) */
     int from = dir == 0 ? lo : hi, to = dir == 0 ? hi : lo;
     for (c = 0; c < nch; ++c) {
       int slot = dir*nch + c;
-      double *rb = B.precv + (size_t)slot*B.chunk_cap, *sb = B.psend + (size_t)slot*B.chunk_cap;
+      double *rb = b->precv + (size_t)slot*b->chunk_cap, *sb = b->psend + (size_t)slot*b->chunk_cap;
       chunk_range(ncr, nch, c, &clo, &chi);
       cnt = (size_t)v->ni*5*(size_t)(chi - clo + 1);
       if (from >= 0) {
-        NCCL_CHECK(ncclRecv(rb, cnt, ncclDouble, from, B.comm_pipe, B.pipe));
-        ADI_CUDA_CHECK(cudaEventRecord(B.ev_recv[slot], B.pipe));
-        ADI_CUDA_CHECK(cudaStreamWaitEvent(s, B.ev_recv[slot], 0));
+        NCCL_CHECK(ncclRecv(rb, cnt, ncclDouble, from, b->comm_pipe, b->pipe));
+        ADI_CUDA_CHECK(cudaEventRecord(b->ev_recv[slot], b->pipe));
+        ADI_CUDA_CHECK(cudaStreamWaitEvent(s, b->ev_recv[slot], 0));
         block_row_copy<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir == 0 ? 0 : n + 1, clo, chi, rb, 1);
         ADI_LAUNCH_CHECK("block_row_copy (unpack)");
       }
@@ -314,16 +320,16 @@ static int sweep_pipelined(const adi_view *v, int d, cudaStream_t s)
       if (to >= 0) {
         block_row_copy<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir == 0 ? n : 1, clo, chi, sb, 0);
         ADI_LAUNCH_CHECK("block_row_copy (pack)");
-        ADI_CUDA_CHECK(cudaEventRecord(B.ev_sent[slot], s));
-        ADI_CUDA_CHECK(cudaStreamWaitEvent(B.pipe, B.ev_sent[slot], 0));
-        NCCL_CHECK(ncclSend(sb, cnt, ncclDouble, to, B.comm_pipe, B.pipe));
+        ADI_CUDA_CHECK(cudaEventRecord(b->ev_sent[slot], s));
+        ADI_CUDA_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[slot], 0));
+        NCCL_CHECK(ncclSend(sb, cnt, ncclDouble, to, b->comm_pipe, b->pipe));
       }
     }
   }
   /* join: stage 5 and the next sweep's packs wait for the sends and receives */
-  ADI_CUDA_CHECK(cudaEventRecord(B.ev_done, B.pipe));
-  ADI_CUDA_CHECK(cudaStreamWaitEvent(s, B.ev_done, 0));
-  return timing_end(K_SWEEP, d, s);
+  ADI_CUDA_CHECK(cudaEventRecord(b->ev_done, b->pipe));
+  ADI_CUDA_CHECK(cudaStreamWaitEvent(s, b->ev_done, 0));
+  return timing_end(b, K_SWEEP, d, s);
 }
 
 /* ---------------------------------------------------------------- set-up */
@@ -348,9 +354,14 @@ int adi_gpu_block_make_ids(char ids[ADI_BLOCK_ID_BYTES])
   return ADI_OK;
 }
 
+/* The start-up thread's arguments and results. Heap-allocated: a thread
+ * that misses its deadline keeps running and still writes here, so the
+ * struct is left to it then (the driver stops the run); otherwise
+ * init_comms frees it. */
 struct comm_init {
   ncclUniqueId id[2];
   int nranks, rank, device;
+  ncclComm_t comm[2];
   ncclResult_t res;
   cudaError_t cerr;
 };
@@ -360,48 +371,61 @@ static void *comm_init_thread(void *p)
   struct comm_init *a = (struct comm_init *)p;
   a->cerr = cudaSetDevice(a->device);
   if (a->cerr != cudaSuccess) return NULL;
-  a->res = ncclCommInitRank(&B.comm_halo, a->nranks, a->id[0], a->rank);
-  if (a->res == ncclSuccess) a->res = ncclCommInitRank(&B.comm_pipe, a->nranks, a->id[1], a->rank);
+  a->res = ncclCommInitRank(&a->comm[0], a->nranks, a->id[0], a->rank);
+  if (a->res == ncclSuccess) a->res = ncclCommInitRank(&a->comm[1], a->nranks, a->id[1], a->rank);
   return NULL;
 }
 
 /* ncclCommInitRank waits for every rank; a thread with a deadline turns a
  * missing rank into an error message instead of a hang */
-static int init_comms(const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks, int device, double timeout_s)
+static int init_comms(struct block_state *b, const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks, int device,
+                      double timeout_s)
 {
-  static struct comm_init a;
+  struct comm_init *a = (struct comm_init *)calloc(1, sizeof *a);
   pthread_t th;
   struct timespec dl;
   int err;
-  memset(&a, 0, sizeof a);
-  memcpy(&a.id[0], ids, sizeof a.id[0]);
-  memcpy(&a.id[1], ids + ADI_BLOCK_ID_BYTES/2, sizeof a.id[1]);
-  a.rank = rank; a.nranks = nranks; a.device = device;
-  a.res = ncclSuccess; a.cerr = cudaSuccess;
-  if (pthread_create(&th, NULL, comm_init_thread, &a) != 0)
+  if (a == NULL) return adi_gpu_fail_msg(ADI_ERR_MEMORY, "%s:%d: out of host memory for the NCCL start-up",
+                                         __FILE__, __LINE__);
+  memcpy(&a->id[0], ids, sizeof a->id[0]);
+  memcpy(&a->id[1], ids + ADI_BLOCK_ID_BYTES/2, sizeof a->id[1]);
+  a->rank = rank; a->nranks = nranks; a->device = device;
+  a->res = ncclSuccess; a->cerr = cudaSuccess;
+  if (pthread_create(&th, NULL, comm_init_thread, a) != 0) {
+    free(a);
     return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: cannot start the NCCL start-up thread", __FILE__, __LINE__);
+  }
   clock_gettime(CLOCK_REALTIME, &dl);
   dl.tv_sec += (time_t)(timeout_s > 1.0 ? timeout_s : 1.0);
   err = pthread_timedjoin_np(th, NULL, &dl);
-  if (err == ETIMEDOUT)
+  if (err == ETIMEDOUT) {
+    /* the thread still runs and writes into a: left to it (the driver stops every rank) */
+    pthread_detach(th);
     return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: the NCCL start-up of rank %d did not finish within %.0f s "
                             "(a rank that never arrived, or GPUs that cannot reach each other); "
                             "ADIFLOW_MPI_STARTUP_TIMEOUT sets the limit", __FILE__, __LINE__, rank, timeout_s);
-  if (a.cerr != cudaSuccess) return adi_cuda_fail(a.cerr, "cudaSetDevice in the NCCL start-up", __FILE__, __LINE__);
-  NCCL_CHECK(a.res);
+  }
+  b->comm_halo = a->comm[0];
+  b->comm_pipe = a->comm[1];
+  {
+    struct comm_init r = *a;
+    free(a);
+    if (r.cerr != cudaSuccess) return adi_cuda_fail(r.cerr, "cudaSetDevice in the NCCL start-up", __FILE__, __LINE__);
+    NCCL_CHECK(r.res);
+  }
   return ADI_OK;
 }
 
 /* NCCL connects to a peer at the first send or receive; without this, the
  * first iteration carries the connection set-up (about 0.2 s measured on
  * two H200s). One double each way with every neighbour, both communicators. */
-static int warm_up(void)
+static int warm_up(struct block_state *b)
 {
   int peers[8], np = 0, f, k, c, dup;
-  ncclComm_t comms[2] = {B.comm_halo, B.comm_pipe};
-  cudaStream_t streams[2] = {B.halo, B.pipe};
+  ncclComm_t comms[2] = {b->comm_halo, b->comm_pipe};
+  cudaStream_t streams[2] = {b->halo, b->pipe};
   for (f = 0; f < 8; ++f) {
-    int r = f < 4 ? B.nbr[f] : B.swp[f - 4];
+    int r = f < 4 ? b->nbr[f] : b->swp[f - 4];
     if (r < 0) continue;
     for (dup = 0, k = 0; k < np; ++k) dup |= peers[k] == r;
     if (!dup) peers[np++] = r;
@@ -410,63 +434,104 @@ static int warm_up(void)
   for (c = 0; c < 2; ++c) {
     NCCL_CHECK(ncclGroupStart());
     for (k = 0; k < np; ++k) {
-      NCCL_CHECK(ncclSend(B.sl + k, 1, ncclDouble, peers[k], comms[c], streams[c]));
-      NCCL_CHECK(ncclRecv(B.rl + k, 1, ncclDouble, peers[k], comms[c], streams[c]));
+      NCCL_CHECK(ncclSend(b->sl + k, 1, ncclDouble, peers[k], comms[c], streams[c]));
+      NCCL_CHECK(ncclRecv(b->rl + k, 1, ncclDouble, peers[k], comms[c], streams[c]));
     }
     NCCL_CHECK(ncclGroupEnd());
   }
-  ADI_CUDA_CHECK(cudaStreamSynchronize(B.halo));
-  ADI_CUDA_CHECK(cudaStreamSynchronize(B.pipe));
+  ADI_CUDA_CHECK(cudaStreamSynchronize(b->halo));
+  ADI_CUDA_CHECK(cudaStreamSynchronize(b->pipe));
   return ADI_OK;
 }
 
-static int alloc_buffers(const adi_solver_params *sp)
+static int alloc_buffers(struct block_state *b, const adi_solver_params *sp)
 {
   int ldi = sp->ldi, ldj = sp->ldj, ldk = sp->ldk, s, kk, d;
   int ncr = sp->nj > sp->nk ? sp->nj : sp->nk;
   size_t cross = (size_t)(ldj > ldk ? ldj : ldk);
-  B.halo_cap = (size_t)ldi*cross*(size_t)(2*ADI_NVAR > 6 ? 2*ADI_NVAR : 6);
-  ADI_CUDA_CHECK(cudaMalloc((void **)&B.sl, B.halo_cap*sizeof(double)));
-  ADI_CUDA_CHECK(cudaMalloc((void **)&B.sh, B.halo_cap*sizeof(double)));
-  ADI_CUDA_CHECK(cudaMalloc((void **)&B.rl, B.halo_cap*sizeof(double)));
-  ADI_CUDA_CHECK(cudaMalloc((void **)&B.rh, B.halo_cap*sizeof(double)));
-  B.nch_max = B.chunks < ncr ? B.chunks : ncr;
-  if (B.nch_max < 1) B.nch_max = 1;
-  B.chunk_cap = (size_t)sp->ni*5*(size_t)(ncr/B.nch_max + 1);
-  ADI_CUDA_CHECK(cudaMalloc((void **)&B.psend, 2*(size_t)B.nch_max*B.chunk_cap*sizeof(double)));
-  ADI_CUDA_CHECK(cudaMalloc((void **)&B.precv, 2*(size_t)B.nch_max*B.chunk_cap*sizeof(double)));
-  B.ev_recv = (cudaEvent_t *)calloc((size_t)(2*B.nch_max), sizeof(cudaEvent_t));
-  B.ev_sent = (cudaEvent_t *)calloc((size_t)(2*B.nch_max), sizeof(cudaEvent_t));
-  if (B.ev_recv == NULL || B.ev_sent == NULL) return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory");
-  for (s = 0; s < 2*B.nch_max; ++s) {
-    ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_recv[s], cudaEventDisableTiming));
-    ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_sent[s], cudaEventDisableTiming));
+  b->halo_cap = (size_t)ldi*cross*(size_t)(2*ADI_NVAR > 6 ? 2*ADI_NVAR : 6);
+  ADI_CUDA_CHECK(cudaMalloc((void **)&b->sl, b->halo_cap*sizeof(double)));
+  ADI_CUDA_CHECK(cudaMalloc((void **)&b->sh, b->halo_cap*sizeof(double)));
+  ADI_CUDA_CHECK(cudaMalloc((void **)&b->rl, b->halo_cap*sizeof(double)));
+  ADI_CUDA_CHECK(cudaMalloc((void **)&b->rh, b->halo_cap*sizeof(double)));
+  b->nch_max = b->chunks < ncr ? b->chunks : ncr;
+  if (b->nch_max < 1) b->nch_max = 1;
+  b->chunk_cap = (size_t)sp->ni*5*(size_t)(ncr/b->nch_max + 1);
+  ADI_CUDA_CHECK(cudaMalloc((void **)&b->psend, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
+  ADI_CUDA_CHECK(cudaMalloc((void **)&b->precv, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
+  b->ev_recv = (cudaEvent_t *)calloc((size_t)(2*b->nch_max), sizeof(cudaEvent_t));
+  b->ev_sent = (cudaEvent_t *)calloc((size_t)(2*b->nch_max), sizeof(cudaEvent_t));
+  if (b->ev_recv == NULL || b->ev_sent == NULL) return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory");
+  for (s = 0; s < 2*b->nch_max; ++s) {
+    ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_recv[s], cudaEventDisableTiming));
+    ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_sent[s], cudaEventDisableTiming));
   }
-  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_start, cudaEventDisableTiming));
-  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_done, cudaEventDisableTiming));
-  ADI_CUDA_CHECK(cudaStreamCreateWithFlags(&B.pipe, cudaStreamNonBlocking));
-  ADI_CUDA_CHECK(cudaStreamCreateWithFlags(&B.halo, cudaStreamNonBlocking));
-  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_packed, cudaEventDisableTiming));
+  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_start, cudaEventDisableTiming));
+  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_done, cudaEventDisableTiming));
+  ADI_CUDA_CHECK(cudaStreamCreateWithFlags(&b->pipe, cudaStreamNonBlocking));
+  ADI_CUDA_CHECK(cudaStreamCreateWithFlags(&b->halo, cudaStreamNonBlocking));
+  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_packed, cudaEventDisableTiming));
   for (s = 0; s < 2; ++s)
-    for (d = 0; d < 4; ++d) ADI_CUDA_CHECK(cudaEventCreateWithFlags(&B.ev_unpacked[s][d], cudaEventDisableTiming));
-  if (B.timing)
+    for (d = 0; d < 4; ++d) ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_unpacked[s][d], cudaEventDisableTiming));
+  if (b->timing)
     for (kk = 0; kk < K_COUNT; ++kk)
       for (d = 0; d < 4; ++d) {
-        ADI_CUDA_CHECK(cudaEventCreate(&B.t0[kk][d]));
-        ADI_CUDA_CHECK(cudaEventCreate(&B.t1[kk][d]));
+        ADI_CUDA_CHECK(cudaEventCreate(&b->t0[kk][d]));
+        ADI_CUDA_CHECK(cudaEventCreate(&b->t1[kk][d]));
       }
   return ADI_OK;
 }
 
-int adi_gpu_block_init(const adi_solver_params *sp, int kernels, const double *sf, const double *sc,
-                       const double *vol, const double *q, const int phys[6], const int off[3],
+/* hooks.destroy: everything of the block state, whatever part of it
+ * exists; called by adi_gpu_finalize after the grid's own clean-up */
+static void block_destroy(void *ctx)
+{
+  struct block_state *b = (struct block_state *)ctx;
+  int s, kk, d;
+  if (b == NULL) return;
+  if (b->comm_halo) ncclCommDestroy(b->comm_halo);
+  if (b->comm_pipe) ncclCommDestroy(b->comm_pipe);
+  if (b->sl) cudaFree(b->sl);
+  if (b->sh) cudaFree(b->sh);
+  if (b->rl) cudaFree(b->rl);
+  if (b->rh) cudaFree(b->rh);
+  if (b->psend) cudaFree(b->psend);
+  if (b->precv) cudaFree(b->precv);
+  for (s = 0; s < 2*b->nch_max; ++s) {
+    if (b->ev_recv && b->ev_recv[s]) cudaEventDestroy(b->ev_recv[s]);
+    if (b->ev_sent && b->ev_sent[s]) cudaEventDestroy(b->ev_sent[s]);
+  }
+  free(b->ev_recv); free(b->ev_sent);
+  if (b->ev_start) cudaEventDestroy(b->ev_start);
+  if (b->ev_done) cudaEventDestroy(b->ev_done);
+  for (kk = 0; kk < K_COUNT; ++kk)
+    for (d = 0; d < 4; ++d) {
+      if (b->t0[kk][d]) cudaEventDestroy(b->t0[kk][d]);
+      if (b->t1[kk][d]) cudaEventDestroy(b->t1[kk][d]);
+    }
+  if (b->pipe) cudaStreamDestroy(b->pipe);
+  if (b->halo) cudaStreamDestroy(b->halo);
+  if (b->ev_packed) cudaEventDestroy(b->ev_packed);
+  for (s = 0; s < 2; ++s)
+    for (d = 0; d < 4; ++d)
+      if (b->ev_unpacked[s][d]) cudaEventDestroy(b->ev_unpacked[s][d]);
+  memset(b, 0, sizeof *b);
+  free(b);
+}
+
+int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
+                       const double *sc, const double *vol, const double *q, const int phys[6], const int off[3],
                        const int nglob[3], const int nbr[4], const int swp[4], int exact, int chunks,
                        int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,
                        double timeout_s)
 {
   int f, d, ndev, rc;
   const char *tenv;
-  if (B.ready) return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init called twice");
+  struct block_state *b;
+  adi_gpu_grid *g = NULL;
+  if (grid == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: no place for the grid handle (a null first argument)");
+  *grid = NULL;
   if (sp == NULL || phys == NULL || off == NULL || nglob == NULL || nbr == NULL || swp == NULL || ids == NULL)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: a null argument");
   ndev = adi_gpu_device_count();
@@ -474,104 +539,103 @@ int adi_gpu_block_init(const adi_solver_params *sp, int kernels, const double *s
     return adi_gpu_fail_msg(ADI_ERR_NO_DEVICE, "rank %d wants GPU %d of its node (one rank per GPU, by node-local "
                             "rank) but the node has %d usable GPU(s): start at most %d ranks per node",
                             rank, device, ndev, ndev);
-  memset(&B, 0, sizeof B);
-  B.rank = rank; B.nranks = nranks; B.exact = exact; B.chunks = chunks > 0 ? chunks : 1;
-  for (f = 0; f < 4; ++f) { B.nbr[f] = nbr[f]; B.swp[f] = swp[f]; }
-  B.hooks.exchange_q = halo_q;
-  B.hooks.exchange_lam = halo_lam;
-  B.hooks.exchange_begin = exchange_begin;
-  B.hooks.exchange_end = exchange_end;
+  b = (struct block_state *)calloc(1, sizeof *b);
+  if (b == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory for the block state (%zu bytes)", sizeof *b);
+  b->rank = rank; b->nranks = nranks; b->exact = exact; b->chunks = chunks > 0 ? chunks : 1;
+  for (f = 0; f < 4; ++f) { b->nbr[f] = nbr[f]; b->swp[f] = swp[f]; }
+  b->hooks.ctx = b;
+  b->hooks.exchange_q = halo_q;
+  b->hooks.exchange_lam = halo_lam;
+  b->hooks.exchange_begin = exchange_begin;
+  b->hooks.exchange_end = exchange_end;
   tenv = getenv("ADIFLOW_BLOCK_OVERLAP");
-  B.hooks.overlap = !(tenv && strcmp(tenv, "0") == 0);
-  B.hooks.sweep = sweep_pipelined;
-  for (f = 0; f < 6; ++f) B.hooks.phys[f] = phys[f] ? 1 : 0;
-  for (f = 0; f < 3; ++f) { B.hooks.off[f] = off[f]; B.hooks.nglob[f] = nglob[f]; }
+  b->hooks.overlap = !(tenv && strcmp(tenv, "0") == 0);
+  b->hooks.sweep = sweep_pipelined;
+  b->hooks.destroy = block_destroy;
+  for (f = 0; f < 6; ++f) b->hooks.phys[f] = phys[f] ? 1 : 0;
+  for (f = 0; f < 3; ++f) { b->hooks.off[f] = off[f]; b->hooks.nglob[f] = nglob[f]; }
   if (!exact) {
     /* decoupled: every block is a domain of its own for the ADI (end
      * conditions at the block faces) */
-    for (f = 0; f < 3; ++f) { B.hooks.off[f] = 0; }
-    B.hooks.nglob[0] = sp->ni; B.hooks.nglob[1] = sp->nj; B.hooks.nglob[2] = sp->nk;
+    for (f = 0; f < 3; ++f) { b->hooks.off[f] = 0; }
+    b->hooks.nglob[0] = sp->ni; b->hooks.nglob[1] = sp->nj; b->hooks.nglob[2] = sp->nk;
   }
-  for (d = 0; d < 4; ++d) B.hooks.across[d] = B.hooks.has_halo[d] = 0;
-  for (d = 2; d <= 3; ++d) B.hooks.has_halo[d] = nbr[2*(d - 2)] >= 0 || nbr[2*(d - 2) + 1] >= 0;
+  for (d = 0; d < 4; ++d) b->hooks.across[d] = b->hooks.has_halo[d] = 0;
+  for (d = 2; d <= 3; ++d) b->hooks.has_halo[d] = nbr[2*(d - 2)] >= 0 || nbr[2*(d - 2) + 1] >= 0;
   for (d = 2; d <= 3; ++d)
-    B.hooks.across[d] = exact && (swp[2*(d - 2)] >= 0 || swp[2*(d - 2) + 1] >= 0);
-  B.hooks.device = device;
+    b->hooks.across[d] = exact && (swp[2*(d - 2)] >= 0 || swp[2*(d - 2) + 1] >= 0);
+  b->hooks.device = device;
   /* ADIFLOW_GPU_TIMING (per-kernel times, synchronised every iteration) or
    * ADIFLOW_BLOCK_TIMING alone: events around the exchanges and sweeps only,
    * read one call later, so the run keeps its pace */
   tenv = getenv("ADIFLOW_GPU_TIMING");
-  B.timing = tenv && *tenv && strcmp(tenv, "0") != 0;
+  b->timing = tenv && *tenv && strcmp(tenv, "0") != 0;
   tenv = getenv("ADIFLOW_BLOCK_TIMING");
-  if (tenv && *tenv && strcmp(tenv, "0") != 0) B.timing = 1;
+  if (tenv && *tenv && strcmp(tenv, "0") != 0) b->timing = 1;
 
-  adi_block = &B.hooks;
-  rc = adi_gpu_init(sp, kernels, sf, sc, vol, q);
+  rc = adi_gpu_init_block(&g, &b->hooks, sp, kernels, sf, sc, vol, q);
   if (rc != ADI_OK) {
-    adi_block = NULL;
+    block_destroy(b);                    /* nothing of it was used yet */
     return rc;
   }
-  rc = alloc_buffers(sp);
-  if (rc == ADI_OK) rc = init_comms(ids, rank, nranks, device, timeout_s);
-  if (rc == ADI_OK) rc = warm_up();
-  if (rc != ADI_OK) return rc;           /* the driver stops every rank (MPI_Abort) */
-  B.ready = 1;
+  /* from here on the grid owns b: adi_gpu_finalize frees both */
+  rc = alloc_buffers(b, sp);
+  if (rc != ADI_OK) {
+    char msg[2048];
+    adi_gpu_error_message(msg, (int)sizeof msg);
+    adi_gpu_finalize(g);
+    return adi_gpu_fail_msg(rc, "%s", msg);
+  }
+  rc = init_comms(b, ids, rank, nranks, device, timeout_s);
+  if (rc == ADI_OK) rc = warm_up(b);
+  /* the driver stops every rank (MPI_Abort). The grid is left as it is, not
+   * freed: ncclCommDestroy is an intra-node collective, and freeing buffers
+   * that NCCL transfers may still use could hang this rank before it stops */
+  if (rc != ADI_OK) return rc;
+  b->ready = 1;
+  *grid = g;
   return ADI_OK;
 }
 
-int adi_gpu_block_timing_report(char *buf, int buflen)
+int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen)
 {
-  static const char *what[K_COUNT] = {"halo q (2 layers, 5 fields)", "halo lam+- (1 layer, 6 fields)",
+  static const char *const what[K_COUNT] = {"halo q (2 layers, 5 fields)", "halo lam+- (1 layer, 6 fields)",
                                       "LU-ADI sweep, pipelined", "compute while a halo is in flight",
                                       "wait for a halo after that (exposed)"};
-  int kk, d, pos = 0;
+  const adi_block_hooks *h = NULL;
+  struct block_state *b;
+  int kk, d, pos = 0, rc;
   float t;
-  if (buf == NULL || buflen < 1) return ADI_ERR_USAGE;
+  if (buf == NULL || buflen < 1) return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_timing_report: no buffer");
   buf[0] = '\0';
-  if (!B.ready || !B.timing) return ADI_OK;
+  rc = adi_gpu_grid_block(grid, "adi_gpu_block_timing_report", &h);
+  if (rc != ADI_OK) return rc;
+  if (h == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_timing_report: the grid is no block (made by "
+                            "adi_gpu_init, not adi_gpu_block_init)");
+  b = (struct block_state *)h->ctx;
+  if (!b->ready || !b->timing) return ADI_OK;
   for (kk = 0; kk < K_COUNT; ++kk)
     for (d = 2; d <= 3; ++d) {
-      if (B.pending[kk][d]) {
-        ADI_CUDA_CHECK(cudaEventSynchronize(B.t1[kk][d]));
-        ADI_CUDA_CHECK(cudaEventElapsedTime(&t, B.t0[kk][d], B.t1[kk][d]));
-        B.ms[kk][d] += (double)t;
-        B.calls[kk][d]++;
-        B.pending[kk][d] = 0;
+      if (b->pending[kk][d]) {
+        ADI_CUDA_CHECK(cudaEventSynchronize(b->t1[kk][d]));
+        ADI_CUDA_CHECK(cudaEventElapsedTime(&t, b->t0[kk][d], b->t1[kk][d]));
+        b->ms[kk][d] += (double)t;
+        b->calls[kk][d]++;
+        b->pending[kk][d] = 0;
       }
-      if (B.calls[kk][d] == 0 || pos >= buflen - 1) continue;
+      if (b->calls[kk][d] == 0 || pos >= buflen - 1) continue;
       pos += snprintf(buf + pos, (size_t)(buflen - pos), "  rank %d  %-32s d=%d %10.4f ms per call, %lld calls\n",
-                      B.rank, what[kk], d, B.ms[kk][d]/(double)B.calls[kk][d], B.calls[kk][d]);
+                      b->rank, what[kk], d, b->ms[kk][d]/(double)b->calls[kk][d], b->calls[kk][d]);
       if (pos > buflen - 1) pos = buflen - 1;
     }
   return ADI_OK;
 }
 
-int adi_gpu_block_finalize(void)
+/* adi_gpu_finalize frees the grid, then the block state (hooks.destroy):
+ * the order of before, grid first, communicators and buffers after */
+int adi_gpu_block_finalize(adi_gpu_grid *grid)
 {
-  int rc = adi_gpu_finalize(), s, kk, d;
-  if (!B.ready) {
-    adi_block = NULL;
-    return rc;
-  }
-  ncclCommDestroy(B.comm_halo);
-  ncclCommDestroy(B.comm_pipe);
-  cudaFree(B.sl); cudaFree(B.sh); cudaFree(B.rl); cudaFree(B.rh);
-  cudaFree(B.psend); cudaFree(B.precv);
-  for (s = 0; s < 2*B.nch_max; ++s) {
-    cudaEventDestroy(B.ev_recv[s]);
-    cudaEventDestroy(B.ev_sent[s]);
-  }
-  free(B.ev_recv); free(B.ev_sent);
-  cudaEventDestroy(B.ev_start); cudaEventDestroy(B.ev_done);
-  if (B.timing)
-    for (kk = 0; kk < K_COUNT; ++kk)
-      for (d = 0; d < 4; ++d) { cudaEventDestroy(B.t0[kk][d]); cudaEventDestroy(B.t1[kk][d]); }
-  cudaStreamDestroy(B.pipe);
-  cudaStreamDestroy(B.halo);
-  cudaEventDestroy(B.ev_packed);
-  for (s = 0; s < 2; ++s)
-    for (d = 0; d < 4; ++d) cudaEventDestroy(B.ev_unpacked[s][d]);
-  B.ready = 0;
-  adi_block = NULL;
-  return rc;
+  return adi_gpu_finalize(grid);
 }
