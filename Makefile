@@ -45,7 +45,7 @@ endif
 F_MODULES := kinds grid_layout solver_params sys_interface case_config output_file flow_math grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu field_io output_vtk output_tecplot output_profiles \
-  residual_monitor gpu_bridge
+  residual_monitor driver_loop gpu_bridge
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check
@@ -140,6 +140,7 @@ $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layou
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
   $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
 $(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o
+$(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o
 $(OBJ)/adiflow.o: $(F_OBJS)
 
 $(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS)

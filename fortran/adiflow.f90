@@ -22,7 +22,7 @@ program adiflow
   use output_vtk, only: write_vts
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
-  use residual_monitor
+  use driver_loop, only: run_iterations
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
     adi_host_memory_available, adi_ignore_file_size_signal, make_dirs, lock_run_dir
   use gpu_bridge
@@ -36,9 +36,9 @@ program adiflow
   type(gpu_grid_t) :: gpu        ! the grid on the device (GPU backend)
   real(rk), allocatable :: xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, restart_path, why
-  logical :: use_gpu, diverged, converged
-  integer(ik8) :: it, it0, it_last_restart, t_start, t_now, t_rate, it_timed0
-  real(rk) :: norms(5), res0(5), cfl, sec_per_iter, mass0
+  logical :: use_gpu
+  integer(ik8) :: it0
+  real(rk) :: res0(5), mass0
   integer :: nthreads, lock_fd
 
   call adi_ignore_file_size_signal()
@@ -109,15 +109,13 @@ program adiflow
   write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
 
   call adi_install_signal_handlers()
-  call monitor_open(dir, cs%restart)
-  call system_clock(t_start, t_rate)
-  it_timed0 = it0
-  it_last_restart = it0
-  diverged = .false.
-  converged = .false.
+  call run_iterations(cs, 'adiflow', dir, restart_path, .true., it0, res0, iterate, current_norms, &
+    interrupted, save_restart, write_snapshot, write_outputs, finish)
 
-  do it = it0 + 1, cs%max_iter
-    cfl = cfl_at(cs, it)
+contains
+
+  subroutine iterate(cfl)
+    real(rk), intent(in) :: cfl
     if (use_gpu) then
       call gpu_check(adi_gpu_iterate(gpu%ptr, cfl), 'iteration')
       if (cs%mass_fix) call gpu_mass_fix()
@@ -126,68 +124,19 @@ program adiflow
     else
       call cpu_iteration(sp, lay, cfl, f)
     end if
+  end subroutine iterate
 
-    if (it == 1 .or. mod(it, int(cs%monitor_interval, ik8)) == 0 .or. it == cs%max_iter &
-        .or. adi_interrupt_requested() /= 0) then
-      call current_norms(norms)
-      res0 = max(res0, norms)
-      call system_clock(t_now)
-      sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)/real(max(it - it_timed0, 1_ik8), rk)
-      call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it)
-      if (.not. all(abs(norms) <= huge(1.0_rk))) then
-        diverged = .true.
-        exit
-      end if
-      if (cs%tol > 0.0_rk .and. residual_drop(norms, res0) >= -log10(cs%tol)) then
-        converged = .true.
-        exit
-      end if
-    end if
+  logical function interrupted()
+    interrupted = adi_interrupt_requested() /= 0
+  end function interrupted
 
-    if (cs%restart_interval > 0) then
-      if (mod(it, int(cs%restart_interval, ik8)) == 0) call save_restart(it)
-    end if
-    if (cs%output_interval > 0) then
-      if (mod(it, int(cs%output_interval, ik8)) == 0 .and. it /= cs%max_iter) call write_snapshot(it)
-    end if
-    if (adi_interrupt_requested() /= 0) then
-      write(output_unit, '(a,i0,a)') 'adiflow: interrupted at iteration ', it, &
-        '; writing the restart and outputs before stopping'
-      call save_restart(it)
-      call write_outputs(it)
-      call monitor_close()
-      if (use_gpu) call gpu_check(gpu_finalize(gpu), 'finalisation')
-      error stop 130, quiet=.true.
-    end if
-  end do
-  if (it > cs%max_iter) it = cs%max_iter
-  call monitor_close()
-
-  if (diverged) then
-    write(error_unit, '(a,i0,a)') 'adiflow: error: the solution diverged at iteration ', it, &
-      ' (NaN or Inf in the residual).'
-    if (it_last_restart > 0) then
-      write(error_unit, '(a,i0,a)') '  the last good restart is '//trim(restart_path)//' (iteration ', &
-        it_last_restart, '); it was not overwritten.'
-    else
-      write(error_unit, '(a)') '  no restart had been written yet (set restart_interval to keep one).'
-    end if
-    write(error_unit, '(a)') '  try a smaller cfl or a longer cfl_ramp_iters, or order = 1 to start.'
+  !> Release the GPU and stop with the driver's exit code.
+  subroutine finish(code)
+    integer, intent(in) :: code
     if (use_gpu) call gpu_check(gpu_finalize(gpu), 'finalisation')
-    error stop 3, quiet=.true.
-  end if
-
-  if (converged) write(output_unit, '(a,i0,a,es9.2)') 'adiflow: converged at iteration ', it, &
-    ': residual dropped below tol = ', cs%tol
-  call save_restart(it)
-  call write_outputs(it)
-  if (cs%write_plot) call plot_residuals(dir, cs%title)
-  if (use_gpu) then
-    call gpu_check(gpu_finalize(gpu), 'finalisation')
-  end if
-  write(output_unit, '(a)') 'adiflow: done; outputs in '//trim(dir)//'/'
-
-contains
+    if (code /= 0) error stop code, quiet=.true.
+    stop
+  end subroutine finish
 
   function choose_backend(req) result(gpu)
     character(len=*), intent(in) :: req
@@ -265,15 +214,16 @@ contains
   end subroutine fetch_state
 
   !> Restart only from a finite state: a diverging run keeps the last good one.
-  subroutine save_restart(iter)
+  logical function save_restart(iter, ref) result(saved)
     integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
     real(rk) :: nrm(5)
     call current_norms(nrm)
-    if (.not. all(abs(nrm) <= huge(1.0_rk))) return
+    saved = all(abs(nrm) <= huge(1.0_rk))
+    if (.not. saved) return
     call fetch_state()
-    call write_field_dump(restart_path, lay, f%q, iter, res0)
-    it_last_restart = iter
-  end subroutine save_restart
+    call write_field_dump(restart_path, lay, f%q, iter, ref)
+  end function save_restart
 
   subroutine write_snapshot(iter)
     integer(ik8), intent(in) :: iter
@@ -285,12 +235,13 @@ contains
     if (cs%write_vtk) call write_vts(dir//'/'//trim(name), lay, sp, xn, f%qp)
   end subroutine write_snapshot
 
-  subroutine write_outputs(iter)
+  subroutine write_outputs(iter, ref)
     integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
     call fetch_state()
     call apply_boundary_conditions(sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
-    if (cs%write_dump) call write_field_dump(trim(dir)//'/field.dump', lay, f%q, iter, res0)
+    if (cs%write_dump) call write_field_dump(dir//'/field.dump', lay, f%q, iter, ref)
     if (cs%write_vtk) call write_vts(trim(dir)//'/flow.vts', lay, sp, xn, f%qp)
     if (cs%write_tecplot) call write_tecplot(trim(dir)//'/flow.dat', cs%title, lay, sp, xn, f%qp)
     if (cs%write_profiles) call write_profiles(dir, lay, sp, cs%lx, cs%ly, cs%lz, f%xc, f%qp)

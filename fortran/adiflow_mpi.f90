@@ -38,7 +38,7 @@ program adiflow_mpi
   use field_io, only: write_field_dump, read_field_dump
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
-  use residual_monitor
+  use driver_loop, only: run_iterations
   use residual_norms, only: norms_from_plane_sums
   use mass_constraint, only: mass_scale_factor
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
@@ -62,9 +62,9 @@ program adiflow_mpi
   character(len=:), allocatable :: case_path, dir, why
   character(len=16) :: adi_mode
   character(len=400) :: msg
-  logical :: diverged, converged, ok, interrupted
-  integer(ik8) :: it, it0, it_last_restart, t_start, t_now, t_rate, t_first
-  real(rk) :: norms(5), res0(5), cfl, sec_per_iter, mass0
+  logical :: ok
+  integer(ik8) :: it0
+  real(rk) :: res0(5), mass0
   integer :: rank, nranks, npj, npk, chunks, lock_fd, okflag
   integer(ik8) :: it_committed
   logical :: use_gpu
@@ -169,87 +169,25 @@ program adiflow_mpi
   if (rank == 0) write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
 
   call adi_install_signal_handlers()
-  if (rank == 0) call monitor_open(dir, cs%restart)
-  call system_clock(t_start, t_rate)
-  it_last_restart = it0
-  diverged = .false.; converged = .false.; interrupted = .false.
+  call run_iterations(cs, 'adiflow_mpi', dir, dir//'/restart.decomp + restart.rNNNNN.itN.bin', rank == 0, &
+    it0, res0, iterate, residual_norms_now, interrupted, save_restart, write_snapshot, write_outputs, finish)
 
-  do it = it0 + 1, cs%max_iter
-    cfl = cfl_at(cs, it)
+contains
+
+  subroutine iterate(cfl)
+    real(rk), intent(in) :: cfl
     if (use_gpu) then
       call gpu_ok(adi_gpu_iterate(gpu%ptr, cfl), 'iteration')
       if (cs%mass_fix) call gpu_mass_fix()
     else
       call mpi_iteration(cfl)
     end if
+  end subroutine iterate
+
+  !> An interrupt on any rank stops every rank after the same iteration.
+  logical function interrupted()
     interrupted = any_rank(dc%comm, adi_interrupt_requested() /= 0)
-
-    if (it == 1 .or. mod(it, int(cs%monitor_interval, ik8)) == 0 .or. it == cs%max_iter .or. interrupted) then
-      call residual_norms_now(norms)
-      res0 = max(res0, norms)
-      call system_clock(t_now)
-      if (it0 > 0) then            ! a restart: from the loop's start
-        sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)/real(max(it - it0, 1_ik8), rk)
-      else if (it == 1) then       ! always monitored: synchronised here
-        t_first = t_now
-        sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)
-        if (rank == 0) write(output_unit, '(a,f0.3,a)') '  first iteration: ', sec_per_iter, &
-          ' s (start-up included; the s/iter column counts from its end)'
-      else
-        sec_per_iter = real(t_now - t_first, rk)/real(t_rate, rk)/real(it - 1_ik8, rk)
-      end if
-      if (rank == 0) call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it)
-      if (.not. all(abs(norms) <= huge(1.0_rk))) then
-        diverged = .true.
-        exit
-      end if
-      if (cs%tol > 0.0_rk .and. residual_drop(norms, res0) >= -log10(cs%tol)) then
-        converged = .true.
-        exit
-      end if
-    end if
-    if (cs%restart_interval > 0) then
-      if (mod(it, int(cs%restart_interval, ik8)) == 0) call save_restart(it)
-    end if
-    if (cs%output_interval > 0) then
-      if (mod(it, int(cs%output_interval, ik8)) == 0 .and. it /= cs%max_iter) call write_snapshot(it)
-    end if
-    if (interrupted) then
-      if (rank == 0) write(output_unit, '(a,i0,a)') 'adiflow_mpi: interrupted at iteration ', it, &
-        '; writing the restart and outputs before stopping'
-      call save_restart(it)
-      call write_outputs(it)
-      if (rank == 0) call monitor_close()
-      call finish(130)
-    end if
-  end do
-  if (it > cs%max_iter) it = cs%max_iter
-  if (rank == 0) call monitor_close()
-
-  if (diverged) then
-    if (rank == 0) then
-      write(error_unit, '(a,i0,a)') 'adiflow_mpi: error: the solution diverged at iteration ', it, &
-        ' (NaN or Inf in the residual of at least one block); every rank stops.'
-      if (it_last_restart > 0) then
-        write(error_unit, '(a,i0,a)') '  the last good restart is '//trim(dir)//'/restart.decomp + '// &
-          'restart.rNNNNN.itN.bin (iteration ', it_last_restart, '); it was not overwritten.'
-      else
-        write(error_unit, '(a)') '  no restart had been written yet (set restart_interval to keep one).'
-      end if
-      write(error_unit, '(a)') '  try a smaller cfl or a longer cfl_ramp_iters, or order = 1 to start.'
-    end if
-    call finish(3)
-  end if
-
-  if (converged .and. rank == 0) write(output_unit, '(a,i0,a,es9.2)') 'adiflow_mpi: converged at iteration ', &
-    it, ': residual dropped below tol = ', cs%tol
-  call save_restart(it)
-  call write_outputs(it)
-  if (cs%write_plot .and. rank == 0) call plot_residuals(dir, cs%title)
-  if (rank == 0) write(output_unit, '(a)') 'adiflow_mpi: done; outputs in '//trim(dir)//'/'
-  call finish(0)
-
-contains
+  end function interrupted
 
   !> All ranks must reach MPI; a rank that never arrives stops the job after
   !> ADIFLOW_MPI_STARTUP_TIMEOUT seconds (default 120) instead of hanging.
@@ -476,16 +414,18 @@ contains
   !> only then does each rank remove its file of the previous set. A crash
   !> at any point leaves the index naming a complete set. Only from a
   !> finite state.
-  subroutine save_restart(iter)
+  logical function save_restart(iter, ref) result(saved)
     integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
     real(rk) :: nrm(5)
     type(out_file_t) :: idx
     integer :: ios, u
     character(len=512) :: msg
     call residual_norms_now(nrm)
-    if (.not. all(abs(nrm) <= huge(1.0_rk))) return
+    saved = all(abs(nrm) <= huge(1.0_rk))
+    if (.not. saved) return
     if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
-    call write_field_dump(rank_file(rank, iter), lay, f%q, iter, res0)
+    call write_field_dump(rank_file(rank, iter), lay, f%q, iter, ref)
     call MPI_Barrier(dc%comm)
     if (rank == 0) then
       call out_open(idx, dir//'/restart.decomp')
@@ -505,8 +445,7 @@ contains
       if (ios == 0) close(u, status='delete', iostat=ios)
     end if
     it_committed = iter
-    it_last_restart = iter
-  end subroutine save_restart
+  end function save_restart
 
   subroutine read_restart()
     integer :: u, ios, g(3), h(3), okflag, version
@@ -603,8 +542,9 @@ contains
   !> Block .vts files + .pvts; the global field.dump, Tecplot file and
   !> centreline profiles from the state gathered on rank 0 (the serial
   !> writers, so they match build/adiflow's files).
-  subroutine write_outputs(iter)
+  subroutine write_outputs(iter, ref)
     integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
     real(rk), allocatable :: qg(:,:,:,:), qpg(:,:,:,:), xcg(:,:,:,:)
     integer :: i, j, k
     if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
@@ -621,7 +561,7 @@ contains
     end if
     call gather_interior(dc, lay, f%q, nvar, qg)
     if (rank /= 0) return
-    if (cs%write_dump) call write_field_dump(trim(dir)//'/field.dump', lay_g, qg, iter, res0)
+    if (cs%write_dump) call write_field_dump(dir//'/field.dump', lay_g, qg, iter, ref)
     if (.not. (cs%write_tecplot .or. cs%write_profiles)) return
     call apply_boundary_conditions(sp_g, lay_g, qg)
     allocate(qpg(-1:lay_g%ldi-2, -1:lay_g%nj+2, -1:lay_g%nk+2, nprim))

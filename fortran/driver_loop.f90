@@ -1,0 +1,155 @@
+!> The iteration loop that build/adiflow and build/adiflow_mpi share: the
+!> CFL schedule, the progress line and residual.dat, the verdict
+!> (diverged, converged, interrupted, done), periodic restarts and
+!> snapshots, and the final restart, outputs and plot. Each driver hands in
+!> what differs: one iteration, the residual norms (over all blocks), the
+!> interrupt flag (of any rank), its restart and output writers, and how to
+!> stop. Every hook is collective in the MPI driver, so all ranks take the
+!> same path through the loop.
+module driver_loop
+  use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
+  use kinds, only: rk, ik8
+  use case_config, only: case_t, cfl_at
+  use residual_monitor, only: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
+  implicit none
+  private
+  public :: run_iterations
+
+  abstract interface
+    subroutine iterate_hook(cfl)
+      import :: rk
+      real(rk), intent(in) :: cfl
+    end subroutine
+    subroutine norms_hook(nrm)
+      import :: rk
+      real(rk), intent(out) :: nrm(5)
+    end subroutine
+    logical function flag_hook()
+    end function
+    !> Write the restart of iteration iter; .false. if the state was not
+    !> finite and nothing was written.
+    logical function save_hook(iter, res0)
+      import :: rk, ik8
+      integer(ik8), intent(in) :: iter
+      real(rk), intent(in) :: res0(5)
+    end function
+    subroutine outputs_hook(iter, res0)
+      import :: rk, ik8
+      integer(ik8), intent(in) :: iter
+      real(rk), intent(in) :: res0(5)
+    end subroutine
+    subroutine snapshot_hook(iter)
+      import :: ik8
+      integer(ik8), intent(in) :: iter
+    end subroutine
+    !> Release the backend and stop with this exit code; does not return.
+    subroutine finish_hook(code)
+      integer, intent(in) :: code
+    end subroutine
+  end interface
+
+contains
+
+  !> Iterations it0+1 .. cs%max_iter from the state the driver holds. root:
+  !> this process writes the terminal lines and residual.dat. restart_name
+  !> says in messages where the restart is kept.
+  subroutine run_iterations(cs, prog, dir, restart_name, root, it0, res0_in, iterate, norms_now, &
+      interrupted, save_restart, write_snapshot, write_outputs, finish)
+    type(case_t), intent(in) :: cs
+    character(len=*), intent(in) :: prog, dir, restart_name
+    logical, intent(in) :: root
+    integer(ik8), intent(in) :: it0
+    real(rk), intent(in) :: res0_in(5)
+    procedure(iterate_hook) :: iterate
+    procedure(norms_hook) :: norms_now
+    procedure(flag_hook) :: interrupted
+    procedure(save_hook) :: save_restart
+    procedure(snapshot_hook) :: write_snapshot
+    procedure(outputs_hook) :: write_outputs
+    procedure(finish_hook) :: finish
+    integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate
+    real(rk) :: norms(5), res0(5), cfl, sec_per_iter
+    logical :: diverged, converged, stop_now
+
+    res0 = res0_in
+    if (root) call monitor_open(dir, cs%restart)
+    call system_clock(t_start, t_rate)
+    t_first = t_start
+    it_last_restart = it0
+    diverged = .false.
+    converged = .false.
+
+    do it = it0 + 1, cs%max_iter
+      cfl = cfl_at(cs, it)
+      call iterate(cfl)
+      stop_now = interrupted()
+
+      if (it == 1 .or. mod(it, int(cs%monitor_interval, ik8)) == 0 .or. it == cs%max_iter .or. stop_now) then
+        call norms_now(norms)
+        res0 = max(res0, norms)
+        call system_clock(t_now)
+        if (it0 > 0) then            ! a restart: from the loop's start
+          sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)/real(max(it - it0, 1_ik8), rk)
+        else if (it == 1) then       ! the first iteration carries the start-up (a GPU's, say)
+          t_first = t_now
+          sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)
+          if (root) write(output_unit, '(a,f0.3,a)') '  first iteration: ', sec_per_iter, &
+            ' s (start-up included; the s/iter column counts from its end)'
+        else
+          sec_per_iter = real(t_now - t_first, rk)/real(t_rate, rk)/real(it - 1_ik8, rk)
+        end if
+        if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it)
+        if (.not. all(abs(norms) <= huge(1.0_rk))) then
+          diverged = .true.
+          exit
+        end if
+        if (cs%tol > 0.0_rk .and. residual_drop(norms, res0) >= -log10(cs%tol)) then
+          converged = .true.
+          exit
+        end if
+      end if
+
+      if (cs%restart_interval > 0) then
+        if (mod(it, int(cs%restart_interval, ik8)) == 0) then
+          if (save_restart(it, res0)) it_last_restart = it
+        end if
+      end if
+      if (cs%output_interval > 0) then
+        if (mod(it, int(cs%output_interval, ik8)) == 0 .and. it /= cs%max_iter) call write_snapshot(it)
+      end if
+      if (stop_now) then
+        if (root) write(output_unit, '(a,i0,a)') prog//': interrupted at iteration ', it, &
+          '; writing the restart and outputs before stopping'
+        if (save_restart(it, res0)) it_last_restart = it
+        call write_outputs(it, res0)
+        if (root) call monitor_close()
+        call finish(130)
+      end if
+    end do
+    if (it > cs%max_iter) it = cs%max_iter
+    if (root) call monitor_close()
+
+    if (diverged) then
+      if (root) then
+        write(error_unit, '(a,i0,a)') prog//': error: the solution diverged at iteration ', it, &
+          ' (NaN or Inf in the residual).'
+        if (it_last_restart > 0) then
+          write(error_unit, '(a,i0,a)') '  the last good restart is '//restart_name//' (iteration ', &
+            it_last_restart, '); it was not overwritten.'
+        else
+          write(error_unit, '(a)') '  no restart had been written yet (set restart_interval to keep one).'
+        end if
+        write(error_unit, '(a)') '  try a smaller cfl or a longer cfl_ramp_iters, or order = 1 to start.'
+      end if
+      call finish(3)
+    end if
+
+    if (converged .and. root) write(output_unit, '(a,i0,a,es9.2)') prog//': converged at iteration ', it, &
+      ': residual dropped below tol = ', cs%tol
+    if (save_restart(it, res0)) it_last_restart = it
+    call write_outputs(it, res0)
+    if (cs%write_plot .and. root) call plot_residuals(dir, cs%title)
+    if (root) write(output_unit, '(a)') prog//': done; outputs in '//dir//'/'
+    call finish(0)
+  end subroutine run_iterations
+end module driver_loop
