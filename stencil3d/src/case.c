@@ -24,7 +24,7 @@ static const OptKey keys[] = {
     S(init, "initial field: gauss | sine | noise (noise also in the boundary halo; wave: starts at rest)"),
     N(init_w, OPT_DBL, 0, INFINITY, "gauss: half-width in cells (0 = n/10)"),
     S(mode, "auto | cpu (reference) | emu (GPU kernel emulated on the CPU) | gpu | verify | bench"),
-    S(kernel, "GPU kernel: cq (circular queue) | cqr (circular queue, z in registers, star only) | cqv (cqr with 4 x cells per thread and 128-bit accesses, star only) | cqw (cqv, z+ neighbours from the tiles, vector tile stores, star only) | cqwb (cqw with a register cap for more blocks per SM) | cqa (cqv with the tiles and u^{n-1} loaded by asynchronous copies 3 planes ahead; box: z as in-plane partial sums in registers, 1 resident tile) | cqas (the seed's 2R+1-tile queue with asynchronous copies, all points from shared memory; star and box) | cqa2 / cqa4 (cqa with 2 / 4 planes of copies in flight) | cqab (cqa, at least 3 blocks per SM) | cqah (cqa with L2 evict-first copies of u^{n-1} and streaming stores) | cqaw / cqawb (cqa with cqw's R-deep register queue, z+1..z+R from shared; cqawb at least 3 blocks per SM) | cqaz / cqaz1 (cqa with two planes per barrier, 4 / 2 planes of copies in flight, star only) | cqt (cqa with the copies issued by one thread as bulk tensor copies (TMA, sm_90), star only) | cqts (cqas, the seed's all-shared queue, filled the same way as cqt) | regq (2.5D register queue, star only) | naive"),
+    S(kernel, "GPU kernel: cq (circular queue, seed 003) | cqa (circular queue filled by asynchronous copies 3 planes ahead, 4 x cells per thread; star: z neighbours in a register queue; box: z as in-plane partial sums in registers, 1 resident tile) | cqas (the seed's 2R+1-tile queue with asynchronous copies, all points from shared memory; star and box) | cqt (cqa with the copies issued by one thread as bulk tensor copies (TMA, sm_90), star only) | cqts (cqas filled the same way as cqt, star only) | regq (2.5D register queue, star only) | naive (one thread per cell, neighbours from global memory)"),
     S(tile, "cells per thread block, BXxBY (e.g. 32x16; empty = the kernel's default)"),
     N(zchunk, OPT_INT, 0, 65535, "z planes per thread block (0 = automatic)"),
     S(emu, "mode emu/verify without GPU: phase (region by region) | fiber (one coroutine per GPU thread)"),
@@ -36,7 +36,7 @@ static const OptKey keys[] = {
     N(progress, OPT_LONG, 0, 1e12, "progress line every N steps (0 = 10 lines per run)"),
     N(quiet, OPT_INT, 0, 1, "1 = only errors and the final summary"),
     N(reps, OPT_INT, 1, 1000000, "bench: timed steps per kernel"),
-    S(bench_only, "bench: only these kernels, a comma list of kind or kind:tile, each optionally @star or @box (that stencil only), e.g. cqa@star,cqaw:64x16,cqa:32x32@box (empty = all)"),
+    S(bench_only, "bench: only these kernels, a comma list of kind or kind:tile, each optionally @star or @box (that stencil only), e.g. cqa@star,cqt:64x16,cqa:32x32@box (empty = all)"),
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -60,7 +60,8 @@ void s3_usage(const char *prog)
 {
     opts_usage(keys, NKEYS, prog,
                "3D wave / heat equation with star (8th order) or box (27-point) stencils;\n"
-               "CPU reference (OpenMP) and GPU kernels: circular queue, 2.5D register queue, naive.");
+               "CPU reference (OpenMP) and GPU kernels: naive, regq (2.5D register queue), cq (circular queue),\n"
+               "cqa / cqas (circular queue filled by asynchronous copies), cqt / cqts (the same filled by TMA).");
 }
 
 const char *s3_eq_name(int eq) { return eq == S3_WAVE ? "wave" : "heat"; }
@@ -93,7 +94,7 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
 {
     static const char *const inits[] = { "gauss", "sine", "noise", NULL };
     static const char *const modes[] = { "auto", "cpu", "emu", "gpu", "verify", "bench", NULL };
-    static const char *const kernels[] = { "cq", "cqr", "cqv", "cqw", "cqwb", "cqa", "cqas", "cqa2", "cqa4", "cqab", "cqah", "cqaw", "cqawb", "cqaz", "cqaz1", "cqt", "cqts", "regq", "naive", NULL };
+    static const char *const kernels[] = { "naive", "regq", "cq", "cqa", "cqas", "cqt", "cqts", NULL };
     static const char *const emus[] = { "phase", "fiber", NULL };
     /* every number against its range again: fields may have been set by code, not the parser */
     if (opts_check(keys, NKEYS, c, err, n)) return -1;
@@ -114,12 +115,11 @@ int s3_case_finalize(S3Case *c, char *err, size_t n)
     if (!opts_one_of(c->mode, modes)) {
         snprintf(err, n, "mode = '%s': allowed auto, cpu, emu, gpu, verify or bench", c->mode); return -1; }
     if (!opts_one_of(c->kernel, kernels)) {
-        snprintf(err, n, "kernel = '%s': allowed cq (circular queue), cqr (circular queue, z in registers), cqv (cqr, 4 x cells per thread), cqw / cqwb (cqv with fewer registers), cqa / cqas (asynchronous tile copies), cqt (cqa with tensor-memory-accelerator copies), regq (register queue) or naive", c->kernel); return -1; }
-    /* cqa and cqas have box versions (in-plane partial sums / the 3-tile queue); the other cqa kinds are star only */
-    if ((!strcmp(c->kernel, "cqr") || !strncmp(c->kernel, "cqv", 3) || !strncmp(c->kernel, "cqw", 3) || !strncmp(c->kernel, "cqt", 3)
-         || (!strncmp(c->kernel, "cqa", 3) && strcmp(c->kernel, "cqa") && strcmp(c->kernel, "cqas"))) && c->st_id == S3_BOX) {
-        snprintf(err, n, "kernel = %s works only with stencil = star: it keeps one z column per cell in registers, "
-                         "and the box stencil needs the (x+-1, y+-1) neighbours in the planes above and below (use kernel = cqa, cqas, cq or naive)", c->kernel);
+        snprintf(err, n, "kernel = '%s': allowed naive, regq (register queue), cq (circular queue), cqa / cqas (asynchronous tile copies) or cqt / cqts (tensor-memory-accelerator copies)", c->kernel); return -1; }
+    /* cqa and cqas have box versions (in-plane partial sums / the 3-tile queue); cqt and cqts are star only */
+    if ((!strcmp(c->kernel, "cqt") || !strcmp(c->kernel, "cqts")) && c->st_id == S3_BOX) {
+        snprintf(err, n, "kernel = %s works only with stencil = star: its tensor copies and queue are built for the radius-4 star stencil only "
+                         "(for the box stencil use kernel = cqa, cqas, cq or naive)", c->kernel);
         return -1;
     }
     if (!strcmp(c->kernel, "regq") && c->st_id == S3_BOX) {
@@ -186,5 +186,5 @@ int s3_find_kernel(const S3KInfo *(*info)(int), int count, const char *kind, int
 
 int s3_kind_plane32(const char *kind)
 {
-    return !strcmp(kind, "cqv") || !strncmp(kind, "cqw", 3) || !strncmp(kind, "cqa", 3) || !strncmp(kind, "cqt", 3);
+    return !strcmp(kind, "cqa") || !strcmp(kind, "cqas") || !strcmp(kind, "cqt") || !strcmp(kind, "cqts");
 }

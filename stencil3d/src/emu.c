@@ -52,7 +52,7 @@ int s3_emu_grid(const S3KInfo *ki, const S3Grid *g, int zchunk, int grid[3])
 {
     const int zc = !strcmp(ki->kind, "naive") ? 1 : (zchunk > 0 ? zchunk : g->nz);
     if (s3_kind_plane32(ki->kind) && g->pxy > 2147483647L)
-        guard_fail(RC_INPUT, "kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", ki->kind, g->pxy);
+        guard_fail(RC_INPUT, "kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cq)", ki->kind, g->pxy);
     grid[0] = (g->nx + ki->bx - 1) / ki->bx;
     grid[1] = (g->ny + ki->by - 1) / ki->by;
     grid[2] = (g->nz + zc - 1) / zc;

@@ -9,13 +9,11 @@
 #include <cuda_runtime.h>
 #include <cudaTypedefs.h>   /* CUtensorMap, PFN_cuTensorMapEncodeTiled */
 #include "s3d.h"
-/* 4-wide accesses of the cqv kernels: one 128-bit load/store (FP32 build only;
+/* 4-wide accesses of the cqa / cqt kernels: one 128-bit load/store (FP32 build only;
  * s3_kernels.h keeps these and defines its portable C forms only without them) */
 typedef char s3_real_is_float[sizeof(real) == sizeof(float) ? 1 : -1];
 #define S3_LD4(d, p) { const float4 l4_ = *(const float4 *)(p); (d)[0] = l4_.x; (d)[1] = l4_.y; (d)[2] = l4_.z; (d)[3] = l4_.w; }
 #define S3_ST4(p, s) { *(float4 *)(p) = make_float4((s)[0], (s)[1], (s)[2], (s)[3]); }
-/* vector i4 of A: a float4 index, which the compiler keeps as one 128-bit store */
-#define S3_ST4X(A, i4, s) { ((float4 *)(A))[i4] = make_float4((s)[0], (s)[1], (s)[2], (s)[3]); }
 /* The asynchronous copies of cqa/cqas: one 16-byte global -> shared copy that
  * no register holds (cp.async.cg: cached in L2 only; src-size 0 zero-fills the
  * vector without reading, for the vectors beyond the halo band), grouped per
@@ -45,20 +43,6 @@ static __device__ __forceinline__ void s3_cp_commit(void)
 #define S3_CP_WAIT(n)
 #endif
 #define S3_CP4(dst, src, ok) s3_cp16((dst), (src), (ok));
-/* cqah: the copy of u^{n-1} (read once per step) with an L2 evict-first
- * policy, and the store of u^{n+1} as a streaming store (st.global.cs) */
-static __device__ __forceinline__ void s3_cp16_ef(real *dst, const real *src, int ok)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("{\n\t.reg .b64 pol_;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol_, 1.0;\n\t"
-                 "cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, pol_;\n\t}\n"
-                 :: "r"((unsigned)__cvta_generic_to_shared(dst)), "l"(__cvta_generic_to_global(src)), "r"(ok ? 16 : 0) : "memory");
-#else
-    *(float4 *)dst = ok ? *(const float4 *)src : make_float4(0.f, 0.f, 0.f, 0.f);
-#endif
-}
-#define S3_CP4_EF(dst, src, ok) s3_cp16_ef((dst), (src), (ok));
-#define S3_ST4_CS(p, s) { __stcs((float4 *)(p), make_float4((s)[0], (s)[1], (s)[2], (s)[3])); }
 #define S3_CP_COMMIT s3_cp_commit();
 /* cqt: bulk tensor copies (TMA, sm_90) into shared memory, counted by
  * transaction barriers (mbarrier). The kernels receive two tensor maps as
@@ -109,8 +93,6 @@ static __device__ __forceinline__ void s3_tma3(void *dst, const CUtensorMap *m, 
 /* tile origin (x0-R, y0-R, zp) is (x0, y0, zp+R) in the halo-band tensor */
 #define S3_TMA_TILE(dst, zp, mb) s3_tma3((dst), &tma.tile, x0, y0, (zp) + R_, (mb));
 #define S3_TMA_PV(dst, zp, mb) s3_tma3((dst), &tma.pv, x0, y0, (zp), (mb));
-/* kernels that ask for MB resident blocks per SM (a register cap) */
-#define S3_KDECL_MB(NAME, NTH, MB) __global__ void __launch_bounds__(NTH, MB) NAME(S3_KARGS)
 #include "s3_kernels.h"
 
 #define CUDA_CHECK(call, what) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
@@ -231,13 +213,13 @@ static void launch(int ki, const S3Grid *g, real k, const real *u, const real *p
     const int naive = !strcmp(K->info.kind, "naive");
     if (naive) zc = 1;
     if (s3_kind_plane32(K->info.kind) && g->pxy > 2147483647L)
-        s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cqr)", K->info.kind, g->pxy);
+        s3_die("kernel %s indexes a plane with 32-bit integers: a plane of %ld elements is too large (use kernel = cq)", K->info.kind, g->pxy);
     /* the 16-byte copies of cqa/cqas need 16-byte aligned tile rows: the
      * S3Grid layout gives them (x = 0 on S3_ALIGN, pitch a multiple of it);
      * anything else is refused rather than faulting in cp.async */
     if ((!strncmp(K->info.kind, "cqa", 3) || !strncmp(K->info.kind, "cqt", 3)) && ((size_t)u % 16 || (size_t)pv % 16 || (size_t)out % 16 || g->px % 4))
         s3_die("kernel %s copies 16-byte vectors: the field (origin %p, row pitch %d elements) is not 16-byte aligned "
-               "with a row pitch that is a multiple of 4 (use kernel = cqr)", K->info.kind, (const void *)u, g->px);
+               "with a row pitch that is a multiple of 4 (use kernel = cq)", K->info.kind, (const void *)u, g->px);
     dim3 grid((g->nx + K->info.bx - 1) / K->info.bx, (g->ny + K->info.by - 1) / K->info.by, (g->nz + zc - 1) / zc);
     S3Tma tma;
     memset(&tma, 0, sizeof tma);

@@ -224,122 +224,13 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
     S3_SMEM_FREE(S);                                                                \
 }
 
-/* ------------------------------------------------------------------ cqr
- * Circular queue with the z neighbours in registers (star stencils only; the
- * hybrid of the seed's queue and the 2.5D register queue). Shared memory
- * holds Q = R+2 tiles: so[0] plane z (the x and y neighbours), so[1..R] the
- * planes z+1 .. z+R, so[R+1] the free slot. Each thread owns CY = BY/TY
- * consecutive rows of one column and keeps, per cell, the 2R+1 values of its
- * z column in a register queue q[]; the new entry (plane z+R) is one shared
- * read per cell instead of 2R. The y neighbours of the CY cells come from one
- * window of CY+2R tile values (each read once), so a cell costs about
- * 2R + 1 + (CY+2R)/CY shared reads (cq: 6R+1). Tile loads are the cq ones
- * (coalesced, whole rows, halo included), and one barrier per plane suffices
- * for the same reason as in cq: the slot written during plane z (the free one)
- * is read by no thread during plane z. */
-#define S3_BODY_cqr(NAME, BX, BY, TY, R, ST, EQ)                                     \
-S3_KDECL(NAME, (BX) * (TY))                                                          \
-{                                                                                    \
-    enum { R_ = (R), kNT = (BX) * (TY), kCY = (BY) / (TY), kTW = (BX) + 2 * (R),     \
-           kTH = (BY) + 2 * (R), kTILE = kTW * kTH, kQ = (R) + 2, kQL = 2 * (R) + 1, \
-           kRY = kNT / kTW, kW = (kTH + kRY - 1) / kRY, kYW = kCY + 2 * (R) };       \
-    S3_SMEM(S, kQ * kTILE);                                                          \
-    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
-    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
-    int so[kQ];                                                                      \
-    S3_UNROLL                                                                        \
-    for (int q_ = 0; q_ < kQ; q_++) so[q_] = q_ * kTILE;                             \
-    S3_TDECL(real, v, [kW]);                                                         \
-    S3_TDECL(real, q, [kCY][kQL]);                                                   \
-    /* planes z0-R .. z0-1: own cells straight into the queue */                     \
-    S3_PAR(t)                                                                        \
-        const int tx_ = t % (BX), ty_ = t / (BX), gx_ = x0 + tx_;                    \
-        S3_UNROLL                                                                    \
-        for (int c_ = 0; c_ < kCY; c_++) {                                           \
-            const int gy_ = y0 + ty_ * kCY + c_;                                     \
-            const int in_ = gx_ < nx && gy_ < ny;                                    \
-            S3_UNROLL                                                                \
-            for (int d_ = 0; d_ < R_; d_++)                                          \
-                S3_T(q)[c_][d_] = in_ ? u[(long)(z0 - R_ + d_) * pxy + (long)gy_ * px + gx_] : (real)0; \
-        }                                                                            \
-    S3_PAR_END                                                                       \
-    /* planes z0 .. z0+R: tiles */                                                   \
-    for (int d = 0; d <= R_; d++) {                                                  \
-        S3_PAR(t)                                                                    \
-            S3_CQ_FETCH(t, z0 + d, S3_T(v))                                          \
-            S3_CQ_STORE(t, so[d], S3_T(v))                                           \
-        S3_PAR_END                                                                   \
-    }                                                                                \
-    S3_SYNC                                                                          \
-    S3_PAR(t)                                                                        \
-        const int tx_ = t % (BX), ty_ = t / (BX);                                    \
-        S3_UNROLL                                                                    \
-        for (int c_ = 0; c_ < kCY; c_++) {                                           \
-            const int o_ = (ty_ * kCY + c_ + R_) * kTW + tx_ + R_;                   \
-            S3_UNROLL                                                                \
-            for (int d_ = 0; d_ < R_; d_++) S3_T(q)[c_][R_ + d_] = S[so[d_] + o_];   \
-        }                                                                            \
-    S3_PAR_END                                                                       \
-    for (int z = z0; z < z1; z++) {                                                  \
-        const int more = z + 1 < z1;                                                 \
-        if (more) {                                                                  \
-            S3_PAR(t) S3_CQ_FETCH(t, z + R_ + 1, S3_T(v)) S3_PAR_END                 \
-        }                                                                            \
-        S3_PAR(t)                                                                    \
-            const int tx_ = t % (BX), ty_ = t / (BX), gx_ = x0 + tx_;                \
-            const int ob_ = ty_ * kCY * kTW + tx_ + R_;  /* window row 0 */          \
-            real yw_[kYW];                                                           \
-            S3_UNROLL                                                                \
-            for (int j_ = 0; j_ < kYW; j_++) yw_[j_] = S[so[0] + ob_ + j_ * kTW];    \
-            S3_UNROLL                                                                \
-            for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                const int gy_ = y0 + ty_ * kCY + c_;                                 \
-                const int o_ = ob_ + (c_ + R_) * kTW;                                \
-                S3_T(q)[c_][2 * R_] = S[so[R_] + o_];                                \
-                if (gx_ < nx && gy_ < ny) {                                          \
-                    const real *cc_ = &S[so[0] + o_];                                \
-                    const long g_ = (long)z * pxy + (long)gy_ * px + gx_;            \
-                    const real lap_ = s3_star_sum(S3_T(q)[c_][R_],                   \
-                        s3_star_pair(cc_[-1], cc_[1], yw_[c_ + R_ - 1], yw_[c_ + R_ + 1], S3_T(q)[c_][R_ - 1], S3_T(q)[c_][R_ + 1]), \
-                        s3_star_pair(cc_[-2], cc_[2], yw_[c_ + R_ - 2], yw_[c_ + R_ + 2], S3_T(q)[c_][R_ - 2], S3_T(q)[c_][R_ + 2]), \
-                        s3_star_pair(cc_[-3], cc_[3], yw_[c_ + R_ - 3], yw_[c_ + R_ + 3], S3_T(q)[c_][R_ - 3], S3_T(q)[c_][R_ + 3]), \
-                        s3_star_pair(cc_[-4], cc_[4], yw_[c_ + R_ - 4], yw_[c_ + R_ + 4], S3_T(q)[c_][R_ - 4], S3_T(q)[c_][R_ + 4])); \
-                    out[g_] = S3_UPD_##EQ(S3_T(q)[c_][R_], pv, g_, k, lap_);         \
-                }                                                                    \
-                S3_UNROLL                                                            \
-                for (int d_ = 0; d_ < 2 * R_; d_++) S3_T(q)[c_][d_] = S3_T(q)[c_][d_ + 1]; \
-            }                                                                        \
-        S3_PAR_END                                                                   \
-        if (more) {                                                                  \
-            S3_PAR(t) S3_CQ_STORE(t, so[kQ - 1], S3_T(v)) S3_PAR_END                 \
-        }                                                                            \
-        {                                                                            \
-            const int f_ = so[0];                                                    \
-            S3_UNROLL                                                                \
-            for (int q_ = 0; q_ < kQ - 1; q_++) so[q_] = so[q_ + 1];                 \
-            so[kQ - 1] = f_;                                                         \
-        }                                                                            \
-        S3_SYNC                                                                      \
-    }                                                                                \
-    S3_SMEM_FREE(S);                                                                 \
-}
-
-/* ------------------------------------------------------------------ cqv
- * cqr with 4 consecutive x cells per thread and 128-bit accesses (star only).
- * Shared memory holds the same R+2 tiles as cqr, but every shared and global
- * access is a 4-wide vector (S3_LD4 / S3_ST4: one float4 on the GPU, aligned
- * because tile rows, the interior x = 0 and every 4th cell start on 16 bytes):
- * per 4 cells of a row, the y window (shared by the CY rows of the thread,
- * CY+2R vectors), the x neighbours 2 more vectors, the new z entry 1 vector,
- * i.e. about (CY+2R)/CY + 3 vector reads per 4 cells (cqr: ~14 scalar reads
- * per cell). Tile loads are whole-row float4s, and the global loads are
- * software pipelined: the tile of plane z+R+2 and u^{n-1} of plane z+1 are
- * fetched into registers while plane z is computed, and held in two register
- * sets that alternate between even and odd planes (the z loop is unrolled by
- * 2, so the sets swap without register moves and a fetch has one whole plane
- * of compute to arrive). Index math inside a plane is 32-bit (one 64-bit
- * plane base per plane), which needs pxy < 2^31 (checked by the hosts).
- * One barrier per plane, for the same reason as in cq/cqr. */
+/* ------------------------------------------------------------------ 4-wide accesses
+ * The cqa / cqas / cqt / cqts kernels give each thread 4 consecutive x cells
+ * of BY/TY rows, and every shared and global access is a 4-wide vector
+ * (S3_LD4 / S3_ST4: one float4 on the GPU, aligned because tile rows, the
+ * interior x = 0 and every 4th cell start on 16 bytes). Index math inside a
+ * plane is 32-bit (one 64-bit plane base per plane), which needs pxy < 2^31
+ * (checked by the hosts). */
 #define S3_ISWAVE_WAVE 1
 #define S3_ISWAVE_HEAT 0
 #define S3_UPDV_WAVE(c, p, k, lap) s3_wave_update((c), (p), (k), (lap))
@@ -353,40 +244,9 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
 #define S3_LD4(d, p) { const real *p4_ = (p); S3_CHECK_ALIGN4(p4_) (d)[0] = p4_[0]; (d)[1] = p4_[1]; (d)[2] = p4_[2]; (d)[3] = p4_[3]; }
 #define S3_ST4(p, s) { real *p4_ = (p); S3_CHECK_ALIGN4(p4_) p4_[0] = (s)[0]; p4_[1] = (s)[1]; p4_[2] = (s)[2]; p4_[3] = (s)[3]; }
 #endif
-/* 4 values at element 4 * i4 of A (vector i4 of A: the form the compiler can
- * prove 16-byte aligned when A is) */
-#ifndef S3_ST4X
-#define S3_ST4X(A, i4, s) S3_ST4(&(A)[4 * (i4)], s)
-#endif
-/* a kernel declaration that asks for at least MB resident blocks per SM
- * (a register cap); the hosts without such a notion ignore MB */
-#ifndef S3_KDECL_MB
-#define S3_KDECL_MB(NAME, NTH, MB) S3_KDECL(NAME, NTH)
-#endif
 #define S3_ZERO4(d) { (d)[0] = (real)0; (d)[1] = (real)0; (d)[2] = (real)0; (d)[3] = (real)0; }
-/* this thread's kW vectors of tile plane zp (0 beyond the halo band; a vector
- * that starts inside the row lies wholly inside it: rows end on 4-cell bounds) */
-#define S3_CQV_FETCH(t, zp, v)                                                       \
-    {                                                                                \
-        const real *pl_ = u + (long)(zp) * pxy;                                      \
-        S3_UNROLL                                                                    \
-        for (int w_ = 0; w_ < kW; w_++) {                                            \
-            const int i_ = (t) + w_ * kNT, row_ = i_ / kV4W;                         \
-            const int gx_ = x0 - R_ + 4 * (i_ % kV4W), gy_ = y0 - R_ + row_;         \
-            if (i_ < kV4 && gx_ < nx + R_ && gy_ < ny + R_) S3_LD4((v)[w_], pl_ + gy_ * px + gx_) \
-            else S3_ZERO4((v)[w_])                                                   \
-        }                                                                            \
-    }
-#define S3_CQV_STORE(t, slot, v)                                                     \
-    {                                                                                \
-        S3_UNROLL                                                                    \
-        for (int w_ = 0; w_ < kW; w_++) {                                            \
-            const int i_ = (t) + w_ * kNT;                                           \
-            if (i_ < kV4) S3_ST4(&S[(slot) + (i_ / kV4W) * kTW + 4 * (i_ % kV4W)], (v)[w_]) \
-        }                                                                            \
-    }
 /* this thread's CY vectors of the array A in plane zp (0 outside the interior) */
-#define S3_CQV_OWN(t, A, zp, P)                                                      \
+#define S3_CQA_OWN(t, A, zp, P)                                                      \
     {                                                                                \
         const real *pl_ = (A) + (long)(zp) * pxy;                                    \
         const int gx_ = x0 + 4 * ((t) % kTXN), ty_ = (t) / kTXN;                     \
@@ -397,307 +257,22 @@ S3_KDECL(NAME, (BX) * (TY))                                                     
             else S3_ZERO4((P)[c_])                                                   \
         }                                                                            \
     }
-/* one output plane zz: VC holds tile plane zz+R+1 (stored at the end), VN
- * receives tile plane zz+R+2, PC holds u^{n-1} of plane zz, PN receives zz+1 */
-#define S3_CQV_PLANE(zz, VC, VN, PC, PN, EQ)                                          \
-    {                                                                                \
-        const int zp_ = (zz);                                                        \
-        real *const op_ = out + (long)zp_ * pxy;                                     \
-        /* tile offsets from slot numbers: multiples of 4 that the compiler can see */ \
-        const int s0_ = so[0] * kTILE, sR_ = so[R_] * kTILE, sF_ = so[kQ - 1] * kTILE; \
-        S3_PAR(t)                                                                    \
-            if (zp_ + 2 < z1) S3_CQV_FETCH(t, zp_ + R_ + 2, S3_T(VN))                \
-            if (S3_ISWAVE_##EQ && zp_ + 1 < z1) S3_CQV_OWN(t, pv, zp_ + 1, S3_T(PN)) \
-        S3_PAR_END                                                                   \
-        S3_PAR(t)                                                                    \
-            const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
-            const int ob_ = ty_ * kCY * kTW + R_ + 4 * tx_;  /* window row 0 */      \
-            real yw_[kYW][4];                                                        \
-            S3_UNROLL                                                                \
-            for (int j_ = 0; j_ < kYW; j_++) S3_LD4(yw_[j_], &S[s0_ + ob_ + j_ * kTW]) \
-            S3_UNROLL                                                                \
-            for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                const int gy_ = y0 + ty_ * kCY + c_;                                 \
-                const int o_ = ob_ + (c_ + R_) * kTW;                                \
-                real xr_[12], zn_[4], r_[4];                                         \
-                S3_LD4(xr_, &S[s0_ + o_ - 4])                                      \
-                S3_LD4(xr_ + 8, &S[s0_ + o_ + 4])                                  \
-                S3_LD4(zn_, &S[sR_ + o_])                                         \
-                S3_UNROLL                                                            \
-                for (int e_ = 0; e_ < 4; e_++) xr_[4 + e_] = yw_[c_ + R_][e_];       \
-                S3_UNROLL                                                            \
-                for (int e_ = 0; e_ < 4; e_++) {                                     \
-                    real *qq_ = S3_T(q)[c_][e_];                                     \
-                    qq_[2 * R_] = zn_[e_];                                           \
-                    const real lap_ = s3_star_sum(qq_[R_],                           \
-                        s3_star_pair(xr_[3 + e_], xr_[5 + e_], yw_[c_ + R_ - 1][e_], yw_[c_ + R_ + 1][e_], qq_[R_ - 1], qq_[R_ + 1]), \
-                        s3_star_pair(xr_[2 + e_], xr_[6 + e_], yw_[c_ + R_ - 2][e_], yw_[c_ + R_ + 2][e_], qq_[R_ - 2], qq_[R_ + 2]), \
-                        s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], qq_[R_ - 3], qq_[R_ + 3]), \
-                        s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], qq_[R_ - 4], qq_[R_ + 4])); \
-                    r_[e_] = S3_UPDV_##EQ(qq_[R_], S3_T(PC)[c_][e_], k, lap_);       \
-                    S3_UNROLL                                                        \
-                    for (int d_ = 0; d_ < 2 * R_; d_++) qq_[d_] = qq_[d_ + 1];       \
-                }                                                                    \
-                if (gy_ < ny) {                                                      \
-                    if (gx_ + 3 < nx) S3_ST4(op_ + gy_ * px + gx_, r_)               \
-                    else {                                                           \
-                        S3_UNROLL                                                    \
-                        for (int e_ = 0; e_ < 4; e_++)                               \
-                            if (gx_ + e_ < nx) op_[gy_ * px + gx_ + e_] = r_[e_];    \
-                    }                                                                \
-                }                                                                    \
-            }                                                                        \
-        S3_PAR_END                                                                   \
-        if (zp_ + 1 < z1) {                                                          \
-            S3_PAR(t) S3_CQV_STORE(t, sF_, S3_T(VC)) S3_PAR_END               \
-        }                                                                            \
-        {                                                                            \
-            const int f_ = so[0];                                                    \
-            S3_UNROLL                                                                \
-            for (int q_ = 0; q_ < kQ - 1; q_++) so[q_] = so[q_ + 1];                 \
-            so[kQ - 1] = f_;                                                         \
-        }                                                                            \
-        S3_SYNC                                                                      \
-    }
-
-#define S3_BODY_cqv(NAME, BX, BY, TY, R, ST, EQ)                                      \
-S3_KDECL(NAME, ((BX) / 4) * (TY))                                                    \
-{                                                                                    \
-    enum { R_ = (R), kTXN = (BX) / 4, kNT = kTXN * (TY), kCY = (BY) / (TY),          \
-           kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R), kTILE = kTW * kTH,            \
-           kQ = (R) + 2, kQL = 2 * (R) + 1, kV4W = kTW / 4, kV4 = kV4W * kTH,        \
-           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R) };                        \
-    S3_SMEM(S, kQ * kTILE);                                                          \
-    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
-    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
-    int so[kQ];                                                                      \
-    S3_UNROLL                                                                        \
-    for (int q_ = 0; q_ < kQ; q_++) so[q_] = q_;   /* slot numbers */                             \
-    S3_TDECL(real, va, [kW][4]);                                                     \
-    S3_TDECL(real, vb, [kW][4]);                                                     \
-    S3_TDECL(real, pa, [kCY][4]);                                                    \
-    S3_TDECL(real, pb, [kCY][4]);                                                    \
-    S3_TDECL(real, q, [kCY][4][kQL]);                                                \
-    /* planes z0-R .. z0-1: own cells straight into the queue */                     \
-    S3_UNROLL                                                                        \
-    for (int d = 0; d < R_; d++) {                                                   \
-        S3_PAR(t)                                                                    \
-            S3_CQV_OWN(t, u, z0 - R_ + d, S3_T(pa))                                  \
-            S3_UNROLL                                                                \
-            for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                S3_UNROLL                                                            \
-                for (int e_ = 0; e_ < 4; e_++) S3_T(q)[c_][e_][d] = S3_T(pa)[c_][e_]; \
-            }                                                                        \
-        S3_PAR_END                                                                   \
-    }                                                                                \
-    /* planes z0 .. z0+R: tiles */                                                   \
-    S3_UNROLL                                                                        \
-    for (int d = 0; d <= R_; d++) {                                                  \
-        S3_PAR(t)                                                                    \
-            S3_CQV_FETCH(t, z0 + d, S3_T(va))                                        \
-            S3_CQV_STORE(t, so[d] * kTILE, S3_T(va))                                         \
-        S3_PAR_END                                                                   \
-    }                                                                                \
-    S3_SYNC                                                                          \
-    /* the queue's planes z0 .. z0+R-1; tile z0+R+1 and u^{n-1} of z0 in flight */   \
-    S3_PAR(t)                                                                        \
-        const int o_ = (t) / kTXN * kCY * kTW + R_ + 4 * ((t) % kTXN);               \
-        S3_UNROLL                                                                    \
-        for (int c_ = 0; c_ < kCY; c_++) {                                           \
-            S3_UNROLL                                                                \
-            for (int d_ = 0; d_ < R_; d_++) {                                        \
-                real w4_[4];                                                         \
-                S3_LD4(w4_, &S[so[d_] * kTILE + o_ + (c_ + R_) * kTW])                       \
-                S3_UNROLL                                                            \
-                for (int e_ = 0; e_ < 4; e_++) S3_T(q)[c_][e_][R_ + d_] = w4_[e_];   \
-            }                                                                        \
-        }                                                                            \
-        if (z0 + 1 < z1) S3_CQV_FETCH(t, z0 + R_ + 1, S3_T(va))                      \
-        S3_UNROLL                                                                    \
-        for (int w_ = 0; w_ < kW; w_++) S3_ZERO4(S3_T(vb)[w_])  /* never stored unset */ \
-        S3_UNROLL                                                                    \
-        for (int c_ = 0; c_ < kCY; c_++) { S3_ZERO4(S3_T(pa)[c_]) S3_ZERO4(S3_T(pb)[c_]) } \
-        if (S3_ISWAVE_##EQ) S3_CQV_OWN(t, pv, z0, S3_T(pa))                          \
-    S3_PAR_END                                                                       \
-    for (int z = z0; z < z1; z += 2) {                                               \
-        S3_CQV_PLANE(z, va, vb, pa, pb, EQ)                                          \
-        if (z + 1 < z1) S3_CQV_PLANE(z + 1, vb, va, pb, pa, EQ)                      \
-    }                                                                                \
-    S3_SMEM_FREE(S);                                                                 \
-}
-
-/* ------------------------------------------------------------------ cqw
- * cqv with fewer registers and vector tile stores (star only). Two changes:
- *  - the register queue holds only the R planes below z (z-R .. z-1) per cell;
- *    the centre comes from the y window (tile z) and the planes above, z+1 ..
- *    z+R, from the resident tiles so[1..R] (R vector reads per row of 4 cells
- *    instead of 1): 4(R+1) fewer registers per row of 4 cells carried across
- *    planes, the same values in the same operations (bit-identical); the R
- *    entries rotate through fixed slots and the z loop is unrolled by R (4),
- *    so the queue moves no register (cqv: 2R moves per cell and plane);
- *  - tile stores index float4 elements (S3_ST4X: a tile row is kTW/4 whole
- *    vectors, so vector i of a tile is element 4i), which lets the compiler
- *    emit one 128-bit shared store inside the z loop too (cqv: 4 scalar
- *    stores, 4-way bank conflicts).
- * The kernel is declared with S3_KDECL_MB(NAME, NTH, MB): at least MB blocks
- * per SM (a register cap; the C hosts ignore it). Otherwise as cqv: the same
- * tiles, 2-deep software pipeline of the global loads, one barrier per plane. */
-/* slot of the queue entry at distance dist below plane zz when zz - z0 = PH
- * (mod R): the R entries rotate through fixed slots (plane p in slot
- * (p - z0 + R) % R), so a z loop unrolled by R moves no register */
-#define S3_CQW_QI(PH, dist) (((PH) + R_ - (dist)) % R_)
-#define S3_CQW_STORE(t, slot, v)                                                     \
-    {                                                                                \
-        S3_UNROLL                                                                    \
-        for (int w_ = 0; w_ < kW; w_++) {                                            \
-            const int i_ = (t) + w_ * kNT;                                           \
-            if (i_ < kV4) S3_ST4X(S, (slot) * (kTILE / 4) + i_, (v)[w_])             \
-        }                                                                            \
-    }
-#define S3_CQW_PLANE(zz, PH, VC, VN, PC, PN, EQ)                                        \
-    {                                                                                \
-        const int zp_ = (zz);                                                        \
-        real *const op_ = out + (long)zp_ * pxy;                                     \
-        int sd_[R_ + 1];    /* tile offsets of planes zz .. zz+R */                  \
-        S3_UNROLL                                                                    \
-        for (int d_ = 0; d_ <= R_; d_++) sd_[d_] = so[d_] * kTILE;                   \
-        const int sF_ = so[kQ - 1];                                                  \
-        S3_PAR(t)                                                                    \
-            if (zp_ + 2 < z1) S3_CQV_FETCH(t, zp_ + R_ + 2, S3_T(VN))                \
-            if (S3_ISWAVE_##EQ && zp_ + 1 < z1) S3_CQV_OWN(t, pv, zp_ + 1, S3_T(PN)) \
-        S3_PAR_END                                                                   \
-        S3_PAR(t)                                                                    \
-            const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
-            const int ob_ = ty_ * kCY * kTW + R_ + 4 * tx_;  /* window row 0 */      \
-            real yw_[kYW][4];                                                        \
-            S3_UNROLL                                                                \
-            for (int j_ = 0; j_ < kYW; j_++) S3_LD4(yw_[j_], &S[sd_[0] + ob_ + j_ * kTW]) \
-            S3_UNROLL                                                                \
-            for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                const int gy_ = y0 + ty_ * kCY + c_;                                 \
-                const int o_ = ob_ + (c_ + R_) * kTW;                                \
-                real xr_[12], zu_[R_][4], r_[4];                                     \
-                S3_LD4(xr_, &S[sd_[0] + o_ - 4])                                     \
-                S3_LD4(xr_ + 8, &S[sd_[0] + o_ + 4])                                 \
-                S3_UNROLL                                                            \
-                for (int d_ = 0; d_ < R_; d_++) S3_LD4(zu_[d_], &S[sd_[d_ + 1] + o_]) \
-                S3_UNROLL                                                            \
-                for (int e_ = 0; e_ < 4; e_++) xr_[4 + e_] = yw_[c_ + R_][e_];       \
-                S3_UNROLL                                                            \
-                for (int e_ = 0; e_ < 4; e_++) {                                     \
-                    real *qq_ = S3_T(q)[c_][e_];   /* planes zz-R .. zz-1 */          \
-                    const real cc_ = yw_[c_ + R_][e_];                               \
-                    const real lap_ = s3_star_sum(cc_,                               \
-                        s3_star_pair(xr_[3 + e_], xr_[5 + e_], yw_[c_ + R_ - 1][e_], yw_[c_ + R_ + 1][e_], qq_[S3_CQW_QI(PH, 1)], zu_[0][e_]), \
-                        s3_star_pair(xr_[2 + e_], xr_[6 + e_], yw_[c_ + R_ - 2][e_], yw_[c_ + R_ + 2][e_], qq_[S3_CQW_QI(PH, 2)], zu_[1][e_]), \
-                        s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], qq_[S3_CQW_QI(PH, 3)], zu_[2][e_]), \
-                        s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], qq_[S3_CQW_QI(PH, 4)], zu_[3][e_])); \
-                    r_[e_] = S3_UPDV_##EQ(cc_, S3_T(PC)[c_][e_], k, lap_);           \
-                    qq_[(PH) % R_] = cc_;   /* plane zz replaces plane zz-R */       \
-                }                                                                    \
-                if (gy_ < ny) {                                                      \
-                    if (gx_ + 3 < nx) S3_ST4(op_ + gy_ * px + gx_, r_)               \
-                    else {                                                           \
-                        S3_UNROLL                                                    \
-                        for (int e_ = 0; e_ < 4; e_++)                               \
-                            if (gx_ + e_ < nx) op_[gy_ * px + gx_ + e_] = r_[e_];    \
-                    }                                                                \
-                }                                                                    \
-            }                                                                        \
-        S3_PAR_END                                                                   \
-        if (zp_ + 1 < z1) {                                                          \
-            S3_PAR(t) S3_CQW_STORE(t, sF_, S3_T(VC)) S3_PAR_END                      \
-        }                                                                            \
-        {                                                                            \
-            const int f_ = so[0];                                                    \
-            S3_UNROLL                                                                \
-            for (int q_ = 0; q_ < kQ - 1; q_++) so[q_] = so[q_ + 1];                 \
-            so[kQ - 1] = f_;                                                         \
-        }                                                                            \
-        S3_SYNC                                                                      \
-    }
-
-/* MB: minimum resident blocks per SM asked of the compiler (a register cap);
- * 0 leaves the compiler free */
-#define S3_BODY_cqw_MB(NAME, BX, BY, TY, R, ST, EQ, MB)                              \
-S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                             \
-{                                                                                    \
-    enum { R_ = (R), kTXN = (BX) / 4, kNT = kTXN * (TY), kCY = (BY) / (TY),          \
-           kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R), kTILE = kTW * kTH,            \
-           kQ = (R) + 2, kV4W = kTW / 4, kV4 = kV4W * kTH,                           \
-           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R) };                        \
-    (void)sizeof(char[(kTW % 4 == 0 && R_ == 4) ? 1 : -1]);   /* whole vectors, unroll by R */ \
-    S3_SMEM(S, kQ * kTILE);                                                          \
-    const int x0 = S3_BIX * (BX), y0 = S3_BIY * (BY);                                \
-    const int z0 = S3_BIZ * zc, z1 = S3_MIN(z0 + zc, nz);                            \
-    int so[kQ];                                                                      \
-    S3_UNROLL                                                                        \
-    for (int q_ = 0; q_ < kQ; q_++) so[q_] = q_;   /* slot numbers */                \
-    S3_TDECL(real, va, [kW][4]);                                                     \
-    S3_TDECL(real, vb, [kW][4]);                                                     \
-    S3_TDECL(real, pa, [kCY][4]);                                                    \
-    S3_TDECL(real, pb, [kCY][4]);                                                    \
-    S3_TDECL(real, q, [kCY][4][R_]);                                                 \
-    /* planes z0-R .. z0-1: own cells straight into the queue */                     \
-    S3_UNROLL                                                                        \
-    for (int d = 0; d < R_; d++) {                                                   \
-        S3_PAR(t)                                                                    \
-            S3_CQV_OWN(t, u, z0 - R_ + d, S3_T(pa))                                  \
-            S3_UNROLL                                                                \
-            for (int c_ = 0; c_ < kCY; c_++) {                                       \
-                S3_UNROLL                                                            \
-                for (int e_ = 0; e_ < 4; e_++) S3_T(q)[c_][e_][d] = S3_T(pa)[c_][e_]; \
-            }                                                                        \
-        S3_PAR_END                                                                   \
-    }                                                                                \
-    /* planes z0 .. z0+R: tiles */                                                   \
-    S3_UNROLL                                                                        \
-    for (int d = 0; d <= R_; d++) {                                                  \
-        S3_PAR(t)                                                                    \
-            S3_CQV_FETCH(t, z0 + d, S3_T(va))                                        \
-            S3_CQW_STORE(t, so[d], S3_T(va))                                         \
-        S3_PAR_END                                                                   \
-    }                                                                                \
-    S3_SYNC                                                                          \
-    /* tile z0+R+1 and u^{n-1} of z0 in flight */                                    \
-    S3_PAR(t)                                                                        \
-        if (z0 + 1 < z1) S3_CQV_FETCH(t, z0 + R_ + 1, S3_T(va))                      \
-        S3_UNROLL                                                                    \
-        for (int w_ = 0; w_ < kW; w_++) S3_ZERO4(S3_T(vb)[w_])  /* never stored unset */ \
-        S3_UNROLL                                                                    \
-        for (int c_ = 0; c_ < kCY; c_++) { S3_ZERO4(S3_T(pa)[c_]) S3_ZERO4(S3_T(pb)[c_]) } \
-        if (S3_ISWAVE_##EQ) S3_CQV_OWN(t, pv, z0, S3_T(pa))                          \
-    S3_PAR_END                                                                       \
-    for (int z = z0; z < z1; z += 4) {                                               \
-        S3_CQW_PLANE(z, 0, va, vb, pa, pb, EQ)                                       \
-        if (z + 1 < z1) S3_CQW_PLANE(z + 1, 1, vb, va, pb, pa, EQ)                   \
-        if (z + 2 < z1) S3_CQW_PLANE(z + 2, 2, va, vb, pa, pb, EQ)                   \
-        if (z + 3 < z1) S3_CQW_PLANE(z + 3, 3, vb, va, pb, pa, EQ)                   \
-    }                                                                                \
-    S3_SMEM_FREE(S);                                                                 \
-}
-
-/* cqw: no register cap; cqwb: at least S3_CQWB_MB blocks per SM (128 threads:
- * 5 blocks, 96 registers; 256 threads: 3 blocks, 80 registers). Only the
- * 128-thread tiles 32x16 and 64x8 are listed for cqwb: at 96 registers they
- * spill a few bytes (wave 32x16: 8 B stored, 12 B loaded per thread), 64x16
- * and 32x32 spill hundreds. */
-#define S3_CQWB_MB(NTH) ((NTH) <= 128 ? 5 : 3)
-#define S3_BODY_cqw(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqw_MB(NAME, BX, BY, TY, R, ST, EQ, 1)
-#define S3_BODY_cqwb(NAME, BX, BY, TY, R, ST, EQ) \
-    S3_BODY_cqw_MB(NAME, BX, BY, TY, R, ST, EQ, S3_CQWB_MB(((BX) / 4) * (TY)))
 
 /* ------------------------------------------------------------------ cqa / cqas
- * The circular queue filled by asynchronous copies (star only). cqv carries
- * the next tile in registers between its global load and its shared store, so
- * the bytes a block has in flight are bounded by its registers (117-147 per
- * thread: 8-16 warps per SM, too few bytes in flight to cover the memory
- * latency at full bandwidth). Here every tile vector and every u^{n-1} vector
- * goes from global to shared memory by an asynchronous 16-byte copy (S3_CP4:
- * cp.async on sm_80+; no register holds the data) issued kD = S3_CQA_D planes
- * ahead of its use, so each block keeps kD planes of loads in flight whatever
- * its register count, and the latency is hidden by copies, not by warps.
- *   cqa:  the z neighbours in cqv's register queue (2R+1 values per cell, the
+ * The circular queue filled by asynchronous copies (star; the box versions
+ * follow below). Each thread owns 4 consecutive x cells of kCY = BY/TY rows
+ * (S3_LD4 / S3_ST4 vectors): the y neighbours of its rows come from one window
+ * of kCY+2R vectors of the centre tile, the x neighbours from 2 more vectors
+ * per row. A kernel that carries the next tile in registers between its global
+ * load and its shared store has as many bytes in flight as its registers
+ * allow (8-16 warps per SM at 117-147 registers per thread: too few to cover
+ * the memory latency at full bandwidth). Here every tile vector and every
+ * u^{n-1} vector goes from global to shared memory by an asynchronous 16-byte
+ * copy (S3_CP4: cp.async on sm_80+; no register holds the data) issued
+ * kD = S3_CQA_D planes ahead of its use, so each block keeps kD planes of
+ * loads in flight whatever its register count, and the latency is hidden by
+ * copies, not by warps.
+ *   cqa:  the z neighbours in a register queue (2R+1 values per cell, the
  *         new entry one vector read of tile z+R); the tiles of planes z .. z+R
  *         are resident and kD more in flight: R+1+kD slots.
  *   cqas: the seed's queue: tiles z-R .. z+R resident, kD more in flight,
@@ -725,7 +300,7 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
  * the row pitch a multiple of S3_ALIGN, so every source vector is aligned; the
  * CUDA host refuses fields that are not, the C hosts check every access. */
 #ifndef S3_CQA_D
-#define S3_CQA_D 3                        /* planes of copies in flight (cqa, cqas) */
+#define S3_CQA_D 3                        /* planes of copies in flight (cqa, cqas, cqt, cqts) */
 #endif
 /* The portable asynchronous copy, for the C emulations (and any GPU host that
  * does not define its own): the 4 values are copied (or zeroed, ok == 0) at
@@ -750,19 +325,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
 #define S3_CP_COMMIT
 #define S3_CP_WAIT(n)
 #endif
-/* cache-hint forms (cqah): a copy of data read once (u^{n-1}: L2 evict-first)
- * and a store of data not read again in this step (u^{n+1}: streaming). The
- * values are the same; hosts without hints use the plain forms. */
-#ifndef S3_CP4_EF
-#define S3_CP4_EF(dst, src, ok) S3_CP4(dst, src, ok)
-#endif
-#ifndef S3_ST4_CS
-#define S3_ST4_CS(p, s) S3_ST4(p, s)
-#endif
-#define S3_CQA_CPPV_0 S3_CP4
-#define S3_CQA_CPPV_1 S3_CP4_EF
-#define S3_CQA_STO_0 S3_ST4
-#define S3_CQA_STO_1 S3_ST4_CS
 /* issue the copies of this thread's vectors of tile plane zp into the tile at
  * element offset so (vector i of a tile is element 4i: rows are kTW/4 vectors) */
 #define S3_CQA_TILE(t, zp, so)                                                       \
@@ -780,49 +342,32 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
  * vectors, so that consecutive threads touch consecutive 16 bytes */
 #define S3_CQA_PVI(ps, c, t) (kPV0 + ((((ps) * kCY + (c)) * kNT) + (t)) * 4)
 /* issue the copies of u^{n-1} of this thread's cells of plane zp into slot ps
- * (zero outside the interior, as S3_CQV_OWN); CP: the copy form */
-#define S3_CQA_PV(t, zp, ps, CP)                                                     \
+ * (zero outside the interior, as S3_CQA_OWN) */
+#define S3_CQA_PV(t, zp, ps)                                                         \
     {                                                                                \
         const real *pl_ = pv + (long)(zp) * pxy;                                     \
         const int gx_ = x0 + 4 * ((t) % kTXN), ty_ = (t) / kTXN;                     \
         S3_UNROLL                                                                    \
         for (int c_ = 0; c_ < kCY; c_++) {                                           \
             const int gy_ = y0 + ty_ * kCY + c_, ok_ = gx_ < nx && gy_ < ny;         \
-            CP(&S[S3_CQA_PVI(ps, c_, t)], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_)     \
+            S3_CP4(&S[S3_CQA_PVI(ps, c_, t)], ok_ ? pl_ + gy_ * px + gx_ : pl_, ok_) \
         }                                                                            \
     }
-/* the parts of cqa (REG: z queue in registers), cqas (SH: z from shared) and
- * cqaw (W: cqw's R-deep queue of the planes below, z+1 .. z+R from shared) */
+/* the parts of cqa (REG: z queue in registers) and cqas (SH: z from shared):
+ * tile slots, first tile plane - z0, the queue and its prologue */
 #define S3_CQA_NS_REG(R, D) ((R) + 1 + (D))
-#define S3_CQA_NS_W(R, D) ((R) + 1 + (D))
 #define S3_CQA_NS_SH(R, D) (2 * (R) + 1 + (D))
-#define S3_CQA_NS_REG2(R, D) ((R) + 2 + 2 * (D))
-/* u^{n-1} staging planes, and planes per copy group */
-#define S3_CQA_NP_REG(D) ((D) + 1)
-#define S3_CQA_NP_W(D) ((D) + 1)
-#define S3_CQA_NP_SH(D) ((D) + 1)
-#define S3_CQA_NP_REG2(D) (2 * (D) + 2)
-#define S3_CQA_ZU_REG 1
-#define S3_CQA_ZU_W 1
-#define S3_CQA_ZU_SH 1
-#define S3_CQA_ZU_REG2 2
-#define S3_CQA_ZB_REG 0                   /* first tile plane - z0 */
-#define S3_CQA_ZB_W 0
+#define S3_CQA_ZB_REG 0
 #define S3_CQA_ZB_SH (-R_)
-#define S3_CQA_ZB_REG2 0
 #define S3_CQA_QDECL_REG S3_TDECL(real, q, [kCY][4][kQL]);   /* the register queue */
-#define S3_CQA_QDECL_W S3_TDECL(real, q, [kCY][4][R_]);      /* planes z-R .. z-1 */
 #define S3_CQA_QDECL_SH
-#define S3_CQA_QDECL_REG2 S3_CQA_QDECL_REG
-/* prologue: own cells of planes z0-R .. z0-R+ND-1 straight into the queue
- * (REG: ND = 2R, planes up to z0+R-1; W: ND = R, the planes below z0, queue
- * slot d = plane z0-R+d, as S3_CQW_QI with phase 0) */
-#define S3_CQA_QFILL_N(ND)                                                           \
+/* prologue: own cells of planes z0-R .. z0+R-1 straight into the queue */
+#define S3_CQA_QFILL_REG                                                             \
     S3_PAR(t)                                                                        \
         S3_UNROLL                                                                    \
-        for (int d_ = 0; d_ < (ND); d_++) {                                          \
+        for (int d_ = 0; d_ < (2 * R_); d_++) {                                      \
             real o_[kCY][4];                                                         \
-            S3_CQV_OWN(t, u, z0 - R_ + d_, o_)                                       \
+            S3_CQA_OWN(t, u, z0 - R_ + d_, o_)                                       \
             S3_UNROLL                                                                \
             for (int c_ = 0; c_ < kCY; c_++) {                                       \
                 S3_UNROLL                                                            \
@@ -830,14 +375,11 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
             }                                                                        \
         }                                                                            \
     S3_PAR_END
-#define S3_CQA_QFILL_REG S3_CQA_QFILL_N(2 * R_)
-#define S3_CQA_QFILL_W S3_CQA_QFILL_N(R_)
 #define S3_CQA_QFILL_SH
-#define S3_CQA_QFILL_REG2 S3_CQA_QFILL_REG
 /* the 4 Laplacians of row c_ (xr_: x neighbours and centre, yw_: y window),
- * into lap_[4]; REG and W also advance the queue. Same operands in the same
- * order as cqv (and cqw), so the same bits. PH: (z - z0) % R, used by W. */
-#define S3_CQA_LAP_REG(PH)                                                           \
+ * into lap_[4]; REG also advances the queue. The operands and their order are
+ * those of s3_star_lap (s3_star_sum / s3_star_pair), so the same bits. */
+#define S3_CQA_LAP_REG                                                               \
     {                                                                                \
         real zn_[4];                                                                 \
         S3_LD4(zn_, &S[sR_ + o_])                                                    \
@@ -854,23 +396,7 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
             for (int d_ = 0; d_ < 2 * R_; d_++) qq_[d_] = qq_[d_ + 1];               \
         }                                                                            \
     }
-#define S3_CQA_LAP_W(PH)                                                             \
-    {                                                                                \
-        real zu_[R_][4];                 /* planes z+1 .. z+R */                     \
-        S3_UNROLL                                                                    \
-        for (int d_ = 0; d_ < R_; d_++) S3_LD4(zu_[d_], &S[sd_[R_ + 1 + d_] + o_])   \
-        S3_UNROLL                                                                    \
-        for (int e_ = 0; e_ < 4; e_++) {                                             \
-            real *qq_ = S3_T(q)[c_][e_];   /* planes z-R .. z-1 */                    \
-            lap_[e_] = s3_star_sum(yw_[c_ + R_][e_],                                 \
-                s3_star_pair(xr_[3 + e_], xr_[5 + e_], yw_[c_ + R_ - 1][e_], yw_[c_ + R_ + 1][e_], qq_[S3_CQW_QI(PH, 1)], zu_[0][e_]), \
-                s3_star_pair(xr_[2 + e_], xr_[6 + e_], yw_[c_ + R_ - 2][e_], yw_[c_ + R_ + 2][e_], qq_[S3_CQW_QI(PH, 2)], zu_[1][e_]), \
-                s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], qq_[S3_CQW_QI(PH, 3)], zu_[2][e_]), \
-                s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], qq_[S3_CQW_QI(PH, 4)], zu_[3][e_])); \
-            qq_[(PH) % R_] = yw_[c_ + R_][e_];   /* plane z replaces plane z-R */    \
-        }                                                                            \
-    }
-#define S3_CQA_LAP_SH(PH)                                                            \
+#define S3_CQA_LAP_SH                                                                \
     {                                                                                \
         real zm_[R_][4], zp_[R_][4];     /* planes z-1-d and z+1+d */                \
         S3_UNROLL                                                                    \
@@ -886,8 +412,6 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
                 s3_star_pair(xr_[1 + e_], xr_[7 + e_], yw_[c_ + R_ - 3][e_], yw_[c_ + R_ + 3][e_], zm_[2][e_], zp_[2][e_]), \
                 s3_star_pair(xr_[0 + e_], xr_[8 + e_], yw_[c_ + R_ - 4][e_], yw_[c_ + R_ + 4][e_], zm_[3][e_], zp_[3][e_])); \
     }
-
-#define S3_CQA_LAP_REG2(PH) S3_CQA_LAP_REG(PH)
 /* the tile offsets of plane z: sd_[d] of planes z-R+d (cqa: z .. z+R used),
  * sC_ the centre plane, sR_ plane z+R */
 #define S3_CQA_SD                                                                    \
@@ -899,8 +423,8 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
         (void)sR_;
 /* the compute of plane z (i = z - z0) by thread t, inside an S3_PAR region:
  * the 4-wide cells of its kCY rows from the slots sd_ / sC_ / sR_ and the
- * u^{n-1} staging slot i % kNP; PH = (z-z0) % R (used by W) */
-#define S3_CQA_CALC(PH, ZQ, EQ, HINT, PVI)                                           \
+ * u^{n-1} staging slot i % kNP (PVI: its layout) */
+#define S3_CQA_CALC(ZQ, EQ, PVI)                                                     \
             const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
             const int ob_ = ty_ * kCY * kTW + R_ + 4 * tx_;  /* window row 0 */      \
             real *const op_ = out + (long)z * pxy;                                   \
@@ -918,12 +442,12 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
                 for (int e_ = 0; e_ < 4; e_++) xr_[4 + e_] = yw_[c_ + R_][e_];       \
                 if (S3_ISWAVE_##EQ) S3_LD4(pc_, &S[PVI(i % kNP, c_, t)])             \
                 else S3_ZERO4(pc_)                                                   \
-                S3_CQA_LAP_##ZQ(PH)                                                  \
+                S3_CQA_LAP_##ZQ                                                      \
                 S3_UNROLL                                                            \
                 for (int e_ = 0; e_ < 4; e_++)                                       \
                     r_[e_] = S3_UPDV_##EQ(yw_[c_ + R_][e_], pc_[e_], k, lap_[e_]);   \
                 if (gy_ < ny) {                                                      \
-                    if (gx_ + 3 < nx) S3_CQA_STO_##HINT(op_ + gy_ * px + gx_, r_)    \
+                    if (gx_ + 3 < nx) S3_ST4(op_ + gy_ * px + gx_, r_)               \
                     else {                                                           \
                         S3_UNROLL                                                    \
                         for (int e_ = 0; e_ < 4; e_++)                               \
@@ -931,8 +455,8 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
                     }                                                                \
                 }                                                                    \
             }
-/* one plane zz (wait, barrier, issue group zz-z0+kD, compute); PH = (zz-z0) % R */
-#define S3_CQA_PLANE(zz, PH, ZQ, EQ, HINT)                                           \
+/* one plane zz (wait, barrier, issue group zz-z0+kD, compute) */
+#define S3_CQA_PLANE(zz, ZQ, EQ)                                                     \
     {                                                                                \
         const int z = (zz), i = z - z0;                                              \
         S3_CQA_SD                                                                    \
@@ -942,76 +466,22 @@ S3_KDECL_MB(NAME, ((BX) / 4) * (TY), MB)                                        
         S3_PAR(t)                                                                    \
             if (z + kD < z1) {                                                       \
                 S3_CQA_TILE(t, z + R_ + kD, sN_)                                     \
-                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP, S3_CQA_CPPV_##HINT) \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP)             \
             }                                                                        \
             S3_CP_COMMIT                                                             \
-            S3_CQA_CALC(PH, ZQ, EQ, HINT, S3_CQA_PVI)                               \
+            S3_CQA_CALC(ZQ, EQ, S3_CQA_PVI)                                          \
         S3_PAR_END                                                                   \
     }
-/* cqaz (ZQ = REG2): two planes zz, zz+1 per barrier. Copy group j holds the
- * tiles z0+R+2j, z0+R+2j+1 and u^{n-1} of z0+2j, z0+2j+1; kD groups (2 kD
- * planes) in flight. The pair reads tiles zz .. zz+R+1 (R+2 resident) and
- * 2 kD more are in flight: R+2+2kD slots; u^{n-1} staging 2kD+2 planes. After
- * the barrier every thread has finished the pair zz-2, zz-1, whose tile slots
- * (tiles zz-2, zz-1) and staging slots receive group (zz-z0)/2 + kD. */
-#define S3_CQA_PAIR(zz, ZQ, EQ, HINT)                                                \
-    {                                                                                \
-        const int zP_ = (zz), iP_ = zP_ - z0;                                        \
-        S3_PAR(t) (void)t; S3_CP_WAIT(kD - 1) S3_PAR_END                             \
-        S3_SYNC                                                                      \
-        S3_PAR(t)                                                                    \
-            S3_UNROLL                                                                \
-            for (int h_ = 0; h_ < 2; h_++) {                                         \
-                const int pn_ = zP_ + 2 * kD + h_;                                   \
-                if (pn_ < z1) {                                                      \
-                    S3_CQA_TILE(t, pn_ + R_, (pn_ + R_ - zb) % kNS * kTILE)          \
-                    if (S3_ISWAVE_##EQ) S3_CQA_PV(t, pn_, (pn_ - z0) % kNP, S3_CQA_CPPV_##HINT) \
-                }                                                                    \
-            }                                                                        \
-            S3_CP_COMMIT                                                             \
-            {                                                                        \
-                const int z = zP_, i = iP_;                                          \
-                S3_CQA_SD                                                            \
-                S3_CQA_CALC(0, ZQ, EQ, HINT, S3_CQA_PVI)                            \
-            }                                                                        \
-            if (zP_ + 1 < z1) {                                                      \
-                const int z = zP_ + 1, i = iP_ + 1;                                  \
-                S3_CQA_SD                                                            \
-                S3_CQA_CALC(0, ZQ, EQ, HINT, S3_CQA_PVI)                            \
-            }                                                                        \
-        S3_PAR_END                                                                   \
-    }
-/* the z loop: REG/SH one plane per trip; W unrolled by R, so that its queue
- * slots are compile-time indices (no register moves) */
-#define S3_CQA_ZLOOP_REG(EQ, HINT)                                                   \
-    for (int zl_ = z0; zl_ < z1; zl_++) S3_CQA_PLANE(zl_, 0, REG, EQ, HINT)
-#define S3_CQA_ZLOOP_SH(EQ, HINT)                                                    \
-    for (int zl_ = z0; zl_ < z1; zl_++) S3_CQA_PLANE(zl_, 0, SH, EQ, HINT)
-#define S3_CQA_ZLOOP_REG2(EQ, HINT)                                                  \
-    for (int zl_ = z0; zl_ < z1; zl_ += 2) S3_CQA_PAIR(zl_, REG2, EQ, HINT)
-#define S3_CQA_ZLOOP_W(EQ, HINT)                                                     \
-    for (int zl_ = z0; zl_ < z1; zl_ += 4) {                                         \
-        S3_CQA_PLANE(zl_, 0, W, EQ, HINT)                                            \
-        if (zl_ + 1 < z1) S3_CQA_PLANE(zl_ + 1, 1, W, EQ, HINT)                      \
-        if (zl_ + 2 < z1) S3_CQA_PLANE(zl_ + 2, 2, W, EQ, HINT)                      \
-        if (zl_ + 3 < z1) S3_CQA_PLANE(zl_ + 3, 3, W, EQ, HINT)                      \
-    }
-/* kernel declaration: MB = 0 no register cap, else at least MB blocks per SM */
-#define S3_CQA_KD_0(NAME, NTH) S3_KDECL(NAME, NTH)
-#define S3_CQA_KD_2(NAME, NTH) S3_KDECL_MB(NAME, NTH, 2)
-#define S3_CQA_KD_3(NAME, NTH) S3_KDECL_MB(NAME, NTH, 3)
 
-/* ZQ: REG | SH | W; D: planes of copies in flight; MB: register cap (0, 2, 3);
- * HINT: 1 = evict-first copies of u^{n-1} and streaming stores of u^{n+1} */
-#define S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, ZQ, D, MB, HINT)                  \
-S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                              \
+/* ZQ: REG (cqa) | SH (cqas); D: planes of copies in flight */
+#define S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, ZQ, D)                            \
+S3_KDECL(NAME, ((BX) / 4) * (TY))                                                    \
 {                                                                                    \
     enum { R_ = (R), kD = (D), kTXN = (BX) / 4, kNT = kTXN * (TY),                   \
            kCY = (BY) / (TY), kTW = (BX) + 2 * (R), kTH = (BY) + 2 * (R),            \
-           kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R, D), kNP = S3_CQA_NP_##ZQ(D),  \
+           kTILE = kTW * kTH, kNS = S3_CQA_NS_##ZQ(R, D), kNP = (D) + 1,             \
            kQL = 2 * (R) + 1, kV4W = kTW / 4, kV4 = kV4W * kTH,                      \
-           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R), kPV0 = kNS * kTILE,      \
-           kZU = S3_CQA_ZU_##ZQ };                                                   \
+           kW = (kV4 + kNT - 1) / kNT, kYW = kCY + 2 * (R), kPV0 = kNS * kTILE };    \
     /* whole 16-byte vectors: tile rows, the tile origin x0-R and the x cells */     \
     (void)sizeof(char[(R_ == 4 && (BX) % 4 == 0 && S3_ALIGN % 4 == 0 && kD >= 1) ? 1 : -1]); \
     (void)kQL;                                                                       \
@@ -1021,43 +491,26 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
     const int zb = z0 + S3_CQA_ZB_##ZQ;   /* tile plane p in slot (p - zb) % kNS */  \
     S3_CQA_QDECL_##ZQ                                                                \
     S3_CQA_QFILL_##ZQ                                                                \
-    /* groups 0 .. kD-1: the tiles zb .. z0+R+kZU*kD-1, u^{n-1} of z0 .. z0+kZU*kD-1 \
-       (kZU planes per group: 1, cqaz 2) */                                          \
+    /* groups 0 .. kD-1: the tiles zb .. z0+R+kD-1, u^{n-1} of z0 .. z0+kD-1 */      \
     S3_PAR(t)                                                                        \
         for (int p_ = zb; p_ < z0 + R_; p_++) S3_CQA_TILE(t, p_, (p_ - zb) * kTILE)  \
         S3_UNROLL                                                                    \
         for (int j_ = 0; j_ < kD; j_++) {                                            \
-            S3_UNROLL                                                                \
-            for (int h_ = 0; h_ < kZU; h_++) {                                       \
-                const int pj_ = kZU * j_ + h_;                                       \
-                if (z0 + pj_ < z1) {                                                 \
-                    S3_CQA_TILE(t, z0 + R_ + pj_, (z0 + R_ + pj_ - zb) * kTILE)      \
-                    if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + pj_, pj_, S3_CQA_CPPV_##HINT) \
-                }                                                                    \
+            if (z0 + j_ < z1) {                                                      \
+                S3_CQA_TILE(t, z0 + R_ + j_, (z0 + R_ + j_ - zb) * kTILE)            \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + j_, j_)                        \
             }                                                                        \
             S3_CP_COMMIT                                                             \
         }                                                                            \
     S3_PAR_END                                                                       \
-    S3_CQA_ZLOOP_##ZQ(EQ, HINT)                                                      \
+    for (int zl_ = z0; zl_ < z1; zl_++) S3_CQA_PLANE(zl_, ZQ, EQ)                    \
     S3_SMEM_FREE(S);                                                                 \
 }
-/* the kinds (all star only): cqa / cqas as first built; the sweep variants
- * cqa2 / cqa4 (2 / 4 planes in flight), cqab (at least 3 blocks per SM),
- * cqah (cache hints), cqaw / cqawb (cqw's R-deep queue, uncapped / 3 blocks) */
+/* the kinds by stencil: star here (cqa: REG, cqas: SH), box below (cqx) */
 #define S3_BODY_cqa(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_##ST(NAME, BX, BY, TY, R, ST, EQ)
 #define S3_BODY_cqas(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqas_##ST(NAME, BX, BY, TY, R, ST, EQ)
-#define S3_BODY_cqa_STAR(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, S3_CQA_D, 0, 0)
-#define S3_BODY_cqas_STAR(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, SH, S3_CQA_D, 0, 0)
-#define S3_BODY_cqa2(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 2, 0, 0)
-#define S3_BODY_cqa4(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 4, 0, 0)
-#define S3_BODY_cqab(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 3, 3, 0)
-#define S3_BODY_cqah(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, 3, 0, 1)
-#define S3_BODY_cqaw(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, W, 3, 0, 0)
-#define S3_BODY_cqawb(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, W, 3, 3, 0)
-/* cqaz: two planes per barrier (z unrolled by 2), 2 groups = 4 planes in flight;
- * cqaz1: the same with 1 group = 2 planes in flight */
-#define S3_BODY_cqaz(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 2, 0, 0)
-#define S3_BODY_cqaz1(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG2, 1, 0, 0)
+#define S3_BODY_cqa_STAR(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, REG, S3_CQA_D)
+#define S3_BODY_cqas_STAR(NAME, BX, BY, TY, R, ST, EQ) S3_BODY_cqa_G(NAME, BX, BY, TY, R, ST, EQ, SH, S3_CQA_D)
 
 /* ------------------------------------------------------------------ cqt
  * cqa with the copies done by the Tensor Memory Accelerator (star only). In
@@ -1139,7 +592,7 @@ S3_CQA_KD_##MB(NAME, ((BX) / 4) * (TY))                                         
                 S3_TMA_PROXY_FENCE                                                   \
                 S3_CQT_GROUP(i + kD, 0, EQ)                                          \
             }                                                                        \
-            S3_CQA_CALC(0, ZQ, EQ, 0, S3_CQT_PVI)                                    \
+            S3_CQA_CALC(ZQ, EQ, S3_CQT_PVI)                                          \
         S3_PAR_END                                                                   \
     }
 #define S3_BODY_cqt_G(NAME, BX, BY, TY, R, ST, EQ, ZQ, D)                            \
@@ -1287,7 +740,7 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
         for (int j_ = 0; j_ < kD; j_++) {                                            \
             if (z0 + j_ < z1) {                                                      \
                 S3_CQX_TILE(t, z0 + 1 + j_, S3_CQX_SLOT(z0 + 1 + j_))                \
-                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + j_, j_, S3_CP4)                \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z0 + j_, j_)                        \
             }                                                                        \
             S3_CP_COMMIT                                                             \
         }                                                                            \
@@ -1299,7 +752,7 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
         S3_PAR(t)                                                                    \
             if (z + kD < z1) {                                                       \
                 S3_CQX_TILE(t, z + 1 + kD, S3_CQX_SLOT(z + 1 + kD))                  \
-                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP, S3_CP4)     \
+                if (S3_ISWAVE_##EQ) S3_CQA_PV(t, z + kD, (i + kD) % kNP)             \
             }                                                                        \
             S3_CP_COMMIT                                                             \
             const int tx_ = t % kTXN, ty_ = t / kTXN, gx_ = x0 + 4 * tx_;            \
@@ -1373,45 +826,21 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
 #define S3_SMEM_naive(BX, BY, R) 0
 #define S3_SMEM_regq(BX, BY, R) (2 * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
 #define S3_SMEM_cq(BX, BY, R) ((2 * (R) + 2) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
-#define S3_SMEM_cqr(BX, BY, R) (((R) + 2) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) * sizeof(real))
-#define S3_SMEM_cqv(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
-#define S3_SMEM_cqw(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
-#define S3_SMEM_cqwb(BX, BY, R) S3_SMEM_cqr(BX, BY, R)
 /* cqa/cqas: the tile ring plus kD+1 planes of u^{n-1} staging (BX x BY each) */
-#define S3_SMEM_CQA(BX, BY, R, ZQ, D) ((S3_CQA_NS_##ZQ(R, D) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) + S3_CQA_NP_##ZQ(D) * (BX) * (BY)) * sizeof(real))
+#define S3_SMEM_CQA(BX, BY, R, ZQ, D) ((S3_CQA_NS_##ZQ(R, D) * ((BX) + 2 * (R)) * ((BY) + 2 * (R)) + ((D) + 1) * (BX) * (BY)) * sizeof(real))
 /* (R = 1: the box kernels, S3_BODY_cqx_G) */
 #define S3_SMEM_cqa(BX, BY, R) ((R) == 1 ? S3_SMEM_CQX(BX, BY, BREG, S3_CQA_D) : S3_SMEM_CQA(BX, BY, R, REG, S3_CQA_D))
 #define S3_SMEM_cqas(BX, BY, R) ((R) == 1 ? S3_SMEM_CQX(BX, BY, BSH, S3_CQA_D) : S3_SMEM_CQA(BX, BY, R, SH, S3_CQA_D))
-#define S3_SMEM_cqaz(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG2, 2)
-#define S3_SMEM_cqaz1(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG2, 1)
-#define S3_SMEM_cqa2(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 2)
-#define S3_SMEM_cqa4(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 4)
-#define S3_SMEM_cqab(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 3)
-#define S3_SMEM_cqah(BX, BY, R) S3_SMEM_CQA(BX, BY, R, REG, 3)
-#define S3_SMEM_cqaw(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
-#define S3_SMEM_cqawb(BX, BY, R) S3_SMEM_CQA(BX, BY, R, W, 3)
 /* cqt: cqa's rings plus kD transaction barriers of 8 bytes */
 #define S3_SMEM_cqt(BX, BY, R) (S3_SMEM_CQA(BX, BY, R, REG, S3_CQA_D) + 8 * S3_CQA_D)
 #define S3_SMEM_cqts(BX, BY, R) (S3_SMEM_CQA(BX, BY, R, SH, S3_CQA_D) + 8 * S3_CQA_D)
 /* threads per block: BX x TY (regq has one thread per column, TY = BY);
- * cqv: BX/4 x TY (4 x cells per thread) */
+ * cqa / cqas / cqt / cqts: BX/4 x TY (4 x cells per thread) */
 #define S3_NTH_naive(BX, TY) ((BX) * (TY))
 #define S3_NTH_regq(BX, TY) ((BX) * (TY))
 #define S3_NTH_cq(BX, TY) ((BX) * (TY))
-#define S3_NTH_cqr(BX, TY) ((BX) * (TY))
-#define S3_NTH_cqv(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqw(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqwb(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqa(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqas(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqa2(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqa4(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqab(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqah(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqaw(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqawb(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqaz(BX, TY) ((BX) / 4 * (TY))
-#define S3_NTH_cqaz1(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqt(BX, TY) ((BX) / 4 * (TY))
 #define S3_NTH_cqts(BX, TY) ((BX) / 4 * (TY))
 
@@ -1431,20 +860,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cq,    s3k_cq_star_wave_64x8,      64,  8,  8, 4, STAR, WAVE)                 \
     X(cq,    s3k_cq_star_wave_32x32,     32, 32, 16, 4, STAR, WAVE)                 \
     X(cq,    s3k_cq_star_wave_64x16,     64, 16,  8, 4, STAR, WAVE)                 \
-    X(cqr,   s3k_cqr_star_wave_32x8,     32,  8,  4, 4, STAR, WAVE)                 \
-    X(cqr,   s3k_cqr_star_wave_32x16,    32, 16,  8, 4, STAR, WAVE)                 \
-    X(cqr,   s3k_cqr_star_wave_64x8,     64,  8,  4, 4, STAR, WAVE)                 \
-    X(cqr,   s3k_cqr_star_wave_64x16,    64, 16,  8, 4, STAR, WAVE)                 \
-    X(cqv,   s3k_cqv_star_wave_32x16,    32, 16, 16, 4, STAR, WAVE)                 \
-    X(cqv,   s3k_cqv_star_wave_64x8,     64,  8,  8, 4, STAR, WAVE)                 \
-    X(cqv,   s3k_cqv_star_wave_64x16,    64, 16, 16, 4, STAR, WAVE)                 \
-    X(cqv,   s3k_cqv_star_wave_32x32,    32, 32, 16, 4, STAR, WAVE)                 \
-    X(cqw,  s3k_cqw_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                 \
-    X(cqw,  s3k_cqw_star_wave_64x8,      64,  8,  8, 4, STAR, WAVE)                 \
-    X(cqw,  s3k_cqw_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                 \
-    X(cqw,  s3k_cqw_star_wave_32x32,     32, 32, 16, 4, STAR, WAVE)                 \
-    X(cqwb, s3k_cqwb_star_wave_32x16,    32, 16, 16, 4, STAR, WAVE)                 \
-    X(cqwb, s3k_cqwb_star_wave_64x8,     64,  8,  8, 4, STAR, WAVE)                 \
     X(cqa,  s3k_cqa_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                 \
     X(cqa,  s3k_cqa_star_wave_64x8,      64,  8,  8, 4, STAR, WAVE)                 \
     X(cqa,  s3k_cqa_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                 \
@@ -1455,19 +870,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqas, s3k_cqas_star_wave_32x32,    32, 32, 16, 4, STAR, WAVE)                 \
     X(cqa, s3k_cqa_star_wave_128x16,     128, 16, 16, 4, STAR, WAVE)                \
     X(cqa, s3k_cqa_star_wave_64x32,       64, 32, 32, 4, STAR, WAVE)                \
-    X(cqa2, s3k_cqa2_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
-    X(cqa2, s3k_cqa2_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
-    X(cqa4, s3k_cqa4_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
-    X(cqab, s3k_cqab_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
-    X(cqah, s3k_cqah_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
-    X(cqaw, s3k_cqaw_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
-    X(cqaw, s3k_cqaw_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
-    X(cqaw, s3k_cqaw_star_wave_64x32,     64, 32, 32, 4, STAR, WAVE)                \
-    X(cqaw, s3k_cqaw_star_wave_32x16,     32, 16, 16, 4, STAR, WAVE)                \
-    X(cqawb, s3k_cqawb_star_wave_64x16,   64, 16, 16, 4, STAR, WAVE)                \
-    X(cqaz, s3k_cqaz_star_wave_64x16,     64, 16, 16, 4, STAR, WAVE)                \
-    X(cqaz, s3k_cqaz_star_wave_128x16,   128, 16, 16, 4, STAR, WAVE)                \
-    X(cqaz1, s3k_cqaz1_star_wave_64x16,   64, 16, 16, 4, STAR, WAVE)                \
     X(cqt,  s3k_cqt_star_wave_64x16,      64, 16, 16, 4, STAR, WAVE)                \
     X(cqt,  s3k_cqt_star_wave_32x16,      32, 16, 16, 4, STAR, WAVE)                \
     X(cqt,  s3k_cqt_star_wave_128x16,    128, 16, 16, 4, STAR, WAVE)                \
@@ -1493,20 +895,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cq,    s3k_cq_star_heat_64x8,      64,  8,  8, 4, STAR, HEAT)                 \
     X(cq,    s3k_cq_star_heat_32x32,     32, 32, 16, 4, STAR, HEAT)                 \
     X(cq,    s3k_cq_star_heat_64x16,     64, 16,  8, 4, STAR, HEAT)                 \
-    X(cqr,   s3k_cqr_star_heat_32x8,     32,  8,  4, 4, STAR, HEAT)                 \
-    X(cqr,   s3k_cqr_star_heat_32x16,    32, 16,  8, 4, STAR, HEAT)                 \
-    X(cqr,   s3k_cqr_star_heat_64x8,     64,  8,  4, 4, STAR, HEAT)                 \
-    X(cqr,   s3k_cqr_star_heat_64x16,    64, 16,  8, 4, STAR, HEAT)                 \
-    X(cqv,   s3k_cqv_star_heat_32x16,    32, 16, 16, 4, STAR, HEAT)                 \
-    X(cqv,   s3k_cqv_star_heat_64x8,     64,  8,  8, 4, STAR, HEAT)                 \
-    X(cqv,   s3k_cqv_star_heat_64x16,    64, 16, 16, 4, STAR, HEAT)                 \
-    X(cqv,   s3k_cqv_star_heat_32x32,    32, 32, 16, 4, STAR, HEAT)                 \
-    X(cqw,  s3k_cqw_star_heat_32x16,     32, 16, 16, 4, STAR, HEAT)                 \
-    X(cqw,  s3k_cqw_star_heat_64x8,      64,  8,  8, 4, STAR, HEAT)                 \
-    X(cqw,  s3k_cqw_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                 \
-    X(cqw,  s3k_cqw_star_heat_32x32,     32, 32, 16, 4, STAR, HEAT)                 \
-    X(cqwb, s3k_cqwb_star_heat_32x16,    32, 16, 16, 4, STAR, HEAT)                 \
-    X(cqwb, s3k_cqwb_star_heat_64x8,     64,  8,  8, 4, STAR, HEAT)                 \
     X(cqa,  s3k_cqa_star_heat_32x16,     32, 16, 16, 4, STAR, HEAT)                 \
     X(cqa,  s3k_cqa_star_heat_64x8,      64,  8,  8, 4, STAR, HEAT)                 \
     X(cqa,  s3k_cqa_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                 \
@@ -1517,11 +905,6 @@ S3_KDECL(NAME, ((BX) / 4) * (TY))                                               
     X(cqas, s3k_cqas_star_heat_32x32,    32, 32, 16, 4, STAR, HEAT)                 \
     X(cqa, s3k_cqa_star_heat_128x16,     128, 16, 16, 4, STAR, HEAT)                \
     X(cqa, s3k_cqa_star_heat_64x32,       64, 32, 32, 4, STAR, HEAT)                \
-    X(cqaw, s3k_cqaw_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
-    X(cqawb, s3k_cqawb_star_heat_64x16,   64, 16, 16, 4, STAR, HEAT)                \
-    X(cqab, s3k_cqab_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
-    X(cqaw, s3k_cqaw_star_heat_128x16,   128, 16, 16, 4, STAR, HEAT)                \
-    X(cqaz, s3k_cqaz_star_heat_64x16,     64, 16, 16, 4, STAR, HEAT)                \
     X(cqt,  s3k_cqt_star_heat_64x16,      64, 16, 16, 4, STAR, HEAT)                \
     X(cqt,  s3k_cqt_star_heat_64x32,      64, 32, 32, 4, STAR, HEAT)                \
     X(cqa,  s3k_cqa_box_heat_64x16,       64, 16, 16, 1, BOX,  HEAT)                \

@@ -27,7 +27,7 @@ enum { S3_WAVE = 0, S3_HEAT = 1 };     /* equation */
 
 /* The same operations in the same order as s3_star_lap, from values: pD is
  * the neighbour sum at distance D, s3_star_pair(x-D, x+D, y-D, y+D, z-D, z+D).
- * For kernels that keep neighbours in registers (cqr). s3_star_lap is kept in
+ * For kernels that keep neighbours in registers (cqa, cqt). s3_star_lap is kept in
  * its pointer form because the cq kernels compile to fewer registers with it;
  * the emulated-kernel tests check that both forms give the same bits. */
 WAVE_HD real s3_star_pair(real xm, real xp, real ym, real yp, real zm, real zp)

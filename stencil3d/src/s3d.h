@@ -40,7 +40,7 @@ typedef struct S3Case {
     char init[16];           /* gauss | sine | noise */
     double init_w;           /* gauss: half-width in cells (0 = n/10) */
     char mode[16];           /* cpu | emu | gpu | verify | bench */
-    char kernel[16];         /* cq | regq | naive */
+    char kernel[16];         /* naive | regq | cq | cqa | cqas | cqt | cqts */
     char tile[16];           /* BXxBY, e.g. 32x16; "" = default of the kernel */
     int zchunk;              /* planes per thread block (0 = automatic) */
     char emu[16];            /* emulation: phase (region by region) | fiber (thread by thread) */
@@ -68,7 +68,7 @@ const char *s3_stencil_name(int st);
 /* bench filter: 1 if list is empty or names kind (any tile) or kind:tile, either
  * optionally followed by @star or @box (then only that stencil) */
 int s3_bench_wants(const char *list, const char *kind, const char *tile, const char *stencil);
-/* 1 if the kernel kind indexes a plane with 32-bit integers (cqv, cqw*, cqa*, cqt*) */
+/* 1 if the kernel kind indexes a plane with 32-bit integers (cqa, cqas, cqt, cqts) */
 int s3_kind_plane32(const char *kind);
 
 /* cpu.c: CPU reference (OpenMP) and field helpers. Pointers are origin pointers. */
@@ -85,7 +85,7 @@ int  s3_write_outputs(const S3Grid *g, const S3Case *c, const real *u, unsigned 
 
 /* Kernel variants: the same table in the CUDA build and the CPU emulation. */
 typedef struct S3KInfo {
-    const char *kind;        /* cq | regq | naive */
+    const char *kind;        /* naive | regq | cq | cqa | cqas | cqt | cqts */
     const char *tile;        /* "BXxBY" */
     int stencil, eq;
     int bx, by, nthreads, rad;
