@@ -44,7 +44,7 @@ program adiflow
   call adi_ignore_file_size_signal()
   case_path = command_argument(1)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
-    write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|cuda] '// &
+    write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|gpu] '// &
       '[--kernels split|merged] [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix]'
     write(output_unit, '(a)') 'case-file keys: see README.md, "Case file reference"'
     if (len_trim(case_path) == 0) error stop 2, quiet=.true.
@@ -101,7 +101,7 @@ program adiflow
   end if
 
   if (use_gpu) then
-    write(output_unit, '(a)') '  backend: cuda ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info())
+    write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info())
     call gpu_check(adi_gpu_init(gpu%ptr, sp, kernel_family(cs%kernels), f%sf, f%sc, f%vol, f%q), 'initialisation')
   else
     write(output_unit, '(a,i0,a)') '  backend: cpu (Fortran reference, ', nthreads, ' OpenMP threads)'
@@ -144,8 +144,8 @@ contains
     select case (trim(req))
     case ('cpu')
       gpu = .false.
-    case ('cuda')
-      if (adi_gpu_available() == 0) call gpu_check(int(1, c_int), 'backend = ''cuda''')
+    case ('gpu')
+      if (adi_gpu_available() == 0) call gpu_check(int(1, c_int), 'backend = ''gpu''')
       gpu = .true.
     case default
       gpu = adi_gpu_available() /= 0

@@ -81,7 +81,7 @@ program adiflow_mpi
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
       '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] '// &
-      '[--backend auto|cpu|cuda] [--kernels split|merged] [--mass-fix]'
+      '[--backend auto|cpu|gpu] [--kernels split|merged] [--mass-fix]'
     call finish(merge(2, 0, len_trim(case_path) == 0))
   end if
 
@@ -134,7 +134,7 @@ program adiflow_mpi
       write(output_unit, '(a)') '  LU-ADI across blocks: decoupled (interface increments held at zero)'
     end if
     if (use_gpu) then
-      write(output_unit, '(a,i0,a)') '  backend: cuda, ', nranks, ' GPUs (one per rank, NCCL halos), '// &
+      write(output_unit, '(a,i0,a)') '  backend: gpu, ', nranks, ' GPUs (one per rank, NCCL halos), '// &
         trim(cs%kernels)//' kernels; rank 0 on '//trim(gpu_device_info())
     else
       write(output_unit, '(a)') '  backend: cpu (Fortran reference, MPI host exchange)'
@@ -266,8 +266,8 @@ contains
     select case (trim(cs%backend))
     case ('cpu')
       gpu = .false.
-    case ('cuda')
-      if (.not. all_have) call stop_all(2, 'backend = ''cuda'' but not every rank sees a usable GPU ('// &
+    case ('gpu')
+      if (.not. all_have) call stop_all(2, 'backend = ''gpu'' but not every rank sees a usable GPU ('// &
         'one rank per GPU; a build without nvcc/NCCL has no GPU backend): '//trim(gpu_error_text()))
       gpu = .true.
     case default

@@ -198,7 +198,7 @@ contains
     cs%mass_fix = mass_fix
     cs%max_iter = max_iter; cs%tol = tol; cs%monitor_interval = monitor_interval
     cs%output_interval = output_interval; cs%restart_interval = restart_interval
-    cs%restart = restart; cs%run_dir = run_dir; cs%backend = lower(backend)
+    cs%restart = restart; cs%run_dir = run_dir; cs%backend = backend_name(backend)
     cs%kernels = lower(kernels); cs%write_vtk = write_vtk
     cs%write_tecplot = write_tecplot; cs%write_profiles = write_profiles
     cs%write_dump = write_dump; cs%write_plot = write_plot
@@ -216,7 +216,7 @@ contains
     integer :: n, ia, ios
     character(len=:), allocatable :: arg, val
     character(len=320) :: allowed
-    allowed = '--backend auto|cpu|cuda, --kernels split|merged, --max-iter N, --run-dir DIR, --restart, --mass-fix'
+    allowed = '--backend auto|cpu|gpu, --kernels split|merged, --max-iter N, --run-dir DIR, --restart, --mass-fix'
     if (present(extra_help)) allowed = trim(extra_help)//', '//allowed
     n = command_argument_count()
     ia = 2
@@ -232,7 +232,7 @@ contains
       case ('--backend', '--kernels', '--max-iter', '--run-dir')
         if (ia == n) call case_error('option '//trim(arg)//' needs a value')
         select case (trim(arg))
-        case ('--backend'); cs%backend = lower(val)
+        case ('--backend'); cs%backend = backend_name(val)
         case ('--kernels'); cs%kernels = lower(val)
         case ('--run-dir')
           if (len(val) > max_path_len) call case_error(run_dir_too_long(len(val)))
@@ -363,7 +363,7 @@ contains
     call check_int('monitor_interval', cs%monitor_interval, 1, 100000000)
     call check_int('output_interval', cs%output_interval, 0, 100000000)
     call check_int('restart_interval', cs%restart_interval, 0, 100000000)
-    call check_choice('backend', cs%backend, 'auto cpu cuda')
+    call check_choice('backend', cs%backend, 'auto cpu gpu')
     call check_choice('kernels', cs%kernels, 'split merged')
   end subroutine validate_case
 
@@ -419,6 +419,15 @@ contains
     if (b < a) b = len_trim(path)
     stem = path(a:b)
   end function case_stem
+
+  !> The backend by its vendor-neutral name: 'cuda' and 'hip' are accepted
+  !> as other names of 'gpu' (the GPU backend of whichever build this is).
+  function backend_name(v) result(b)
+    character(len=*), intent(in) :: v
+    character(len=16) :: b
+    b = lower(v)
+    if (b == 'cuda' .or. b == 'hip') b = 'gpu'
+  end function backend_name
 
   !> Command-line argument n, whole, however long.
   function command_argument(n) result(arg)
