@@ -42,7 +42,7 @@ else
 FFLAGS_USE := $(FFLAGS_RELEASE)
 endif
 
-F_MODULES := kinds grid_layout solver_params sys_interface case_config output_file flow_math grid_generation \
+F_MODULES := kinds grid_layout solver_params gpu_settings sys_interface case_config output_file flow_math grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu field_io output_vtk output_tecplot output_profiles \
   residual_monitor driver_loop gpu_bridge

@@ -37,7 +37,8 @@ module case_config
     'entropy_fix=r,cfl=r,cfl_start=r,cfl_ramp_iters=i,mass_fix=l,max_iter=i,tol=r,'// &
     'monitor_interval=i,output_interval=i,restart_interval=i,restart=l,run_dir=s4000,backend=s16,'// &
     'kernels=s16,write_vtk=l,write_tecplot=l,write_profiles=l,write_dump=l,write_plot=l;'// &
-    'parallel:npj=i,npk=i,adi_mode=s16,pipeline_chunks=i'
+    'parallel:npj=i,npk=i,adi_mode=s16,pipeline_chunks=i;'// &
+    'gpu:device=i,timing=l,overlap=l,merged_steps=s255,tuning_table=s4000'
 
   interface
     integer(c_int) function adi_case_scan(path, spec, msg, msglen) bind(c, name='adi_case_scan')
@@ -90,6 +91,11 @@ module case_config
     logical :: write_vtk = .true., write_tecplot = .true.
     logical :: write_profiles = .true., write_dump = .true.
     logical :: write_plot = .true.
+    ! the optional &gpu group (fortran/gpu_settings.f90): how the GPU runs, never what it computes
+    integer :: gpu_device = -1
+    logical :: gpu_timing = .false., gpu_overlap = .true.
+    character(len=255) :: gpu_merged_steps = ''
+    character(len=max_path_len) :: gpu_tuning_table = ''
   end type case_t
 
 contains
@@ -146,6 +152,11 @@ contains
     integer :: u, ios
     character(len=512) :: msg
     character(kind=c_char) :: why(1024)
+    integer :: device
+    logical :: timing, overlap
+    character(len=255) :: merged_steps
+    character(len=max_path_len) :: tuning_table
+    namelist /gpu/ device, timing, overlap, merged_steps, tuning_table
 
     ! the text first: types, repeated keys and groups, lengths, special files
     why(1) = c_null_char
@@ -175,6 +186,18 @@ contains
     open(newunit=u, file=path, status='old', action='read', iostat=ios, iomsg=msg)
     if (ios /= 0) call case_error('cannot open case file "'//trim(path)//'": '//trim(msg))
     read(u, nml=adiflow, iostat=ios, iomsg=msg)
+    if (ios == 0) then
+      ! &gpu is optional: its absence (end of file) leaves the defaults
+      device = cs%gpu_device; timing = cs%gpu_timing; overlap = cs%gpu_overlap
+      merged_steps = cs%gpu_merged_steps; tuning_table = cs%gpu_tuning_table
+      rewind(u)
+      read(u, nml=gpu, iostat=ios, iomsg=msg)
+      if (ios < 0) ios = 0
+      if (ios == 0) then
+        cs%gpu_device = device; cs%gpu_timing = timing; cs%gpu_overlap = overlap
+        cs%gpu_merged_steps = lower(merged_steps); cs%gpu_tuning_table = tuning_table
+      end if
+    end if
     close(u)
     if (ios < 0) call case_error('case file "'//trim(path)// &
       '" has no &adiflow namelist group (it must start with "&adiflow" and end with "/")')
@@ -365,6 +388,7 @@ contains
     call check_int('restart_interval', cs%restart_interval, 0, 100000000)
     call check_choice('backend', cs%backend, 'auto cpu gpu')
     call check_choice('kernels', cs%kernels, 'split merged')
+    call check_int('device (&gpu)', cs%gpu_device, -1, 1023)
   end subroutine validate_case
 
   !> Host-side constants, computed once and shared with the device as they are.
