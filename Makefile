@@ -31,7 +31,7 @@ FFLAGS ?= -O2 -g -fopenmp -ffp-contract=off -fno-fast-math -std=f2018 -fno-backt
           -Wno-compare-reals -Wno-unused-dummy-argument -ffree-line-length-none -fcheck=bounds
 FFLAGS_RELEASE := -O2 -g -fopenmp -ffp-contract=off -std=f2018 -fno-backtrace -ffpe-summary=none -ffree-line-length-none
 CFLAGS ?= -O2 -g -std=c11 -Wall -Wextra -ffp-contract=off -Iinclude
-NVFLAGS := -O3 -std=c++17 -Iinclude -gencode arch=$(CUDA_PTX),code=$(CUDA_ARCH) \
+NVFLAGS := -O3 -std=c++17 -Iinclude -Icuda/common -gencode arch=$(CUDA_PTX),code=$(CUDA_ARCH) \
            -gencode arch=$(CUDA_PTX),code=$(CUDA_PTX) -Xcompiler -Wall
 ifeq ($(STRICT),1)
 NVFLAGS += --fmad=false
@@ -51,9 +51,13 @@ F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # safe commit of output files, the case file's text check
 C_OBJS := $(OBJ)/sys_support.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o
 
-CU_SRCS := $(wildcard cuda/*.cu)
+# the GPU backend: the bridge API (cuda/api), the two kernel families
+# (cuda/split, cuda/merged), their internal headers (cuda/common); the
+# multi-GPU block mode (cuda/multi) goes into make mpi's build only
+CU_SRCS := $(wildcard cuda/api/*.cu cuda/split/*.cu cuda/merged/*.cu)
+GPU_HDRS := $(wildcard include/*.h cuda/*/*.h cuda/*/*.cuh)
 ifneq ($(and $(NVCC),$(CU_SRCS)),)
-GPU_OBJS := $(patsubst cuda/%.cu,$(OBJ)/cuda_%.o,$(CU_SRCS))
+GPU_OBJS := $(patsubst cuda/%.cu,$(OBJ)/cuda/%.o,$(CU_SRCS))
 GPU_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -ldl -lpthread -lstdc++
 else
 GPU_OBJS := $(OBJ)/bridge_stub.o
@@ -112,7 +116,7 @@ $(OBJ)/%.o: fortran/%.f90 | $(OBJ)
 $(OBJ)/%.o: fortran/%.c include/field_format.h fortran/safe_file.h | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran -c $< -o $@
 
-$(OBJ)/bridge_stub.o: cuda/bridge_stub.c include/adiflow_bridge.h | $(OBJ)
+$(OBJ)/bridge_stub.o: cuda/api/bridge_stub.c include/adiflow_bridge.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(OBJ)/.cuda-$(CUDA_MODE): | $(OBJ)
@@ -120,7 +124,9 @@ $(OBJ)/.cuda-$(CUDA_MODE): | $(OBJ)
 	@if [ "$(CUDA_MODE)" = strict ]; then echo "nvcc $(NVFLAGS)" > $(BUILD)/STRICT; else rm -f $(BUILD)/STRICT; fi
 	@touch $@
 
-$(OBJ)/cuda_%.o: cuda/%.cu $(wildcard include/*.h cuda/*.cuh) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
+# objects mirror the source tree (build/obj/cuda/split/adi_kernels.o, ...)
+$(OBJ)/cuda/%.o: cuda/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
+	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # Fortran modules must be compiled in dependency order.
@@ -160,7 +166,7 @@ ADI_NCCL_LIB ?= $(firstword $(foreach d,$(CUDA_HOME)/lib64 $(CUDA_HOME)/lib /usr
 ADI_NCCL_INC ?= $(firstword $(foreach d,$(CUDA_HOME)/include /usr/include,$(if $(wildcard $(d)/nccl.h),$(d))))
 endif
 ifneq ($(and $(GPU_LIBS),$(ADI_NCCL_LIB),$(ADI_NCCL_INC)),)
-MPI_GPU_OBJS := $(GPU_OBJS) $(OBJ)/cuda_multi_block_nccl.o
+MPI_GPU_OBJS := $(GPU_OBJS) $(OBJ)/cuda/multi/block_nccl.o
 MPI_GPU_LIBS := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) \
                 -L$(ADI_NCCL_LIB) -Wl,-rpath,$(ADI_NCCL_LIB) -lnccl
 else
@@ -170,8 +176,9 @@ endif
 MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS_USE)),$(FFLAGS_USE))
 MPI_LINK_LIBS := $(MPI_GPU_LIBS) $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread)
 $(OBJ)/gpu_block_bridge.o: $(OBJ)/solver_params.o
-$(OBJ)/cuda_multi_block_nccl.o: cuda/multi/block_nccl.cu $(wildcard include/*.h cuda/*.cuh) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
-	$(NVCC) $(NVFLAGS) -Icuda -I$(ADI_NCCL_INC) -c $< -o $@
+$(OBJ)/cuda/multi/block_nccl.o: cuda/multi/block_nccl.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -I$(ADI_NCCL_INC) -c $< -o $@
 $(OBJ)/block_stub.o: cuda/multi/block_stub.c include/adiflow_block.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(OBJ)/mpi/mpi_decomp.o: fortran/mpi_decomp.f90 $(F_OBJS) | $(OBJ)
@@ -200,8 +207,8 @@ $(BUILD)/ghia_compare: validation/ghia_compare.c | $(OBJ)
 $(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/$*
 	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/$* -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
-$(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c include/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
-	$(CC) $(CFLAGS) -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
+$(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
+	$(CC) $(CFLAGS) -Icuda/common -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # the bind(c) parameter struct: same size and offsets in Fortran and C
 $(BUILD)/test_params_layout: tests/test_params_layout.f90 tests/params_layout_shim.c include/adiflow_params.h \
@@ -211,22 +218,23 @@ $(BUILD)/test_params_layout: tests/test_params_layout.f90 tests/params_layout_sh
 	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/test_util.f90 $< $(OBJ)/params_layout_shim.o \
 	  $(OBJ)/solver_params.o -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
-$(BUILD)/test_block_sweep: tests/test_block_sweep.c include/adiflow_stages.h include/adiflow_math.h | $(OBJ)
-	$(CC) $(CFLAGS) $< -lm -o $@
+$(BUILD)/test_block_sweep: tests/test_block_sweep.c cuda/common/adiflow_stages.h cuda/common/adiflow_math.h \
+  include/adiflow_bridge.h | $(OBJ)
+	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@
 # the GPU launch sequence over the shared stage bodies, emulated on the CPU
 $(BUILD)/test_stages_c_vs_fortran: tests/test_stages_c_vs_fortran.f90 tests/stages_host_emul.c \
-  include/adiflow_stages.h include/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
+  cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/stages_c_vs_fortran
-	$(CC) $(CFLAGS) -c tests/stages_host_emul.c -o $(OBJ)/stages_host_emul.o
+	$(CC) $(CFLAGS) -Icuda/common -c tests/stages_host_emul.c -o $(OBJ)/stages_host_emul.o
 	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/stages_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
 	  $(OBJ)/stages_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 
 # the merged kernel family's launch sequence, emulated on the CPU
 $(BUILD)/test_merged_c_vs_fortran: tests/test_merged_c_vs_fortran.f90 tests/merged_host_emul.c \
-  include/adiflow_merged.h include/adiflow_stages.h include/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) \
+  cuda/common/adiflow_merged.h cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) \
   tests/test_util.f90 tests/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/merged_c_vs_fortran
-	$(CC) $(CFLAGS) -c tests/merged_host_emul.c -o $(OBJ)/merged_host_emul.o
+	$(CC) $(CFLAGS) -Icuda/common -c tests/merged_host_emul.c -o $(OBJ)/merged_host_emul.o
 	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/merged_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
 	  $(OBJ)/merged_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # device-to-device copy bandwidth, the reference of bench/device_merged.sh
@@ -252,7 +260,7 @@ gpu-test:
 clean:
 	rm -rf $(BUILD)
 
--include wave/wave.mk
--include stencil3d/stencil3d.mk
--include ooc/ooc.mk
+-include modules/wave/wave.mk
+-include modules/stencil3d/stencil3d.mk
+-include modules/ooc/ooc.mk
 -include hip/hip.mk

@@ -10,7 +10,8 @@
 #   2. tune mode on 128^3: the block-shape table -> $OUT/tune_sm_XY.txt (used
 #      by every later merged run through ADIFLOW_TUNE_TABLE)
 #   3. each technique as a step (ADIFLOW_MERGED_STEPS, cumulative in the
-#      paper's order), 128^3, 50 timed iterations each: per-kernel times
+#      paper's order), then the ablation (all, and all with one technique
+#      off), 128^3, 50 timed iterations each: per-kernel times
 #   4. for 128^3 and 256x256x128: split vs merged per-kernel table (time,
 #      bytes by count, GB/s, % of copy bandwidth), s/iteration, 2000-iteration
 #      totals (graph on, no per-kernel events), CPU reference s/iteration
@@ -59,7 +60,7 @@ if [ -s "$TUNE" ]; then export ADIFLOW_TUNE_TABLE=$TUNE; row "tune mode: table w
 else row "tune mode" "FAILED: $(tail -n 2 $W/tune.log)"; fi
 
 # per-kernel times of a run's log -> "name d ms bytes" lines
-split_rows() { # LOG NI NJ NK -> name d ms bytes (bytes by count, as cuda/merged_schedule.cu counts)
+split_rows() { # LOG NI NJ NK -> name d ms bytes (bytes by count, as cuda/merged/schedule.cu counts)
   awk -v ni=$2 -v nj=$3 -v nk=$4 '
     BEGIN { n = ni*nj*nk; all = (ni+4)*(nj+4)*(nk+4); ldi = int((ni+4+15)/16)*16;
       pp["flux_kernel1"]=10; pp["flux_kernel2"]=20; pp["flux_kernel3"]=18; pp["viscous_kernel"]=19;
@@ -90,7 +91,7 @@ echo "== 3. each technique as a step, 128^3 (cumulative, paper order, then beyon
 ITS=50; [ $QUICK = 1 ] && ITS=10
 : > $O/steps128.txt
 STEPS=""
-for st in none adi12 align sweep flux1s tune fuse comp adi123 pt fmarch tsweep adi5f; do
+for st in none align sweep tune fuse comp adi123 pt fmarch tsweep adi5f; do
   [ $st = none ] && STEPS=none || STEPS="$STEPS,$st"
   ADIFLOW_MERGED_STEPS=$STEPS ADIFLOW_GPU_TIMING=1 build/adiflow cases/seed128.nml --backend cuda --kernels merged \
     --max-iter $ITS --run-dir $W/st_$st > $W/st_$st.log 2>&1
@@ -98,6 +99,16 @@ for st in none adi12 align sweep flux1s tune fuse comp adi123 pt fmarch tsweep a
   echo "## +$st (steps $STEPS): all kernels $tot ms/iteration" >> $O/steps128.txt
   merged_rows $W/st_$st.log | awk '{printf "  %-18s %d %9.4f ms\n", $1, $2, $3}' >> $O/steps128.txt
   row "128^3 merged, steps up to +$st: kernels ms/iteration" "$tot"
+done
+# the ablation: the default with one technique off at a time (graph: below)
+for st in all align sweep tune fuse comp adi123 pt fmarch tsweep adi5f; do
+  STEPS=$([ $st = all ] && echo all || echo all,-$st)
+  ADIFLOW_MERGED_STEPS=$STEPS ADIFLOW_GPU_TIMING=1 build/adiflow cases/seed128.nml --backend cuda --kernels merged \
+    --max-iter $ITS --run-dir $W/ab_$st > $W/ab_$st.log 2>&1
+  tot=$(merged_rows $W/ab_$st.log | awk '{s += $3} END {printf "%.4f", s}')
+  echo "## steps $STEPS: all kernels $tot ms/iteration" >> $O/steps128.txt
+  merged_rows $W/ab_$st.log | awk '{printf "  %-18s %d %9.4f ms\n", $1, $2, $3}' >> $O/steps128.txt
+  row "128^3 merged, steps $STEPS: kernels ms/iteration" "$tot"
 done
 for mode in 0 1; do   # graph off vs on: whole-iteration time (no per-kernel events)
   s=$([ $mode = 1 ] && echo all || echo all,-graph)
@@ -150,6 +161,6 @@ OMP_NUM_THREADS=1 build/adiflow cases/seed128.nml --backend cpu --max-iter 3 --r
 row "128^3 CPU reference, 1 thread: s/iteration" "$(spi $W/c1.log)"
 OMP_NUM_THREADS=$(nproc) build/adiflow cases/seed128.nml --backend cpu --max-iter 5 --run-dir $W/cN > $W/cN.log 2>&1
 row "128^3 CPU reference, $(nproc) threads: s/iteration" "$(spi $W/cN.log)"
-cp $W/*_t.log $W/st_*.log $W/tune.log $O/ 2>/dev/null
+cp $W/*_t.log $W/st_*.log $W/ab_*.log $W/tune.log $O/ 2>/dev/null
 echo; echo "================ merged kernels device summary ================"; cat $T
 cp $T $O/table_merged.txt

@@ -68,7 +68,7 @@ if [ "$MODE" = check ] || [ "$MODE" = all ]; then
   $RUN -np 2 build/adiflow_mpi $C --backend cpu --adi-mode decoupled --npk 2 --run-dir $W/dcf > $W/dcf.log 2>&1
   build/compare_fields $W/dcf/field.dump $W/dmf/field.dump --tol 1e-12 > $W/cmpm.txt 2>&1
   row "fast decoupled 1x2 merged GPUs vs CPU decoupled, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL)"
-  # mass_fix on the GPU (cuda/mass_kernels.cu): the mass sums in the CPU's
+  # mass_fix on the GPU (cuda/api/mass.cu): the mass sums in the CPU's
   # order, the rescale on the device; bit-identical in the strict build
   $S/adiflow $C --backend cpu --mass-fix --run-dir $W/sermf > $W/sermf.log 2>&1
   for k in split merged; do

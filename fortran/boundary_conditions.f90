@@ -12,7 +12,7 @@
 !> the viscous heat flux reads. (Reflecting T through the ghost density
 !> instead would leak mass through every wall whose T differs from T_wall,
 !> and the residual of a driven cavity would stall.)
-!> Mirror: include/adiflow_stages.h (bc_fill_line, wall_temperature_line).
+!> Mirror: cuda/common/adiflow_stages.h (bc_fill_line, wall_temperature_line).
 module boundary_conditions
   use kinds, only: rk, nvar
   use grid_layout, only: layout_t

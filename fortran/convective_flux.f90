@@ -1,5 +1,5 @@
 !> Convective (Roe) flux of one direction in the four stages of the seed
-!> paper, mirrored one to one by cuda/flux_kernels.cu:
+!> paper, mirrored one to one by cuda/split/flux_kernels.cu:
 !>   stage 1  du(c) = qp(c) - qp(c-1)                  cells 0..n+2 along d
 !>   stage 2  MUSCL left/right states at faces        faces 1..n+1
 !>   stage 3  Roe flux at faces                       faces 1..n+1

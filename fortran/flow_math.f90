@@ -1,7 +1,7 @@
 !> Per-point formulas: primitive variables, viscosity, limiter, Roe flux,
 !> characteristic transforms, wall ghost state.
 !>
-!> Mirror: include/adiflow_math.h. The two files read side by side with the
+!> Mirror: cuda/common/adiflow_math.h. The two files read side by side with the
 !> same names and the same order of operations (every sum written left to
 !> right as here), so the CPU and GPU backends agree bit for bit when FMA
 !> contraction is off. Change one, change the other.

@@ -1,6 +1,6 @@
 !> Diagonalised LU-ADI in delta form (Obayashi-Kuwahara / Pulliam-Chaussee),
 !> one direction at a time, in the five stages of the seed paper, mirrored
-!> one to one by cuda/adi_kernels.cu:
+!> one to one by cuda/split/adi_kernels.cu:
 !>   stage 1  eigenvalues and their split lam+- (three distinct: U, U+c|k|, U-c|k|)
 !>   stage 2  sweep coefficients flmp, flmn, diag
 !>   stage 3  right-hand side into characteristic variables

@@ -8,8 +8,8 @@
 !> u, v, w and T and moves only that level.
 !>
 !> The total is summed in one fixed order, shared with the GPU backend's
-!> mass kernels (include/adiflow_stages.h: mass_row_sum, mass_plane_sum_from,
-!> cuda/mass_kernels.cu): first each (j,k) row from 0 over i in order
+!> mass kernels (cuda/common/adiflow_stages.h: mass_row_sum, mass_plane_sum_from,
+!> cuda/api/mass.cu): first each (j,k) row from 0 over i in order
 !> (mass_row_sum), then per k-plane the rows added in j order onto the
 !> plane's running sum, then the planes in k order (mass_from_plane_sums).
 !> Row sums first because they parallelise: the GPU gives one thread to a
@@ -33,7 +33,7 @@ module mass_constraint
 contains
 
   !> Sum of vol*rho over the row (j, k), i in order from 0 (q absent: rho = 1,
-  !> the volume). Mirror: mass_row_sum in include/adiflow_stages.h.
+  !> the volume). Mirror: mass_row_sum in cuda/common/adiflow_stages.h.
   pure function mass_row_sum(lay, vol, j, k, q) result(r)
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: vol(-1:,-1:,-1:)
@@ -56,7 +56,7 @@ contains
   !> plane(k) += the row sums of plane k, added in j order (a block of a
   !> decomposed grid starts from the sums of the blocks below it in j).
   !> Without q, rho = 1: the plane sums of the reference mass M0.
-  !> Mirror of the j loop: mass_plane_sum_from in include/adiflow_stages.h.
+  !> Mirror of the j loop: mass_plane_sum_from in cuda/common/adiflow_stages.h.
   subroutine add_mass_plane_sums(lay, vol, plane, q)
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: vol(-1:,-1:,-1:)
@@ -107,7 +107,7 @@ contains
 
   !> Scale the five conservative variables of every interior cell by s. The
   !> ghosts are left alone: the next boundary fill recomputes them from the
-  !> interior. Mirror: scale_state_point in include/adiflow_stages.h.
+  !> interior. Mirror: scale_state_point in cuda/common/adiflow_stages.h.
   subroutine scale_state(lay, q, s)
     type(layout_t), intent(in) :: lay
     real(rk), intent(inout) :: q(-1:,-1:,-1:,:)

@@ -1,6 +1,6 @@
 !> One iteration of the CPU reference: boundary fill, primitives, local time
 !> step, residual (convective + viscous, per direction), LU-ADI update.
-!> The GPU backend (cuda/bridge.cu) launches the same stages in the same order.
+!> The GPU backend (cuda/split/schedule.cu, cuda/merged/schedule.cu) launches the same stages in the same order.
 module solver_cpu
   use kinds, only: rk
   use grid_layout, only: layout_t

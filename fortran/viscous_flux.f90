@@ -1,7 +1,7 @@
 !> Viscous flux of one direction at faces 1..n+1, second-order central:
 !> normal differences across the face, cross differences averaged over the
 !> two cells beside it. Written into wk(..., WK_FV+1:WK_FV+5); flux stage 4
-!> subtracts it from the convective flux. Mirror: cuda/viscous_kernels.cu
+!> subtracts it from the convective flux. Mirror: cuda/split/viscous_kernels.cu
 module viscous_flux
   use kinds, only: rk
   use grid_layout, only: layout_t

@@ -2,9 +2,11 @@
 # accelerators (make fragment, included by the top-level Makefile; paths are
 # relative to the repository root). hip/README.md explains the port.
 #
-#   make hip               build/hip/adiflow: the Fortran driver and every
-#                          cuda/*.cu compiled by hipcc (the same files nvcc
-#                          compiles; include/adiflow_gpu_vendor.h maps the names)
+#   make hip               build/hip/adiflow: the Fortran driver and the GPU
+#                          sources of build/adiflow compiled by hipcc (the
+#                          same files nvcc compiles; cuda/common/adiflow_gpu_vendor.h
+#                          maps the names), and build/hip/gpu_two_grids over
+#                          them; what it leaves out: hip/README.md
 #   make hip-clean         remove build/hip
 #   make gpu-vendor-check  compile tests/gpu_vendor_check.cu with nvcc and hipcc,
 #                          whichever are installed (make hip compiles it with hipcc)
@@ -28,14 +30,18 @@ HIP_ARCH  ?= gfx906 gfx90a gfx942
 HIPCC     ?= $(or $(shell command -v hipcc 2>/dev/null),$(wildcard /opt/rocm/bin/hipcc),hipcc)
 # -Wno-unused-result: HIP marks hipError_t [[nodiscard]]; the CUDA-written
 # clean-up paths (cudaFree in free_all, ...) ignore it on purpose
-HIPFLAGS  ?= -O3 -std=c++17 -Iinclude -Wall -Wno-unused-result
+HIPFLAGS  ?= -O3 -std=c++17 -Wall -Wno-unused-result
+# the public headers and the GPU backend's internal ones (kept out of
+# HIPFLAGS, so that replacing the flags keeps the sources compiling)
+HIP_INC   := -Iinclude -Icuda/common
 
 # the makefile that includes this one, for the recursive calls below
 HIP_TOP_MAKEFILE := $(firstword $(MAKEFILE_LIST))
 
-# Every cuda/*.cu, also the ones added later: nothing to list here.
-HIP_CU_SRCS  = $(wildcard cuda/*.cu)
-HIP_GPU_OBJS = $(patsubst cuda/%.cu,$(HIP_OBJ)/hip_%.o,$(HIP_CU_SRCS))
+# The sources nvcc compiles (CU_SRCS of the top-level Makefile: cuda/api,
+# cuda/split, cuda/merged), also the ones added later: nothing to list here.
+HIP_CU_SRCS  = $(CU_SRCS)
+HIP_GPU_OBJS = $(patsubst cuda/%.cu,$(HIP_OBJ)/hip/%.o,$(HIP_CU_SRCS))
 
 # libamdhip64: ROCm's lib/ for a ROCm hipcc (with an rpath), the system's
 # (Debian's libamdhip64-dev) otherwise. libstdc++ links shared: libamdhip64.so
@@ -52,7 +58,7 @@ hip_space := $(hip_empty) $(hip_empty)
 HIP_ARCHS_OK ?=
 HIP_MODE      = $(if $(filter 1,$(STRICT)),strict,fast)
 HIP_STAMP     = $(HIP_OBJ)/.hip-$(HIP_MODE)-$(subst :,_,$(subst $(hip_space),-,$(strip $(HIP_ARCHS_OK))))$(if $(filter 1,$(HIP_GRAPHS)),-graphs)
-HIPFLAGS_ALL  = $(HIPFLAGS) $(addprefix --offload-arch=,$(HIP_ARCHS_OK)) \
+HIPFLAGS_ALL  = $(HIPFLAGS) $(HIP_INC) $(addprefix --offload-arch=,$(HIP_ARCHS_OK)) \
                 $(if $(filter 1,$(STRICT)),-ffp-contract=off) $(if $(filter 1,$(HIP_GRAPHS)),-DADIFLOW_HIP_GRAPHS)
 
 .PHONY: hip hip-build hip-clean gpu-vendor-check
@@ -78,8 +84,8 @@ hip-build:
 	echo "make hip: $(HIPCC) for $$archs"; \
 	$(MAKE) --no-print-directory -f $(HIP_TOP_MAKEFILE) BUILD=$(HIP_BUILD) HIP_ARCHS_OK="$$archs" \
 	  GPU_OBJS="$(HIP_GPU_OBJS)" GPU_LIBS="$(HIP_LIBS)" LIBSTDCXX_A= \
-	  $(HIP_BUILD)/adiflow $(HIP_OBJ)/gpu_vendor_check.o && \
-	echo "make hip: built $(HIP_BUILD)/adiflow for $$archs$(if $(filter 1,$(STRICT)), (strict)) (HIP_ARCH: $(HIP_ARCH))"
+	  $(HIP_BUILD)/adiflow $(HIP_BUILD)/gpu_two_grids $(HIP_OBJ)/gpu_vendor_check.o && \
+	echo "make hip: built $(HIP_BUILD)/adiflow and $(HIP_BUILD)/gpu_two_grids for $$archs$(if $(filter 1,$(STRICT)), (strict)) (HIP_ARCH: $(HIP_ARCH))"
 
 $(HIP_STAMP):
 	@mkdir -p $(HIP_OBJ)
@@ -87,12 +93,13 @@ $(HIP_STAMP):
 	@if [ "$(HIP_MODE)" = strict ]; then echo "$(HIPCC) $(HIPFLAGS_ALL)" > $(HIP_BUILD)/STRICT; else rm -f $(HIP_BUILD)/STRICT; fi
 	@touch $@
 
-$(HIP_OBJ)/hip_%.o: cuda/%.cu $(wildcard include/*.h cuda/*.cuh) $(HIP_STAMP)
-	@mkdir -p $(HIP_OBJ)
+# objects mirror the source tree under hip/ (the nvcc rule's are under cuda/)
+$(HIP_OBJ)/hip/%.o: cuda/%.cu $(GPU_HDRS) $(HIP_STAMP)
+	@mkdir -p $(@D)
 	$(HIPCC) $(HIPFLAGS_ALL) -c $< -o $@
 
 # compile-only check of the vendor header (not linked into adiflow)
-$(HIP_OBJ)/gpu_vendor_check.o: tests/gpu_vendor_check.cu include/adiflow_gpu_vendor.h $(HIP_STAMP)
+$(HIP_OBJ)/gpu_vendor_check.o: tests/gpu_vendor_check.cu cuda/common/adiflow_gpu_vendor.h $(HIP_STAMP)
 	$(HIPCC) $(HIPFLAGS_ALL) -c $< -o $@
 
 gpu-vendor-check:
@@ -101,7 +108,7 @@ gpu-vendor-check:
 	  $(NVCC) $(NVFLAGS) -c tests/gpu_vendor_check.cu -o $(HIP_BUILD)/gpu_vendor_check_nvcc.o || exit 1; \
 	else echo "nvcc not found: CUDA side not checked"; fi
 	@if command -v $(HIPCC) > /dev/null 2>&1; then echo "hipcc: tests/gpu_vendor_check.cu"; \
-	  $(HIPCC) $(HIPFLAGS) --offload-arch=gfx90a -c tests/gpu_vendor_check.cu -o $(HIP_BUILD)/gpu_vendor_check_hip.o || exit 1; \
+	  $(HIPCC) $(HIPFLAGS) $(HIP_INC) --offload-arch=gfx90a -c tests/gpu_vendor_check.cu -o $(HIP_BUILD)/gpu_vendor_check_hip.o || exit 1; \
 	else echo "hipcc not found: HIP side not checked (scripts/install_deps.sh hip)"; fi
 
 hip-clean:

@@ -3,9 +3,9 @@
  * Fortran declares the same functions in fortran/gpu_bridge.f90 (bind(c))
  * and keeps a grid's handle in type(gpu_grid_t).
  * Every call returns ADI_OK (0) or an ADI_ERR_* code; the text of the last
- * failure (where it happened, which CUDA error, what the user can do) is
+ * failure (where it happened, which CUDA or HIP error, what the user can do) is
  * available from adi_gpu_error_message. The CPU-only build links
- * cuda/bridge_stub.c, whose adi_gpu_available() says no device.
+ * cuda/api/bridge_stub.c, whose adi_gpu_available() says no device.
  *
  * Fields cross the bridge in the shared layout of fortran/grid_layout.f90:
  * npts = ldi*ldj*ldk doubles per field, variable-major, no copies or
@@ -25,12 +25,31 @@ enum adi_status {
   ADI_OK = 0,
   ADI_ERR_NO_DEVICE = 1,   /* no usable GPU, or backend not built */
   ADI_ERR_MEMORY = 2,      /* the grid does not fit in device memory */
-  ADI_ERR_CUDA = 3,        /* a CUDA call or kernel launch failed */
+  ADI_ERR_CUDA = 3,        /* a GPU runtime call (CUDA or HIP) or kernel launch failed */
   ADI_ERR_USAGE = 4,       /* called in the wrong order or with bad arguments */
   ADI_ERR_CONFIG = 5       /* device limits cannot hold the chosen configuration */
 };
 
 enum adi_kernel_family { ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1 };
+
+/* The field layout of fortran/grid_layout.f90 (its own copy of this rule
+ * is the reference): 2 ghost layers on each side, rows padded to a
+ * multiple of 16 doubles (128 bytes), so that every row starts aligned.
+ * adi_gpu_init refuses parameters whose ldi, ldj, ldk disagree. */
+enum { ADI_LAYOUT_GHOSTS = 2, ADI_LAYOUT_ALIGN = 16 };
+
+static inline int adi_layout_ldi(int ni)
+{
+  return ((ni + 2*ADI_LAYOUT_GHOSTS + ADI_LAYOUT_ALIGN - 1)/ADI_LAYOUT_ALIGN)*ADI_LAYOUT_ALIGN;
+}
+
+/* sp->ldi, ldj, ldk from sp->ni, nj, nk */
+static inline void adi_layout_set(adi_solver_params *sp)
+{
+  sp->ldi = adi_layout_ldi(sp->ni);
+  sp->ldj = sp->nj + 2*ADI_LAYOUT_GHOSTS;
+  sp->ldk = sp->nk + 2*ADI_LAYOUT_GHOSTS;
+}
 
 /* 1 when a GPU backend is compiled in and a device is usable, else 0. */
 int adi_gpu_available(void);
@@ -39,7 +58,7 @@ int adi_gpu_available(void);
 int adi_gpu_device_info(char *buf, int buflen);
 
 /* One grid on the device: its fields, stream, kernel schedule (split or
- * merged, with the merged family's block shapes, CUDA graph and events) and,
+ * merged, with the merged family's block shapes, graph and events) and,
  * in block mode (include/adiflow_block.h), its halo and sweep state. Opaque;
  * a process may hold several (multigrid levels, grids of different sizes),
  * each from its own adi_gpu_init and freed by its own adi_gpu_finalize.

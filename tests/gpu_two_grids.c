@@ -91,9 +91,7 @@ static void make_case(tcase *c, const char *name, int ni, int nj, int nk)
   for (f = 0; f < 6; ++f) sp->bc[f] = ADI_BC_WALL;
   sp->bc[3] = ADI_BC_LID;
   sp->ni = ni; sp->nj = nj; sp->nk = nk;
-  sp->ldi = ((ni + 4 + 15)/16)*16;
-  sp->ldj = nj + 4;
-  sp->ldk = nk + 4;
+  adi_layout_set(sp);
   c->npts = (size_t)sp->ldi*(size_t)sp->ldj*(size_t)sp->ldk;
   c->sf = (double *)alloc_or_die(9*c->npts*sizeof(double));
   c->sc = (double *)alloc_or_die(9*c->npts*sizeof(double));

@@ -1,4 +1,4 @@
-/* Compile-only check of include/adiflow_gpu_vendor.h: every name and helper
+/* Compile-only check of cuda/common/adiflow_gpu_vendor.h: every name and helper
  * it offers, used the way kernel authors are told to (hip/README.md), must
  * compile with nvcc and with hipcc. Nothing here runs; `make hip` compiles
  * it for every HIP_ARCH, `make gpu-vendor-check` with nvcc as well. */

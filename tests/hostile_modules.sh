@@ -74,7 +74,7 @@ expect "wave2d negative nt" 2 "${E}nt = -5: allowed 0 \.\. " $W "$WC" --nt -5
 expect "wave2d 0/1 flag out of range" 2 "${E}write_final = 2: allowed 0 or 1" $W "$WC" --write_final 2
 expect "wave2d unknown key" 2 "${E}unknown parameter 'nxy'" $W "$WC" --nxy 5
 expect "wave2d duplicate flag" 2 "${E}option '--nx' is given more than once" $W "$WC" --nx 48 --nx 50
-expect "wave2d unknown precision" 2 "${E}unknown precision 'quad'" $W "$WC" --precision quad
+expect "wave2d unknown precision" 2 "${E}precision = 'quad': allowed float or double" $W "$WC" --precision quad
 printf 'nx = 48\nny = 40\nnx = 50\n' > "$T/dup.case"
 expect "wave2d duplicate key in the case file" 2 "${E}.*dup.case:3: duplicate key 'nx' \(first set on line 1\)" $W "$T/dup.case"
 printf 'nx = 48\nnt =\n' > "$T/empty.case"

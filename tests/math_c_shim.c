@@ -1,4 +1,4 @@
-/* Wrappers that make the static inline functions of include/adiflow_math.h
+/* Wrappers that make the static inline functions of cuda/common/adiflow_math.h
  * callable from Fortran (tests/test_math_c_vs_fortran.f90), compiled by gcc
  * with -ffp-contract=off like the rest of the C code. Arguments are packed
  * into small arrays so the Fortran interfaces stay short. */

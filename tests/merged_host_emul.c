@@ -1,6 +1,6 @@
-/* Host emulation of the merged kernel family (cuda/merged_*.cu): the
+/* Host emulation of the merged kernel family (cuda/merged/): the
  * merged launch schedule (adi_merged_schedule) over the bodies of
- * include/adiflow_merged.h and adiflow_stages.h, each "launch" a plain loop
+ * cuda/common/adiflow_merged.h and adiflow_stages.h, each "launch" a plain loop
  * over its index box, forwards or (reverse = 1) backwards.
  * tests/test_merged_c_vs_fortran.f90 compares it bit for bit with
  * solver_cpu's cpu_iteration for several sets of steps (flags).
@@ -8,8 +8,8 @@
  * How a launch maps to the GPU kernel:
  *   MK_PT      primitives_point on every cell, then time_step_point on the
  *              interior, by the same thread (the kernel does the same)
- *   MK_FLUXF   per cell: both faces' g = fc - fv (flux_face_g) and the
- *              residual update; on the GPU each face is computed once, in
+ *   MK_FLUXF   per cell: both faces' g = fc - fv and the residual update
+ *              (flux_fused_cell); on the GPU each face is computed once, in
  *              shared memory, by one thread of the block - the same numbers
  *   MK_FLUXF with MS_FMARCH: per column along d (launch_flux_march), the
  *              faces in order, each once (convective part, then minus the
@@ -20,64 +20,21 @@
  *              data differently, the recurrences are these)
  *   MK_ADI5F   adi5f_point, as the kernel: dq is not written (the test
  *              leaves dq out of the comparison for MS_ADI5F)
- * Everything else runs the split family's body. */
+ * Every kernel's body is its body column in ADI_MERGED_KERNELS
+ * (cuda/common/adiflow_merged.h), its index box the box column's. */
 #include <string.h>
 
 #include "adiflow_merged.h"
 
-static void run_point(const adi_view *v, int kernel, int d, double cfl, int flags, int mcomp, int i, int j,
-                      int k)
+/* one point (or line) of a merged kernel: the body column of
+ * ADI_MERGED_KERNELS; m0..m1: the characteristic components of a sweep */
+static void run_point(const adi_view *v, int kernel, int d, double cfl, int m0, int m1, int i, int j, int k)
 {
-  int p;
-  double gl[5], gh[5];
   switch (kernel) {
-  case MK_BC: bc_fill_line(v, d, i, j); break;
-  case MK_WALLT: wall_temperature_line(v, d, i, j); break;
-  case MK_PRIM: primitives_point(v, i, j, k); break;
-  case MK_TSTEP: time_step_point(v, cfl, i, j, k); break;
-  case MK_PT:
-    primitives_point(v, i, j, k);
-    if (i >= 1 && i <= v->ni && j >= 1 && j <= v->nj && k >= 1 && k <= v->nk) time_step_point(v, cfl, i, j, k);
-    break;
-  case MK_FLUX1: case MK_FLUX1S: flux_stage1_point(v, d, i, j, k); break;
-  case MK_FLUX2: flux_stage2_point(v, d, i, j, k); break;
-  case MK_FLUX3: flux_stage3_point(v, d, i, j, k); break;
-  case MK_VISC: viscous_flux_point(v, d, i, j, k); break;
-  case MK_FLUX4: flux_stage4_point(v, d, i, j, k); break;
-  case MK_FLUXF:
-    p = adi_pt(v, i, j, k);
-    flux_face_g(v, d, p, gl);
-    flux_face_g(v, d, p + adi_stride(v, d), gh);
-    flux_res_update(v, p, d == 1, gl, gh);
-    break;
-  case MK_ADI1: adi_stage1_point(v, d, i, j, k); break;
-  case MK_ADI2: adi_stage2_point(v, d, i, j, k); break;
-  case MK_ADI12: adi12_point(v, d, i, j, k); break;
-  case MK_ADI123: adi12_point(v, d, i, j, k); adi_stage3_point(v, d, i, j, k); break;
-  case MK_ADI3: adi_stage3_point(v, d, i, j, k); break;
-  case MK_ADI4:
-    if (flags & MS_COMP) adi4_line_comps(v, d, i, j, mcomp, mcomp);
-    else adi4_line_comps(v, d, i, j, 1, 5);
-    break;
-  case MK_ADI5: adi_stage5_point(v, d, i, j, k); break;
-  case MK_ADI5F: adi5f_point(v, d, i, j, k); break;
+#define ADI_X(id, name, launch, box, body) case MK_##id: body; break;
+    ADI_MERGED_KERNELS(ADI_X)
+#undef ADI_X
   default: break;
-  }
-}
-
-/* the index box of a merged kernel, in the split family's terms */
-static adi_box merged_box(const adi_view *v, int kernel, int d)
-{
-  switch (kernel) {
-  case MK_BC: return adi_stage_box(v, ST_BC, d);
-  case MK_WALLT: return adi_stage_box(v, ST_WALLT, d);
-  case MK_PRIM: case MK_PT: return adi_stage_box(v, ST_PRIM, 0);
-  case MK_FLUX1: case MK_FLUX1S: return adi_stage_box(v, ST_FLUX1, d);
-  case MK_FLUX2: case MK_FLUX3: return adi_stage_box(v, ST_FLUX2, d);
-  case MK_VISC: return adi_stage_box(v, ST_VISC, d);
-  case MK_FLUX4: case MK_FLUXF: return adi_stage_box(v, ST_FLUX4, d);
-  case MK_ADI4: return adi_stage_box(v, ST_ADI4, d);
-  default: return adi_stage_box(v, ST_ADI1, d);
   }
 }
 
@@ -125,18 +82,19 @@ static void launch(const adi_view *v, int kernel, int d, double cfl, int flags, 
     memset(v->res, 0, sizeof(double)*(size_t)v->npts*ADI_NVAR);
     return;
   }
-  b = merged_box(v, kernel, d);
+  b = adi_stage_box(v, adi_merged_box_stage(kernel), d);
   nm = (kernel == MK_ADI4 && (flags & MS_COMP)) ? 5 : 1;
   for (m = 1; m <= nm; ++m) {
-    int mc = reverse ? nm + 1 - m : m;
+    /* MS_COMP: one component per "thread"; otherwise all five */
+    int mc = reverse ? nm + 1 - m : m, m0 = nm == 5 ? mc : 1, m1 = nm == 5 ? mc : 5;
     if (!reverse) {
       for (k = b.lo[2]; k <= b.hi[2]; ++k)
         for (j = b.lo[1]; j <= b.hi[1]; ++j)
-          for (i = b.lo[0]; i <= b.hi[0]; ++i) run_point(v, kernel, d, cfl, flags, mc, i, j, k);
+          for (i = b.lo[0]; i <= b.hi[0]; ++i) run_point(v, kernel, d, cfl, m0, m1, i, j, k);
     } else {
       for (k = b.hi[2]; k >= b.lo[2]; --k)
         for (j = b.hi[1]; j >= b.lo[1]; --j)
-          for (i = b.hi[0]; i >= b.lo[0]; --i) run_point(v, kernel, d, cfl, flags, mc, i, j, k);
+          for (i = b.hi[0]; i >= b.lo[0]; --i) run_point(v, kernel, d, cfl, m0, m1, i, j, k);
     }
   }
 }

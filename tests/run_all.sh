@@ -23,10 +23,11 @@ suite() { # NAME COMMAND...
 suite "adiflow CFD solver" bash tests/run_tests.sh
 [ -f tests/run_mpi_tests.sh ] && suite "adiflow MPI decomposition" bash tests/run_mpi_tests.sh
 suite "hostile input: adiflow, adiflow_mpi, compare_fields" bash tests/run_robustness.sh
+[ -f modules/wave/wave.mk ] && suite "wave2d module" make -s wave-test
+[ -f modules/stencil3d/stencil3d.mk ] && suite "stencil3d module" make -s stencil3d-test
+[ -f modules/ooc/ooc.mk ] && suite "out-of-core module" make -s ooc-test
+# after the module suites, which build the module programs it runs
 [ -f tests/hostile_modules.sh ] && suite "hostile input: wave2d, stencil3d, ooc" bash tests/hostile_modules.sh
-[ -f wave/wave.mk ] && suite "wave2d module" make -s wave-test
-[ -f stencil3d/stencil3d.mk ] && suite "stencil3d module" make -s stencil3d-test
-[ -f ooc/ooc.mk ] && suite "out-of-core module" make -s ooc-test
 echo "=== all suites ==="
 echo "$total_pass passed, $total_fail failed"
 exit $status

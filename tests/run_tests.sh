@@ -88,7 +88,7 @@ badcase "order"            "order = 3"                      "order = 3 is out of
 badcase "cfl"              "cfl = 0."                       "cfl = "
 badcase "too few wall cells" "nk = 1"                       "nk = 1 is too small"
 badcase "grid too big for memory" "ni = 4096, nj = 4096, nk = 4096" "GiB of host memory"
-# mass_fix runs on the GPU backend too (cuda/mass_kernels.cu): no refusal of
+# mass_fix runs on the GPU backend too (cuda/api/mass.cu): no refusal of
 # its own. Without a GPU, backend 'cuda' with it fails as backend 'cuda'
 # alone does (exit 4, the no-device message), and 'auto' falls back to the CPU
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then

@@ -1,34 +1,24 @@
-/* Host emulation of the GPU iteration: the launch sequence of cuda/bridge.cu
- * (adi_iteration_schedule) over the stage bodies of include/adiflow_stages.h,
+/* Host emulation of the GPU iteration: the launch sequence of cuda/split/schedule.cu
+ * (adi_iteration_schedule) over the stage bodies of cuda/common/adiflow_stages.h,
  * each "launch" a plain loop over the stage's index box, on fields in the
  * Fortran layout. tests/test_stages_c_vs_fortran.f90 compares it bit for
  * bit with solver_cpu's cpu_iteration.
  *
  * With reverse = 1 every launch visits its points in reverse order: a stage
  * whose points were not independent (a race on the GPU) would then differ
- * from the Fortran loop order. The mass_fix kernels (cuda/mass_kernels.cu)
+ * from the Fortran loop order. The mass_fix kernels (cuda/api/mass.cu)
  * are emulated the same way (emul_mass_plane_sums, emul_scale_state). */
 #include <string.h>
 
 #include "adiflow_stages.h"
 
+/* one point (or line) of a stage: the body column of ADI_SPLIT_STAGES */
 static void run_point(const adi_view *v, int stage, int d, double cfl, int i, int j, int k)
 {
   switch (stage) {
-  case ST_BC: bc_fill_line(v, d, i, j); break;
-  case ST_WALLT: wall_temperature_line(v, d, i, j); break;
-  case ST_PRIM: primitives_point(v, i, j, k); break;
-  case ST_TSTEP: time_step_point(v, cfl, i, j, k); break;
-  case ST_FLUX1: flux_stage1_point(v, d, i, j, k); break;
-  case ST_FLUX2: flux_stage2_point(v, d, i, j, k); break;
-  case ST_FLUX3: flux_stage3_point(v, d, i, j, k); break;
-  case ST_VISC: viscous_flux_point(v, d, i, j, k); break;
-  case ST_FLUX4: flux_stage4_point(v, d, i, j, k); break;
-  case ST_ADI1: adi_stage1_point(v, d, i, j, k); break;
-  case ST_ADI2: adi_stage2_point(v, d, i, j, k); break;
-  case ST_ADI3: adi_stage3_point(v, d, i, j, k); break;
-  case ST_ADI4: adi_stage4_line(v, d, i, j); break;
-  case ST_ADI5: adi_stage5_point(v, d, i, j, k); break;
+#define ADI_X(id, name, family, box, launch, body) case ST_##id: body; break;
+    ADI_SPLIT_STAGES(ADI_X)
+#undef ADI_X
   default: break;
   }
 }
@@ -63,7 +53,7 @@ void emul_iteration(const adi_solver_params *sp, double cfl, int reverse, double
   for (s = 0; s < n; ++s) launch(&v, steps[s].stage, steps[s].d, cfl, reverse);
 }
 
-/* residual norms the way cuda/norm_kernels.cu computes them: one sum per
+/* residual norms the way cuda/api/norms.cu computes them: one sum per
  * (variable, k-plane), then the planes in k order */
 void emul_residual_norms(const adi_solver_params *sp, const double *res, const double *vol, double *plane,
                          double norms[5])
@@ -75,7 +65,7 @@ void emul_residual_norms(const adi_solver_params *sp, const double *res, const d
   for (m = 1; m <= 5; ++m) norms[m - 1] = residual_norm_final(&v, plane, m);
 }
 
-/* mass_fix the way cuda/mass_kernels.cu computes it: one "thread" per (j,k)
+/* mass_fix the way cuda/api/mass.cu computes it: one "thread" per (j,k)
  * row (mass_row_sum into rows[nj*nk]), then one per k-plane continuing
  * plane[k-1] over its rows in j order (mass_plane_sum_from). With reverse =
  * 1 the rows and the planes are visited backwards: each must depend on

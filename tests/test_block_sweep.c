@@ -1,6 +1,6 @@
 /* The multi-GPU exact mode splits each LU-ADI line across the blocks of a
  * decomposed grid: adi_stage4_fwd_var / adi_stage4_bwd_var
- * (include/adiflow_stages.h) run on each block in turn, starting from the
+ * (cuda/common/adiflow_stages.h) run on each block in turn, starting from the
  * value the block below (above) passed on. This test runs them on the CPU
  * over a grid cut into three blocks along j and along k, each block a view
  * whose cell 0 is the previous block's last cell (what the GPU block finds
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adiflow_bridge.h"   /* adi_layout_set */
 #include "adiflow_stages.h"
 
 static int pass = 0, fail = 0;
@@ -51,7 +52,7 @@ int main(void)
 
   memset(&sp, 0, sizeof sp);
   sp.ni = 7; sp.nj = 11; sp.nk = 9;
-  sp.ldi = ((sp.ni + 4 + 15)/16)*16; sp.ldj = sp.nj + 4; sp.ldk = sp.nk + 4;
+  adi_layout_set(&sp);
   npts = (ptrdiff_t)sp.ldi*sp.ldj*sp.ldk;
   ref = malloc((size_t)(ADI_NWORK*npts)*sizeof(double));
   blk = malloc((size_t)(ADI_NWORK*npts)*sizeof(double));

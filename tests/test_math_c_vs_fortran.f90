@@ -1,4 +1,4 @@
-!> The per-point formulas of include/adiflow_math.h (the ones the CUDA
+!> The per-point formulas of cuda/common/adiflow_math.h (the ones the CUDA
 !> kernels use), compiled by gcc with -ffp-contract=off, against their
 !> Fortran twins in flow_math.f90 on random inputs: every result must be the
 !> same bits. This is what makes a bit-identical GPU backend possible (nvcc

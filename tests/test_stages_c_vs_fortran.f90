@@ -1,5 +1,5 @@
 !> The GPU backend's iteration, emulated on the CPU: the launch sequence of
-!> cuda/bridge.cu over the stage bodies of include/adiflow_stages.h (the very
+!> cuda/split/schedule.cu over the stage bodies of cuda/common/adiflow_stages.h (the very
 !> functions the CUDA kernels call), one plain loop per launch
 !> (tests/stages_host_emul.c, gcc -ffp-contract=off), against solver_cpu's
 !> cpu_iteration. Every field (q, qp, res, dq, dtv, wk, ghosts and padding

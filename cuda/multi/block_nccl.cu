@@ -47,15 +47,15 @@
 #include "block_hooks.cuh"
 
 static const char *const nccl_advice =
-  "NCCL carries the halos between the GPUs: check that every rank has its own GPU (one rank per GPU), "
-  "NCCL_DEBUG=WARN shows NCCL's own diagnosis";
+  ADI_GPU_CCL_NAME " carries the halos between the GPUs: check that every rank has its own GPU (one rank per "
+  "GPU), NCCL_DEBUG=WARN shows " ADI_GPU_CCL_NAME "'s own diagnosis";
 
 #define NCCL_CHECK(call)                                                                      \
   do {                                                                                        \
     ncclResult_t r_ = (call);                                                                 \
     if (r_ != ncclSuccess)                                                                    \
-      return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: %s failed: NCCL error %d (%s); %s", __FILE__, \
-                              __LINE__, #call, (int)r_, ncclGetErrorString(r_), nccl_advice);  \
+      return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: %s failed: " ADI_GPU_CCL_NAME " error %d (%s); %s", \
+                              __FILE__, __LINE__, #call, (int)r_, ncclGetErrorString(r_), nccl_advice); \
   } while (0)
 
 enum { K_HALO_Q, K_HALO_LAM, K_SWEEP, K_OV_WORK, K_OV_WAIT, K_COUNT };
@@ -132,7 +132,7 @@ __global__ void block_row_copy(adi_view v, int d, int a, int clo, int chi, doubl
 
 /* The recurrences of one chunk of lines, one thread per (line,
  * characteristic variable): adi_stage4_fwd_var / adi_stage4_bwd_var of
- * include/adiflow_stages.h (tests/test_block_sweep.c checks them against
+ * cuda/common/adiflow_stages.h (tests/test_block_sweep.c checks them against
  * adi_stage4_line on the CPU). */
 __global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, int has_lo)
 {
@@ -157,20 +157,20 @@ static int timing_begin(struct block_state *b, int kind, int d, cudaStream_t s)
   float t;
   if (!b->timing) return ADI_OK;
   if (b->pending[kind][d]) {           /* the previous one of this kind is long done */
-    ADI_CUDA_CHECK(cudaEventSynchronize(b->t1[kind][d]));
-    ADI_CUDA_CHECK(cudaEventElapsedTime(&t, b->t0[kind][d], b->t1[kind][d]));
+    ADI_GPU_CHECK(cudaEventSynchronize(b->t1[kind][d]));
+    ADI_GPU_CHECK(cudaEventElapsedTime(&t, b->t0[kind][d], b->t1[kind][d]));
     b->ms[kind][d] += (double)t;
     b->calls[kind][d]++;
     b->pending[kind][d] = 0;
   }
-  ADI_CUDA_CHECK(cudaEventRecord(b->t0[kind][d], s));
+  ADI_GPU_CHECK(cudaEventRecord(b->t0[kind][d], s));
   return ADI_OK;
 }
 
 static int timing_end(struct block_state *b, int kind, int d, cudaStream_t s)
 {
   if (!b->timing) return ADI_OK;
-  ADI_CUDA_CHECK(cudaEventRecord(b->t1[kind][d], s));
+  ADI_GPU_CHECK(cudaEventRecord(b->t1[kind][d], s));
   b->pending[kind][d] = 1;
   return ADI_OK;
 }
@@ -215,8 +215,8 @@ static int exchange_begin(void *ctx, const adi_view *v, int what, int d, cudaStr
   if (!b->pending_exchange[what][d]) return ADI_OK;
   if (lo >= 0 && (rc = slab_copy(v, a, d, 1, nl, ncomp, b->sl, 0, s)) != ADI_OK) return rc;
   if (hi >= 0 && (rc = slab_copy(v, a, d, n - nl + 1, nl, ncomp, b->sh, 0, s)) != ADI_OK) return rc;
-  ADI_CUDA_CHECK(cudaEventRecord(b->ev_packed, s));
-  ADI_CUDA_CHECK(cudaStreamWaitEvent(b->halo, b->ev_packed, 0));
+  ADI_GPU_CHECK(cudaEventRecord(b->ev_packed, s));
+  ADI_GPU_CHECK(cudaStreamWaitEvent(b->halo, b->ev_packed, 0));
   if ((rc = timing_begin(b, kind, d, b->halo)) != ADI_OK) return rc;
   if ((rc = timing_begin(b, K_OV_WORK, d, s)) != ADI_OK) return rc;
   /* up: top rows to hi, low ghosts from lo */
@@ -232,7 +232,7 @@ static int exchange_begin(void *ctx, const adi_view *v, int what, int d, cudaStr
   if (lo >= 0 && (rc = slab_copy(v, a, d, 1 - nl, nl, ncomp, b->rl, 1, b->halo)) != ADI_OK) return rc;
   if (hi >= 0 && (rc = slab_copy(v, a, d, n + 1, nl, ncomp, b->rh, 1, b->halo)) != ADI_OK) return rc;
   if ((rc = timing_end(b, kind, d, b->halo)) != ADI_OK) return rc;
-  ADI_CUDA_CHECK(cudaEventRecord(b->ev_unpacked[what][d], b->halo));
+  ADI_GPU_CHECK(cudaEventRecord(b->ev_unpacked[what][d], b->halo));
   return ADI_OK;
 }
 
@@ -247,7 +247,7 @@ static int exchange_end(void *ctx, const adi_view *v, int what, int d, cudaStrea
    * then still had to wait (the part of the exchange not hidden) */
   if ((rc = timing_end(b, K_OV_WORK, d, s)) != ADI_OK) return rc;
   if ((rc = timing_begin(b, K_OV_WAIT, d, s)) != ADI_OK) return rc;
-  ADI_CUDA_CHECK(cudaStreamWaitEvent(s, b->ev_unpacked[what][d], 0));
+  ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_unpacked[what][d], 0));
   return timing_end(b, K_OV_WAIT, d, s);
 }
 
@@ -294,8 +294,8 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
   if (rc != ADI_OK) return rc;
   /* the NCCL stream starts when the compute stream reaches the sweep: the
    * previous sweep's unpacks have read their buffers by then */
-  ADI_CUDA_CHECK(cudaEventRecord(b->ev_start, s));
-  ADI_CUDA_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_start, 0));
+  ADI_GPU_CHECK(cudaEventRecord(b->ev_start, s));
+  ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_start, 0));
   for (dir = 0; dir < 2; ++dir) {            /* 0: forward (upwards), 1: backward (downwards) */
     int from = dir == 0 ? lo : hi, to = dir == 0 ? hi : lo;
     for (c = 0; c < nch; ++c) {
@@ -305,8 +305,8 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
       cnt = (size_t)v->ni*5*(size_t)(chi - clo + 1);
       if (from >= 0) {
         NCCL_CHECK(ncclRecv(rb, cnt, ncclDouble, from, b->comm_pipe, b->pipe));
-        ADI_CUDA_CHECK(cudaEventRecord(b->ev_recv[slot], b->pipe));
-        ADI_CUDA_CHECK(cudaStreamWaitEvent(s, b->ev_recv[slot], 0));
+        ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[slot], b->pipe));
+        ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_recv[slot], 0));
         block_row_copy<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir == 0 ? 0 : n + 1, clo, chi, rb, 1);
         ADI_LAUNCH_CHECK("block_row_copy (unpack)");
       }
@@ -320,15 +320,15 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
       if (to >= 0) {
         block_row_copy<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir == 0 ? n : 1, clo, chi, sb, 0);
         ADI_LAUNCH_CHECK("block_row_copy (pack)");
-        ADI_CUDA_CHECK(cudaEventRecord(b->ev_sent[slot], s));
-        ADI_CUDA_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[slot], 0));
+        ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[slot], s));
+        ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[slot], 0));
         NCCL_CHECK(ncclSend(sb, cnt, ncclDouble, to, b->comm_pipe, b->pipe));
       }
     }
   }
   /* join: stage 5 and the next sweep's packs wait for the sends and receives */
-  ADI_CUDA_CHECK(cudaEventRecord(b->ev_done, b->pipe));
-  ADI_CUDA_CHECK(cudaStreamWaitEvent(s, b->ev_done, 0));
+  ADI_GPU_CHECK(cudaEventRecord(b->ev_done, b->pipe));
+  ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_done, 0));
   return timing_end(b, K_SWEEP, d, s);
 }
 
@@ -385,15 +385,17 @@ static int init_comms(struct block_state *b, const char ids[ADI_BLOCK_ID_BYTES],
   pthread_t th;
   struct timespec dl;
   int err;
-  if (a == NULL) return adi_gpu_fail_msg(ADI_ERR_MEMORY, "%s:%d: out of host memory for the NCCL start-up",
-                                         __FILE__, __LINE__);
+  if (a == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_MEMORY, "%s:%d: out of host memory for the " ADI_GPU_CCL_NAME " start-up",
+                            __FILE__, __LINE__);
   memcpy(&a->id[0], ids, sizeof a->id[0]);
   memcpy(&a->id[1], ids + ADI_BLOCK_ID_BYTES/2, sizeof a->id[1]);
   a->rank = rank; a->nranks = nranks; a->device = device;
   a->res = ncclSuccess; a->cerr = cudaSuccess;
   if (pthread_create(&th, NULL, comm_init_thread, a) != 0) {
     free(a);
-    return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: cannot start the NCCL start-up thread", __FILE__, __LINE__);
+    return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: cannot start the " ADI_GPU_CCL_NAME " start-up thread", __FILE__,
+                            __LINE__);
   }
   clock_gettime(CLOCK_REALTIME, &dl);
   dl.tv_sec += (time_t)(timeout_s > 1.0 ? timeout_s : 1.0);
@@ -401,8 +403,8 @@ static int init_comms(struct block_state *b, const char ids[ADI_BLOCK_ID_BYTES],
   if (err == ETIMEDOUT) {
     /* the thread still runs and writes into a: left to it (the driver stops every rank) */
     pthread_detach(th);
-    return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: the NCCL start-up of rank %d did not finish within %.0f s "
-                            "(a rank that never arrived, or GPUs that cannot reach each other); "
+    return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: the " ADI_GPU_CCL_NAME " start-up of rank %d did not finish "
+                            "within %.0f s (a rank that never arrived, or GPUs that cannot reach each other); "
                             "ADIFLOW_MPI_STARTUP_TIMEOUT sets the limit", __FILE__, __LINE__, rank, timeout_s);
   }
   b->comm_halo = a->comm[0];
@@ -410,7 +412,9 @@ static int init_comms(struct block_state *b, const char ids[ADI_BLOCK_ID_BYTES],
   {
     struct comm_init r = *a;
     free(a);
-    if (r.cerr != cudaSuccess) return adi_cuda_fail(r.cerr, "cudaSetDevice in the NCCL start-up", __FILE__, __LINE__);
+    if (r.cerr != cudaSuccess)
+      return adi_gpu_fail(r.cerr, ADI_GPU_API_PREFIX "SetDevice in the " ADI_GPU_CCL_NAME " start-up", __FILE__,
+                          __LINE__);
     NCCL_CHECK(r.res);
   }
   return ADI_OK;
@@ -439,8 +443,8 @@ static int warm_up(struct block_state *b)
     }
     NCCL_CHECK(ncclGroupEnd());
   }
-  ADI_CUDA_CHECK(cudaStreamSynchronize(b->halo));
-  ADI_CUDA_CHECK(cudaStreamSynchronize(b->pipe));
+  ADI_GPU_CHECK(cudaStreamSynchronize(b->halo));
+  ADI_GPU_CHECK(cudaStreamSynchronize(b->pipe));
   return ADI_OK;
 }
 
@@ -450,34 +454,34 @@ static int alloc_buffers(struct block_state *b, const adi_solver_params *sp)
   int ncr = sp->nj > sp->nk ? sp->nj : sp->nk;
   size_t cross = (size_t)(ldj > ldk ? ldj : ldk);
   b->halo_cap = (size_t)ldi*cross*(size_t)(2*ADI_NVAR > 6 ? 2*ADI_NVAR : 6);
-  ADI_CUDA_CHECK(cudaMalloc((void **)&b->sl, b->halo_cap*sizeof(double)));
-  ADI_CUDA_CHECK(cudaMalloc((void **)&b->sh, b->halo_cap*sizeof(double)));
-  ADI_CUDA_CHECK(cudaMalloc((void **)&b->rl, b->halo_cap*sizeof(double)));
-  ADI_CUDA_CHECK(cudaMalloc((void **)&b->rh, b->halo_cap*sizeof(double)));
+  ADI_GPU_CHECK(cudaMalloc((void **)&b->sl, b->halo_cap*sizeof(double)));
+  ADI_GPU_CHECK(cudaMalloc((void **)&b->sh, b->halo_cap*sizeof(double)));
+  ADI_GPU_CHECK(cudaMalloc((void **)&b->rl, b->halo_cap*sizeof(double)));
+  ADI_GPU_CHECK(cudaMalloc((void **)&b->rh, b->halo_cap*sizeof(double)));
   b->nch_max = b->chunks < ncr ? b->chunks : ncr;
   if (b->nch_max < 1) b->nch_max = 1;
   b->chunk_cap = (size_t)sp->ni*5*(size_t)(ncr/b->nch_max + 1);
-  ADI_CUDA_CHECK(cudaMalloc((void **)&b->psend, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
-  ADI_CUDA_CHECK(cudaMalloc((void **)&b->precv, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
+  ADI_GPU_CHECK(cudaMalloc((void **)&b->psend, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
+  ADI_GPU_CHECK(cudaMalloc((void **)&b->precv, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
   b->ev_recv = (cudaEvent_t *)calloc((size_t)(2*b->nch_max), sizeof(cudaEvent_t));
   b->ev_sent = (cudaEvent_t *)calloc((size_t)(2*b->nch_max), sizeof(cudaEvent_t));
   if (b->ev_recv == NULL || b->ev_sent == NULL) return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory");
   for (s = 0; s < 2*b->nch_max; ++s) {
-    ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_recv[s], cudaEventDisableTiming));
-    ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_sent[s], cudaEventDisableTiming));
+    ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_recv[s], cudaEventDisableTiming));
+    ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_sent[s], cudaEventDisableTiming));
   }
-  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_start, cudaEventDisableTiming));
-  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_done, cudaEventDisableTiming));
-  ADI_CUDA_CHECK(cudaStreamCreateWithFlags(&b->pipe, cudaStreamNonBlocking));
-  ADI_CUDA_CHECK(cudaStreamCreateWithFlags(&b->halo, cudaStreamNonBlocking));
-  ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_packed, cudaEventDisableTiming));
+  ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_start, cudaEventDisableTiming));
+  ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_done, cudaEventDisableTiming));
+  ADI_GPU_CHECK(cudaStreamCreateWithFlags(&b->pipe, cudaStreamNonBlocking));
+  ADI_GPU_CHECK(cudaStreamCreateWithFlags(&b->halo, cudaStreamNonBlocking));
+  ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_packed, cudaEventDisableTiming));
   for (s = 0; s < 2; ++s)
-    for (d = 0; d < 4; ++d) ADI_CUDA_CHECK(cudaEventCreateWithFlags(&b->ev_unpacked[s][d], cudaEventDisableTiming));
+    for (d = 0; d < 4; ++d) ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_unpacked[s][d], cudaEventDisableTiming));
   if (b->timing)
     for (kk = 0; kk < K_COUNT; ++kk)
       for (d = 0; d < 4; ++d) {
-        ADI_CUDA_CHECK(cudaEventCreate(&b->t0[kk][d]));
-        ADI_CUDA_CHECK(cudaEventCreate(&b->t1[kk][d]));
+        ADI_GPU_CHECK(cudaEventCreate(&b->t0[kk][d]));
+        ADI_GPU_CHECK(cudaEventCreate(&b->t1[kk][d]));
       }
   return ADI_OK;
 }
@@ -619,8 +623,8 @@ int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen)
   for (kk = 0; kk < K_COUNT; ++kk)
     for (d = 2; d <= 3; ++d) {
       if (b->pending[kk][d]) {
-        ADI_CUDA_CHECK(cudaEventSynchronize(b->t1[kk][d]));
-        ADI_CUDA_CHECK(cudaEventElapsedTime(&t, b->t0[kk][d], b->t1[kk][d]));
+        ADI_GPU_CHECK(cudaEventSynchronize(b->t1[kk][d]));
+        ADI_GPU_CHECK(cudaEventElapsedTime(&t, b->t0[kk][d], b->t1[kk][d]));
         b->ms[kk][d] += (double)t;
         b->calls[kk][d]++;
         b->pending[kk][d] = 0;

@@ -1,0 +1,132 @@
+/* Device choice and checks: which GPU (ADIFLOW_DEVICE, or the rank's GPU in
+ * block mode), whether it is there and can run this build's kernels with
+ * their launch shapes, and its description for the run's log. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "grid.cuh"
+
+/* ADIFLOW_DEVICE, 0 without it; a block grid uses its rank's GPU instead
+ * (hooks->device, chosen by the driver) */
+int adi_gpu_env_device(void)
+{
+  const char *s = getenv("ADIFLOW_DEVICE");
+  return s && *s ? atoi(s) : 0;
+}
+
+/* A kernel that does nothing: asking for its attributes tells whether this
+ * binary holds code for the device. */
+__global__ void adi_probe_kernel(void) {}
+
+/* 1 when GPU dev is there and can run this binary's kernels; otherwise 0
+ * with the reason for adi_gpu_error_message */
+static int device_usable(int dev)
+{
+  int n = 0;
+  struct cudaDeviceProp prop;
+  cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess) {
+    adi_gpu_fail(err, "looking for a GPU (" ADI_GPU_API_PREFIX "GetDeviceCount)", __FILE__, __LINE__);
+    cudaGetLastError();
+    return 0;
+  }
+  if (n == 0) {
+    adi_gpu_set_error("no " ADI_GPU_API_NAME " GPU is visible (" ADI_GPU_API_PREFIX "GetDeviceCount found "
+                      "none): check " ADI_GPU_SMI " and " ADI_GPU_VISIBLE_ENV ", or run with backend = 'cpu'");
+    return 0;
+  }
+  if (dev < 0 || dev >= n) {
+    adi_gpu_set_error("ADIFLOW_DEVICE=%d, but the GPUs visible are 0 to %d", dev, n - 1);
+    return 0;
+  }
+  err = cudaGetDeviceProperties(&prop, dev);
+  if (err != cudaSuccess) {
+    adi_gpu_fail(err, "reading the GPU's properties (" ADI_GPU_API_PREFIX "GetDeviceProperties)", __FILE__,
+                 __LINE__);
+    cudaGetLastError();
+    return 0;
+  }
+  if (prop.major < 7) {
+    adi_gpu_set_error("GPU %d (%s) has compute capability %d.%d; the " ADI_GPU_API_NAME " backend needs 7.0 or "
+                      "newer: run with backend = 'cpu'", dev, prop.name, prop.major, prop.minor);
+    return 0;
+  }
+  return 1;
+}
+
+int adi_gpu_available(void)
+{
+  return device_usable(adi_gpu_env_device());
+}
+
+int adi_gpu_device_info(char *buf, int buflen)
+{
+  int dev = adi_gpu_env_device(), drv = 0, rt = 0;
+  struct cudaDeviceProp prop;
+  if (buf == NULL || buflen <= 0) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_device_info: no buffer");
+  ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));
+  cudaDriverGetVersion(&drv);
+  cudaRuntimeGetVersion(&rt);
+#if ADI_GPU_HIP
+  /* HIP versions read major*10^7 + minor*10^5 + patch */
+  snprintf(buf, (size_t)buflen, "GPU %d, %s (%s, wavefront %d, %d CUs, %.1f GiB; driver HIP %d.%d, "
+           "runtime %d.%d)", dev, prop.name, prop.gcnArchName, prop.warpSize, prop.multiProcessorCount,
+           (double)prop.totalGlobalMem/GIB, drv/10000000, (drv/100000)%100, rt/10000000, (rt/100000)%100);
+#else
+  snprintf(buf, (size_t)buflen, "GPU %d, %s (compute capability %d.%d, %d SMs, %.1f GiB; driver CUDA %d.%d, "
+           "runtime %d.%d)", dev, prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+           (double)prop.totalGlobalMem/GIB, drv/1000, (drv%1000)/10, rt/1000, (rt%1000)/10);
+#endif
+  return ADI_OK;
+}
+
+/* A kernel family's launch configuration against the device: warp size,
+ * threads per block, shared memory per block (shmem: its largest block's
+ * bytes, 0 for none). A failure names the limit (the device-property field)
+ * and both numbers; ADI_ERR_CONFIG. */
+static int check_launch_limits(const struct cudaDeviceProp *prop, int dev, const char *family, int bx,
+                               int by, size_t shmem)
+{
+  int threads = bx*by, ws = prop->warpSize;
+  if (ws < 1 || ws > ADI_WARP_SIZE_MAX || (ws & (ws - 1)) != 0) {
+    adi_gpu_set_error("GPU %d (%s) runs warps of %d threads (warpSize); adiflow's kernels need a power of two "
+                      "up to %d (their lane masks have 64 bits): run with backend = 'cpu'", dev, prop->name, ws,
+                      ADI_WARP_SIZE_MAX);
+    return ADI_ERR_CONFIG;
+  }
+  if (threads % ws != 0) {
+    adi_gpu_set_error("the %s kernels' blocks of %d x %d = %d threads are not a whole number of warps on GPU %d "
+                      "(%s), whose warps have %d threads (warpSize)", family, bx, by, threads, dev, prop->name, ws);
+    return ADI_ERR_CONFIG;
+  }
+  if (threads > prop->maxThreadsPerBlock || bx > prop->maxThreadsDim[0] || by > prop->maxThreadsDim[1]) {
+    adi_gpu_set_error("the %s kernels' blocks of %d x %d threads exceed the limits of GPU %d (%s): %d threads per "
+                      "block (maxThreadsPerBlock), %d x %d (maxThreadsDim)", family, bx, by, dev, prop->name,
+                      prop->maxThreadsPerBlock, prop->maxThreadsDim[0], prop->maxThreadsDim[1]);
+    return ADI_ERR_CONFIG;
+  }
+  if (shmem > (size_t)ADI_PROP_SHMEM_PER_BLOCK(*prop)) {
+    adi_gpu_set_error("the %s kernels need %zu bytes of shared memory per block, but GPU %d (%s) offers %zu "
+                      "(" ADI_PROP_SHMEM_PER_BLOCK_NAME ")", family, shmem, dev, prop->name,
+                      (size_t)ADI_PROP_SHMEM_PER_BLOCK(*prop));
+    return ADI_ERR_CONFIG;
+  }
+  return ADI_OK;
+}
+
+int adi_gpu_select_device(int dev, const adi_solver_params *sp, struct cudaDeviceProp *prop)
+{
+  struct cudaFuncAttributes attr;
+  if (!device_usable(dev)) return ADI_ERR_NO_DEVICE;
+  ADI_GPU_CHECK(cudaSetDevice(dev));
+  ADI_GPU_CHECK(cudaGetDeviceProperties(prop, dev));
+  ADI_GPU_CHECK(cudaFuncGetAttributes(&attr, adi_probe_kernel));
+  if ((unsigned)(sp->nk + 4) > (unsigned)prop->maxGridSize[2] ||
+      (unsigned)((sp->nj + 4 + ADI_BLOCK_Y - 1)/ADI_BLOCK_Y) > (unsigned)prop->maxGridSize[1]) {
+    adi_gpu_set_error("grid %d x %d x %d exceeds the launch grid limits of GPU %d (%s)", sp->ni, sp->nj, sp->nk,
+                              dev, prop->name);
+    return ADI_ERR_CONFIG;
+  }
+  /* warp size, block size and shared memory (the split family has no tiles) */
+  return check_launch_limits(prop, dev, "split", ADI_BLOCK_X, ADI_BLOCK_Y, 0);
+}

@@ -1,0 +1,308 @@
+/* The grid handle (include/adiflow_bridge.h): adi_gpu_init checks the
+ * parameters and the device, allocates every field, uploads the metrics and
+ * the state and makes the kernel family's schedule; adi_gpu_iterate hands
+ * an iteration to that schedule; adi_gpu_finalize frees it all.
+ *
+ * Environment:
+ *   ADIFLOW_DEVICE=N       use GPU N (default 0; CUDA_VISIBLE_DEVICES or
+ *                          HIP_VISIBLE_DEVICES applies)
+ *   ADIFLOW_GPU_TIMING=1   time every kernel with events and print the
+ *                          table at adi_gpu_finalize, one per grid (adi_gpu_set_timing and
+ *                          adi_gpu_timing_report do the same through the API)
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.cuh"
+
+/* a handle adi_gpu_finalize has freed is caught while its memory is not
+ * reused: finalize overwrites the tag first */
+int adi_gpu_check_grid(const adi_gpu_grid *g, const char *fn)
+{
+  if (g == NULL) {
+    adi_gpu_set_error("%s called with a NULL grid handle: before adi_gpu_init, after a failed adi_gpu_init, or "
+                      "after adi_gpu_finalize", fn);
+    return ADI_ERR_USAGE;
+  }
+  if (g->magic != ADI_GRID_LIVE) {
+    adi_gpu_set_error("%s called with a grid handle that is not live: already freed by adi_gpu_finalize, or not "
+                      "one adi_gpu_init returned", fn);
+    return ADI_ERR_USAGE;
+  }
+  return ADI_OK;
+}
+
+int adi_gpu_grid_block(adi_gpu_grid *g, const char *fn, const adi_block_hooks **hooks)
+{
+  if (hooks != NULL) *hooks = NULL;
+  REQUIRE_INIT(fn);
+  if (hooks != NULL) *hooks = g->block;
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+static void free_all(adi_gpu_grid *g)
+{
+  double **fields[] = {&g->v.q, &g->v.qp, &g->v.res, &g->v.dq, &g->v.dtv, &g->v.wk, &g->d_plane, &g->d_norms,
+                        &g->d_mrows, &g->d_mplane};
+  const double **cfields[] = {&g->v.sf, &g->v.sc, &g->v.vol};
+  size_t a;
+  for (a = 0; a < sizeof fields/sizeof fields[0]; ++a) {
+    if (*fields[a]) cudaFree(*fields[a]);
+    *fields[a] = NULL;
+  }
+  for (a = 0; a < sizeof cfields/sizeof cfields[0]; ++a) {
+    if (*cfields[a]) cudaFree((void *)*cfields[a]);
+    *cfields[a] = NULL;
+  }
+  if (g->h_norms) cudaFreeHost(g->h_norms);
+  g->h_norms = NULL;
+  if (g->events_ready) {
+    cudaEventDestroy(g->ev_norm[0]);
+    cudaEventDestroy(g->ev_norm[1]);
+    g->events_ready = 0;
+  }
+  if (g->stream) cudaStreamDestroy(g->stream);
+  g->stream = NULL;
+  g->bytes = 0;
+}
+
+static int alloc_field(adi_gpu_grid *g, double **p, int ncomp)
+{
+  size_t n = (size_t)g->v.npts*(size_t)ncomp*sizeof(double);
+  ADI_GPU_CHECK(cudaMalloc((void **)p, n));
+  g->bytes += n;
+  ADI_GPU_CHECK(cudaMemset(*p, 0, n));   /* defined values everywhere, as allocate_fields */
+  return ADI_OK;
+}
+
+static int upload_field(adi_gpu_grid *g, const double **dst, const double *src, int ncomp)
+{
+  double *p = NULL;
+  size_t n = (size_t)g->v.npts*(size_t)ncomp*sizeof(double);
+  int rc = alloc_field(g, &p, ncomp);
+  *dst = p;
+  if (rc != ADI_OK) return rc;
+  ADI_GPU_CHECK(cudaMemcpy(p, src, n, cudaMemcpyHostToDevice));
+  return ADI_OK;
+}
+
+/* frees a grid that never reached the caller (a failed init): no message
+ * of its own, the failure's stays */
+static void discard(adi_gpu_grid *g)
+{
+  if (g == NULL) return;
+  merged_finalize(g->merged);
+  split_finalize(g->split);
+  free_all(g);
+  memset(g, 0, sizeof *g);
+  free(g);
+}
+
+/* ---------------------------------------------------------------- init */
+
+int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
+                 const double *sc, const double *vol, const double *q)
+{
+  return adi_gpu_init_block(grid, NULL, sp, kernels, sf, sc, vol, q);
+}
+
+int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp,
+                       int kernels, const double *sf, const double *sc, const double *vol, const double *q)
+{
+  int dev, rc, ldi_expected;
+  size_t free_b = 0, total_b = 0, need;
+  long long npts;
+  struct cudaDeviceProp prop;
+  const char *tenv;
+  adi_gpu_grid *g;
+
+  if (grid == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_init: no place for the grid handle (a null first argument)");
+  *grid = NULL;
+  if (sp == NULL || sf == NULL || sc == NULL || vol == NULL || q == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_init: a null argument");
+  if (kernels != ADI_KERNELS_SPLIT && kernels != ADI_KERNELS_MERGED) {
+    adi_gpu_set_error("adi_gpu_init: unknown kernel family %d", kernels);
+    return ADI_ERR_USAGE;
+  }
+  ldi_expected = adi_layout_ldi(sp->ni);
+  if (sp->ni < 1 || sp->nj < 1 || sp->nk < 1 || sp->ldi != ldi_expected ||
+      sp->ldj != sp->nj + 2*ADI_LAYOUT_GHOSTS || sp->ldk != sp->nk + 2*ADI_LAYOUT_GHOSTS ||
+      (sp->order != 1 && sp->order != 2)) {
+    adi_gpu_set_error("adi_gpu_init: parameters do not describe the layout of fortran/grid_layout.f90 "
+                      "(ni %d nj %d nk %d, ldi %d ldj %d ldk %d, order %d)", sp->ni, sp->nj, sp->nk, sp->ldi,
+                      sp->ldj, sp->ldk, sp->order);
+    return ADI_ERR_USAGE;
+  }
+  npts = (long long)sp->ldi*sp->ldj*sp->ldk;
+  if (npts > (long long)INT_MAX) {
+    adi_gpu_set_error("grid %d x %d x %d has %lld points per field with ghosts and padding; the GPU backend "
+                      "indexes a field with 32-bit integers (at most %d): use a smaller grid",
+                      sp->ni, sp->nj, sp->nk, npts, INT_MAX);
+    return ADI_ERR_CONFIG;
+  }
+
+  /* block mode: one GPU per rank, chosen by the driver */
+  dev = hooks != NULL ? hooks->device : adi_gpu_env_device();
+  rc = adi_gpu_select_device(dev, sp, &prop);
+  if (rc != ADI_OK) return rc;
+
+  /* memory: every field of the host set but the cell centres, plus scratch */
+  need = (size_t)npts*ADI_NFIELDS*sizeof(double) + (size_t)(5*sp->nk + 5)*sizeof(double)
+       + (size_t)(sp->nj + 1)*(size_t)sp->nk*sizeof(double);
+  ADI_GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (need + ((size_t)64 << 20) > free_b) {
+    adi_gpu_set_error("grid %d x %d x %d needs %.2f GiB of GPU memory (%d fields of %lld points), but GPU %d "
+                      "(%s) has %.2f GiB free of %.2f GiB: use a smaller grid, a GPU with more memory, "
+                      "or backend = 'cpu'", sp->ni, sp->nj, sp->nk, (double)need/GIB, (int)ADI_NFIELDS, npts,
+                      dev, prop.name, (double)free_b/GIB, (double)total_b/GIB);
+    return ADI_ERR_MEMORY;
+  }
+
+  g = (adi_gpu_grid *)calloc(1, sizeof *g);
+  if (g == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory for the state of grid %d x %d x %d (%zu bytes)",
+                            sp->ni, sp->nj, sp->nk, sizeof *g);
+  g->block = hooks;
+  g->device = dev;
+  g->v.sp = *sp;
+  g->v.ni = sp->ni; g->v.nj = sp->nj; g->v.nk = sp->nk;
+  g->v.ldi = sp->ldi; g->v.ldj = sp->ldj; g->v.ldk = sp->ldk;
+  g->v.npts = (ptrdiff_t)npts;
+  {
+    int f;
+    for (f = 0; f < 6; ++f) g->v.phys[f] = hooks ? hooks->phys[f] : 1;
+    for (f = 0; f < 3; ++f) {
+      g->v.off[f] = hooks ? hooks->off[f] : 0;
+      g->v.nglob[f] = hooks ? hooks->nglob[f] : (f == 0 ? sp->ni : (f == 1 ? sp->nj : sp->nk));
+    }
+  }
+
+  rc = ADI_OK;
+  /* a blocking stream: it orders itself after the synchronous copies and
+   * memsets of the legacy default stream (init, upload) */
+  if (cudaStreamCreateWithFlags(&g->stream, cudaStreamDefault) != cudaSuccess) {
+    rc = adi_gpu_fail(cudaGetLastError(), "creating the " ADI_GPU_API_NAME " stream", __FILE__, __LINE__);
+    g->stream = NULL;
+  }
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.q, ADI_NVAR);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.qp, ADI_NPRIM);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.res, ADI_NVAR);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.dq, ADI_NVAR);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.dtv, 1);
+  if (rc == ADI_OK) rc = alloc_field(g, &g->v.wk, ADI_NWORK);
+  if (rc == ADI_OK) rc = upload_field(g, &g->v.sf, sf, ADI_NMETRIC);
+  if (rc == ADI_OK) rc = upload_field(g, &g->v.sc, sc, ADI_NMETRIC);
+  if (rc == ADI_OK) rc = upload_field(g, &g->v.vol, vol, 1);
+  if (rc == ADI_OK && cudaMemcpy(g->v.q, q, (size_t)npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice)
+      != cudaSuccess)
+    rc = adi_gpu_fail(cudaGetLastError(), "uploading the state q", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMalloc((void **)&g->d_plane, (size_t)(5*sp->nk)*sizeof(double)) != cudaSuccess)
+    rc = adi_gpu_fail(cudaGetLastError(), ADI_GPU_API_PREFIX "Malloc of the residual-norm planes", __FILE__, __LINE__);
+  /* mass_fix scratch, small (nj*nk + nk doubles): held by every run, so a
+   * mass_fix run cannot fail for memory half way */
+  if (rc == ADI_OK && cudaMalloc((void **)&g->d_mrows, (size_t)sp->nj*(size_t)sp->nk*sizeof(double)) != cudaSuccess)
+    rc = adi_gpu_fail(cudaGetLastError(), ADI_GPU_API_PREFIX "Malloc of the mass row sums", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMalloc((void **)&g->d_mplane, (size_t)sp->nk*sizeof(double)) != cudaSuccess)
+    rc = adi_gpu_fail(cudaGetLastError(), ADI_GPU_API_PREFIX "Malloc of the mass plane sums", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMalloc((void **)&g->d_norms, 5*sizeof(double)) != cudaSuccess)
+    rc = adi_gpu_fail(cudaGetLastError(), ADI_GPU_API_PREFIX "Malloc of the residual norms", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMallocHost((void **)&g->h_norms, 5*sizeof(double)) != cudaSuccess)
+    rc = adi_gpu_fail(cudaGetLastError(), "allocating pinned host memory for the residual norms", __FILE__, __LINE__);
+  if (rc == ADI_OK && cudaMemsetAsync(g->d_norms, 0, 5*sizeof(double), g->stream) != cudaSuccess)
+    rc = adi_gpu_fail(cudaGetLastError(), "clearing the residual norms", __FILE__, __LINE__);
+  if (rc != ADI_OK) {
+    if (rc == ADI_ERR_MEMORY) {
+      char first[ADI_ERRLEN];
+      adi_gpu_error_message(first, (int)sizeof first);
+      adi_gpu_set_error("grid %d x %d x %d needs %.2f GiB of GPU memory; allocating it on GPU %d (%s) failed: %s",
+                        sp->ni, sp->nj, sp->nk, (double)need/GIB, dev, prop.name, first);
+    }
+    discard(g);
+    return rc;
+  }
+  if (rc == ADI_OK && cudaDeviceSynchronize() != cudaSuccess)
+    rc = adi_gpu_fail(cudaGetLastError(), "finishing the uploads (" ADI_GPU_API_PREFIX "DeviceSynchronize)", __FILE__,
+                      __LINE__);
+  if (rc != ADI_OK) {
+    discard(g);
+    return rc;
+  }
+  g->kernels = kernels;
+  if (kernels == ADI_KERNELS_MERGED)
+    rc = merged_init(&g->merged, &g->v, g->stream, q, hooks);
+  else
+    rc = split_init(&g->split, &g->v, g->stream, hooks);
+  if (rc != ADI_OK) {
+    discard(g);
+    return rc;
+  }
+  g->magic = ADI_GRID_LIVE;
+
+  tenv = getenv("ADIFLOW_GPU_TIMING");
+  if (tenv && *tenv && strcmp(tenv, "0") != 0) {
+    g->timing_env = 1;
+    rc = adi_gpu_set_timing(g, 1);
+    if (rc != ADI_OK) {
+      discard(g);
+      return rc;
+    }
+  }
+  adi_gpu_set_error("%s", "");
+  *grid = g;
+  return ADI_OK;
+}
+
+
+/* ---------------------------------------------------------------- iterate */
+
+/* One iteration, solver_cpu's cpu_iteration, by the grid's kernel family.
+ * Asynchronous; failures inside kernels surface at the next synchronising
+ * call (norms, download, finalize). */
+int adi_gpu_iterate(adi_gpu_grid *g, double cfl)
+{
+  int rc;
+  REQUIRE_INIT("adi_gpu_iterate");
+  if (g->kernels == ADI_KERNELS_MERGED)
+    rc = merged_iterate(g->merged, cfl, g->timing);
+  else
+    rc = split_iterate(g->split, cfl, g->timing);
+  if (rc != ADI_OK) return rc;
+  if (g->timing) g->timed_iterations++;
+  g->iterations++;
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- end */
+
+int adi_gpu_finalize(adi_gpu_grid *g)
+{
+  cudaError_t err;
+  int rc = ADI_OK;
+  const adi_block_hooks *block;
+  if (g == NULL) return ADI_OK;
+  REQUIRE_INIT("adi_gpu_finalize");
+  err = cudaStreamSynchronize(g->stream);
+  if (err != cudaSuccess) rc = adi_gpu_fail(err, SYNC_WHAT, __FILE__, __LINE__);
+  if (rc == ADI_OK && g->timing_env && g->timed_iterations > 0) {
+    char report[8192];
+    adi_gpu_timing_report(g, report, (int)sizeof report);
+    printf("%s", report);
+    fflush(stdout);
+  }
+  block = g->block;
+  g->magic = ADI_GRID_DEAD;        /* a later call with this handle is refused (while the memory is not reused) */
+  merged_finalize(g->merged);
+  g->merged = NULL;
+  split_finalize(g->split);
+  g->split = NULL;
+  free_all(g);
+  free(g);
+  /* block mode: the halo buffers, streams and communicators last, as before */
+  if (block != NULL && block->destroy != NULL) block->destroy(block->ctx);
+  return rc;
+}

@@ -1,0 +1,89 @@
+/* The bridge's own internals (include/adiflow_bridge.h is its public face),
+ * shared by the files of cuda/api/, one job each:
+ *   errors.cu    the text of the last failure, advice per runtime error
+ *   device.cu    which GPU, whether it can run this build, its description
+ *   grid.cu      the grid handle: fields allocated and uploaded, the kernel
+ *                family's schedule made, iterations dispatched, all freed
+ *   transfer.cu  the state q down to the host and back up
+ *   norms.cu     residual norms (kernels and calls)
+ *   mass.cu      mass_fix: mass sums and the rescale (kernels and calls)
+ *   timing.cu    per-kernel timing on/off and its report
+ *
+ * Every grid is a handle (struct adi_gpu_grid, heap-allocated by
+ * adi_gpu_init): its fields, stream, timing, the kernel family's schedule
+ * (cuda/common/schedules.cuh) and, in block mode, the block driver's hooks
+ * (cuda/common/block_hooks.cuh) hang off it, so one process can hold several
+ * grids of different sizes. The only process-wide mutable state is the
+ * per-thread text of the last failure (errors.cu).
+ *
+ * Fields live on the device in the host's layout (fortran/grid_layout.f90):
+ * one cudaMalloc per field group, npts = ldi*ldj*ldk doubles per component,
+ * so uploads and downloads are plain copies. */
+#ifndef ADIFLOW_API_GRID_CUH
+#define ADIFLOW_API_GRID_CUH
+
+#include "adiflow_gpu_vendor.h"   /* the runtime: CUDA, or HIP (make hip) */
+
+#include "adiflow_bridge.h"
+#include "kernels.cuh"
+#include "schedules.cuh"
+#include "block_hooks.cuh"
+
+#define ADI_ERRLEN 2048
+#define GIB (1024.0*1024.0*1024.0)
+
+/* tag of a live grid; adi_gpu_finalize overwrites it before the memory goes */
+enum : unsigned { ADI_GRID_LIVE = 0x61646967u, ADI_GRID_DEAD = 0x64656164u };
+
+/* One grid (include/adiflow_bridge.h): heap-allocated by adi_gpu_init, freed
+ * by adi_gpu_finalize. In cuda/api/ g is always the grid at hand. */
+struct adi_gpu_grid {
+  unsigned magic;                     /* ADI_GRID_LIVE while the handle is valid */
+  const adi_block_hooks *block;       /* block mode's hooks (cuda/common/block_hooks.cuh); NULL for one domain */
+  int kernels;                        /* ADI_KERNELS_SPLIT or ADI_KERNELS_MERGED: which of the two is set */
+  split_state *split;                 /* the split family's schedule (cuda/split/schedule.cu) */
+  merged_state *merged;               /* the merged family's schedule (cuda/merged/schedule.cu) */
+  int device;
+  cudaStream_t stream;
+  adi_view v;                         /* device pointers, layout, parameters */
+  double *d_plane, *d_norms;          /* residual-norm scratch: 5*nk, 5 */
+  double *d_mrows, *d_mplane;         /* mass_fix scratch: row sums nj*nk, plane sums nk */
+  double *h_norms;                    /* pinned, 5 */
+  size_t bytes;                       /* device memory held */
+  long long iterations;
+  /* timing (the kernels' own times are the schedule's) */
+  int timing, timing_env;
+  int events_ready;
+  cudaEvent_t ev_norm[2];             /* around the residual-norm kernels */
+  double norm_ms;
+  long long timed_iterations, norm_calls;
+};
+
+/* errors.cu: the failure text for adi_gpu_error_message */
+void adi_gpu_set_error(const char *fmt, ...);
+
+/* ADI_OK for a live grid; ADI_ERR_USAGE with a message naming fn for NULL,
+ * or for a handle adi_gpu_finalize has freed (grid.cu) */
+int adi_gpu_check_grid(const adi_gpu_grid *g, const char *fn);
+
+#define REQUIRE_INIT(fn)                                                        \
+  do {                                                                          \
+    int rq_ = adi_gpu_check_grid(g, fn);                                        \
+    if (rq_ != ADI_OK) return rq_;                                              \
+  } while (0)
+
+#define SYNC_WHAT "waiting for the GPU to finish the iterations' kernels (an earlier, asynchronous " \
+                  "kernel failed if this fails; " ADI_GPU_SERIALIZE_ENV " names it)"
+
+/* device.cu: ADIFLOW_DEVICE, 0 without it */
+int adi_gpu_env_device(void);
+/* device.cu: GPU dev made current for a grid of sp, checked (there, usable,
+ * can run this binary, launch limits of the split family's blocks); *prop
+ * its properties. ADI_ERR_NO_DEVICE / ADI_ERR_CONFIG / ADI_ERR_CUDA with
+ * the reason. */
+int adi_gpu_select_device(int dev, const adi_solver_params *sp, struct cudaDeviceProp *prop);
+
+/* timing.cu: the norm events (once) */
+int adi_gpu_timing_events(adi_gpu_grid *g);
+
+#endif

@@ -1,0 +1,28 @@
+/* The state q (5 fields, ghosts included) between the host and the grid:
+ * snapshots and restarts go down, a restarted or changed state goes up.
+ * Both wait for the grid's stream first, so a fault of an earlier kernel
+ * is reported here. */
+#include "grid.cuh"
+
+int adi_gpu_download_state(adi_gpu_grid *g, double *q)
+{
+  cudaError_t err;
+  REQUIRE_INIT("adi_gpu_download_state");
+  if (q == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_download_state: null argument");
+  err = cudaStreamSynchronize(g->stream);
+  if (err != cudaSuccess) return adi_gpu_fail(err, SYNC_WHAT, __FILE__, __LINE__);
+  ADI_GPU_CHECK(cudaMemcpy(q, g->v.q, (size_t)g->v.npts*ADI_NVAR*sizeof(double), cudaMemcpyDeviceToHost));
+  return ADI_OK;
+}
+
+int adi_gpu_upload_state(adi_gpu_grid *g, const double *q)
+{
+  cudaError_t err;
+  REQUIRE_INIT("adi_gpu_upload_state");
+  if (q == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_upload_state: null argument");
+  err = cudaStreamSynchronize(g->stream);
+  if (err != cudaSuccess) return adi_gpu_fail(err, SYNC_WHAT, __FILE__, __LINE__);
+  ADI_GPU_CHECK(cudaMemcpy(g->v.q, q, (size_t)g->v.npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice));
+  ADI_GPU_CHECK(cudaDeviceSynchronize());
+  return ADI_OK;
+}

@@ -1,0 +1,369 @@
+/* The "merged" kernel family: new per-point / per-line bodies and
+ * the merged launch schedule, shared by the CUDA kernels
+ * (cuda/merged/) and the host emulation
+ * (tests/merged_host_emul.c, checked bit for bit against solver_cpu by
+ * tests/test_merged_c_vs_fortran.f90).
+ *
+ * Rule: no new arithmetic. Every value is computed by the same expressions
+ * of adiflow_math.h / adiflow_stages.h as in the split family (the same
+ * operands, the same association); only where intermediates live changes
+ * (registers or shared memory instead of the wk work fields) and which
+ * thread computes them. With FMA contraction off the merged family is bit
+ * identical to the CPU reference.
+ *
+ * ADI_kernel1+2 always run merged (adi12_point, the seed paper's technique
+ * 1): the eigenvalue split kept in registers, the neighbours' recomputed.
+ *
+ * Techniques ("steps"), each selectable at run time (ADIFLOW_MERGED_STEPS,
+ * cuda/merged/schedule.cu); the default is all of them, and switching one
+ * off at a time measures each one (what is kept here is what that default
+ * and those single-technique ablations reach):
+ *   MS_ALIGN  (paper 2) aligned access: blocks start at the first point of
+ *             a row (i = -1, a 128-byte boundary), not at i = 1
+ *   MS_SWEEP  (paper 3) i-sweeps through shared-memory tiles (lines x 17),
+ *             j/k sweeps with loads batched in registers
+ *   MS_TUNE   (paper 5) per-kernel block shapes from the tuning table
+ *   MS_FUSE   (a) flux of a direction fused: differences, MUSCL, Roe flux,
+ *             viscous flux and the residual update in one kernel
+ *             (flux_face_g + shared memory), residual reset folded in
+ *   MS_COMP   (b) sweeps with one thread per (line, characteristic
+ *             component): 5x the threads, the same arithmetic (exact)
+ *   MS_GRAPH  (c) the iteration captured in a CUDA graph and replayed
+ *   MS_ADI123 ADI_kernel3 folded into the merged ADI_kernel1+2
+ *   MS_PT     primitives and local time step in one kernel
+ *   MS_FMARCH fused flux, marching: a block owns a cross-section tile and
+ *             marches along d in chunks; each face's g computed exactly
+ *             once (the chunk's last face carried to the next chunk in
+ *             shared memory), convective then viscous part (fewer live
+ *             registers), __launch_bounds__ (needs MS_FUSE); used along i
+ *             and j only (adi_merged_march): along k the 168-register
+ *             marching kernel was slower than the fused one on an H200
+ *             (0.61 vs 0.43 ms at 128^3, bench/log/2026-11-21-cfd.md)
+ *   MS_TSWEEP i-sweeps warp by warp: each warp owns warp-size lines and
+ *             moves chunks of 16 i x lines through shared memory with all
+ *             of a chunk's loads in flight at once (unrolled), no block
+ *             barriers (needs MS_SWEEP; without it MS_SWEEP's block-wide
+ *             shared-memory i-sweep runs)
+ *   MS_ADI5F  ADI_kernel5 of direction d fused with ADI_kernel1+2+3 of
+ *             d + 1 (d = 1, 2) into one point kernel, ADI_kernel5_123
+ *             (adi5f_point): stage 5's increments at p go from registers
+ *             straight into stage 3 of d + 1, so dq is neither written nor
+ *             read (nothing else reads it); stages 1-2 of d + 1 are
+ *             adi12_point's (whatever MS_ADI123 says), which reads
+ *             only qp, sc, vol and dtv, none written in the kernel. The
+ *             schedule: [123 of 1] 4(1) 5_123(1) 4(2) 5_123(2) 4(3) 5(3)
+ */
+#ifndef ADIFLOW_MERGED_H
+#define ADIFLOW_MERGED_H
+
+#include "adiflow_stages.h"
+
+/* tests/test_merged_c_vs_fortran.f90 repeats these values */
+enum adi_merged_step_flag {
+  MS_ALIGN = 1 << 0, MS_SWEEP = 1 << 1, MS_TUNE = 1 << 2, MS_FUSE = 1 << 3, MS_COMP = 1 << 4,
+  MS_GRAPH = 1 << 5, MS_ADI123 = 1 << 6, MS_PT = 1 << 7, MS_FMARCH = 1 << 8, MS_TSWEEP = 1 << 9,
+  MS_ADI5F = 1 << 10,
+  MS_ALL = (1 << 11) - 1
+};
+
+/* Whether the fused flux of direction d runs as the marching kernel. */
+static inline int adi_merged_march(int flags, int d)
+{
+  return (flags & MS_FMARCH) && d < 3;
+}
+
+
+
+/* ---- ADI_kernel1+2 merged: diag, flmp, flmn at (i,j,k) with the
+ * eigenvalues of the point and its two neighbours along d in registers
+ * (the neighbours' recomputed); the expressions of adi_stage2_point. The
+ * lam fields of wk are not written (nothing after stage 2 reads them). ---- */
+ADI_HD static inline void adi12_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd;
+  double lp[3], ln[3], lv[3], xp[3], xn[3], xv[3], dg, dt;
+  pd = (d == 1 ? i : (d == 2 ? j : k)) + v->off[d - 1];   /* global position along d */
+  adi_eig_split(v, d, p, lp, ln, lv);
+  dt = v->dtv[p];
+  for (s = 1; s <= 3; ++s) {
+    dg = 1.0 + dt*lv[s - 1];
+    ADI_F(v, wk, WK_DIAG + s, p) = dg;
+  }
+  if (pd > 1) {
+    adi_eig_split(v, d, p - e, xp, xn, xv);
+    for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMP + s, p) = -(dt*xp[s - 1]);
+  } else {
+    for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMP + s, p) = 0.0;
+  }
+  if (pd < n) {
+    adi_eig_split(v, d, p + e, xp, xn, xv);
+    for (s = 1; s <= 3; ++s) {
+      dg = 1.0 + dt*lv[s - 1];
+      ADI_F(v, wk, WK_FLMN + s, p) = dt*xn[s - 1]/dg;
+    }
+  } else {
+    for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMN + s, p) = 0.0;
+  }
+}
+
+/* ---- ADI_kernel4's recurrences, one element each (adi_stage4_line) ---- */
+ADI_HD static inline double adi4_fwd_first(double w, double dg) { return w/dg; }
+ADI_HD static inline double adi4_fwd(double w, double flmp, double dg, double x) { return (w - flmp*x)/dg; }
+ADI_HD static inline double adi4_bwd(double w, double flmn, double x) { return w - flmn*x; }
+
+/* eigenvalue index of characteristic component m (1-based) */
+ADI_HD static inline int adi_eig_of_char(int m) { return m <= 3 ? 1 : m - 2; }
+
+/* ---- ADI stage 4 for components m0..m1 of the line (b, c) of d: the
+ * sweeps of adi_stage4_line, one component after the other (the
+ * components are independent: any split of them over threads gives the
+ * same bits) ---- */
+ADI_HD static inline void adi4_line_comps(const adi_view *v, int d, int b, int c, int m0, int m1)
+{
+  int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s;
+  int pc[3];
+  double x;
+  cell_index(d, 1, b, c, pc);
+  p1 = adi_pt(v, pc[0], pc[1], pc[2]);
+  for (m = m0; m <= m1; ++m) {
+    r = WK_WCH + m; s = adi_eig_of_char(m);
+    x = adi4_fwd_first(ADI_F(v, wk, r, p1), ADI_F(v, wk, WK_DIAG + s, p1));
+    ADI_F(v, wk, r, p1) = x;
+    pa = p1;
+    for (a = 2; a <= n; ++a) {
+      pa += e;
+      x = adi4_fwd(ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_DIAG + s, pa), x);
+      ADI_F(v, wk, r, pa) = x;
+    }
+    for (a = n - 1; a >= 1; --a) {
+      pa -= e;
+      x = adi4_bwd(ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMN + s, pa), x);
+      ADI_F(v, wk, r, pa) = x;
+    }
+  }
+}
+
+/* ---- fused flux: g = fc - fv at face p of direction d (between p - s and
+ * p), faces 1..n+1, interior across. The du, ql/qr, fc and fv of
+ * flux_stage1..3_point and viscous_flux_point, in registers. Two parts:
+ * the convective flux fc (flux_face_conv_dir) and the viscous flux fv
+ * (flux_face_visc_dir); g = fc - fv. ---- */
+ADI_HD static ADI_FORCEINLINE void flux_face_conv_dir(const adi_view *v, int d, int p, double f[5])
+{
+  int s = adi_stride(v, d), il = p - s, ir = p + s, s0 = 3*(d - 1), m;
+  double ql[5], qr[5], dul, dup, dur;
+  for (m = 1; m <= 5; ++m) {
+    if (v->sp.order == 2) {
+      dul = ADI_F(v, qp, m, il) - ADI_F(v, qp, m, il - s);
+      dup = ADI_F(v, qp, m, p) - ADI_F(v, qp, m, il);
+      dur = ADI_F(v, qp, m, ir) - ADI_F(v, qp, m, p);
+      ql[m - 1] = ADI_F(v, qp, m, il) + 0.5*limiter(&v->sp, dul, dup);
+      qr[m - 1] = ADI_F(v, qp, m, p) - 0.5*limiter(&v->sp, dup, dur);
+    } else {
+      ql[m - 1] = ADI_F(v, qp, m, il);
+      qr[m - 1] = ADI_F(v, qp, m, p);
+    }
+  }
+  roe_flux(&v->sp, ql[0], ql[1], ql[2], ql[3], ql[4], qr[0], qr[1], qr[2], qr[3], qr[4],
+           ADI_F(v, sf, s0 + 1, p), ADI_F(v, sf, s0 + 2, p), ADI_F(v, sf, s0 + 3, p), f);
+}
+
+ADI_HD static ADI_FORCEINLINE void flux_face_g_dir(const adi_view *v, int d, int p, double g[5])
+{
+  double f[5], fv[5];
+  int m;
+  flux_face_conv_dir(v, d, p, f);
+  flux_face_visc_dir(v, d, p, fv);
+  for (m = 0; m < 5; ++m) g[m] = f[m] - fv[m];
+}
+
+ADI_HD static inline void flux_face_g(const adi_view *v, int d, int p, double g[5])
+{
+  switch (d) {
+  case 1: flux_face_g_dir(v, 1, p, g); break;
+  case 2: flux_face_g_dir(v, 2, p, g); break;
+  default: flux_face_g_dir(v, 3, p, g); break;
+  }
+}
+
+/* flux_stage4_point with the face values given: res(p) = r0 + (gh - gl),
+ * r0 = 0 for the first direction when the reset is folded in (the CPU's
+ * res = 0 then res = res + ..., the same bits, -0 included) */
+ADI_HD static inline void flux_res_update(const adi_view *v, int p, int first, const double gl[5],
+                                          const double gh[5])
+{
+  int m;
+  double r0;
+  for (m = 1; m <= 5; ++m) {
+    r0 = first ? 0.0 : ADI_F(v, res, m, p);
+    ADI_F(v, res, m, p) = r0 + (gh[m - 1] - gl[m - 1]);
+  }
+}
+
+/* the fused flux at cell p the way the host emulation runs it: both faces'
+ * g and the residual update (on the GPU each face is computed once, in
+ * shared memory, by one thread of the block: the same numbers) */
+ADI_HD static inline void flux_fused_cell(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k);
+  double gl[5], gh[5];
+  flux_face_g(v, d, p, gl);
+  flux_face_g(v, d, p + adi_stride(v, d), gh);
+  flux_res_update(v, p, d == 1, gl, gh);
+}
+
+/* ---- the merged family's kernels: the one list a kernel is registered in.
+ * The enum, the names, the point kernels' bodies and launch switches
+ * (cuda/merged/flux_kernels.cu, adi_kernels.cu), the schedule's dispatch
+ * (cuda/merged/schedule.cu) and the host emulation
+ * (tests/merged_host_emul.c) are made from it. A new kernel: a row here,
+ * its body, and where it runs in adi_merged_schedule below.
+ *   X(id, name, launch, box, body)
+ *   id      MK_<id>
+ *   name    its name in the timing table and the tuning table
+ *   launch  FLUXPT: a point kernel of cuda/merged/flux_kernels.cu (one
+ *           thread per cell of box, blocks of the tuned shape), ADIPT: one
+ *           of cuda/merged/adi_kernels.cu, OWN: launched its own way by
+ *           cuda/merged/schedule.cu (lines, tiles, sweeps, a memset)
+ *   box     the split stage whose index box it covers (adi_stage_box)
+ *   body    one point (i, j, k), or one line (b, c) = (i, j): the body of the
+ *           FLUXPT and ADIPT kernels on the GPU and of every kind in the
+ *           host emulation, with v, d, cfl, i, j, k in scope (and m0..m1,
+ *           the characteristic components a sweep thread owns). RES_ZERO is
+ *           a memset of the whole field: no body per point. */
+#define ADI_MERGED_KERNELS(X)                                                                           \
+  X(BC,       "bc_kernel",             OWN,    ST_BC,       bc_fill_line(v, d, i, j))                   \
+  X(PRIM,     "primitives_kernel",     FLUXPT, ST_PRIM,     primitives_point(v, i, j, k))               \
+  X(TSTEP,    "time_step_kernel",      FLUXPT, ST_TSTEP,    time_step_point(v, cfl, i, j, k))           \
+  /* the same thread reads back the qp it wrote */                                                      \
+  X(PT,       "prim_tstep_kernel",     FLUXPT, ST_PRIM,     primitives_point(v, i, j, k);               \
+    if (i >= 1 && i <= v->ni && j >= 1 && j <= v->nj && k >= 1 && k <= v->nk)                          \
+      time_step_point(v, cfl, i, j, k))                                                                 \
+  X(RES_ZERO, "res_zero(memset)",      OWN,    ST_RES_ZERO, (void)0)                                    \
+  X(FLUX1,    "flux_kernel1",          FLUXPT, ST_FLUX1,    flux_stage1_point(v, d, i, j, k))           \
+  X(FLUX2,    "flux_kernel2",          FLUXPT, ST_FLUX2,    flux_stage2_point(v, d, i, j, k))           \
+  X(FLUX3,    "flux_kernel3",          FLUXPT, ST_FLUX3,    flux_stage3_point(v, d, i, j, k))           \
+  X(VISC,     "viscous_kernel",        FLUXPT, ST_VISC,     viscous_flux_point(v, d, i, j, k))          \
+  X(FLUX4,    "flux_kernel4",          FLUXPT, ST_FLUX4,    flux_stage4_point(v, d, i, j, k))           \
+  X(FLUXF,    "flux_fused",            OWN,    ST_FLUX4,    flux_fused_cell(v, d, i, j, k))             \
+  X(ADI12,    "ADI_kernel12",          ADIPT,  ST_ADI1,     adi12_point(v, d, i, j, k))                 \
+  X(ADI123,   "ADI_kernel123",         ADIPT,  ST_ADI1,     adi12_point(v, d, i, j, k);                 \
+    adi_stage3_point(v, d, i, j, k))                                                                    \
+  X(ADI3,     "ADI_kernel3",           ADIPT,  ST_ADI1,     adi_stage3_point(v, d, i, j, k))            \
+  X(ADI4,     "ADI_kernel4",           OWN,    ST_ADI4,     adi4_line_comps(v, d, i, j, m0, m1))        \
+  X(ADI5,     "ADI_kernel5",           ADIPT,  ST_ADI1,     adi_stage5_point(v, d, i, j, k))            \
+  X(WALLT,    "bc_temperature_kernel", OWN,    ST_WALLT,    wall_temperature_line(v, d, i, j))          \
+  X(ADI5F,    "ADI_kernel5_123",       ADIPT,  ST_ADI1,     adi5f_point(v, d, i, j, k))
+
+enum adi_merged_kernel {
+#define ADI_X(id, name, launch, box, body) MK_##id,
+  ADI_MERGED_KERNELS(ADI_X)
+#undef ADI_X
+  MK_COUNT
+};
+
+static inline const char *adi_merged_kernel_name(int k)
+{
+  static const char *names[MK_COUNT] = {
+#define ADI_X(id, name, launch, box, body) name,
+    ADI_MERGED_KERNELS(ADI_X)
+#undef ADI_X
+  };
+  return k >= 0 && k < MK_COUNT ? names[k] : "?";
+}
+
+/* how a merged kernel is launched (the launch column); FLUXPT and ADIPT
+ * are the point kernels, one thread per cell */
+enum adi_merged_launch { MKL_OWN, MKL_FLUXPT, MKL_ADIPT };
+static inline int adi_merged_launch(int k)
+{
+  static const int launch[MK_COUNT] = {
+#define ADI_X(id, name, launch, box, body) MKL_##launch,
+    ADI_MERGED_KERNELS(ADI_X)
+#undef ADI_X
+  };
+  return k >= 0 && k < MK_COUNT ? launch[k] : MKL_OWN;
+}
+
+/* the split stage whose index box a merged kernel covers */
+static inline int adi_merged_box_stage(int k)
+{
+  static const int stage[MK_COUNT] = {
+#define ADI_X(id, name, launch, box, body) box,
+    ADI_MERGED_KERNELS(ADI_X)
+#undef ADI_X
+  };
+  return k >= 0 && k < MK_COUNT ? stage[k] : ST_ADI1;
+}
+
+/* ---- ADI_kernel5 of d fused with ADI_kernel1+2+3 of d + 1 (MS_ADI5F,
+ * d = 1, 2; MK_ADI5F with st.d = d): at (i,j,k) of the interior, stage 1+2
+ * of d + 1 (adi12_point: diag, flmp, flmn; the neighbours' eigenvalues
+ * recomputed from qp), then stage 5 of d (adi_stage5_incr: the increments
+ * r from wch, read before stage 3 overwrites wch at the same p) and stage 3
+ * of d + 1 on r (adi_stage3_char) - the expressions of adi_stage5_point
+ * and adi_stage3_point, r in registers instead of dq. Every read other
+ * than wch(p) is of qp, sc, vol, dtv (not written here); every write is at
+ * p: no dependency between points. ---- */
+ADI_HD static inline void adi5f_point(const adi_view *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k);
+  double r[5];
+  adi12_point(v, d + 1, i, j, k);
+  adi_stage5_incr(v, d, p, r);
+  adi_stage3_char(v, d + 1, p, r);
+}
+
+typedef struct adi_mstep {
+  int kernel, d;
+} adi_mstep;
+
+/* bc 3, prim + tstep 2, wall temperatures 3, res_zero 1, flux 5 per
+ * direction, ADI 4 per direction (ADI12, ADI3, ADI4, ADI5) at most */
+enum { ADI_MAX_MSTEPS = 3 + 2 + 3 + 1 + 3*5 + 3*4 };
+
+/* Steps of one merged iteration in order (the data flow of cpu_iteration);
+ * returns their number. isothermal: the walls' ghost temperatures
+ * (MK_WALLT) follow the time step, as in adi_iteration_schedule. */
+static inline int adi_merged_schedule(int flags, int order, int isothermal, adi_mstep st[ADI_MAX_MSTEPS])
+{
+  int n = 0, d;
+#define MS_PUSH(kk, dd) do { st[n].kernel = (kk); st[n].d = (dd); ++n; } while (0)
+  for (d = 1; d <= 3; ++d) MS_PUSH(MK_BC, d);
+  if (flags & MS_PT) {
+    MS_PUSH(MK_PT, 0);
+  } else {
+    MS_PUSH(MK_PRIM, 0);
+    MS_PUSH(MK_TSTEP, 0);
+  }
+  if (isothermal)
+    for (d = 1; d <= 3; ++d) MS_PUSH(MK_WALLT, d);
+  if (!(flags & MS_FUSE)) MS_PUSH(MK_RES_ZERO, 0);
+  for (d = 1; d <= 3; ++d) {
+    if (flags & MS_FUSE) {
+      MS_PUSH(MK_FLUXF, d);
+    } else {
+      if (order == 2) MS_PUSH(MK_FLUX1, d);
+      MS_PUSH(MK_FLUX2, d);
+      MS_PUSH(MK_FLUX3, d);
+      MS_PUSH(MK_VISC, d);
+      MS_PUSH(MK_FLUX4, d);
+    }
+  }
+  for (d = 1; d <= 3; ++d) {
+    if ((flags & MS_ADI5F) && d > 1) {
+      /* stages 1-3 of d ran in MK_ADI5F of d - 1 */
+    } else if (flags & MS_ADI123) {
+      MS_PUSH(MK_ADI123, d);
+    } else {
+      MS_PUSH(MK_ADI12, d);
+      MS_PUSH(MK_ADI3, d);
+    }
+    MS_PUSH(MK_ADI4, d);
+    MS_PUSH((flags & MS_ADI5F) && d < 3 ? MK_ADI5F : MK_ADI5, d);
+  }
+#undef MS_PUSH
+  return n;
+}
+
+#endif

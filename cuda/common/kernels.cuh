@@ -1,0 +1,72 @@
+/* The launch geometry every point and line kernel shares (blocks of
+ * ADI_BLOCK_X x ADI_BLOCK_Y, a box of cells per launch), and what the split
+ * family's kernel files (cuda/split/: bc_kernels.cu, timestep_kernels.cu,
+ * flux_kernels.cu, viscous_kernels.cu, adi_kernels.cu) offer its schedule
+ * and the merged family (which reuses the boundary fill): one launcher per
+ * kernel, each running on the given stream and returning ADI_OK or the
+ * status of a failed launch. The kernels themselves are thin: a thread
+ * finds its cell (or grid line) and calls the stage body of
+ * cuda/common/adiflow_stages.h, the code the CPU tests check against Fortran. */
+#ifndef ADIFLOW_KERNELS_CUH
+#define ADIFLOW_KERNELS_CUH
+
+#include "adiflow_gpu_vendor.h"   /* first: the runtime (CUDA or HIP) and its names */
+#include "adiflow_stages.h"
+#include "gpu_check.cuh"
+
+/* Threads of a block: x along i (contiguous in memory), y along j; one
+ * block row of cells per k (gridDim.z). Line kernels map (b, c) to (x, y).
+ * ADI_BLOCK_X is a row of cells, not a warp: the block holds whole warps of
+ * 32 and whole wavefronts of 64 alike. */
+enum { ADI_BLOCK_X = 32, ADI_BLOCK_Y = 4 };
+static_assert((ADI_BLOCK_X*ADI_BLOCK_Y) % ADI_WARP_SIZE_MAX == 0,
+              "a block of the split kernels must be a whole number of 64-lane wavefronts");
+
+static inline dim3 adi_block_dim(void)
+{
+  return dim3(ADI_BLOCK_X, ADI_BLOCK_Y, 1);
+}
+
+/* grid of blocks covering box b (all three extents >= 1) */
+static inline dim3 adi_grid_dim(const adi_box *b)
+{
+  unsigned nx = (unsigned)(b->hi[0] - b->lo[0] + 1), ny = (unsigned)(b->hi[1] - b->lo[1] + 1);
+  unsigned nz = (unsigned)(b->hi[2] - b->lo[2] + 1);
+  return dim3((nx + ADI_BLOCK_X - 1)/ADI_BLOCK_X, (ny + ADI_BLOCK_Y - 1)/ADI_BLOCK_Y, nz);
+}
+
+/* The cell (or line) of this thread in box b; 0 when it lies outside. */
+__device__ static inline int adi_box_cell(const adi_box *b, int *i, int *j, int *k)
+{
+  *i = b->lo[0] + (int)(blockIdx.x*blockDim.x + threadIdx.x);
+  *j = b->lo[1] + (int)(blockIdx.y*blockDim.y + threadIdx.y);
+  *k = b->lo[2] + (int)blockIdx.z;
+  return *i <= b->hi[0] && *j <= b->hi[1] && *k <= b->hi[2];
+}
+
+/* boundary conditions (bc_kernels.cu) */
+int launch_bc_kernel(const adi_view *v, int d, cudaStream_t s);
+int launch_bc_temperature_kernel(const adi_view *v, int d, cudaStream_t s);
+/* primitives and local time step (timestep_kernels.cu) */
+int launch_primitives_kernel(const adi_view *v, cudaStream_t s);
+int launch_time_step_kernel(const adi_view *v, double cfl, cudaStream_t s);
+/* the primitives in two parts: 1 = interior, 2 = the ghost shell */
+int launch_primitives_part(const adi_view *v, int part, cudaStream_t s);
+/* res = 0 over the whole field, padding included, before the flux stages
+ * (a memset; flux_kernels.cu) */
+int launch_res_zero(const adi_view *v, cudaStream_t s);
+/* convective flux, stages 1-4 of direction d (flux_kernels.cu) */
+int launch_flux_kernel1(const adi_view *v, int d, cudaStream_t s);
+int launch_flux_kernel2(const adi_view *v, int d, cudaStream_t s);
+int launch_flux_kernel3(const adi_view *v, int d, cudaStream_t s);
+int launch_flux_kernel4(const adi_view *v, int d, cudaStream_t s);
+/* viscous face flux of direction d (viscous_kernels.cu) */
+int launch_viscous_kernel(const adi_view *v, int d, cudaStream_t s);
+/* LU-ADI, stages 1-5 of direction d (adi_kernels.cu) */
+int launch_ADI_kernel1(const adi_view *v, int d, cudaStream_t s);
+int launch_ADI_kernel2(const adi_view *v, int d, cudaStream_t s);
+int launch_ADI_kernel3(const adi_view *v, int d, cudaStream_t s);
+int launch_ADI_kernel4(const adi_view *v, int d, cudaStream_t s);
+int launch_ADI_kernel5(const adi_view *v, int d, cudaStream_t s);
+
+#endif

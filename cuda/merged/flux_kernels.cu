@@ -1,0 +1,193 @@
+/* Merged family: point kernels of the primitives / time step / flux
+ * stages and the fused flux of a direction (beyond the paper, (a)),
+ * marching along d (MS_FMARCH) or in overlapping tiles.
+ * Bodies: cuda/common/adiflow_merged.h, cuda/common/adiflow_stages.h. */
+#include "merged.cuh"
+
+/* one thread per cell of box b; blocks start at i = x0 (m_x0); the body of
+ * kernel K is its body column in ADI_MERGED_KERNELS (launch FLUXPT). The
+ * CFL number is read where the body uses it, from the device (cflp). */
+#define ADI_MK_BODY_FLUXPT(id, body) if constexpr (K == MK_##id) { body; } else
+#define ADI_MK_BODY_ADIPT(id, body)
+#define ADI_MK_BODY_OWN(id, body)
+template <int K>
+__global__ void m_flux_point_kernel(adi_view view, int d, adi_box b, int x0, const double *cflp)
+{
+  const adi_view *v = &view;
+  const double &cfl = *cflp;
+  int i = x0 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
+  int j = b.lo[1] + (int)(blockIdx.y*blockDim.y + threadIdx.y);
+  int k = b.lo[2] + (int)blockIdx.z;
+  (void)cfl;
+  if (i < b.lo[0] || i > b.hi[0] || j > b.hi[1] || k > b.hi[2]) return;
+#define ADI_X(id, name, launch, box, body) ADI_MK_BODY_##launch(id, body)
+  ADI_MERGED_KERNELS(ADI_X) {}
+#undef ADI_X
+}
+
+template <int K>
+static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int align, const double *cfl,
+                        cudaStream_t s)
+{
+  int x0 = m_x0(&b, align);
+  dim3 grid((unsigned)m_div(b.hi[0] - x0 + 1, sh.x), (unsigned)m_div(b.hi[1] - b.lo[1] + 1, sh.y),
+            (unsigned)(b.hi[2] - b.lo[2] + 1));
+  m_flux_point_kernel<K><<<grid, dim3((unsigned)sh.x, (unsigned)sh.y, 1), 0, s>>>(*v, d, b, x0, cfl);
+  ADI_LAUNCH_CHECK("merged point kernel (flux family)");
+  return ADI_OK;
+}
+
+/* d = 0 for the undirected kinds (primitives, time step), as the schedule
+ * gives them */
+#define ADI_MK_CASE_FLUXPT(id, box) \
+  case MK_##id: return launch_point<MK_##id>(v, d, adi_stage_box(v, box, d), sh, align, d_cfl, s);
+#define ADI_MK_CASE_ADIPT(id, box)
+#define ADI_MK_CASE_OWN(id, box)
+int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int align, const double *d_cfl,
+                       cudaStream_t s)
+{
+  switch (kernel) {
+#define ADI_X(id, name, launch, box, body) ADI_MK_CASE_##launch(id, box)
+    ADI_MERGED_KERNELS(ADI_X)
+#undef ADI_X
+  default: return ADI_ERR_USAGE;
+  }
+}
+
+/* ---- fused flux of direction D: the threads of a block compute
+ * g = fc - fv at consecutive faces along D into shared memory, then every
+ * thread but the last along D updates the cell between its face and the
+ * next (flux_res_update: res = res + (g(face+1) - g(face)), the CPU's
+ * order). Blocks overlap by one face along D. Faces 1..n+1 along D, cells
+ * 1..n, interior across. ---- */
+template <int D>
+__global__ void m_flux_fused_kernel(adi_view v, int first)
+{
+  extern __shared__ double sg[];
+  const int t[3] = {(int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z};
+  const int T[3] = {(int)blockDim.x, (int)blockDim.y, (int)blockDim.z};
+  const int B[3] = {(int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z};
+  const int N[3] = {v.ni, v.nj, v.nk};
+  const int nt = T[0]*T[1]*T[2], tid = t[0] + T[0]*(t[1] + T[1]*t[2]);
+  const int bstride = D == 1 ? 1 : (D == 2 ? T[0] : T[0]*T[1]);
+  int c[3], a, valid = 1, m, p = 0;
+  double g[5], gh[5];
+  for (a = 0; a < 3; ++a) {
+    c[a] = 1 + B[a]*(T[a] - (a == D - 1 ? 1 : 0)) + t[a];
+    if (c[a] > N[a] + (a == D - 1 ? 1 : 0)) valid = 0;
+  }
+  if (valid) {
+    p = adi_pt(&v, c[0], c[1], c[2]);
+    flux_face_g_dir(&v, D, p, g);
+    for (m = 0; m < 5; ++m) sg[m*nt + tid] = g[m];
+  }
+  __syncthreads();
+  if (valid && t[D - 1] < T[D - 1] - 1 && c[D - 1] <= N[D - 1]) {
+    for (m = 0; m < 5; ++m) gh[m] = sg[m*nt + tid + bstride];
+    flux_res_update(&v, p, first, g, gh);
+  }
+}
+
+int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s)
+{
+  int T[3] = {sh.x, sh.y, sh.z}, N[3] = {v->ni, v->nj, v->nk}, G[3], a;
+  size_t smem = (size_t)5*sh.x*sh.y*sh.z*sizeof(double);
+  if (T[d - 1] < 2) return ADI_ERR_CONFIG;
+  for (a = 0; a < 3; ++a) G[a] = a == d - 1 ? m_div(N[a], T[a] - 1) : m_div(N[a], T[a]);
+  dim3 grid((unsigned)G[0], (unsigned)G[1], (unsigned)G[2]), block((unsigned)sh.x, (unsigned)sh.y, (unsigned)sh.z);
+  switch (d) {
+  case 1: m_flux_fused_kernel<1><<<grid, block, smem, s>>>(*v, first); break;
+  case 2: m_flux_fused_kernel<2><<<grid, block, smem, s>>>(*v, first); break;
+  default: m_flux_fused_kernel<3><<<grid, block, smem, s>>>(*v, first); break;
+  }
+  ADI_LAUNCH_CHECK("flux_fused");
+  return ADI_OK;
+}
+
+/* ---- fused flux, marching (MS_FMARCH): the block owns a cross-section
+ * tile (its extents across D) and marches along D over cells 1..n in
+ * chunks of T_D cells. Slot 0 of the block's face buffer holds the face
+ * below the chunk (face 1 before the first chunk, computed by the threads
+ * with t_D = 0; afterwards the previous chunk's last face, carried), slots
+ * 1..T_D the faces computed by the chunk's threads: each face's g exactly
+ * once. g = fc - fv: the convective part is stored first, the viscous part
+ * subtracted by the same thread (the registers of the two parts are not
+ * live together). Residual update: flux_res_update(gl = slot t, gh = slot
+ * t + 1), the CPU's order. Two block barriers per chunk. ---- */
+enum { FM_MAXT = 256, FM_MAXT3 = 192, FM_MINB = 2 };
+/* threads per block at most: 256 (<= 128 registers), 192 along k (<= 168
+ * registers: at 128 the k kernel spills) */
+#define FM_BOUND(D) ((D) == 3 ? FM_MAXT3 : FM_MAXT)
+
+template <int D>
+__device__ ADI_FORCEINLINE void fm_face(const adi_view *v, int p, double *sg, int slot, int stride)
+{
+  double f[5];
+  int m;
+  flux_face_conv_dir(v, D, p, f);
+  for (m = 0; m < 5; ++m) sg[m*stride + slot] = f[m];
+  flux_face_visc_dir(v, D, p, f);
+  for (m = 0; m < 5; ++m) sg[m*stride + slot] = sg[m*stride + slot] - f[m];
+}
+
+template <int D>
+__global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_view v, int first)
+{
+  extern __shared__ double sg[];
+  const int t[3] = {(int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z};
+  const int T[3] = {(int)blockDim.x, (int)blockDim.y, (int)blockDim.z};
+  const int B[3] = {(int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z};
+  const int N[3] = {v.ni, v.nj, v.nk};
+  const int TD = T[D - 1], td = t[D - 1], nd = N[D - 1];
+  /* the thread's column within the block (its coordinates across D) */
+  const int a1 = D == 1 ? 1 : 0, a2 = D == 3 ? 1 : 2;
+  const int ncol = T[a1]*T[a2], col = t[a1] + T[a1]*t[a2];
+  const int stride = ncol*(TD + 1);          /* doubles per component */
+  double *sc = sg + col*(TD + 1);            /* the column's face slots 0..TD */
+  int c[3], a, valid = 1, m, p, e, c0, cd;
+  double carry[5], gl[5], gh[5];
+  for (a = 0; a < 3; ++a) {
+    c[a] = 1 + B[a]*T[a] + t[a];
+    if (a != D - 1 && c[a] > N[a]) valid = 0;
+  }
+  c[D - 1] = 1;
+  e = adi_stride(&v, D);
+  p = adi_pt(&v, c[0], c[1], c[2]);          /* cell 1 of the column along D */
+  /* chunk c0 = 1 - TD only computes face 1 (its last thread), carried to
+   * slot 0: one call site of the face body */
+#pragma unroll 1
+  for (c0 = 1 - TD; c0 <= nd; c0 += TD) {
+    cd = c0 + td;                            /* the thread's cell; its face cd + 1 */
+    if (valid && cd >= 0 && cd <= nd) fm_face<D>(&v, p + cd*e, sc, td + 1, stride);
+    __syncthreads();
+    if (valid && cd >= 1 && cd <= nd) {
+      for (m = 0; m < 5; ++m) {
+        gl[m] = sc[m*stride + td];
+        gh[m] = sc[m*stride + td + 1];
+      }
+      flux_res_update(&v, p + (cd - 1)*e, first, gl, gh);
+    }
+    if (valid && td == 0)
+      for (m = 0; m < 5; ++m) carry[m] = sc[m*stride + TD];
+    __syncthreads();
+    if (valid && td == 0)
+      for (m = 0; m < 5; ++m) sc[m*stride] = carry[m];
+  }
+}
+
+int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s)
+{
+  int T[3] = {sh.x, sh.y, sh.z}, N[3] = {v->ni, v->nj, v->nk}, G[3], a, nt = sh.x*sh.y*sh.z;
+  size_t smem = (size_t)5*(nt/T[d - 1])*(T[d - 1] + 1)*sizeof(double);
+  /* a shape the marching kernel cannot take: the fused kernel instead */
+  if (nt > FM_BOUND(d) || smem > 48*1024) return mlaunch_flux_fused(v, d, sh, first, s);
+  for (a = 0; a < 3; ++a) G[a] = a == d - 1 ? 1 : m_div(N[a], T[a]);
+  dim3 grid((unsigned)G[0], (unsigned)G[1], (unsigned)G[2]), block((unsigned)sh.x, (unsigned)sh.y, (unsigned)sh.z);
+  switch (d) {
+  case 1: m_flux_march_kernel<1><<<grid, block, smem, s>>>(*v, first); break;
+  case 2: m_flux_march_kernel<2><<<grid, block, smem, s>>>(*v, first); break;
+  default: m_flux_march_kernel<3><<<grid, block, smem, s>>>(*v, first); break;
+  }
+  ADI_LAUNCH_CHECK("flux_fused (marching)");
+  return ADI_OK;
+}

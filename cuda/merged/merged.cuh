@@ -1,0 +1,49 @@
+/* The merged kernel family's internals: what cuda/merged/flux_kernels.cu
+ * and cuda/merged/adi_kernels.cu offer cuda/merged/schedule.cu (what the
+ * schedule offers the bridge: cuda/common/schedules.cuh). Bodies:
+ * cuda/common/adiflow_merged.h (new) and cuda/common/adiflow_stages.h (the
+ * split family's, unchanged).
+ * Portability (HIP): no warp-size constants, shared-memory tiles <= 64 KB,
+ * CUDA graphs only in schedule.cu behind ADIFLOW_NO_GRAPHS. */
+#ifndef ADIFLOW_MERGED_CUH
+#define ADIFLOW_MERGED_CUH
+
+#include "adiflow_merged.h"
+#include "kernels.cuh"
+#include "block_hooks.cuh"
+#include "schedules.cuh"
+
+/* a block shape; for point kernels x runs along i, y along j (z = 1) */
+typedef struct m_shape {
+  int x, y, z;
+} m_shape;
+
+static inline int m_div(int a, int b) { return (a + b - 1)/b; }
+
+/* first i of the blocks of a point kernel over box b: the box's own first
+ * cell, or (MS_ALIGN) the first point of the row (i = -1: ldi is a multiple
+ * of 16, so rows start on 128-byte boundaries) */
+static inline int m_x0(const adi_box *b, int align)
+{
+  return align ? ((b->lo[0] + 1) & ~15) - 1 : b->lo[0];
+}
+
+/* the point kernels (one thread per cell): the kinds whose launch column in
+ * ADI_MERGED_KERNELS is FLUXPT (d_cfl: the CFL number on the device, for
+ * the time step), and ADIPT */
+int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int align, const double *d_cfl,
+                       cudaStream_t s);
+int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s);
+/* fused flux of direction d (sh.{x,y,z}: block, the extent along d >= 2) */
+int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s);
+/* fused flux of direction d, marching along d (MS_FMARCH): sh = the
+ * block (extent along d: the chunk), at most 256 threads */
+int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s);
+/* sweeps: sh = lines per block (x, y across d); flags: MS_SWEEP, MS_COMP */
+int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s);
+/* shared memory the i-sweep kernel needs for sh; 0 if sh is not allowed */
+size_t madi4_smem_bytes(m_shape sh);
+/* raise the kernels' dynamic shared-memory limits to 64 KB (once) */
+int mkernels_setup(void);
+
+#endif

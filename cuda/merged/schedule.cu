@@ -1,0 +1,561 @@
+/* The merged kernel family's iteration (kernels = 'merged'): the steps of
+ * adi_merged_schedule (cuda/common/adiflow_merged.h) with per-kernel block
+ * shapes, per-kernel CUDA-event timing with byte counts, the tune mode and
+ * the CUDA graph of one iteration.
+ *
+ * Environment:
+ *   ADIFLOW_MERGED_STEPS   which techniques are on: "all" (default), "none",
+ *                          or a comma list of align, sweep, tune, fuse,
+ *                          comp, graph, adi123, pt, fmarch, tsweep, adi5f;
+ *                          "all,-graph" turns single ones off
+ *                          (bench/device_merged.sh measures them)
+ *   ADIFLOW_TUNE_TABLE=F   block-shape table to load (default: the first of
+ *                          cuda/tune/sm_XY.txt found up to three folders
+ *                          above the executable, XY the device's compute
+ *                          capability; built-in shapes otherwise)
+ *   ADIFLOW_TUNE=F         tune mode: at init time every candidate shape of
+ *                          every tunable kernel is timed on this grid, the
+ *                          best go to file F (the table format) and are used;
+ *                          the state is restored afterwards
+ *                          (with several merged grids in one process each
+ *                          tunes at its own init; the last one's table is
+ *                          the one left in F)
+ * Per-kernel timing (ADIFLOW_GPU_TIMING=1) launches the kernels one by one
+ * with events between them (no graph); without it the iteration is one
+ * graph launch (MS_GRAPH; disabled at build time with -DADIFLOW_NO_GRAPHS,
+ * and at run time when capturing fails).
+ *
+ * Everything here is per grid: struct merged_state (flags, shapes, steps,
+ * events, graph, timing), one per adi_gpu_grid (cuda/api/grid.cu hangs it off
+ * the grid), so grids of different sizes keep their own graphs and shapes.
+ *
+ * The CFL number lives on the device (d_cfl): the captured time-step kernel
+ * reads it, so the graph stays valid while the CFL ramps; it is copied
+ * only when it changes (after the stream has drained the previous copy). */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "merged.cuh"
+
+/* HIP: graphs stay off until the vendor header maps the cudaGraph* and
+ * cudaStream*Capture names (then build with -DADIFLOW_HIP_GRAPHS) */
+#if defined(ADI_GPU_HIP) && ADI_GPU_HIP && !defined(ADIFLOW_HIP_GRAPHS) && !defined(ADIFLOW_NO_GRAPHS)
+#define ADIFLOW_NO_GRAPHS
+#endif
+
+struct merged_state {
+  int ready, flags;
+  const adi_block_hooks *block;          /* the grid's block hooks; NULL for one domain */
+  adi_view v;
+  cudaStream_t s;
+  double *d_cfl, *h_cfl;                 /* device / pinned host, 1 double */
+  double last_cfl;
+  adi_mstep steps[ADI_MAX_MSTEPS];
+  int nsteps;
+  m_shape shape[MK_COUNT][4];            /* [kernel][d] */
+  char table_from[512];
+  int events_ready;
+  cudaEvent_t ev[ADI_MAX_MSTEPS + 1];
+  double ms[MK_COUNT][4], iter_ms;
+#ifndef ADIFLOW_NO_GRAPHS
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+#endif
+  int graph_ready, graph_failed;
+};
+
+static const struct { const char *name; int flag; } step_names[] = {
+  {"align", MS_ALIGN}, {"sweep", MS_SWEEP}, {"tune", MS_TUNE}, {"fuse", MS_FUSE}, {"comp", MS_COMP},
+  {"graph", MS_GRAPH}, {"adi123", MS_ADI123}, {"pt", MS_PT}, {"fmarch", MS_FMARCH}, {"tsweep", MS_TSWEEP},
+  {"adi5f", MS_ADI5F},
+};
+
+static int parse_steps(const char *s)
+{
+  int flags = MS_ALL, f, neg;
+  size_t a, n;
+  char tok[32];
+  if (s == NULL || *s == '\0') return MS_ALL;
+  flags = 0;
+  while (*s) {
+    n = strcspn(s, ", ");
+    if (n > 0 && n < sizeof tok) {
+      memcpy(tok, s, n); tok[n] = '\0';
+      neg = tok[0] == '-';
+      if (strcmp(tok + neg, "all") == 0) f = MS_ALL;
+      else if (strcmp(tok + neg, "none") == 0) f = 0;
+      else {
+        f = -1;
+        for (a = 0; a < sizeof step_names/sizeof step_names[0]; ++a)
+          if (strcmp(tok + neg, step_names[a].name) == 0) f = step_names[a].flag;
+        if (f < 0) {
+          fprintf(stderr, "adiflow: ADIFLOW_MERGED_STEPS: unknown step '%s' ignored\n", tok);
+          f = 0;
+        }
+      }
+      flags = neg ? (flags & ~f) : (flags | f);
+    }
+    s += n;
+    while (*s == ',' || *s == ' ') ++s;
+  }
+  return flags;
+}
+
+static void steps_text(int flags, char *buf, size_t len)
+{
+  size_t a, pos = 0;
+  buf[0] = '\0';
+  for (a = 0; a < sizeof step_names/sizeof step_names[0]; ++a)
+    if (flags & step_names[a].flag)
+      pos += (size_t)snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s", pos ? "," : "", step_names[a].name);
+  if (pos == 0) snprintf(buf, len, "none");
+}
+
+/* ---------------------------------------------------------------- shapes */
+
+
+static m_shape mk(int x, int y, int z) { m_shape s; s.x = x; s.y = y; s.z = z; return s; }
+
+/* the shape without a table (and with MS_TUNE off): the split family's
+ * 32 x 4 for point kernels and lines, tiles long enough along d for the
+ * fused flux */
+static m_shape default_shape(int k, int d)
+{
+  if (k == MK_FLUXF) return d == 1 ? mk(32, 4, 1) : (d == 2 ? mk(32, 8, 1) : mk(32, 1, 8));
+  return mk(32, 4, 1);
+}
+
+static int kernel_id(const char *name)
+{
+  int k;
+  for (k = 0; k < MK_COUNT; ++k)
+    if (strcmp(name, adi_merged_kernel_name(k)) == 0) return k;
+  return -1;
+}
+
+static int shape_ok(const merged_state *m, int k, int d, m_shape s)
+{
+  int t = s.x*s.y*s.z;
+  if (s.x < 1 || s.y < 1 || s.z < 1 || t > 1024) return 0;
+  if (adi_merged_launch(k) != MKL_OWN || k == MK_ADI4) {
+    if (s.z != 1) return 0;
+    if (k == MK_ADI4 && d == 1) return madi4_smem_bytes(s) > 0;
+    return 1;
+  }
+  /* the marching kernel (MS_FMARCH, i and j) takes at most 256 threads */
+  if (k == MK_FLUXF && adi_merged_march(m->flags, d) && t > 256) return 0;
+  if (k == MK_FLUXF) return (d == 1 ? s.x : (d == 2 ? s.y : s.z)) >= 2;
+  return 1;
+}
+
+/* table lines: "kernel_name d x y z [comment]"; returns the entries read */
+static int load_table(merged_state *m, const char *path)
+{
+  FILE *f = fopen(path, "r");
+  char line[256], name[64];
+  int d, x, y, z, k, n = 0;
+  if (f == NULL) return -1;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || sscanf(line, "%63s %d %d %d %d", name, &d, &x, &y, &z) != 5) continue;
+    k = kernel_id(name);
+    if (k < 0 || d < 0 || d > 3 || !shape_ok(m, k, d, mk(x, y, z))) {
+      fprintf(stderr, "adiflow: tuning table %s: entry '%s %d %d %d %d' ignored\n", path, name, d, x, y, z);
+      continue;
+    }
+    m->shape[k][d] = mk(x, y, z);
+    ++n;
+  }
+  fclose(f);
+  snprintf(m->table_from, sizeof m->table_from, "%s (%d entries)", path, n);
+  return n;
+}
+
+static void find_table(merged_state *m, int major, int minor)
+{
+  const char *env = getenv("ADIFLOW_TUNE_TABLE");
+  char exe[PATH_MAX], path[PATH_MAX + 64], *slash;
+  ssize_t len;
+  int up;
+  snprintf(m->table_from, sizeof m->table_from, "built-in shapes (no table found)");
+  if (env && *env) {
+    if (load_table(m, env) < 0) fprintf(stderr, "adiflow: ADIFLOW_TUNE_TABLE=%s cannot be read; built-in shapes\n", env);
+    return;
+  }
+  len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return;
+  exe[len] = '\0';
+  for (up = 0; up < 4; ++up) {
+    slash = strrchr(exe, '/');
+    if (slash == NULL) return;
+    *slash = '\0';
+    snprintf(path, sizeof path, "%s/cuda/tune/sm_%d%d.txt", exe, major, minor);
+    if (access(path, R_OK) == 0) {
+      load_table(m, path);
+      return;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- bytes */
+
+/* bytes a kernel must move by count: every field component it reads or
+ * writes, once per point of its range (compulsory traffic; neighbours'
+ * values and repeated reads count once) */
+static double kernel_bytes(const adi_view *v, int k, int d)
+{
+  double n = (double)v->ni*v->nj*v->nk, all = (double)(v->ni + 4)*(v->nj + 4)*(v->nk + 4), per;
+  int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
+  switch (k) {
+  case MK_BC: return 8.0*20.0*(nb + 4)*(nc + 4);
+  case MK_WALLT: return 8.0*8.0*(nb + 4)*(nc + 4);
+  case MK_PRIM: return 8.0*11.0*all;
+  case MK_TSTEP: return 8.0*17.0*n;
+  case MK_PT: return 8.0*(11.0*all + 11.0*n);
+  case MK_RES_ZERO: return 8.0*5.0*(double)v->npts;
+  case MK_FLUX1: per = 10; break;
+  case MK_FLUX2: per = 20; break;
+  case MK_FLUX3: per = 18; break;
+  case MK_VISC: per = 19; break;
+  case MK_FLUX4: per = 20; break;
+  case MK_FLUXF: per = 16 + (d == 1 ? 5 : 10); break;   /* qp 6, sf 3, sc 6, vol; res */
+  case MK_ADI12: per = 20; break;
+  case MK_ADI123: per = 30; break;
+  case MK_ADI3: per = d == 1 ? 19 : 18; break;
+  case MK_ADI4: per = 19; break;                          /* wch r+w, flmp, diag, flmn */
+  case MK_ADI5: per = d < 3 ? 18 : 23; break;
+  case MK_ADI5F: per = 33; break;   /* qp 6, sc 3+3, vol, dtv, wch r+w; diag, flmp, flmn */
+  default: per = 0;
+  }
+  return 8.0*per*n;
+}
+
+/* ---------------------------------------------------------------- launch */
+
+static int launch(merged_state *m, int k, int d)
+{
+  const adi_view *v = &m->v;
+  m_shape sh = (m->flags & MS_TUNE) ? m->shape[k][d] : default_shape(k, d);
+  int align = (m->flags & MS_ALIGN) != 0;
+  switch (adi_merged_launch(k)) {   /* the launch column of ADI_MERGED_KERNELS */
+  case MKL_FLUXPT: return mlaunch_flux_point(v, k, d, sh, align, m->d_cfl, m->s);
+  case MKL_ADIPT: return mlaunch_adi_point(v, k, d, sh, align, m->s);
+  default: break;
+  }
+  switch (k) {
+  case MK_BC: return launch_bc_kernel(v, d, m->s);
+  case MK_WALLT: return launch_bc_temperature_kernel(v, d, m->s);
+  case MK_RES_ZERO: return launch_res_zero(v, m->s);
+  case MK_FLUXF:
+    if (adi_merged_march(m->flags, d)) return mlaunch_flux_march(v, d, sh, d == 1, m->s);
+    return mlaunch_flux_fused(v, d, sh, d == 1, m->s);
+  case MK_ADI4: return mlaunch_adi4(v, d, sh, m->flags, m->s);
+  default:
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged kernel %d has no launcher", k);
+  }
+}
+
+static int launch_all(merged_state *m, int timing)
+{
+  int s, rc;
+  for (s = 0; s < m->nsteps; ++s) {
+    if (timing) ADI_GPU_CHECK(cudaEventRecord(m->ev[s], m->s));
+    /* block mode (cuda/common/block_hooks.cuh): the halo rows of d before its fill;
+     * in exact mode, for a direction swept across the blocks, the pipelined
+     * sweep instead of ADI4. No lam+- halo: ADI stage 2 always runs fused
+     * (ADI12/ADI123/ADI5F), recomputing the neighbour's eigenvalues from
+     * its ghost primitives, which the q halo already brought */
+    if (m->block != NULL) {
+      int k = m->steps[s].kernel, d = m->steps[s].d;
+      if (k == MK_BC && d >= 2) {
+        rc = m->block->exchange_q(m->block->ctx, &m->v, d, m->s);
+        if (rc != ADI_OK) return rc;
+      }
+      if (k == MK_ADI4 && m->block->across[d]) {
+        rc = m->block->sweep(m->block->ctx, &m->v, d, m->s);
+        if (rc != ADI_OK) return rc;
+        continue;
+      }
+    }
+    rc = launch(m, m->steps[s].kernel, m->steps[s].d);
+    if (rc != ADI_OK) return rc;
+  }
+  if (timing) ADI_GPU_CHECK(cudaEventRecord(m->ev[m->nsteps], m->s));
+  return ADI_OK;
+}
+
+static int create_events(merged_state *m)
+{
+  int s;
+  if (m->events_ready) return ADI_OK;
+  for (s = 0; s <= ADI_MAX_MSTEPS; ++s) ADI_GPU_CHECK(cudaEventCreate(&m->ev[s]));
+  m->events_ready = 1;
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- tune */
+
+static int tune(merged_state *m, const char *out_path, const double *q_host)
+{
+  static const m_shape pt[] = {{32, 1, 1}, {32, 2, 1}, {32, 4, 1}, {32, 8, 1}, {64, 1, 1}, {64, 2, 1},
+                               {64, 4, 1}, {128, 1, 1}, {128, 2, 1}, {16, 8, 1}, {16, 16, 1}, {256, 1, 1}};
+  static const m_shape fx[] = {{32, 4, 1}, {32, 8, 1}, {64, 2, 1}, {64, 4, 1}, {128, 1, 1}, {128, 2, 1},
+                               {16, 8, 1}, {16, 4, 2}, {32, 16, 1}, {16, 16, 1}, {32, 4, 2}, {32, 1, 4},
+                               {32, 1, 8}, {16, 1, 8}, {32, 2, 4}, {64, 1, 4}, {32, 1, 16}, {16, 2, 8}};
+  static const m_shape ln[] = {{32, 1, 1}, {32, 2, 1}, {32, 4, 1}, {64, 1, 1}, {64, 2, 1}, {16, 4, 1},
+                               {16, 8, 1}, {128, 1, 1}, {8, 8, 1}, {16, 2, 1}, {8, 4, 1}};
+  const int reps = 5;
+  FILE *f = fopen(out_path, "w");
+  cudaDeviceProp prop;
+  int k, d, c, r, ncand, saved = m->flags, rc, best_c, dev = 0;
+  float t, best;
+  const m_shape *cand;
+  if (f == NULL) {
+    fprintf(stderr, "adiflow: tune mode: cannot write %s\n", out_path);
+    return ADI_ERR_USAGE;
+  }
+  ADI_GPU_CHECK(cudaGetDevice(&dev));
+  ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));
+  rc = create_events(m);
+  if (rc != ADI_OK) { fclose(f); return rc; }
+  fprintf(f, "# adiflow merged kernels: block shapes tuned on %s (sm_%d%d), grid %d x %d x %d\n"
+          "# written by ADIFLOW_TUNE (cuda/merged/schedule.cu); kernel d x y z  best-ms (mean of %d)\n",
+          prop.name, prop.major, prop.minor, m->v.ni, m->v.nj, m->v.nk, reps);
+  /* realistic fields first: one iteration */
+  m->flags = saved & ~MS_GRAPH;
+  rc = launch_all(m, 0);
+  for (k = 0; k < MK_COUNT && rc == ADI_OK; ++k) {
+    if (k == MK_BC || k == MK_WALLT || k == MK_RES_ZERO) continue;
+    cand = k == MK_FLUXF ? fx : (k == MK_ADI4 ? ln : pt);
+    ncand = k == MK_FLUXF ? (int)(sizeof fx/sizeof fx[0])
+          : (k == MK_ADI4 ? (int)(sizeof ln/sizeof ln[0]) : (int)(sizeof pt/sizeof pt[0]));
+    for (d = 0; d <= 3; ++d) {
+      int undirected = k == MK_PRIM || k == MK_TSTEP || k == MK_PT;
+      if (undirected != (d == 0)) continue;
+      if (k == MK_FLUX1 && m->v.sp.order != 2) continue;
+      if (k == MK_ADI5F && d == 3) continue;                  /* 5 of d with 1-3 of d + 1: d = 1, 2 */
+      best = 1e30f; best_c = -1;
+      for (c = 0; c < ncand; ++c) {
+        if (!shape_ok(m, k, d, cand[c])) continue;
+        m->shape[k][d] = cand[c];
+        m->flags = (saved | MS_TUNE | MS_SWEEP) & ~MS_GRAPH;   /* the tuned kernels are the MS_SWEEP ones */
+        if (launch(m, k, d) != ADI_OK) { cudaGetLastError(); continue; }
+        ADI_GPU_CHECK(cudaEventRecord(m->ev[0], m->s));
+        for (r = 0; r < reps; ++r) launch(m, k, d);
+        ADI_GPU_CHECK(cudaEventRecord(m->ev[1], m->s));
+        if (cudaEventSynchronize(m->ev[1]) != cudaSuccess) { cudaGetLastError(); continue; }
+        ADI_GPU_CHECK(cudaEventElapsedTime(&t, m->ev[0], m->ev[1]));
+        t /= (float)reps;
+        if (t < best) { best = t; best_c = c; }
+      }
+      m->shape[k][d] = best_c >= 0 ? cand[best_c] : default_shape(k, d);
+      fprintf(f, "%-18s %d %4d %4d %4d   %.5f\n", adi_merged_kernel_name(k), d, m->shape[k][d].x,
+              m->shape[k][d].y, m->shape[k][d].z, best_c >= 0 ? best : -1.0f);
+    }
+  }
+  fclose(f);
+  m->flags = saved;
+  if (rc != ADI_OK) return rc;
+  snprintf(m->table_from, sizeof m->table_from, "tuned now, written to %s", out_path);
+  /* restore the state the run starts from */
+  ADI_GPU_CHECK(cudaStreamSynchronize(m->s));
+  ADI_GPU_CHECK(cudaMemcpy(m->v.q, q_host, (size_t)m->v.npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice));
+  printf("adiflow: tune mode: block shapes written to %s\n", out_path);
+  return ADI_OK;
+}
+
+/* ---------------------------------------------------------------- API */
+
+static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, const double *q_host,
+                        const adi_block_hooks *block)
+{
+  cudaDeviceProp prop;
+  int k, d, dev = 0, rc;
+  const char *tune_out = getenv("ADIFLOW_TUNE");
+  m->v = *v;
+  m->s = s;
+  m->block = block;
+  m->flags = parse_steps(getenv("ADIFLOW_MERGED_STEPS"));
+  m->last_cfl = -1.0;
+  for (k = 0; k < MK_COUNT; ++k)
+    for (d = 0; d < 4; ++d) m->shape[k][d] = default_shape(k, d);
+  ADI_GPU_CHECK(cudaGetDevice(&dev));
+  ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));
+  find_table(m, prop.major, prop.minor);
+  rc = mkernels_setup();
+  if (rc != ADI_OK) return rc;
+  ADI_GPU_CHECK(cudaMalloc((void **)&m->d_cfl, sizeof(double)));
+  ADI_GPU_CHECK(cudaMallocHost((void **)&m->h_cfl, sizeof(double)));
+  m->nsteps = adi_merged_schedule(m->flags, v->sp.order, v->sp.wall_thermal == ADI_WALL_ISOTHERMAL, m->steps);
+  m->ready = 1;
+  if (tune_out && *tune_out) {
+    *m->h_cfl = 1.0;
+    ADI_GPU_CHECK(cudaMemcpyAsync(m->d_cfl, m->h_cfl, sizeof(double), cudaMemcpyHostToDevice, s));
+    m->last_cfl = 1.0;
+    rc = tune(m, tune_out, q_host);
+    if (rc != ADI_OK) return rc;
+    m->flags |= MS_TUNE;
+  }
+  return ADI_OK;
+}
+
+int merged_init(merged_state **ms, const adi_view *v, cudaStream_t s, const double *q_host,
+                const adi_block_hooks *block)
+{
+  merged_state *m;
+  int rc;
+  if (ms == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged_init without a state pointer");
+  *ms = NULL;
+  m = (merged_state *)calloc(1, sizeof *m);
+  if (m == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory for the merged schedule's state (%zu bytes)",
+                            sizeof *m);
+  rc = merged_setup(m, v, s, q_host, block);
+  if (rc != ADI_OK) {
+    merged_finalize(m);
+    return rc;
+  }
+  *ms = m;
+  return ADI_OK;
+}
+
+#ifndef ADIFLOW_NO_GRAPHS
+static int capture_graph(merged_state *m)
+{
+  cudaError_t err;
+  int rc;
+  err = cudaStreamBeginCapture(m->s, cudaStreamCaptureModeThreadLocal);
+  if (err != cudaSuccess) { cudaGetLastError(); return 0; }
+  rc = launch_all(m, 0);
+  err = cudaStreamEndCapture(m->s, &m->graph);
+  if (rc != ADI_OK || err != cudaSuccess) { cudaGetLastError(); m->graph = NULL; return 0; }
+  err = cudaGraphInstantiate(&m->exec, m->graph, 0);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    cudaGraphDestroy(m->graph);
+    m->graph = NULL;
+    return 0;
+  }
+  return 1;
+}
+#endif
+
+int merged_iterate(merged_state *m, double cfl, int timing)
+{
+  int rc, s;
+  if (m == NULL || !m->ready)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged_iterate on a grid without a merged schedule");
+  if (cfl != m->last_cfl) {
+    /* the pinned value may still be on its way to the device */
+    ADI_GPU_CHECK(cudaStreamSynchronize(m->s));
+    *m->h_cfl = cfl;
+    ADI_GPU_CHECK(cudaMemcpyAsync(m->d_cfl, m->h_cfl, sizeof(double), cudaMemcpyHostToDevice, m->s));
+    m->last_cfl = cfl;
+  }
+  if (timing) {
+    float t;
+    rc = create_events(m);
+    if (rc != ADI_OK) return rc;
+    rc = launch_all(m, 1);
+    if (rc != ADI_OK) return rc;
+    ADI_GPU_CHECK(cudaEventSynchronize(m->ev[m->nsteps]));
+    for (s = 0; s < m->nsteps; ++s) {
+      ADI_GPU_CHECK(cudaEventElapsedTime(&t, m->ev[s], m->ev[s + 1]));
+      m->ms[m->steps[s].kernel][m->steps[s].d] += (double)t;
+    }
+    ADI_GPU_CHECK(cudaEventElapsedTime(&t, m->ev[0], m->ev[m->nsteps]));
+    m->iter_ms += (double)t;
+    return ADI_OK;
+  }
+#ifndef ADIFLOW_NO_GRAPHS
+  /* no graph in block mode: the exchanges are NCCL calls between the kernels */
+  if ((m->flags & MS_GRAPH) && !m->graph_failed && m->block == NULL) {
+    if (!m->graph_ready) {
+      m->graph_ready = capture_graph(m);
+      if (!m->graph_ready) {
+        m->graph_failed = 1;
+        fprintf(stderr, "adiflow: capturing the merged iteration in a " ADI_GPU_API_NAME " graph failed; launching kernels "
+                "one by one\n");
+      }
+    }
+    if (m->graph_ready) {
+      ADI_GPU_CHECK(cudaGraphLaunch(m->exec, m->s));
+      return ADI_OK;
+    }
+  }
+#endif
+  return launch_all(m, 0);
+}
+
+/* The per-kernel table (i, j, k, sum in ms per iteration; bytes by count;
+ * GB/s) and, for scripts, one "MERGEDK name d ms bytes" line per launch. */
+int merged_timing_report(const merged_state *m, char *buf, int buflen, long long timed_iterations,
+                         double norm_ms, long long norm_calls)
+{
+  int pos = 0, k, d, s, used[MK_COUNT] = {0};
+  double n = (double)timed_iterations, total = 0.0, bytes_total = 0.0;
+  char st[256];
+  if (timed_iterations <= 0) {
+    adi_gpu_put(buf, buflen, &pos, "GPU timing: no timed iterations (enable with adi_gpu_set_timing(1) or "
+                "ADIFLOW_GPU_TIMING=1)");
+    return ADI_OK;
+  }
+  for (s = 0; s < m->nsteps; ++s) used[m->steps[s].kernel] = 1;
+  steps_text(m->flags, st, sizeof st);
+  adi_gpu_put(buf, buflen, &pos, "GPU kernel times (" ADI_GPU_API_NAME " events), merged kernels [steps %s], "
+              "grid %d x %d x %d, mean of %lld iterations, ms per iteration:\n", st, m->v.ni, m->v.nj, m->v.nk,
+              timed_iterations);
+  adi_gpu_put(buf, buflen, &pos, "  block shapes: %s\n", (m->flags & MS_TUNE) ? m->table_from : "built-in (tune step off)");
+  adi_gpu_put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10s %10s %9s\n", "kernel", "i", "j", "k", "sum", "MB", "GB/s");
+  for (k = 0; k < MK_COUNT; ++k) {
+    double sum = 0.0, by = 0.0;
+    if (!used[k]) continue;
+    for (s = 0; s < m->nsteps; ++s)
+      if (m->steps[s].kernel == k) by += kernel_bytes(&m->v, k, m->steps[s].d);
+    for (d = 0; d < 4; ++d) sum += m->ms[k][d];
+    if (k == MK_PRIM || k == MK_TSTEP || k == MK_PT || k == MK_RES_ZERO)
+      adi_gpu_put(buf, buflen, &pos, "  %-18s %10s %10s %10s %10.4f", adi_merged_kernel_name(k), "", "", "", sum/n);
+    else
+      adi_gpu_put(buf, buflen, &pos, "  %-18s %10.4f %10.4f %10.4f %10.4f", adi_merged_kernel_name(k), m->ms[k][1]/n,
+                  m->ms[k][2]/n, m->ms[k][3]/n, sum/n);
+    adi_gpu_put(buf, buflen, &pos, " %10.1f %9.1f\n", by/1e6, sum > 0.0 ? by/(sum/n*1e-3)/1e9 : 0.0);
+    total += sum;
+    bytes_total += by;
+  }
+  adi_gpu_put(buf, buflen, &pos, "    %-24s %10.4f ms  %.1f MB  %.1f GB/s\n", "all kernels", total/n, bytes_total/1e6,
+              total > 0.0 ? bytes_total/(total/n*1e-3)/1e9 : 0.0);
+  adi_gpu_put(buf, buflen, &pos, "    %-24s %10.4f ms  (first launch to last, gaps included)\n", "iteration", m->iter_ms/n);
+  if (norm_calls > 0)
+    adi_gpu_put(buf, buflen, &pos, "    %-24s %10.4f ms per call, %lld calls\n", "residual norms", norm_ms/(double)norm_calls,
+                norm_calls);
+  for (k = 0; k < MK_COUNT; ++k) {
+    if (!used[k]) continue;
+    for (d = 0; d < 4; ++d) {
+      double by = 0.0;
+      for (s = 0; s < m->nsteps; ++s)
+        if (m->steps[s].kernel == k && m->steps[s].d == d) by += kernel_bytes(&m->v, k, d);
+      if (by > 0.0)
+        adi_gpu_put(buf, buflen, &pos, "MERGEDK %s %d %.6f %.0f\n", adi_merged_kernel_name(k), d, m->ms[k][d]/n, by);
+    }
+  }
+  return ADI_OK;
+}
+
+void merged_finalize(merged_state *m)
+{
+  int s;
+  if (m == NULL) return;
+#ifndef ADIFLOW_NO_GRAPHS
+  if (m->exec) cudaGraphExecDestroy(m->exec);
+  if (m->graph) cudaGraphDestroy(m->graph);
+#endif
+  if (m->events_ready)
+    for (s = 0; s <= ADI_MAX_MSTEPS; ++s) cudaEventDestroy(m->ev[s]);
+  if (m->d_cfl) cudaFree(m->d_cfl);
+  if (m->h_cfl) cudaFreeHost(m->h_cfl);
+  memset(m, 0, sizeof *m);
+  free(m);
+}

@@ -1,0 +1,13 @@
+/* cuda_check.h - the CUDA error check of the modules' .cu files: a failing
+ * runtime call ends the program through mod_fail with exit code RC_DEVICE and
+ * "FILE:LINE: CUDA error while WHAT: MESSAGE (CALL)". Include after
+ * <cuda_runtime.h>. */
+#ifndef MOD_CUDA_CHECK_H
+#define MOD_CUDA_CHECK_H
+
+#include "fail.h"
+
+#define CUDA_CHECK(call, what) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
+    mod_fail(RC_DEVICE, "%s:%d: CUDA error while %s: %s (%s)", __FILE__, __LINE__, what, cudaGetErrorString(e_), #call); } while (0)
+
+#endif
