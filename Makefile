@@ -95,9 +95,15 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
 # CUDA backend only
+# the merged family's tuning tables go beside the executable, where it looks
+# for them (tune/sm_XY.txt; never in the source tree)
+TUNE_TABLES := $(patsubst cuda/tune/%,$(BUILD)/tune/%,$(wildcard cuda/tune/*.txt))
 ifneq ($(GPU_LIBS),)
-TOOLS += $(BUILD)/copy_bw $(BUILD)/gpu_two_grids
+TOOLS += $(BUILD)/copy_bw $(BUILD)/gpu_two_grids $(TUNE_TABLES)
 endif
+$(BUILD)/tune/%.txt: cuda/tune/%.txt
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 .PHONY: all deps run test validate gpu-test clean hip bench
 all: deps $(BUILD)/adiflow $(TOOLS)
@@ -145,7 +151,7 @@ $(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/pr
 $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
   $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
-$(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o
+$(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o
 $(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o
 $(OBJ)/adiflow.o: $(F_OBJS)
 
@@ -175,7 +181,7 @@ MPI_GPU_LIBS := $(GPU_LIBS)
 endif
 MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS_USE)),$(FFLAGS_USE))
 MPI_LINK_LIBS := $(MPI_GPU_LIBS) $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread)
-$(OBJ)/gpu_block_bridge.o: $(OBJ)/solver_params.o
+$(OBJ)/gpu_block_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o
 $(OBJ)/cuda/multi/block_nccl.o: cuda/multi/block_nccl.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -I$(ADI_NCCL_INC) -c $< -o $@

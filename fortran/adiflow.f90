@@ -26,6 +26,7 @@ program adiflow
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
     adi_host_memory_available, adi_ignore_file_size_signal, make_dirs, lock_run_dir
   use gpu_bridge
+  use gpu_settings, only: gpu_settings_t, make_gpu_settings
   !$ use omp_lib, only: omp_get_max_threads
   implicit none
 
@@ -33,7 +34,8 @@ program adiflow
   type(layout_t) :: lay
   type(solver_params_t) :: sp
   type(fields_t) :: f
-  type(gpu_grid_t) :: gpu        ! the grid on the device (GPU backend)
+  type(gpu_grid_t) :: gpu
+  type(gpu_settings_t) :: gs        ! the grid on the device (GPU backend)
   real(rk), allocatable :: xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, restart_path, why
   logical :: use_gpu
@@ -58,6 +60,12 @@ program adiflow
   lay = make_layout(cs%ni, cs%nj, cs%nk)
   sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
 
+  gs = make_gpu_settings(cs%gpu_device, cs%gpu_timing, cs%gpu_overlap, cs%gpu_merged_steps, cs%gpu_tuning_table)
+  ! the &gpu group is checked whenever the GPU may run, before any allocation
+  if (cs%backend /= 'cpu') then
+    why = gpu_settings_problem(gs)
+    if (len(why) > 0) call case_error(why//' (&gpu group)')
+  end if
   use_gpu = choose_backend(cs%backend)
   call check_host_memory(lay)
 
@@ -101,8 +109,9 @@ program adiflow
   end if
 
   if (use_gpu) then
-    write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info())
-    call gpu_check(adi_gpu_init(gpu%ptr, sp, kernel_family(cs%kernels), f%sf, f%sc, f%vol, f%q), 'initialisation')
+    write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info(gs))
+    call gpu_check(adi_gpu_init(gpu%ptr, sp, kernel_family(cs%kernels), gs, f%sf, f%sc, f%vol, f%q), &
+      'initialisation')
   else
     write(output_unit, '(a,i0,a)') '  backend: cpu (Fortran reference, ', nthreads, ' OpenMP threads)'
   end if
@@ -145,10 +154,10 @@ contains
     case ('cpu')
       gpu = .false.
     case ('gpu')
-      if (adi_gpu_available() == 0) call gpu_check(int(1, c_int), 'backend = ''gpu''')
+      if (adi_gpu_available(gs) == 0) call gpu_check(int(1, c_int), 'backend = ''gpu''')
       gpu = .true.
     case default
-      gpu = adi_gpu_available() /= 0
+      gpu = adi_gpu_available(gs) /= 0
       if (.not. gpu) write(output_unit, '(a)') &
         'adiflow: backend = auto: no usable GPU found, running on the CPU backend'
     end select

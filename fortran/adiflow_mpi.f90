@@ -45,7 +45,8 @@ program adiflow_mpi
     adi_ignore_file_size_signal, make_dirs, lock_run_dir, regular_file
   use output_file, only: out_file_t, out_open, out_check, out_commit
   use mpi_decomp
-  use gpu_bridge, only: adi_gpu_available, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
+  use gpu_settings, only: gpu_settings_t, make_gpu_settings
+  use gpu_bridge, only: gpu_settings_problem, adi_gpu_available, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
     adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, gpu_error_text, gpu_device_info, &
     ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED, gpu_grid_t
   use gpu_block_bridge
@@ -57,6 +58,7 @@ program adiflow_mpi
   type(solver_params_t) :: sp, sp_g
   type(fields_t) :: f
   type(gpu_grid_t) :: gpu        ! this rank's block on its GPU (GPU backend)
+  type(gpu_settings_t) :: gs     ! the &gpu group (the device is the rank's node-local GPU)
   type(decomp_t) :: dc
   real(rk), allocatable :: xn_g(:,:,:,:), xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, why
@@ -90,6 +92,11 @@ program adiflow_mpi
   call MPI_Barrier(MPI_COMM_WORLD)
   if (rank /= 0) call read_all_input()
 
+  gs = make_gpu_settings(cs%gpu_device, cs%gpu_timing, cs%gpu_overlap, cs%gpu_merged_steps, cs%gpu_tuning_table)
+  if (cs%backend /= 'cpu') then
+    why = gpu_settings_problem(gs)
+    if (len(why) > 0) call stop_all(2, why//' (&gpu group)')
+  end if
   use_gpu = choose_backend()
   if (adi_mode /= 'exact' .and. adi_mode /= 'decoupled') &
     call stop_all(2, 'adi_mode = "'//trim(adi_mode)//'" is not allowed (use exact or decoupled)')
@@ -135,7 +142,7 @@ program adiflow_mpi
     end if
     if (use_gpu) then
       write(output_unit, '(a,i0,a)') '  backend: gpu, ', nranks, ' GPUs (one per rank, NCCL halos), '// &
-        trim(cs%kernels)//' kernels; rank 0 on '//trim(gpu_device_info())
+        trim(cs%kernels)//' kernels; rank 0 on '//trim(gpu_device_info(gs))
     else
       write(output_unit, '(a)') '  backend: cpu (Fortran reference, MPI host exchange)'
     end if
@@ -261,7 +268,7 @@ contains
   !> every rank sees one; all ranks take the same decision.
   logical function choose_backend() result(gpu)
     logical :: mine, all_have
-    mine = adi_gpu_available() /= 0
+    mine = adi_gpu_available(gs) /= 0
     call MPI_Allreduce(mine, all_have, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD)
     select case (trim(cs%backend))
     case ('cpu')
@@ -309,7 +316,7 @@ contains
     call get_environment_variable('ADIFLOW_MPI_STARTUP_TIMEOUT', v, ln, st)
     if (st == 0 .and. ln > 0) read(v, *, iostat=st) tmax
     call gpu_ok(adi_gpu_block_init(gpu%ptr, sp, merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
-      f%sf, f%sc, f%vol, f%q, phys, dc%off, dc%nglob, nbr, swp, merge(1_c_int, 0_c_int, dc%exact), &
+      gs, f%sf, f%sc, f%vol, f%q, phys, dc%off, dc%nglob, nbr, swp, merge(1_c_int, 0_c_int, dc%exact), &
       int(chunks, c_int), int(rank, c_int), int(nranks, c_int), ids, int(local_rank, c_int), real(tmax, c_double)), &
       'initialisation (GPU '//trim(itoa(local_rank))//' of the node)')
   end subroutine gpu_block_start

@@ -6,6 +6,7 @@
 module gpu_block_bridge
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
+  use gpu_settings, only: gpu_settings_t
   implicit none
   private
   public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_init
@@ -21,12 +22,13 @@ module gpu_block_bridge
     integer(c_int) function adi_gpu_device_count() bind(c, name='adi_gpu_device_count')
       import :: c_int
     end function
-    integer(c_int) function adi_gpu_block_init(grid, sp, kernels, sf, sc, vol, q, phys, off, nglob, nbr, swp, &
-        exact, chunks, rank, nranks, ids, device, timeout_s) bind(c, name='adi_gpu_block_init')
-      import :: c_int, c_double, c_char, c_ptr, solver_params_t
+    integer(c_int) function adi_gpu_block_init(grid, sp, kernels, settings, sf, sc, vol, q, phys, off, nglob, &
+        nbr, swp, exact, chunks, rank, nranks, ids, device, timeout_s) bind(c, name='adi_gpu_block_init')
+      import :: c_int, c_double, c_char, c_ptr, solver_params_t, gpu_settings_t
       type(c_ptr), intent(out) :: grid
       type(solver_params_t), intent(in) :: sp
       integer(c_int), value :: kernels
+      type(gpu_settings_t), intent(in) :: settings
       real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
       integer(c_int), intent(in) :: phys(6), off(3), nglob(3), nbr(4), swp(4)
       integer(c_int), value :: exact, chunks, rank, nranks

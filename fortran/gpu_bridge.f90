@@ -7,12 +7,13 @@
 module gpu_bridge
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
+  use gpu_settings, only: gpu_settings_t
   implicit none
   private
   public :: gpu_grid_t, gpu_finalize
   public :: adi_gpu_available, adi_gpu_init, adi_gpu_iterate, adi_gpu_residual_norms
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
-  public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report
+  public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report, gpu_settings_problem
   public :: adi_gpu_residual_plane_sums, gpu_error_text
   public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
   public :: ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
@@ -25,19 +26,28 @@ module gpu_bridge
   end type gpu_grid_t
 
   interface
-    integer(c_int) function adi_gpu_available() bind(c, name='adi_gpu_available')
-      import :: c_int
+    integer(c_int) function adi_gpu_available(settings) bind(c, name='adi_gpu_available')
+      import :: c_int, gpu_settings_t
+      type(gpu_settings_t), intent(in) :: settings
     end function
-    integer(c_int) function c_device_info(buf, n) bind(c, name='adi_gpu_device_info')
-      import :: c_int, c_char
+    integer(c_int) function c_device_info(settings, buf, n) bind(c, name='adi_gpu_device_info')
+      import :: c_int, c_char, gpu_settings_t
+      type(gpu_settings_t), intent(in) :: settings
       character(kind=c_char) :: buf(*)
       integer(c_int), value :: n
     end function
-    integer(c_int) function adi_gpu_init(grid, sp, kernels, sf, sc, vol, q) bind(c, name='adi_gpu_init')
-      import :: c_int, c_double, c_ptr, solver_params_t
+    integer(c_int) function c_check_settings(settings, buf, n) bind(c, name='adi_gpu_check_settings')
+      import :: c_int, c_char, gpu_settings_t
+      type(gpu_settings_t), intent(in) :: settings
+      character(kind=c_char) :: buf(*)
+      integer(c_int), value :: n
+    end function
+    integer(c_int) function adi_gpu_init(grid, sp, kernels, settings, sf, sc, vol, q) bind(c, name='adi_gpu_init')
+      import :: c_int, c_double, c_ptr, solver_params_t, gpu_settings_t
       type(c_ptr), intent(out) :: grid
       type(solver_params_t), intent(in) :: sp
       integer(c_int), value :: kernels
+      type(gpu_settings_t), intent(in) :: settings
       real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
     end function
     integer(c_int) function adi_gpu_iterate(grid, cfl) bind(c, name='adi_gpu_iterate')
@@ -127,13 +137,28 @@ contains
     s = from_c(buf)
   end function gpu_error_text
 
-  function gpu_device_info() result(s)
+  function gpu_device_info(settings) result(s)
+    type(gpu_settings_t), intent(in) :: settings
     character(len=512) :: s
     character(kind=c_char, len=512) :: buf
     integer(c_int) :: st
-    st = c_device_info(buf, int(len(buf), c_int))
+    st = c_device_info(settings, buf, int(len(buf), c_int))
     s = from_c(buf)
   end function gpu_device_info
+
+  !> What is wrong with the &gpu settings (an unknown merged step, a
+  !> tuning table that cannot be read), or '' when nothing is.
+  function gpu_settings_problem(settings) result(s)
+    type(gpu_settings_t), intent(in) :: settings
+    character(len=:), allocatable :: s
+    character(kind=c_char, len=1024) :: buf
+    buf = c_null_char
+    if (c_check_settings(settings, buf, int(len(buf), c_int)) == 0) then
+      s = ''
+    else
+      s = trim(from_c(buf))
+    end if
+  end function gpu_settings_problem
 
   function gpu_timing_report(gpu) result(s)
     type(gpu_grid_t), intent(in) :: gpu

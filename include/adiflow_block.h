@@ -43,7 +43,8 @@ int adi_gpu_device_count(void);
  *   chunks      pipeline chunks of lines in exact mode
  *   device      the GPU of this rank (node-local rank)
  *   timeout_s   how long the NCCL start-up may take before it is an error */
-int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
+int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                       const adi_gpu_settings *settings, const double *sf,
                        const double *sc, const double *vol, const double *q, const int phys[6], const int off[3],
                        const int nglob[3], const int nbr[4], const int swp[4], int exact, int chunks,
                        int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,

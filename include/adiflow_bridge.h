@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 #include "adiflow_params.h"
+#include "adiflow_gpu_settings.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,11 +52,19 @@ static inline void adi_layout_set(adi_solver_params *sp)
   sp->ldk = sp->nk + 2*ADI_LAYOUT_GHOSTS;
 }
 
-/* 1 when a GPU backend is compiled in and a device is usable, else 0. */
-int adi_gpu_available(void);
+/* settings: the case file's &gpu group (include/adiflow_gpu_settings.h);
+ * NULL everywhere means the defaults (and the environment variables). */
 
-/* Describe the device in use (name, memory) into buf. */
-int adi_gpu_device_info(char *buf, int buflen);
+/* 1 when a GPU backend is compiled in and the device chosen is usable, else 0. */
+int adi_gpu_available(const adi_gpu_settings *settings);
+
+/* Describe the device chosen (name, memory) into buf. */
+int adi_gpu_device_info(const adi_gpu_settings *settings, char *buf, int buflen);
+
+/* Bad input in the settings (an unknown merged step, a tuning table that
+ * cannot be read): ADI_ERR_USAGE with the key, the value and what is
+ * allowed in msg. Allocates nothing; call it before adi_gpu_init. */
+int adi_gpu_check_settings(const adi_gpu_settings *settings, char *msg, int msglen);
 
 /* One grid on the device: its fields, stream, kernel schedule (split or
  * merged, with the merged family's block shapes, graph and events) and,
@@ -67,8 +76,9 @@ typedef struct adi_gpu_grid adi_gpu_grid;
 
 /* Allocate device fields, upload metrics and the state q (5 fields); on
  * success *grid is the new grid's handle, on failure NULL. */
-int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
-                 const double *sc, const double *vol, const double *q);
+int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                 const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                 const double *q);
 
 /* Every call below takes the handle adi_gpu_init returned; a NULL handle,
  * or one that adi_gpu_finalize has freed (as long as its memory has not been

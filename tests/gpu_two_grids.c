@@ -171,7 +171,7 @@ static void free_result(result *r)
 
 static int make_grid(adi_gpu_grid **g, const tcase *c, int kernels)
 {
-  return say(adi_gpu_init(g, &c->sp, kernels, c->sf, c->sc, c->vol, c->q), "adi_gpu_init");
+  return say(adi_gpu_init(g, &c->sp, kernels, NULL, c->sf, c->sc, c->vol, c->q), "adi_gpu_init");
 }
 
 /* one grid alone in a fresh handle */
@@ -266,9 +266,9 @@ static void null_handle_checks(void)
         && adi_gpu_set_timing(NULL, 1) == ADI_ERR_USAGE, "%s",
         "every per-grid call refuses a NULL handle with ADI_ERR_USAGE");
   check(adi_gpu_finalize(NULL) == ADI_OK, "%s", "adi_gpu_finalize(NULL) is ADI_OK");
-  check(adi_gpu_init(NULL, &sp, ADI_KERNELS_SPLIT, norms, norms, norms, norms) == ADI_ERR_USAGE, "%s",
+  check(adi_gpu_init(NULL, &sp, ADI_KERNELS_SPLIT, NULL, norms, norms, norms, norms) == ADI_ERR_USAGE, "%s",
         "adi_gpu_init without a place for the handle gives ADI_ERR_USAGE");
-  check(adi_gpu_init(&g, NULL, ADI_KERNELS_SPLIT, norms, norms, norms, norms) == ADI_ERR_USAGE && g == NULL, "%s",
+  check(adi_gpu_init(&g, NULL, ADI_KERNELS_SPLIT, NULL, norms, norms, norms, norms) == ADI_ERR_USAGE && g == NULL, "%s",
         "a failed adi_gpu_init returns a NULL handle");
 }
 
@@ -282,7 +282,7 @@ int main(void)
   char what[256];
 
   null_handle_checks();
-  if (!adi_gpu_available()) {
+  if (!adi_gpu_available(NULL)) {
     char msg[2048];
     adi_gpu_error_message(msg, (int)sizeof msg);
     printf("SKIP no GPU (%s)\n", msg);

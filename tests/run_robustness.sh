@@ -93,6 +93,17 @@ badval "title too long"         "title = '$(printf 'x%.0s' $(seq 100))'" "title 
 badval "run_dir too long"       "run_dir = '$(printf 'd%.0s' $(seq 4500))'" "run_dir .* is 4500 characters long; at most 4000"
 printf '&adiflow\nni = 8\n/\n&adiflow\nnj = 6\n/\n' > "$T/two.nml"
 try "adiflow: a second &adiflow group" 2 "a second &adiflow group" ./build/adiflow "$T/two.nml" --run-dir "$T/v"
+# the &gpu group: checked whenever the GPU may run (here: a CUDA build without a GPU, or a CPU-only build)
+if ! ./build/adiflow "$T/small.nml" --backend gpu --run-dir "$T/v" 2>&1 | grep -q "built without"; then
+  printf '&adiflow\n%s\n/\n&gpu\nmerged_steps = "all,-warp9"\n/\n' "$SMALL" > "$T/gs.nml"
+  try "adiflow: an unknown merged step in &gpu" 2 'merged_steps = "all,-warp9": unknown step "-warp9"' ./build/adiflow "$T/gs.nml" --run-dir "$T/v"
+  printf '&adiflow\n%s\n/\n&gpu\ntuning_table = "%s/none.txt"\n/\n' "$SMALL" "$T" > "$T/gt.nml"
+  try "adiflow: a missing tuning table in &gpu" 2 "tuning_table = .*none.txt.* is not a readable file" ./build/adiflow "$T/gt.nml" --run-dir "$T/v"
+fi
+printf '&adiflow\n%s\n/\n&gpu\ndevice = -3\n/\n' "$SMALL" > "$T/gd.nml"
+try "adiflow: &gpu device out of range" 2 "device \(&gpu\) = -3 is out of range: allowed -1 to 1023" ./build/adiflow "$T/gd.nml" --run-dir "$T/v"
+printf '&adiflow\n%s\n/\n&gpu\ntiming = 1\n/\n' "$SMALL" > "$T/gb.nml"
+try "adiflow: &gpu timing of the wrong type" 2 "timing = 1 in &gpu is not a logical" ./build/adiflow "$T/gb.nml" --run-dir "$T/v"
 printf '&adiflw\nni = 8\n/\n' > "$T/grp.nml"
 try "adiflow: unknown group" 2 "unknown namelist group &adiflw" ./build/adiflow "$T/grp.nml" --run-dir "$T/v"
 printf '&adiflow\nni = 8\n' > "$T/open.nml"

@@ -11,12 +11,24 @@ static const char *no_cuda =
 
 static int fail(void) { return ADI_ERR_NO_DEVICE; }
 
-int adi_gpu_available(void) { return 0; }
-int adi_gpu_device_info(char *buf, int buflen) { snprintf(buf, (size_t)buflen, "none"); return fail(); }
-int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
-                 const double *sc, const double *vol, const double *q)
+int adi_gpu_available(const adi_gpu_settings *settings) { (void)settings; return 0; }
+int adi_gpu_device_info(const adi_gpu_settings *settings, char *buf, int buflen)
 {
-  (void)sp; (void)kernels; (void)sf; (void)sc; (void)vol; (void)q;
+  (void)settings;
+  snprintf(buf, (size_t)buflen, "none");
+  return fail();
+}
+/* nothing to check without a GPU backend: the settings are never used */
+int adi_gpu_check_settings(const adi_gpu_settings *settings, char *msg, int msglen)
+{
+  (void)settings;
+  if (msg != NULL && msglen > 0) msg[0] = '\0';
+  return ADI_OK;
+}
+int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const adi_gpu_settings *settings,
+                 const double *sf, const double *sc, const double *vol, const double *q)
+{
+  (void)sp; (void)kernels; (void)settings; (void)sf; (void)sc; (void)vol; (void)q;
   if (grid != NULL) *grid = NULL;
   return fail();
 }

@@ -3,15 +3,45 @@
  * their launch shapes, and its description for the run's log. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "grid.cuh"
 
-/* ADIFLOW_DEVICE, 0 without it; a block grid uses its rank's GPU instead
- * (hooks->device, chosen by the driver) */
-int adi_gpu_env_device(void)
+/* ---- the &gpu settings, each overridden by its environment variable when
+ * that is set (include/adiflow_gpu_settings.h) ---- */
+
+static const char *env_set(const char *name)
 {
-  const char *s = getenv("ADIFLOW_DEVICE");
-  return s && *s ? atoi(s) : 0;
+  const char *s = getenv(name);
+  return s && *s ? s : NULL;
+}
+
+/* ADIFLOW_DEVICE, else the settings' device, else 0; a block grid uses its
+ * rank's GPU instead (hooks->device, chosen by the driver) */
+int adi_settings_device(const adi_gpu_settings *s)
+{
+  const char *e = env_set("ADIFLOW_DEVICE");
+  if (e) return atoi(e);
+  return s && s->device >= 0 ? s->device : 0;
+}
+
+/* an on/off setting: the variable ("0" off, anything else on), else the
+ * settings' value, else dflt */
+int adi_settings_flag(const char *env, int value, int dflt)
+{
+  const char *e = env_set(env);
+  if (e) return strcmp(e, "0") != 0;
+  return value >= 0 ? value != 0 : dflt;
+}
+
+/* a text setting: the variable, else the settings' text (NULL when neither) */
+const char *adi_settings_text(const char *env, const char *value)
+{
+  const char *e = env_set(env);
+  if (e) return e;
+  return value && *value ? value : NULL;
 }
 
 /* A kernel that does nothing: asking for its attributes tells whether this
@@ -54,14 +84,32 @@ static int device_usable(int dev)
   return 1;
 }
 
-int adi_gpu_available(void)
+int adi_gpu_check_settings(const adi_gpu_settings *settings, char *msg, int msglen)
 {
-  return device_usable(adi_gpu_env_device());
+  const char *steps, *table;
+  struct stat st;
+  if (msg == NULL || msglen <= 0) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_check_settings: no buffer");
+  msg[0] = '\0';
+  if (settings == NULL) return ADI_OK;
+  steps = adi_settings_text("ADIFLOW_MERGED_STEPS", settings->merged_steps);
+  if (merged_check_steps(steps, msg, (size_t)msglen) != 0) return ADI_ERR_USAGE;
+  table = adi_settings_text("ADIFLOW_TUNE_TABLE", settings->tuning_table);
+  if (table && (stat(table, &st) != 0 || !S_ISREG(st.st_mode) || access(table, R_OK) != 0)) {
+    snprintf(msg, (size_t)msglen, "tuning_table = \"%s\" is not a readable file (leave it empty for tune/sm_XY.txt "
+             "beside the executable, else the built-in shapes)", table);
+    return ADI_ERR_USAGE;
+  }
+  return ADI_OK;
 }
 
-int adi_gpu_device_info(char *buf, int buflen)
+int adi_gpu_available(const adi_gpu_settings *settings)
 {
-  int dev = adi_gpu_env_device(), drv = 0, rt = 0;
+  return device_usable(adi_settings_device(settings));
+}
+
+int adi_gpu_device_info(const adi_gpu_settings *settings, char *buf, int buflen)
+{
+  int dev = adi_settings_device(settings), drv = 0, rt = 0;
   struct cudaDeviceProp prop;
   if (buf == NULL || buflen <= 0) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_device_info: no buffer");
   ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));

@@ -104,20 +104,21 @@ static void discard(adi_gpu_grid *g)
 
 /* ---------------------------------------------------------------- init */
 
-int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
-                 const double *sc, const double *vol, const double *q)
+int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                 const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                 const double *q)
 {
-  return adi_gpu_init_block(grid, NULL, sp, kernels, sf, sc, vol, q);
+  return adi_gpu_init_block(grid, NULL, sp, kernels, settings, sf, sc, vol, q);
 }
 
 int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp,
-                       int kernels, const double *sf, const double *sc, const double *vol, const double *q)
+                       int kernels, const adi_gpu_settings *settings, const double *sf, const double *sc,
+                       const double *vol, const double *q)
 {
   int dev, rc, ldi_expected;
   size_t free_b = 0, total_b = 0, need;
   long long npts;
   struct cudaDeviceProp prop;
-  const char *tenv;
   adi_gpu_grid *g;
 
   if (grid == NULL)
@@ -147,7 +148,7 @@ int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const 
   }
 
   /* block mode: one GPU per rank, chosen by the driver */
-  dev = hooks != NULL ? hooks->device : adi_gpu_env_device();
+  dev = hooks != NULL ? hooks->device : adi_settings_device(settings);
   rc = adi_gpu_select_device(dev, sp, &prop);
   if (rc != ADI_OK) return rc;
 
@@ -234,7 +235,7 @@ int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const 
   }
   g->kernels = kernels;
   if (kernels == ADI_KERNELS_MERGED)
-    rc = merged_init(&g->merged, &g->v, g->stream, q, hooks);
+    rc = merged_init(&g->merged, &g->v, g->stream, q, hooks, settings);
   else
     rc = split_init(&g->split, &g->v, g->stream, hooks);
   if (rc != ADI_OK) {
@@ -243,8 +244,7 @@ int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const 
   }
   g->magic = ADI_GRID_LIVE;
 
-  tenv = getenv("ADIFLOW_GPU_TIMING");
-  if (tenv && *tenv && strcmp(tenv, "0") != 0) {
+  if (adi_settings_flag("ADIFLOW_GPU_TIMING", settings ? settings->timing : -1, 0)) {
     g->timing_env = 1;
     rc = adi_gpu_set_timing(g, 1);
     if (rc != ADI_OK) {

@@ -76,7 +76,7 @@ int adi_gpu_check_grid(const adi_gpu_grid *g, const char *fn);
                   "kernel failed if this fails; " ADI_GPU_SERIALIZE_ENV " names it)"
 
 /* device.cu: ADIFLOW_DEVICE, 0 without it */
-int adi_gpu_env_device(void);
+
 /* device.cu: GPU dev made current for a grid of sp, checked (there, usable,
  * can run this binary, launch limits of the split family's blocks); *prop
  * its properties. ADI_ERR_NO_DEVICE / ADI_ERR_CONFIG / ADI_ERR_CUDA with

@@ -52,7 +52,8 @@ typedef struct adi_block_hooks {
  * On success the grid owns them (adi_gpu_finalize calls hooks->destroy);
  * on failure the caller still does, and *grid is NULL. */
 int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp,
-                       int kernels, const double *sf, const double *sc, const double *vol, const double *q);
+                       int kernels, const adi_gpu_settings *settings, const double *sf, const double *sc,
+                       const double *vol, const double *q);
 
 /* *hooks = the hooks of a live grid (NULL for a single-domain grid); a
  * NULL or finalised grid gives ADI_ERR_USAGE with a message naming fn. */

@@ -9,6 +9,7 @@
 #ifndef ADIFLOW_SCHEDULES_CUH
 #define ADIFLOW_SCHEDULES_CUH
 
+#include "settings.cuh"
 #include "adiflow_gpu_vendor.h"
 #include "adiflow_stages.h"
 #include "block_hooks.cuh"
@@ -32,7 +33,10 @@ void split_finalize(split_state *ss);
  * restores it; reads ADIFLOW_MERGED_STEPS, the tuning table, ADIFLOW_TUNE. */
 typedef struct merged_state merged_state;
 int merged_init(merged_state **ms, const adi_view *v, cudaStream_t s, const double *q_host,
-                const adi_block_hooks *block);
+                const adi_block_hooks *block, const adi_gpu_settings *settings);
+/* 0 if text is a valid merged_steps text; else -1 and the message */
+int merged_check_steps(const char *text, char *msg, size_t msglen);
+
 int merged_iterate(merged_state *ms, double cfl, int timing);
 int merged_timing_report(const merged_state *ms, char *buf, int buflen, long long timed_iterations,
                          double norm_ms, long long norm_calls);

@@ -74,35 +74,55 @@ static const struct { const char *name; int flag; } step_names[] = {
   {"adi5f", MS_ADI5F},
 };
 
-static int parse_steps(const char *s)
+/* The technique flags of a merged_steps text ("all", "none", names, "-name"
+ * to switch one off, separated by commas or spaces; NULL or "" = all). 0 on
+ * success; -1 with the first unknown name in bad. */
+static int parse_steps(const char *s, int *flags_out, char *bad, size_t badlen)
 {
   int flags = MS_ALL, f, neg;
   size_t a, n;
   char tok[32];
-  if (s == NULL || *s == '\0') return MS_ALL;
+  *flags_out = MS_ALL;
+  if (s == NULL || *s == '\0') return 0;
   flags = 0;
   while (*s) {
     n = strcspn(s, ", ");
-    if (n > 0 && n < sizeof tok) {
-      memcpy(tok, s, n); tok[n] = '\0';
-      neg = tok[0] == '-';
-      if (strcmp(tok + neg, "all") == 0) f = MS_ALL;
-      else if (strcmp(tok + neg, "none") == 0) f = 0;
-      else {
-        f = -1;
-        for (a = 0; a < sizeof step_names/sizeof step_names[0]; ++a)
-          if (strcmp(tok + neg, step_names[a].name) == 0) f = step_names[a].flag;
-        if (f < 0) {
-          fprintf(stderr, "adiflow: ADIFLOW_MERGED_STEPS: unknown step '%s' ignored\n", tok);
-          f = 0;
-        }
+    if (n > 0) {
+      f = -1;
+      if (n < sizeof tok) {
+        memcpy(tok, s, n); tok[n] = '\0';
+        neg = tok[0] == '-';
+        if (strcmp(tok + neg, "all") == 0) f = MS_ALL;
+        else if (strcmp(tok + neg, "none") == 0) f = 0;
+        else
+          for (a = 0; a < sizeof step_names/sizeof step_names[0]; ++a)
+            if (strcmp(tok + neg, step_names[a].name) == 0) f = step_names[a].flag;
+      }
+      if (f < 0) {
+        snprintf(bad, badlen, "%.*s", (int)n, s);
+        return -1;
       }
       flags = neg ? (flags & ~f) : (flags | f);
     }
     s += n;
     while (*s == ',' || *s == ' ') ++s;
   }
-  return flags;
+  *flags_out = flags;
+  return 0;
+}
+
+int merged_check_steps(const char *text, char *msg, size_t msglen)
+{
+  char bad[64], names[256];
+  size_t a, pos = 0;
+  int flags;
+  if (parse_steps(text, &flags, bad, sizeof bad) == 0) return 0;
+  names[0] = '\0';
+  for (a = 0; a < sizeof step_names/sizeof step_names[0] && pos < sizeof names; ++a)
+    pos += (size_t)snprintf(names + pos, sizeof names - pos, "%s%s", a ? " " : "", step_names[a].name);
+  snprintf(msg, msglen, "merged_steps = \"%s\": unknown step \"%s\" (allowed: all, none, %s; -name switches one "
+           "off)", text, bad, names);
+  return -1;
 }
 
 static void steps_text(int flags, char *buf, size_t len)
@@ -174,30 +194,26 @@ static int load_table(merged_state *m, const char *path)
   return n;
 }
 
-static void find_table(merged_state *m, int major, int minor)
+/* The tuning table, by the documented search path: the one the settings or
+ * ADIFLOW_TUNE_TABLE name; else tune/sm_XY.txt beside the executable (make
+ * puts build/tune/ there); else the built-in shapes. Never the source tree. */
+static void find_table(merged_state *m, int major, int minor, const char *given)
 {
-  const char *env = getenv("ADIFLOW_TUNE_TABLE");
   char exe[PATH_MAX], path[PATH_MAX + 64], *slash;
   ssize_t len;
-  int up;
   snprintf(m->table_from, sizeof m->table_from, "built-in shapes (no table found)");
-  if (env && *env) {
-    if (load_table(m, env) < 0) fprintf(stderr, "adiflow: ADIFLOW_TUNE_TABLE=%s cannot be read; built-in shapes\n", env);
+  if (given) {
+    if (load_table(m, given) < 0) fprintf(stderr, "adiflow: tuning table %s cannot be read; built-in shapes\n", given);
     return;
   }
   len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (len <= 0) return;
   exe[len] = '\0';
-  for (up = 0; up < 4; ++up) {
-    slash = strrchr(exe, '/');
-    if (slash == NULL) return;
-    *slash = '\0';
-    snprintf(path, sizeof path, "%s/cuda/tune/sm_%d%d.txt", exe, major, minor);
-    if (access(path, R_OK) == 0) {
-      load_table(m, path);
-      return;
-    }
-  }
+  slash = strrchr(exe, '/');
+  if (slash == NULL) return;
+  *slash = '\0';
+  snprintf(path, sizeof path, "%s/tune/sm_%d%d.txt", exe, major, minor);
+  if (access(path, R_OK) == 0) load_table(m, path);
 }
 
 /* ---------------------------------------------------------------- bytes */
@@ -370,21 +386,25 @@ static int tune(merged_state *m, const char *out_path, const double *q_host)
 /* ---------------------------------------------------------------- API */
 
 static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, const double *q_host,
-                        const adi_block_hooks *block)
+                        const adi_block_hooks *block, const adi_gpu_settings *settings)
 {
   cudaDeviceProp prop;
   int k, d, dev = 0, rc;
+  char msg[512];
   const char *tune_out = getenv("ADIFLOW_TUNE");
+  const char *steps = adi_settings_text("ADIFLOW_MERGED_STEPS", settings ? settings->merged_steps : NULL);
   m->v = *v;
   m->s = s;
   m->block = block;
-  m->flags = parse_steps(getenv("ADIFLOW_MERGED_STEPS"));
+  if (merged_check_steps(steps, msg, sizeof msg) != 0) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", msg);
+  parse_steps(steps, &m->flags, msg, sizeof msg);
   m->last_cfl = -1.0;
   for (k = 0; k < MK_COUNT; ++k)
     for (d = 0; d < 4; ++d) m->shape[k][d] = default_shape(k, d);
   ADI_GPU_CHECK(cudaGetDevice(&dev));
   ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));
-  find_table(m, prop.major, prop.minor);
+  find_table(m, prop.major, prop.minor,
+             adi_settings_text("ADIFLOW_TUNE_TABLE", settings ? settings->tuning_table : NULL));
   rc = mkernels_setup();
   if (rc != ADI_OK) return rc;
   ADI_GPU_CHECK(cudaMalloc((void **)&m->d_cfl, sizeof(double)));
@@ -403,7 +423,7 @@ static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, cons
 }
 
 int merged_init(merged_state **ms, const adi_view *v, cudaStream_t s, const double *q_host,
-                const adi_block_hooks *block)
+                const adi_block_hooks *block, const adi_gpu_settings *settings)
 {
   merged_state *m;
   int rc;
@@ -413,7 +433,7 @@ int merged_init(merged_state **ms, const adi_view *v, cudaStream_t s, const doub
   if (m == NULL)
     return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory for the merged schedule's state (%zu bytes)",
                             sizeof *m);
-  rc = merged_setup(m, v, s, q_host, block);
+  rc = merged_setup(m, v, s, q_host, block, settings);
   if (rc != ADI_OK) {
     merged_finalize(m);
     return rc;

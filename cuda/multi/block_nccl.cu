@@ -45,6 +45,7 @@
 #include "adiflow_block.h"
 #include "kernels.cuh"
 #include "block_hooks.cuh"
+#include "settings.cuh"
 
 static const char *const nccl_advice =
   ADI_GPU_CCL_NAME " carries the halos between the GPUs: check that every rank has its own GPU (one rank per "
@@ -523,14 +524,14 @@ static void block_destroy(void *ctx)
   free(b);
 }
 
-int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
+int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                       const adi_gpu_settings *settings, const double *sf,
                        const double *sc, const double *vol, const double *q, const int phys[6], const int off[3],
                        const int nglob[3], const int nbr[4], const int swp[4], int exact, int chunks,
                        int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,
                        double timeout_s)
 {
   int f, d, ndev, rc;
-  const char *tenv;
   struct block_state *b;
   adi_gpu_grid *g = NULL;
   if (grid == NULL)
@@ -553,8 +554,7 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
   b->hooks.exchange_lam = halo_lam;
   b->hooks.exchange_begin = exchange_begin;
   b->hooks.exchange_end = exchange_end;
-  tenv = getenv("ADIFLOW_BLOCK_OVERLAP");
-  b->hooks.overlap = !(tenv && strcmp(tenv, "0") == 0);
+  b->hooks.overlap = adi_settings_flag("ADIFLOW_BLOCK_OVERLAP", settings ? settings->overlap : -1, 1);
   b->hooks.sweep = sweep_pipelined;
   b->hooks.destroy = block_destroy;
   for (f = 0; f < 6; ++f) b->hooks.phys[f] = phys[f] ? 1 : 0;
@@ -573,12 +573,10 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
   /* ADIFLOW_GPU_TIMING (per-kernel times, synchronised every iteration) or
    * ADIFLOW_BLOCK_TIMING alone: events around the exchanges and sweeps only,
    * read one call later, so the run keeps its pace */
-  tenv = getenv("ADIFLOW_GPU_TIMING");
-  b->timing = tenv && *tenv && strcmp(tenv, "0") != 0;
-  tenv = getenv("ADIFLOW_BLOCK_TIMING");
-  if (tenv && *tenv && strcmp(tenv, "0") != 0) b->timing = 1;
+  b->timing = adi_settings_flag("ADIFLOW_GPU_TIMING", settings ? settings->timing : -1, 0) ||
+              adi_settings_flag("ADIFLOW_BLOCK_TIMING", -1, 0);
 
-  rc = adi_gpu_init_block(&g, &b->hooks, sp, kernels, sf, sc, vol, q);
+  rc = adi_gpu_init_block(&g, &b->hooks, sp, kernels, settings, sf, sc, vol, q);
   if (rc != ADI_OK) {
     block_destroy(b);                    /* nothing of it was used yet */
     return rc;

@@ -8,13 +8,14 @@
 
 int adi_gpu_block_make_ids(char ids[ADI_BLOCK_ID_BYTES]) { memset(ids, 0, ADI_BLOCK_ID_BYTES); return ADI_ERR_NO_DEVICE; }
 int adi_gpu_device_count(void) { return 0; }
-int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const double *sf,
+int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                       const adi_gpu_settings *settings, const double *sf,
                        const double *sc, const double *vol, const double *q, const int phys[6], const int off[3],
                        const int nglob[3], const int nbr[4], const int swp[4], int exact, int chunks,
                        int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,
                        double timeout_s)
 {
-  (void)sp; (void)kernels; (void)sf; (void)sc; (void)vol; (void)q; (void)phys; (void)off; (void)nglob;
+  (void)sp; (void)kernels; (void)settings; (void)sf; (void)sc; (void)vol; (void)q; (void)phys; (void)off; (void)nglob;
   (void)nbr; (void)swp; (void)exact; (void)chunks; (void)rank; (void)nranks; (void)ids; (void)device;
   (void)timeout_s;
   if (grid != NULL) *grid = NULL;
