@@ -3,13 +3,23 @@
 !> Cells are numbered 1..n in each direction with ng=2 ghost layers, so a
 !> field is declared a(-1:ldi-2, -1:nj+2, -1:nk+2). The leading dimension
 !> ldi is ni+4 rounded up to a multiple of 16 doubles (128 bytes) so that
-!> every i-line starts on an aligned address on the device as well; the C
-!> side addresses cell (i,j,k) as (i+1) + ldi*((j+1) + ldj*(k+1)) (0-based).
+!> every i-line starts on an aligned address on the device as well; it comes
+!> from the bridge's one formula (adi_layout_ldi, include/adiflow_bridge.h,
+!> through fortran/grid_layout_c.c). The C side addresses cell (i,j,k) as
+!> (i+1) + ldi*((j+1) + ldj*(k+1)) (0-based).
 module grid_layout
+  use, intrinsic :: iso_c_binding, only: c_int
   use kinds, only: rk, ik8, ng
   implicit none
   private
   public :: layout_t, make_layout, field_bytes
+
+  interface
+    pure integer(c_int) function adi_layout_leading_dim(ni) bind(c, name='adi_layout_leading_dim')
+      import :: c_int
+      integer(c_int), value :: ni
+    end function
+  end interface
 
   type :: layout_t
     integer :: ni = 0, nj = 0, nk = 0   !< interior cells
@@ -26,7 +36,7 @@ contains
     lay%ni = ni
     lay%nj = nj
     lay%nk = nk
-    lay%ldi = ((ni + 2*ng + 15)/16)*16
+    lay%ldi = int(adi_layout_leading_dim(int(ni, c_int)))
     lay%ldj = nj + 2*ng
     lay%ldk = nk + 2*ng
     lay%npts = int(lay%ldi, ik8)*int(lay%ldj, ik8)*int(lay%ldk, ik8)

@@ -70,6 +70,13 @@ program test_stages_c_vs_fortran
     call emulation_case(ncase, cs, label)
     call run_case(trim(label), cs, 6)
   end do
+  block
+    type(case_t) :: cb
+    character(len=80) :: lb
+    call emulation_case(1, cs, label)
+    call emulation_case(2, cb, lb)
+    call two_grids(cs, cb, 4)
+  end block
 
   call test_summary()
 
@@ -130,25 +137,14 @@ contains
     type(layout_t) :: lay
     type(solver_params_t) :: sp
     type(fields_t) :: f1, f2
-    real(rk), allocatable :: r(:,:,:,:), plane(:)
+    real(rk), allocatable :: plane(:)
     real(rk) :: cfl, n1(5), n2(5)
-    integer :: it, m, nbad, nbad_norm, rev
+    integer :: it, nbad, nbad_norm, rev
     character(len=40) :: lbl
 
     call setup_case(c, lay, sp, f1)
-    ! a random state around rest, like the driver's start plus a disturbance
-    allocate(r(lay%ni, lay%nj, lay%nk, 5), plane(5*lay%nk))
-    call random_seed(put=[(31 + m, m = 1, 64)])
-    call random_number(r)
-    f1%q(:,:,:,1) = 1.0_rk
-    f1%q(:,:,:,2:4) = 0.0_rk
-    f1%q(:,:,:,5) = (1.0_rk/sp%gm2)/sp%gm1
-    f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1) = 0.9_rk + 0.2_rk*r(:,:,:,1)
-    do m = 2, 4
-      f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, m) = f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1)*0.2_rk*(r(:,:,:,m) - 0.5_rk)
-    end do
-    f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 5) = (1.0_rk + 0.05_rk*r(:,:,:,5))/(sp%gm2*sp%gm1)
-    call apply_boundary_conditions(sp, lay, f1%q)
+    allocate(plane(5*lay%nk))
+    call disturbed_state(lay, sp, f1)
     f2 = f1
 
     nbad = 0
@@ -171,6 +167,58 @@ contains
       trim(title)//': residual norms computed the GPU way == compute_residual_norms bit for bit')
     call mass_fix_checks(title, lay, sp, f1, f2, niter)
   end subroutine run_case
+
+  !> A random state around rest, like the driver's start plus a disturbance.
+  subroutine disturbed_state(lay, sp, f)
+    type(layout_t), intent(in) :: lay
+    type(solver_params_t), intent(in) :: sp
+    type(fields_t), intent(inout) :: f
+    real(rk), allocatable :: r(:,:,:,:)
+    integer :: m
+    allocate(r(lay%ni, lay%nj, lay%nk, 5))
+    call random_seed(put=[(31 + m, m = 1, 64)])
+    call random_number(r)
+    f%q(:,:,:,1) = 1.0_rk
+    f%q(:,:,:,2:4) = 0.0_rk
+    f%q(:,:,:,5) = (1.0_rk/sp%gm2)/sp%gm1
+    f%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1) = 0.9_rk + 0.2_rk*r(:,:,:,1)
+    do m = 2, 4
+      f%q(1:lay%ni, 1:lay%nj, 1:lay%nk, m) = f%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1)*0.2_rk*(r(:,:,:,m) - 0.5_rk)
+    end do
+    f%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 5) = (1.0_rk + 0.05_rk*r(:,:,:,5))/(sp%gm2*sp%gm1)
+    call apply_boundary_conditions(sp, lay, f%q)
+  end subroutine disturbed_state
+
+  !> Two grids of different sizes in one process, iterated in turns (A, B,
+  !> A, B, ...): each stays bit-identical to cpu_iteration of its own, as
+  !> several multigrid levels will need (the GPU twin is tests/gpu_two_grids.c).
+  subroutine two_grids(ca, cb, niter)
+    type(case_t), intent(in) :: ca, cb
+    integer, intent(in) :: niter
+    type(layout_t) :: la, lb
+    type(solver_params_t) :: pa, pb
+    type(fields_t) :: a1, a2, b1, b2
+    real(rk) :: cfl
+    integer :: it, nbad
+    call setup_case(ca, la, pa, a1)
+    call setup_case(cb, lb, pb, b1)
+    call disturbed_state(la, pa, a1)
+    call disturbed_state(lb, pb, b1)
+    a2 = a1
+    b2 = b1
+    nbad = 0
+    do it = 1, niter
+      cfl = 2.0_rk + 1.5_rk*real(it, rk)
+      call cpu_iteration(pa, la, cfl, a1)
+      call emul_iteration(pa, cfl, 0_c_int, a2%q, a2%qp, a2%res, a2%dq, a2%dtv, a2%wk, a2%sf, a2%sc, a2%vol)
+      call cpu_iteration(pb, lb, cfl, b1)
+      call emul_iteration(pb, cfl, 1_c_int, b2%q, b2%qp, b2%res, b2%dq, b2%dtv, b2%wk, b2%sf, b2%sc, b2%vol)
+      call compare('two grids, A', la, a1, a2, nbad)
+      call compare('two grids, B', lb, b1, b2, nbad)
+    end do
+    call check(nbad == 0 .and. (la%ni /= lb%ni .or. la%nj /= lb%nj .or. la%nk /= lb%nk), &
+      'two grids of different sizes iterated in turns: each == cpu_iteration of its own, bit for bit')
+  end subroutine two_grids
 
   !> mass_fix the GPU's way against mass_constraint, on the (equal) states
   !> f1, f2 left by run_case: plane sums and total, plane sums continued from
