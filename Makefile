@@ -181,7 +181,7 @@ MPI_GPU_LIBS := $(GPU_LIBS)
 endif
 MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS_USE)),$(FFLAGS_USE))
 MPI_LINK_LIBS := $(MPI_GPU_LIBS) $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread)
-$(OBJ)/gpu_block_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o
+$(OBJ)/gpu_block_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/gpu_bridge.o
 $(OBJ)/cuda/multi/block_nccl.o: cuda/multi/block_nccl.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -I$(ADI_NCCL_INC) -c $< -o $@

@@ -7,6 +7,7 @@ module gpu_block_bridge
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
   use gpu_settings, only: gpu_settings_t
+  use gpu_bridge, only: from_c
   implicit none
   private
   public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_init
@@ -55,11 +56,8 @@ contains
     character(len=4096) :: s
     character(kind=c_char, len=4096) :: buf
     integer(c_int) :: st
-    integer :: n
     buf = c_null_char
     st = c_block_timing_report(grid, buf, int(len(buf), c_int))
-    n = index(buf, c_null_char)
-    if (n == 0) n = len(buf) + 1
-    s = buf(1:n-1)
+    s = from_c(buf)
   end function block_timing_report
 end module gpu_block_bridge

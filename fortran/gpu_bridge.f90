@@ -15,7 +15,7 @@ module gpu_bridge
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report, gpu_settings_problem
   public :: adi_gpu_residual_plane_sums, gpu_error_text
-  public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
+  public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state, from_c
   public :: ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
 
   integer(c_int), parameter :: ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1
