@@ -93,7 +93,7 @@ contains
         else if (it == 1) then       ! the first iteration carries the start-up (a GPU's, say)
           t_first = t_now
           sec_per_iter = real(t_now - t_start, rk)/real(t_rate, rk)
-          if (root) write(output_unit, '(a,f0.3,a)') '  first iteration: ', sec_per_iter, &
+          if (root) write(output_unit, '(a,a,a)') '  first iteration: ', seconds_text(sec_per_iter), &
             ' s (start-up included; the s/iter column counts from its end)'
         else
           sec_per_iter = real(t_now - t_first, rk)/real(t_rate, rk)/real(it - 1_ik8, rk)
@@ -152,4 +152,14 @@ contains
     if (root) write(output_unit, '(a)') prog//': done; outputs in '//dir//'/'
     call finish(0)
   end subroutine run_iterations
+
+  !> Seconds with three decimals and a leading zero ("0.011", not ".011").
+  function seconds_text(t) result(s)
+    real(rk), intent(in) :: t
+    character(len=:), allocatable :: s
+    character(len=32) :: buf
+    write(buf, '(f0.3)') t
+    s = trim(adjustl(buf))
+    if (s(1:1) == '.') s = '0'//s
+  end function seconds_text
 end module driver_loop

@@ -6,7 +6,7 @@
 # are written aside first and moved into place at the end, so a failed or
 # interrupted validation leaves the tracked results as they were.
 #
-# About 18 minutes on 2 CPU cores; a few minutes with a GPU (--backend auto
+# About 9 minutes on 2 CPU cores; a few minutes with a GPU (--backend auto
 # takes it when there is one).
 #
 # Environment:
@@ -218,7 +218,7 @@ be_list=$(printf '%s\n' "${backends[@]}" | sort -u | paste -sd/ -)
   echo "Produced by \`make validate\` ($(date -u +%Y-%m-%d), $(uname -m), ${be_list^^} backend)."
   echo "Quasi-2D cavity (one periodic cell in z), 129x129 cells clustered to the walls (tanh, beta 1.2),"
   echo "lid Mach 0.1, isothermal walls, MUSCL order 2 (van Albada), CFL 30. Our profiles are interpolated"
-  echo "linearly to Ghia's 17 stations; the bound is the issue's: 0.02 for Re = 100 and 400, 0.03 for Re = 1000."
+  echo "linearly to Ghia's 17 stations; the bounds: 0.02 for Re = 100 and 400, 0.03 for Re = 1000."
   echo "Ghia's Re=400 v at x=0.9063 is a known misprint and is reported apart."
   echo "Reference data: validation/data/ghia1982 (Ghia, Ghia & Shin 1982, J. Comput. Phys. 48, Tables I and II)."
   echo
