@@ -8,14 +8,38 @@ module case_setup
   use flow_fields
   use grid_generation, only: generate_nodes
   use metrics, only: compute_metrics
+  use boundary_conditions, only: apply_boundary_conditions
   implicit none
   private
-  public :: setup_case, emulation_case, N_EMULATION_CASES
+  public :: setup_case, emulation_case, disturbed_state, N_EMULATION_CASES
 
   !> The grids the GPU-emulation tests run (split and merged families alike).
   integer, parameter :: N_EMULATION_CASES = 4
 
 contains
+
+  !> A random state around rest, like the driver's start plus a disturbance;
+  !> seed picks the disturbance (the same seed, the same bits).
+  subroutine disturbed_state(lay, sp, f, seed)
+    type(layout_t), intent(in) :: lay
+    type(solver_params_t), intent(in) :: sp
+    type(fields_t), intent(inout) :: f
+    integer, intent(in) :: seed
+    real(rk), allocatable :: r(:,:,:,:)
+    integer :: m
+    allocate(r(lay%ni, lay%nj, lay%nk, 5))
+    call random_seed(put=[(seed + m, m = 1, 64)])
+    call random_number(r)
+    f%q(:,:,:,1) = 1.0_rk
+    f%q(:,:,:,2:4) = 0.0_rk
+    f%q(:,:,:,5) = (1.0_rk/sp%gm2)/sp%gm1
+    f%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1) = 0.9_rk + 0.2_rk*r(:,:,:,1)
+    do m = 2, 4
+      f%q(1:lay%ni, 1:lay%nj, 1:lay%nk, m) = f%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1)*0.2_rk*(r(:,:,:,m) - 0.5_rk)
+    end do
+    f%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 5) = (1.0_rk + 0.05_rk*r(:,:,:,5))/(sp%gm2*sp%gm1)
+    call apply_boundary_conditions(sp, lay, f%q)
+  end subroutine disturbed_state
 
   subroutine setup_case(cs, lay, sp, f)
     type(case_t), intent(in) :: cs

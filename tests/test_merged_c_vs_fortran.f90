@@ -16,7 +16,6 @@ program test_merged_c_vs_fortran
   use solver_params
   use case_config
   use flow_fields
-  use boundary_conditions, only: apply_boundary_conditions
   use solver_cpu, only: cpu_iteration
   use case_setup
   use test_util
@@ -98,24 +97,12 @@ contains
     type(layout_t) :: lay
     type(solver_params_t) :: sp
     type(fields_t) :: f0, f1, f2
-    real(rk), allocatable :: r(:,:,:,:)
     real(rk) :: cfl
-    integer :: it, m, nbad, rev, fs
+    integer :: it, nbad, rev, fs
     character(len=64) :: lbl
 
     call setup_case(c, lay, sp, f0)
-    allocate(r(lay%ni, lay%nj, lay%nk, 5))
-    call random_seed(put=[(57 + m, m = 1, 64)])
-    call random_number(r)
-    f0%q(:,:,:,1) = 1.0_rk
-    f0%q(:,:,:,2:4) = 0.0_rk
-    f0%q(:,:,:,5) = (1.0_rk/sp%gm2)/sp%gm1
-    f0%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1) = 0.9_rk + 0.2_rk*r(:,:,:,1)
-    do m = 2, 4
-      f0%q(1:lay%ni, 1:lay%nj, 1:lay%nk, m) = f0%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1)*0.2_rk*(r(:,:,:,m) - 0.5_rk)
-    end do
-    f0%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 5) = (1.0_rk + 0.05_rk*r(:,:,:,5))/(sp%gm2*sp%gm1)
-    call apply_boundary_conditions(sp, lay, f0%q)
+    call disturbed_state(lay, sp, f0, 57)
 
     do fs = 1, size(flag_sets)
       f1 = f0
