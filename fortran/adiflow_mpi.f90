@@ -464,14 +464,10 @@ contains
     hit = 0
     version = 0
     if (rank == 0) then
-      open(newunit=u, file=dir//'/restart.decomp', status='old', action='read', iostat=ios)
-      if (ios == 0) then
-        ! a FIFO or a folder in its place must not block or pass
-        if (.not. regular_file(dir//'/restart.decomp')) then
-          close(u)
-          ios = 1
-        end if
-      end if
+      ! checked before the open: opening a FIFO in its place would block
+      ios = 1
+      if (regular_file(dir//'/restart.decomp')) &
+        open(newunit=u, file=dir//'/restart.decomp', status='old', action='read', iostat=ios)
       if (ios /= 0) then
         okflag = 0
         m = 'restart index "'//dir//'/restart.decomp" does not exist or is not a regular file (an '// &

@@ -344,6 +344,8 @@ if [ -x build/adiflow_mpi ] && command -v mpirun > /dev/null 2>&1; then
   try "adiflow_mpi: a negative iteration in the index" 2 "iteration -3 is negative" $MPI "$T/m.nml" --restart --max-iter 9 --run-dir "$T/mr"
   cp -r "$T/mg" "$T/ms"; echo garbage > "$T/ms/restart.decomp"
   try "adiflow_mpi: a garbage index" 2 "is damaged" $MPI "$T/m.nml" --restart --max-iter 9 --run-dir "$T/ms"
+  cp -r "$T/mg" "$T/mf"; rm "$T/mf/restart.decomp"; mkfifo "$T/mf/restart.decomp"
+  try "adiflow_mpi: a FIFO as the restart index (no hang)" 2 "restart.decomp.* is not a regular file" $MPI "$T/m.nml" --restart --max-iter 9 --run-dir "$T/mf"
   cp -r "$T/mg" "$T/mt"; rm -f "$T/mt"/restart.r00001.*
   try "adiflow_mpi: a missing rank file" 2 "restart .*restart.r00001.it6.bin.* does not exist" $MPI "$T/m.nml" --restart --max-iter 9 --run-dir "$T/mt"
   cp -r "$T/mg" "$T/mu"; flip "$T/mu/restart.r00000.it6.bin" 200 4
