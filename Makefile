@@ -151,7 +151,7 @@ $(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/pr
 $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
   $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
-$(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o
+$(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_interface.o
 $(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o
 $(OBJ)/adiflow.o: $(F_OBJS)
 
@@ -181,7 +181,7 @@ MPI_GPU_LIBS := $(GPU_LIBS)
 endif
 MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS_USE)),$(FFLAGS_USE))
 MPI_LINK_LIBS := $(MPI_GPU_LIBS) $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread)
-$(OBJ)/gpu_block_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/gpu_bridge.o
+$(OBJ)/gpu_block_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_interface.o
 $(OBJ)/cuda/multi/block_nccl.o: cuda/multi/block_nccl.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -I$(ADI_NCCL_INC) -c $< -o $@

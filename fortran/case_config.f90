@@ -6,7 +6,7 @@ module case_config
   use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_null_char
   use kinds, only: rk, ik8
   use solver_params
-  use sys_interface, only: c_string, from_c_string
+  use sys_interface, only: c_string, from_c
   implicit none
   private
   public :: case_t, read_case, apply_overrides, validate_case, make_solver_params
@@ -151,7 +151,7 @@ contains
       write_profiles, write_dump, write_plot
     integer :: u, ios
     character(len=512) :: msg
-    character(kind=c_char) :: why(1024)
+    character(kind=c_char, len=1024) :: why
     integer :: device
     logical :: timing, overlap
     character(len=255) :: merged_steps
@@ -159,9 +159,9 @@ contains
     namelist /gpu/ device, timing, overlap, merged_steps, tuning_table
 
     ! the text first: types, repeated keys and groups, lengths, special files
-    why(1) = c_null_char
-    if (adi_case_scan(c_string(path), c_string(case_keys), why, int(size(why), c_size_t)) /= 0) &
-      call case_error(from_c_string(why))
+    why = c_null_char
+    if (adi_case_scan(c_string(path), c_string(case_keys), why, int(len(why), c_size_t)) /= 0) &
+      call case_error(from_c(why))
 
     title = cs%title; ni = cs%ni; nj = cs%nj; nk = cs%nk
     lx = cs%lx; ly = cs%ly; lz = cs%lz

@@ -9,7 +9,7 @@ module field_io
   use, intrinsic :: iso_c_binding, only: c_int, c_int32_t, c_int64_t, c_double, c_char, c_null_char
   use kinds, only: rk, ik8
   use grid_layout, only: layout_t
-  use sys_interface, only: c_string, from_c_string
+  use sys_interface, only: c_string, from_c
   use case_config, only: case_error, io_error
   implicit none
   private
@@ -59,10 +59,10 @@ contains
     real(rk), intent(in) :: q(-1:,-1:,-1:,:)
     integer(ik8), intent(in) :: iteration
     real(rk), intent(in) :: res0(5)
-    character(kind=c_char) :: msg(msg_len)
-    msg(1) = c_null_char
+    character(kind=c_char, len=msg_len) :: msg
+    msg = c_null_char
     if (adi_dump_save(c_string(path), layout_dims(lay), q, int(iteration, c_int64_t), res0, msg, &
-        int(msg_len, c_int)) /= 0) call io_error(from_c_string(msg))
+        int(msg_len, c_int)) /= 0) call io_error(from_c(msg))
   end subroutine write_field_dump
 
   !> Read a dump into q's interior; the file is checked whole first, and its
@@ -73,11 +73,11 @@ contains
     real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
     integer(ik8), intent(out) :: iteration
     real(rk), intent(out) :: res0(5)
-    character(kind=c_char) :: msg(msg_len)
+    character(kind=c_char, len=msg_len) :: msg
     integer(c_int64_t) :: it
-    msg(1) = c_null_char
+    msg = c_null_char
     if (adi_dump_load(c_string(path), layout_dims(lay), q, it, res0, msg, int(msg_len, c_int)) /= 0) &
-      call case_error('restart '//from_c_string(msg))
+      call case_error('restart '//from_c(msg))
     iteration = int(it, ik8)
   end subroutine read_field_dump
 end module field_io

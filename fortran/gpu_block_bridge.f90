@@ -7,7 +7,7 @@ module gpu_block_bridge
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
   use gpu_settings, only: gpu_settings_t
-  use gpu_bridge, only: from_c
+  use sys_interface, only: from_c
   implicit none
   private
   public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_init

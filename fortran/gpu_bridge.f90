@@ -8,6 +8,7 @@ module gpu_bridge
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
   use gpu_settings, only: gpu_settings_t
+  use sys_interface, only: from_c
   implicit none
   private
   public :: gpu_grid_t, gpu_finalize
@@ -15,7 +16,7 @@ module gpu_bridge
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report, gpu_settings_problem
   public :: adi_gpu_residual_plane_sums, gpu_error_text
-  public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state, from_c
+  public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
   public :: ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
 
   integer(c_int), parameter :: ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1
@@ -108,15 +109,6 @@ module gpu_bridge
   end interface
 
 contains
-
-  function from_c(buf) result(s)
-    character(kind=c_char, len=*), intent(in) :: buf
-    character(len=len(buf)) :: s
-    integer :: n
-    n = index(buf, c_null_char)
-    if (n == 0) n = len(buf) + 1
-    s = buf(1:n-1)
-  end function from_c
 
   !> Stop with the bridge's message when a call failed (exit code 4).
   subroutine gpu_check(status, what)

@@ -10,7 +10,7 @@
 !> writes drop a failed write(2) (ENOSPC, EFBIG) without an error status.
 module output_file
   use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_long_long, c_null_char
-  use sys_interface, only: c_string, from_c_string
+  use sys_interface, only: c_string, from_c
   use case_config, only: io_error
   implicit none
   private
@@ -81,7 +81,7 @@ contains
     integer :: ios, n
     integer(c_long_long) :: pos
     character(len=512) :: msg
-    character(kind=c_char) :: cmsg(1024)
+    character(kind=c_char, len=1024) :: cmsg
     pos = 0
     if (of%ios == 0) then
       inquire(unit=of%unit, pos=pos, iostat=ios, iomsg=msg)
@@ -104,8 +104,8 @@ contains
       call io_error('writing "'//of%tmp//'" failed: '//trim(of%msg)// &
         ' (disk full or a file-size limit?); the previous "'//of%path//'" is kept')
     end if
-    cmsg(1) = c_null_char
-    if (adi_commit_file(c_string(of%tmp), c_string(of%path), pos - 1, cmsg, int(size(cmsg), c_size_t)) /= 0) &
-      call io_error(from_c_string(cmsg)//'; the previous "'//of%path//'" is kept')
+    cmsg = c_null_char
+    if (adi_commit_file(c_string(of%tmp), c_string(of%path), pos - 1, cmsg, int(len(cmsg), c_size_t)) /= 0) &
+      call io_error(from_c(cmsg)//'; the previous "'//of%path//'" is kept')
   end subroutine out_commit
 end module output_file

@@ -5,7 +5,7 @@ module sys_interface
   private
   public :: adi_install_signal_handlers, adi_interrupt_requested
   public :: adi_ignore_file_size_signal, make_dirs, lock_run_dir, run_gnuplot, regular_file
-  public :: adi_host_memory_available, c_string, from_c_string
+  public :: adi_host_memory_available, c_string, from_c
 
   interface
     subroutine adi_install_signal_handlers() bind(c, name='adi_install_signal_handlers')
@@ -52,35 +52,32 @@ contains
     cs = trim(s)//c_null_char
   end function c_string
 
-  !> A NUL-terminated C buffer as a Fortran string (up to the NUL).
-  function from_c_string(buf) result(s)
-    character(kind=c_char), intent(in) :: buf(:)
+  !> A NUL-terminated C buffer as a Fortran string (up to the NUL; the
+  !> whole buffer if it holds none).
+  function from_c(buf) result(s)
+    character(kind=c_char, len=*), intent(in) :: buf
     character(len=:), allocatable :: s
     integer :: n
-    n = 0
-    do while (n < size(buf))
-      if (buf(n + 1) == c_null_char) exit
-      n = n + 1
-    end do
-    allocate(character(len=n) :: s)
-    s = transfer(buf(1:n), s)
-  end function from_c_string
+    n = index(buf, c_null_char)
+    if (n == 0) n = len(buf) + 1
+    s = buf(1:n-1)
+  end function from_c
 
   !> .true. if path is a regular file (not a folder, FIFO or device).
   logical function regular_file(path)
     character(len=*), intent(in) :: path
-    character(kind=c_char) :: buf(512)
-    regular_file = adi_check_regular_file(c_string(path), buf, int(size(buf), c_size_t)) == 0
+    character(kind=c_char, len=512) :: buf
+    regular_file = adi_check_regular_file(c_string(path), buf, int(len(buf), c_size_t)) == 0
   end function regular_file
 
   !> mkdir -p of path (no shell); 0, or an errno with the reason in msg.
   integer function make_dirs(path, msg) result(ierr)
     character(len=*), intent(in) :: path
     character(len=:), allocatable, intent(out) :: msg
-    character(kind=c_char) :: buf(1024)
-    buf(1) = c_null_char
-    ierr = int(adi_make_dirs(c_string(path), buf, int(size(buf), c_size_t)))
-    msg = from_c_string(buf)
+    character(kind=c_char, len=1024) :: buf
+    buf = c_null_char
+    ierr = int(adi_make_dirs(c_string(path), buf, int(len(buf), c_size_t)))
+    msg = from_c(buf)
   end function make_dirs
 
   !> Lock the run folder for this process's lifetime: the descriptor, or -1
@@ -88,10 +85,10 @@ contains
   integer function lock_run_dir(dir, msg) result(fd)
     character(len=*), intent(in) :: dir
     character(len=:), allocatable, intent(out) :: msg
-    character(kind=c_char) :: buf(1024)
-    buf(1) = c_null_char
-    fd = int(adi_lock_run_dir(c_string(dir), buf, int(size(buf), c_size_t)))
-    msg = from_c_string(buf)
+    character(kind=c_char, len=1024) :: buf
+    buf = c_null_char
+    fd = int(adi_lock_run_dir(c_string(dir), buf, int(len(buf), c_size_t)))
+    msg = from_c(buf)
   end function lock_run_dir
 
   !> gnuplot -c script title data png, no shell: 0 drawn, 1 not installed,
@@ -99,10 +96,10 @@ contains
   integer function run_gnuplot(script, title, data, png, msg) result(st)
     character(len=*), intent(in) :: script, title, data, png
     character(len=:), allocatable, intent(out) :: msg
-    character(kind=c_char) :: buf(512)
-    buf(1) = c_null_char
+    character(kind=c_char, len=512) :: buf
+    buf = c_null_char
     st = int(adi_run_gnuplot(c_string(script), c_string(title), c_string(data), c_string(png), buf, &
-      int(size(buf), c_size_t)))
-    msg = from_c_string(buf)
+      int(len(buf), c_size_t)))
+    msg = from_c(buf)
   end function run_gnuplot
 end module sys_interface
