@@ -78,7 +78,7 @@ contains
   !> failure removes PATH.tmp, keeps PATH and stops the run (exit code 5).
   subroutine out_commit(of)
     type(out_file_t), intent(inout) :: of
-    integer :: ios, n
+    integer :: ios
     integer(c_long_long) :: pos
     character(len=512) :: msg
     character(kind=c_char, len=1024) :: cmsg
@@ -95,12 +95,11 @@ contains
       close(of%unit, iostat=ios, iomsg=msg)
       call out_check(of, ios, msg)
     else
-      close(of%unit, status='delete', iostat=ios)
+      close(of%unit, iostat=ios)
     end if
     of%unit = -1
     if (of%ios /= 0) then
-      open(newunit=n, file=of%tmp, status='old', iostat=ios)
-      if (ios == 0) close(n, status='delete', iostat=ios)
+      call adi_remove_stale(c_string(of%tmp))
       call io_error('writing "'//of%tmp//'" failed: '//trim(of%msg)// &
         ' (disk full or a file-size limit?); the previous "'//of%path//'" is kept')
     end if
