@@ -90,25 +90,25 @@ group() { awk '{ g = $1
 echo "== 3. each technique as a step, 128^3 (cumulative, paper order, then beyond it)"
 ITS=50; [ $QUICK = 1 ] && ITS=10
 : > $O/steps128.txt
+# steps_run TAG STEPS TITLE: the 128^3 case with these merged steps, per-kernel
+# times into steps128.txt and the total as a table row
+steps_run() {
+  ADIFLOW_MERGED_STEPS=$2 ADIFLOW_GPU_TIMING=1 build/adiflow cases/seed128.nml --backend cuda --kernels merged \
+    --max-iter $ITS --run-dir $W/$1 > $W/$1.log 2>&1
+  local tot; tot=$(merged_rows $W/$1.log | awk '{s += $3} END {printf "%.4f", s}')
+  echo "## $3: all kernels $tot ms/iteration" >> $O/steps128.txt
+  merged_rows $W/$1.log | awk '{printf "  %-18s %d %9.4f ms\n", $1, $2, $3}' >> $O/steps128.txt
+  row "128^3 merged, $3: kernels ms/iteration" "$tot"
+}
 STEPS=""
 for st in none align sweep tune fuse comp adi123 pt fmarch tsweep adi5f; do
   [ $st = none ] && STEPS=none || STEPS="$STEPS,$st"
-  ADIFLOW_MERGED_STEPS=$STEPS ADIFLOW_GPU_TIMING=1 build/adiflow cases/seed128.nml --backend cuda --kernels merged \
-    --max-iter $ITS --run-dir $W/st_$st > $W/st_$st.log 2>&1
-  tot=$(merged_rows $W/st_$st.log | awk '{s += $3} END {printf "%.4f", s}')
-  echo "## +$st (steps $STEPS): all kernels $tot ms/iteration" >> $O/steps128.txt
-  merged_rows $W/st_$st.log | awk '{printf "  %-18s %d %9.4f ms\n", $1, $2, $3}' >> $O/steps128.txt
-  row "128^3 merged, steps up to +$st: kernels ms/iteration" "$tot"
+  steps_run st_$st "$STEPS" "steps up to +$st ($STEPS)"
 done
 # the ablation: the default with one technique off at a time (graph: below)
 for st in all align sweep tune fuse comp adi123 pt fmarch tsweep adi5f; do
   STEPS=$([ $st = all ] && echo all || echo all,-$st)
-  ADIFLOW_MERGED_STEPS=$STEPS ADIFLOW_GPU_TIMING=1 build/adiflow cases/seed128.nml --backend cuda --kernels merged \
-    --max-iter $ITS --run-dir $W/ab_$st > $W/ab_$st.log 2>&1
-  tot=$(merged_rows $W/ab_$st.log | awk '{s += $3} END {printf "%.4f", s}')
-  echo "## steps $STEPS: all kernels $tot ms/iteration" >> $O/steps128.txt
-  merged_rows $W/ab_$st.log | awk '{printf "  %-18s %d %9.4f ms\n", $1, $2, $3}' >> $O/steps128.txt
-  row "128^3 merged, steps $STEPS: kernels ms/iteration" "$tot"
+  steps_run ab_$st "$STEPS" "steps $STEPS"
 done
 for mode in 0 1; do   # graph off vs on: whole-iteration time (no per-kernel events)
   s=$([ $mode = 1 ] && echo all || echo all,-graph)
