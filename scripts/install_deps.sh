@@ -3,9 +3,11 @@
 # packages, only when missing. Called by the Makefile, per target: base
 # (gfortran, gcc, make, gnuplot-nox) for make, make run and make validate;
 # mpi (OpenMPI) for make mpi and make test; hip for make hip. Safe to run
-# again. Usage: scripts/install_deps.sh [base|mpi|hip|all]
+# again. Usage: scripts/install_deps.sh [base|mpi|hip|foam|all]
+# foam: OpenFOAM v1912 and its headers for make foam (modules/foam/scripts/install_foam.sh).
 set -euo pipefail
 what="${1:-base}"
+[ "$what" = foam ] && exec bash "$(dirname "$0")/../modules/foam/scripts/install_foam.sh"
 
 need=()      # without these the target cannot build or run
 optional=()  # gnuplot: only the residual plot needs it; a run without it says "plot skipped"
