@@ -44,7 +44,8 @@ endif
 
 F_MODULES := kinds grid_layout solver_params gpu_settings sys_interface case_config output_file flow_math grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
-  residual_norms mass_constraint solver_cpu field_io output_vtk output_tecplot output_profiles \
+  residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
+  multigrid_cycle multigrid_cpu field_io output_vtk output_tecplot output_profiles \
   residual_monitor driver_loop gpu_bridge
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # the C side of the drivers: system services, the dump reader/writer, the
@@ -87,11 +88,11 @@ LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)
 # marks a strict build for validation/gpu_test.sh.
 CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
 
-TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare
+TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
-         $(BUILD)/test_params_layout
+         $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
 # CUDA backend only
@@ -148,6 +149,11 @@ $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o: $(OBJ)/convective_flux.o
 $(OBJ)/flow_fields.o $(OBJ)/residual_norms.o $(OBJ)/mass_constraint.o: $(OBJ)/grid_layout.o
 $(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o \
   $(OBJ)/time_step.o $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o
+$(OBJ)/multigrid_config.o: $(OBJ)/case_config.o
+$(OBJ)/multigrid_levels.o: $(OBJ)/flow_fields.o $(OBJ)/grid_generation.o $(OBJ)/metrics.o
+$(OBJ)/multigrid_transfer.o: $(OBJ)/grid_layout.o
+$(OBJ)/multigrid_cycle.o: $(OBJ)/multigrid_config.o
+$(OBJ)/multigrid_cpu.o: $(OBJ)/solver_cpu.o $(OBJ)/multigrid_levels.o $(OBJ)/multigrid_transfer.o
 $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
   $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
@@ -206,7 +212,10 @@ mpi-test: mpi
 $(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortran/safe_file.c \
   include/field_format.h fortran/safe_file.h | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran validation/compare_fields.c fortran/field_file.c fortran/safe_file.c -lm -o $@
-$(BUILD)/ghia_compare: validation/ghia_compare.c | $(OBJ)
+$(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h | $(OBJ)
+	$(CC) $(CFLAGS) $< -lm -o $@
+# grid-convergence analysis (observed order, Richardson, GCI) of centreline profiles
+$(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
 
 # unit tests (Fortran programs over the solver modules)
@@ -216,6 +225,12 @@ $(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_uti
 $(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
 	$(CC) $(CFLAGS) -Icuda/common -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+$(BUILD)/test_multigrid_c_vs_fortran: tests/test_multigrid_c_vs_fortran.f90 tests/multigrid_c_shim.c \
+  cuda/common/adiflow_multigrid.h cuda/common/adiflow_stages.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
+	@mkdir -p $(BUILD)/testmod/multigrid
+	$(CC) $(CFLAGS) -Icuda/common -c tests/multigrid_c_shim.c -o $(OBJ)/multigrid_c_shim.o
+	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/multigrid -I$(OBJ) tests/test_util.f90 $< $(OBJ)/multigrid_c_shim.o \
+	  $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # the bind(c) parameter struct: same size and offsets in Fortran and C
 $(BUILD)/test_params_layout: tests/test_params_layout.f90 tests/params_layout_shim.c include/adiflow_params.h \
   $(OBJ)/solver_params.o tests/test_util.f90 | $(OBJ)
@@ -260,6 +275,13 @@ test: all $(TESTS)
 validate: all
 	@BUILD=$(BUILD) bash validation/run_ghia.sh
 
+# grid-convergence study (validation/gridstudy.sh): GRIDSTUDY_ARGS picks the
+# case, e.g. "--geometry quasi2d --grids 16,32,64" on a CPU; the default is
+# the cube at Re 100/400/1000 on 32^3/64^3/128^3 (GPU work)
+.PHONY: gridstudy
+gridstudy: all
+	@BUILD=$(BUILD) bash validation/gridstudy.sh $(GRIDSTUDY_ARGS)
+
 gpu-test:
 	@BUILD=$(BUILD) bash validation/gpu_test.sh
 
@@ -269,4 +291,5 @@ clean:
 -include modules/wave/wave.mk
 -include modules/stencil3d/stencil3d.mk
 -include modules/ooc/ooc.mk
+-include modules/foam/foam.mk
 -include hip/hip.mk

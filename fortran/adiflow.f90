@@ -5,7 +5,7 @@
 !>                    [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix]
 program adiflow
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
-  use, intrinsic :: iso_c_binding, only: c_int
+  use, intrinsic :: iso_c_binding, only: c_int, c_ptr
   use kinds, only: rk, ik8, ng
   use grid_layout
   use solver_params
@@ -23,6 +23,11 @@ program adiflow
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
   use driver_loop, only: run_iterations
+  use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
+  use multigrid_levels, only: mg_level_t, plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
+  use multigrid_cycle, only: run_cycle
+  use multigrid_cpu, only: cpu_mg_smooth, cpu_mg_down, cpu_mg_up
+  use mass_constraint, only: rescale_to_mass
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
     adi_host_memory_available, adi_ignore_file_size_signal, make_dirs, lock_run_dir
   use gpu_bridge
@@ -42,20 +47,32 @@ program adiflow
   integer(ik8) :: it0
   real(rk) :: res0(5), mass0
   integer :: nthreads, lock_fd
+  ! multigrid (fortran/multigrid_*.f90): the &multigrid group, the levels
+  ! below the fine grid, their cost weights, the work units done
+  type(mg_config_t) :: mg
+  type(mg_level_t), allocatable :: levels(:)
+  integer :: nlev
+  integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
+  real(rk), allocatable :: lev_weight(:)
+  real(rk) :: work_units = 0.0_rk
+  type(gpu_grid_t), allocatable :: gpu_levels(:)   ! levels 2.. on the device (level 1 is gpu)
+  character(len=:), allocatable :: mg_note
 
   call adi_ignore_file_size_signal()
   case_path = command_argument(1)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|gpu] '// &
-      '[--kernels split|merged] [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix]'
+      '[--kernels split|merged] [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix] [--mg-levels N]'
     write(output_unit, '(a)') 'case-file keys: see README.md, "Case file reference"'
     if (len_trim(case_path) == 0) error stop 2, quiet=.true.
     stop
   end if
 
   call read_case(case_path, cs)
-  call apply_overrides(cs)
+  call read_multigrid_config(case_path, mg)
+  call apply_overrides(cs, mg_option, '--mg-levels N')
   call validate_case(cs)
+  call validate_multigrid_config(mg)
   sp = make_solver_params(cs)
   lay = make_layout(cs%ni, cs%nj, cs%nk)
   sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
@@ -67,6 +84,8 @@ program adiflow
     if (len(why) > 0) call case_error(why//' (&gpu group)')
   end if
   use_gpu = choose_backend(cs%backend)
+  call plan_levels([cs%ni, cs%nj, cs%nk], sp%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev, lev_sizes, &
+    lev_ratios, mg_note)
   call check_host_memory(lay)
 
   dir = run_folder(cs, case_path)
@@ -85,6 +104,7 @@ program adiflow
   call generate_nodes(cs, xn)
   call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)
   call check_grid(lay, f%vol)
+  if (mg%levels > 1) call start_multigrid()
 
   res0 = 0.0_rk
   it0 = 0
@@ -112,6 +132,7 @@ program adiflow
     write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info(gs))
     call gpu_check(adi_gpu_init(gpu%ptr, sp, kernel_family(cs%kernels), gs, f%sf, f%sc, f%vol, f%q), &
       'initialisation')
+    if (nlev > 1) call start_gpu_levels()
   else
     write(output_unit, '(a,i0,a)') '  backend: cpu (Fortran reference, ', nthreads, ' OpenMP threads)'
   end if
@@ -119,12 +140,110 @@ program adiflow
 
   call adi_install_signal_handlers()
   call run_iterations(cs, 'adiflow', dir, restart_path, .true., it0, res0, iterate, current_norms, &
-    interrupted, save_restart, write_snapshot, write_outputs, finish)
+    interrupted, save_restart, write_snapshot, write_outputs, finish, work_done)
 
 contains
 
+  !> --mg-levels N overrides the &multigrid group's levels.
+  logical function mg_option(flag, value) result(taken)
+    character(len=*), intent(in) :: flag, value
+    integer :: ios
+    taken = flag == '--mg-levels'
+    if (.not. taken) return
+    read(value, *, iostat=ios) mg%levels
+    if (ios /= 0) call case_error('--mg-levels "'//trim(value)//'" is not an integer')
+  end function mg_option
+
+  !> The coarse levels' grids and fields; says what the hierarchy is.
+  subroutine start_multigrid()
+    integer :: l
+    write(output_unit, '(a,i0,a)') '  multigrid: ', nlev, ' levels ('//level_sizes_text(nlev, lev_sizes)// &
+      '), '//mg_config_text(mg)
+    if (nlev < mg%levels) write(output_unit, '(a,i0,a,i0,a)') '  multigrid: asked for ', mg%levels, &
+      ' levels, using ', nlev, ': '//mg_note
+    if (nlev == mg%levels .and. len(mg_note) > 0) write(output_unit, '(a)') '  multigrid: '//mg_note
+    if (nlev == 1) return
+    call build_coarse_levels(sp, xn, nlev, lev_sizes, lev_ratios, mg%coarse_order, levels)
+    allocate(lev_weight(nlev))
+    lev_weight(1) = 1.0_rk
+    do l = 2, nlev
+      call check_grid(levels(l)%lay, levels(l)%f%vol)
+      lev_weight(l) = levels(l)%weight
+    end do
+  end subroutine start_multigrid
+
+  !> One device grid per coarse level, each with its forcing (adi_gpu_init_level).
+  subroutine start_gpu_levels()
+    integer :: l
+    allocate(gpu_levels(nlev))
+    do l = 2, nlev
+      call gpu_check(adi_gpu_init_level(gpu_levels(l)%ptr, levels(l)%sp, kernel_family(cs%kernels), gs, &
+        levels(l)%f%sf, levels(l)%f%sc, levels(l)%f%vol, levels(l)%f%q), 'initialisation of a multigrid level')
+    end do
+  end subroutine start_gpu_levels
+
+  !> The device handle of level l.
+  type(c_ptr) function level_ptr(l)
+    integer, intent(in) :: l
+    if (l == 1) then
+      level_ptr = gpu%ptr
+    else
+      level_ptr = gpu_levels(l)%ptr
+    end if
+  end function level_ptr
+
+  real(rk) function work_done()
+    work_done = work_units
+  end function work_done
+
+  !> The cycle's level operations (fortran/multigrid_cycle.f90): the CPU
+  !> reference's, or the same steps on the device.
+  subroutine mg_smooth(l, cfl)
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    if (use_gpu) then
+      call gpu_check(adi_gpu_iterate(level_ptr(l), cfl), 'multigrid iteration')
+    else
+      call cpu_mg_smooth(sp, lay, f, levels, l, cfl)
+    end if
+  end subroutine mg_smooth
+
+  subroutine mg_down(l, cfl)
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    if (use_gpu) then
+      call gpu_check(adi_gpu_residual(level_ptr(l), cfl), 'multigrid residual')
+      call gpu_check(adi_gpu_mg_restrict(level_ptr(l), level_ptr(l + 1), levels(l + 1)%ratio), &
+        'multigrid restriction')
+      call gpu_check(adi_gpu_residual(level_ptr(l + 1), cfl), 'multigrid coarse residual')
+      call gpu_check(adi_gpu_mg_forcing(level_ptr(l + 1)), 'multigrid forcing')
+    else
+      call cpu_mg_down(sp, lay, f, levels, l, cfl)
+    end if
+  end subroutine mg_down
+
+  subroutine mg_up(l)
+    integer, intent(in) :: l
+    if (use_gpu) then
+      call gpu_check(adi_gpu_mg_prolong(level_ptr(l), level_ptr(l + 1), levels(l + 1)%ratio), &
+        'multigrid prolongation')
+    else
+      call cpu_mg_up(lay, f, levels, l)
+    end if
+  end subroutine mg_up
+
   subroutine iterate(cfl)
     real(rk), intent(in) :: cfl
+    if (nlev > 1) then
+      call run_cycle(mg, nlev, lev_weight, cfl, mg_smooth, mg_down, mg_up, work_units)
+      if (cs%mass_fix .and. use_gpu) then
+        call gpu_mass_fix()
+      else if (cs%mass_fix) then
+        call rescale_to_mass(lay, f%q, mass0, total_mass(lay, f%vol, f%q))
+      end if
+      return
+    end if
+    work_units = work_units + 1.0_rk
     if (use_gpu) then
       call gpu_check(adi_gpu_iterate(gpu%ptr, cfl), 'iteration')
       if (cs%mass_fix) call gpu_mass_fix()
@@ -142,6 +261,12 @@ contains
   !> Release the GPU and stop with the driver's exit code.
   subroutine finish(code)
     integer, intent(in) :: code
+    integer :: l
+    if (use_gpu .and. allocated(gpu_levels)) then
+      do l = 2, nlev
+        call gpu_check(gpu_finalize(gpu_levels(l)), 'finalisation of a multigrid level')
+      end do
+    end if
     if (use_gpu) call gpu_check(gpu_finalize(gpu), 'finalisation')
     if (code /= 0) error stop code, quiet=.true.
     stop
@@ -183,7 +308,8 @@ contains
     type(layout_t), intent(in) :: l
     integer(ik8) :: need, avail
     character(len=300) :: m
-    need = field_bytes(l, host_field_count()) + 24_ik8*int(l%ni + 5, ik8)*(l%nj + 5)*(l%nk + 5)
+    need = field_bytes(l, host_field_count()) + 24_ik8*int(l%ni + 5, ik8)*(l%nj + 5)*(l%nk + 5) &
+      + coarse_bytes(nlev, lev_sizes)
     avail = adi_host_memory_available()
     if (avail > 0 .and. need > avail) then
       write(m, '(a,i0,a,i0,a,i0,a,f0.1,a,f0.1,a)') 'grid ', l%ni, ' x ', l%nj, ' x ', l%nk, &

@@ -39,6 +39,11 @@ program adiflow_mpi
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
   use driver_loop, only: run_iterations
+  use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
+  use multigrid_levels, only: mg_level_t, plan_levels, coarse_nodes, init_level, level_sizes_text
+  use multigrid_transfer
+  use multigrid_cycle, only: run_cycle
+  use solver_cpu, only: add_forcing
   use residual_norms, only: norms_from_plane_sums
   use mass_constraint, only: mass_scale_factor
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
@@ -54,6 +59,15 @@ program adiflow_mpi
   implicit none
 
   type(case_t) :: cs
+  ! multigrid (CPU backend; fortran/multigrid_*.f90): the &multigrid group,
+  ! the coarse levels of this rank's block and their decompositions
+  type(mg_config_t) :: mg
+  type(mg_level_t), allocatable :: levels(:)
+  type(decomp_t), allocatable :: dcl(:)
+  integer :: nlev = 1
+  integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
+  real(rk), allocatable :: lev_weight(:)
+  real(rk) :: work_units = 0.0_rk
   type(layout_t) :: lay, lay_g
   type(solver_params_t) :: sp, sp_g
   type(fields_t) :: f
@@ -83,7 +97,7 @@ program adiflow_mpi
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
       '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] '// &
-      '[--backend auto|cpu|gpu] [--kernels split|merged] [--mass-fix]'
+      '[--backend auto|cpu|gpu] [--kernels split|merged] [--mass-fix] [--mg-levels N]'
     call finish(merge(2, 0, len_trim(case_path) == 0))
   end if
 
@@ -157,6 +171,7 @@ program adiflow_mpi
   call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)
   if (any_rank(dc%comm, any(.not. (f%vol(1:lay%ni, 1:lay%nj, 1:lay%nk) > 0.0_rk)))) call stop_all(2, &
     'the grid has cells with zero or negative volume (folded grid: reduce wavy_amplitude or beta)')
+  if (mg%levels > 1) call start_multigrid()
 
   res0 = 0.0_rk
   it0 = 0
@@ -177,12 +192,19 @@ program adiflow_mpi
 
   call adi_install_signal_handlers()
   call run_iterations(cs, 'adiflow_mpi', dir, dir//'/restart.decomp + restart.rNNNNN.itN.bin', rank == 0, &
-    it0, res0, iterate, residual_norms_now, interrupted, save_restart, write_snapshot, write_outputs, finish)
+    it0, res0, iterate, residual_norms_now, interrupted, save_restart, write_snapshot, write_outputs, finish, &
+    work_done)
 
 contains
 
   subroutine iterate(cfl)
     real(rk), intent(in) :: cfl
+    if (nlev > 1) then
+      call run_cycle(mg, nlev, lev_weight, cfl, mg_smooth, mg_down, mg_up, work_units)
+      if (cs%mass_fix) call mpi_mass_fix(dc, lay, f%vol, f%q, mass0)
+      return
+    end if
+    work_units = work_units + 1.0_rk
     if (use_gpu) then
       call gpu_ok(adi_gpu_iterate(gpu%ptr, cfl), 'iteration')
       if (cs%mass_fix) call gpu_mass_fix()
@@ -259,9 +281,11 @@ contains
     end if
     chunks = pipeline_chunks
     adi_mode = lower(adi_mode)
-    call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N')
+    call read_multigrid_config(case_path, mg)
+    call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --mg-levels N')
     call validate_case(cs)
     if (npj < 0 .or. npk < 0) call case_error('npj and npk must be >= 0 (0 = automatic)')
+    call validate_multigrid_config(mg)
   end subroutine read_all_input
 
   !> GPU when asked for (every rank must have one) or, for 'auto', when
@@ -365,6 +389,7 @@ contains
     case ('--npj'); read(value, *, iostat=ios) npj
     case ('--npk'); read(value, *, iostat=ios) npk
     case ('--chunks'); read(value, *, iostat=ios) chunks
+    case ('--mg-levels'); read(value, *, iostat=ios) mg%levels
     case default
       mpi_option = .false.
     end select
@@ -375,30 +400,174 @@ contains
   !> block boundary fill and the cross-block ADI.
   subroutine mpi_iteration(cfl_now)
     real(rk), intent(in) :: cfl_now
-    integer :: d
-    logical :: across
-    call block_boundary_conditions(dc, sp, lay, f%q)
-    call residual_of_filled_state(sp, lay, cfl_now, f, dc%phys)
-    do d = 1, 3
-      ! exact mode couples the blocks along d only where d is split
-      across = dc%exact .and. d >= 2 .and. merge(dc%npj, dc%npk, d == 2) > 1
-      call adi_stage1_eigenvalues(sp, lay, d, f%qp, f%sc, f%vol, f%wk)
-      if (across) then
-        call halo_exchange(dc, lay, f%wk, WK_LAMP + 1, WK_LAMN + 3, d, 1, dc%swp(1, d), dc%swp(2, d))
-        call adi_stage2_coefficients(lay, d, f%dtv, f%wk, dc%off, dc%nglob)
-      else
-        call adi_stage2_coefficients(lay, d, f%dtv, f%wk)
-      end if
-      call adi_stage3_characteristic_rhs(sp, lay, d, f%qp, f%sc, f%dtv, f%res, f%dq, f%wk)
-      if (across) then
-        call adi_stage4_pipelined(dc, lay, d, f%wk)
-      else
-        call adi_stage4_sweeps(lay, d, f%wk)
-      end if
-      call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
-    end do
+    call block_iteration(dc, sp, lay, f, cfl_now)
     if (cs%mass_fix) call mpi_mass_fix(dc, lay, f%vol, f%q, mass0)
   end subroutine mpi_iteration
+
+  !> One iteration of a block of any multigrid level (dx: that level's
+  !> decomposition); forcing: a coarse level's FAS forcing.
+  subroutine block_iteration(dx, spx, layx, fx, cfl_now, forcing)
+    type(decomp_t), intent(in) :: dx
+    type(solver_params_t), intent(in) :: spx
+    type(layout_t), intent(in) :: layx
+    type(fields_t), intent(inout) :: fx
+    real(rk), intent(in) :: cfl_now
+    real(rk), intent(in), optional :: forcing(-1:,-1:,-1:,:)
+    integer :: d
+    logical :: across
+    call block_residual(dx, spx, layx, fx, cfl_now)
+    if (present(forcing)) call add_forcing(layx, forcing, fx%res)
+    do d = 1, 3
+      ! exact mode couples the blocks along d only where d is split
+      across = dx%exact .and. d >= 2 .and. merge(dx%npj, dx%npk, d == 2) > 1
+      call adi_stage1_eigenvalues(spx, layx, d, fx%qp, fx%sc, fx%vol, fx%wk)
+      if (across) then
+        call halo_exchange(dx, layx, fx%wk, WK_LAMP + 1, WK_LAMN + 3, d, 1, dx%swp(1, d), dx%swp(2, d))
+        call adi_stage2_coefficients(layx, d, fx%dtv, fx%wk, dx%off, dx%nglob)
+      else
+        call adi_stage2_coefficients(layx, d, fx%dtv, fx%wk)
+      end if
+      call adi_stage3_characteristic_rhs(spx, layx, d, fx%qp, fx%sc, fx%dtv, fx%res, fx%dq, fx%wk)
+      if (across) then
+        call adi_stage4_pipelined(dx, layx, d, fx%wk)
+      else
+        call adi_stage4_sweeps(layx, d, fx%wk)
+      end if
+      call adi_stage5_update(spx, layx, d, fx%qp, fx%sc, fx%wk, fx%dq, fx%q)
+    end do
+  end subroutine block_iteration
+
+  !> Boundary fill (halos included) and residual of a block of any level.
+  subroutine block_residual(dx, spx, layx, fx, cfl_now)
+    type(decomp_t), intent(in) :: dx
+    type(solver_params_t), intent(in) :: spx
+    type(layout_t), intent(in) :: layx
+    type(fields_t), intent(inout) :: fx
+    real(rk), intent(in) :: cfl_now
+    call block_boundary_conditions(dx, spx, layx, fx%q)
+    call residual_of_filled_state(spx, layx, cfl_now, fx, dx%phys)
+  end subroutine block_residual
+
+  !> The coarse levels of this rank's block: the serial plan (fortran/
+  !> multigrid_levels.f90), cut to the levels on which every block still
+  !> splits evenly; each level's nodes are the window of its global nodes.
+  subroutine start_multigrid()
+    character(len=:), allocatable :: note
+    real(rk), allocatable :: xg(:,:,:,:), xc(:,:,:,:), xl(:,:,:,:)
+    integer :: l, d, cr(3), nfit, nl(3), off(3)
+    logical :: fits
+    if (use_gpu) then
+      if (rank == 0) write(output_unit, '(a,i0,a)') '  multigrid: note: &multigrid levels = ', mg%levels, &
+        ' is not available with the GPU backend of adiflow_mpi yet: running single-grid (backend = ''cpu'' has it)'
+      return
+    end if
+    call plan_levels([cs%ni, cs%nj, cs%nk], sp_g%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev, lev_sizes, &
+      lev_ratios, note)
+    ! a split direction coarsens only while every block holds an even number
+    ! of cells (at an even offset) and keeps at least 2 (the halo's depth)
+    nfit = nlev
+    cr = 1
+    do l = 2, nlev
+      cr = cr*lev_ratios(:, l)
+      fits = .true.
+      do d = 2, 3
+        if (cr(d) == 1 .or. merge(dc%npj, dc%npk, d == 2) == 1) cycle
+        if (mod(dc%nloc(d), cr(d)) /= 0 .or. mod(dc%off(d), cr(d)) /= 0 .or. dc%nloc(d)/cr(d) < 2) fits = .false.
+      end do
+      if (any_rank(dc%comm, .not. fits)) then
+        nfit = l - 1
+        exit
+      end if
+    end do
+    if (rank == 0) then
+      write(output_unit, '(a,i0,a)') '  multigrid: ', nfit, ' levels ('//level_sizes_text(nfit, lev_sizes)// &
+        '), '//mg_config_text(mg)
+      if (nfit < nlev) write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  multigrid: the blocks of npj x npk = ', &
+        dc%npj, ' x ', dc%npk, ' allow ', nfit, ' of the ', nlev, ' levels the grid has (each coarsening of a '// &
+        'split direction needs every block to hold an even number of cells, 2 or more after halving); '// &
+        'build/adiflow --mg-levels ', nfit, ' gives the same result'
+      if (nfit == nlev .and. nlev < mg%levels) write(output_unit, '(a,i0,a)') '  multigrid: asked for ', &
+        mg%levels, ' levels: '//note
+    end if
+    nlev = nfit
+    if (nlev == 1) return
+    allocate(levels(nlev), dcl(nlev), lev_weight(nlev))
+    lev_weight(1) = 1.0_rk
+    xg = xn_g
+    cr = 1
+    do l = 2, nlev
+      cr = cr*lev_ratios(:, l)
+      call coarse_nodes(sp_g, xg, lev_sizes(:, l), lev_ratios(:, l), xc)
+      dcl(l) = dc
+      dcl(l)%nglob = lev_sizes(:, l)
+      nl = [lev_sizes(1, l), dc%nloc(2)/cr(2), dc%nloc(3)/cr(3)]
+      off = [0, dc%off(2)/cr(2), dc%off(3)/cr(3)]
+      dcl(l)%nloc = nl
+      dcl(l)%off = off
+      xl = xc(:, :, off(2)-ng:off(2)+nl(2)+ng, off(3)-ng:off(3)+nl(3)+ng)
+      call init_level(levels(l), sp_g, xl, nl, lev_ratios(:, l), mg%coarse_order, &
+        real(product(int(lev_sizes(:, l), ik8)), rk)/real(product(int(lev_sizes(:, 1), ik8)), rk))
+      lev_weight(l) = levels(l)%weight
+      call move_alloc(xc, xg)
+    end do
+  end subroutine start_multigrid
+
+  real(rk) function work_done()
+    work_done = work_units
+  end function work_done
+
+  !> The cycle's level operations on the blocks: those of
+  !> fortran/multigrid_cpu.f90 with the block boundary fill (halos).
+  subroutine mg_smooth(l, cfl_now)
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl_now
+    if (l == 1) then
+      call block_iteration(dc, sp, lay, f, cfl_now)
+    else
+      call block_iteration(dcl(l), levels(l)%sp, levels(l)%lay, levels(l)%f, cfl_now, levels(l)%forcing)
+    end if
+  end subroutine mg_smooth
+
+  subroutine mg_down(l, cfl_now)
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl_now
+    if (l == 1) then
+      call block_residual(dc, sp, lay, f, cfl_now)
+      call mg_restrict_to(l, f)
+    else
+      call block_residual(dcl(l), levels(l)%sp, levels(l)%lay, levels(l)%f, cfl_now)
+      call add_forcing(levels(l)%lay, levels(l)%forcing, levels(l)%f%res)
+      call mg_restrict_to(l, levels(l)%f)
+    end if
+    call block_residual(dcl(l + 1), levels(l + 1)%sp, levels(l + 1)%lay, levels(l + 1)%f, cfl_now)
+    call subtract_residual(levels(l + 1)%lay, levels(l + 1)%f%res, levels(l + 1)%forcing)
+  end subroutine mg_down
+
+  !> Level l's state and residual (in ff) to level l+1, whose state is
+  !> boundary-filled and kept as q0.
+  subroutine mg_restrict_to(l, ff)
+    integer, intent(in) :: l
+    type(fields_t), intent(in) :: ff
+    associate (c => levels(l + 1))
+      call restrict_state(c%lay, c%ratio, ff%vol, ff%q, c%f%q)
+      call block_boundary_conditions(dcl(l + 1), c%sp, c%lay, c%f%q)
+      c%q0 = c%f%q
+      call restrict_residual(c%lay, c%ratio, ff%res, c%forcing)
+    end associate
+  end subroutine mg_restrict_to
+
+  subroutine mg_up(l)
+    integer, intent(in) :: l
+    associate (c => levels(l + 1))
+      call block_boundary_conditions(dcl(l + 1), c%sp, c%lay, c%f%q)
+      call coarse_correction(c%lay, c%f%q, c%q0, c%f%dq)
+      if (l == 1) then
+        call prolong_correction(lay, c%ratio, c%f%dq, f%q)
+      else
+        call prolong_correction(levels(l)%lay, c%ratio, c%f%dq, levels(l)%f%q)
+      end if
+    end associate
+  end subroutine mg_up
 
   !> Rank r's restart file of the set of iteration iter (format 2), or of the
   !> one set that format 1 kept (iter < 0).

@@ -34,11 +34,13 @@ module case_config
     'beta_x=r,beta_y=r,beta_z=r,grid_type=s16,wavy_amplitude=r,reynolds=r,mach=r,gamma=r,prandtl=r,'// &
     'viscosity_law=s16,sutherland_s=r,wall_thermal=s16,t_wall=r,lid_u=r,lid_v=r,lid_w=r,'// &
     'bc_imin=s16,bc_imax=s16,bc_jmin=s16,bc_jmax=s16,bc_kmin=s16,bc_kmax=s16,order=i,limiter=s16,'// &
+    'roe_low_mach=s16,'// &
     'entropy_fix=r,cfl=r,cfl_start=r,cfl_ramp_iters=i,mass_fix=l,max_iter=i,tol=r,'// &
     'monitor_interval=i,output_interval=i,restart_interval=i,restart=l,run_dir=s4000,backend=s16,'// &
     'kernels=s16,write_vtk=l,write_tecplot=l,write_profiles=l,write_dump=l,write_plot=l;'// &
     'parallel:npj=i,npk=i,adi_mode=s16,pipeline_chunks=i;'// &
-    'gpu:device=i,timing=l,overlap=l,merged_steps=s255,tuning_table=s4000'
+    'gpu:device=i,timing=l,overlap=l,merged_steps=s255,tuning_table=s4000;'// &
+    'multigrid:levels=i,cycle=s8,pre_smooth=i,post_smooth=i,coarse_smooth=i,coarse_order=i'
 
   interface
     integer(c_int) function adi_case_scan(path, spec, msg, msglen) bind(c, name='adi_case_scan')
@@ -72,6 +74,8 @@ module case_config
     ! numerics
     integer :: order = 2
     character(len=16) :: limiter = 'vanalbada'
+    !> 'none' or 'rieper': Rieper's low-Mach scaling of the Roe dissipation
+    character(len=16) :: roe_low_mach = 'none'
     real(rk) :: entropy_fix = 0.1_rk
     real(rk) :: cfl = 5.0_rk, cfl_start = 1.0_rk
     integer :: cfl_ramp_iters = 100
@@ -141,11 +145,12 @@ contains
     character(len=max_path_len) :: run_dir
     logical :: restart, write_vtk, write_tecplot, write_profiles, write_dump, write_plot
     logical :: mass_fix
+    character(len=16) :: roe_low_mach
     namelist /adiflow/ title, ni, nj, nk, lx, ly, lz, beta_x, beta_y, beta_z, &
       grid_type, wavy_amplitude, reynolds, mach, gamma, prandtl, viscosity_law, &
       sutherland_s, wall_thermal, t_wall, lid_u, lid_v, lid_w, &
       bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax, &
-      order, limiter, entropy_fix, cfl, cfl_start, cfl_ramp_iters, mass_fix, &
+      order, limiter, roe_low_mach, entropy_fix, cfl, cfl_start, cfl_ramp_iters, mass_fix, &
       max_iter, tol, monitor_interval, output_interval, restart_interval, &
       restart, run_dir, backend, kernels, write_vtk, write_tecplot, &
       write_profiles, write_dump, write_plot
@@ -174,6 +179,7 @@ contains
     bc_imin = cs%bc_imin; bc_imax = cs%bc_imax; bc_jmin = cs%bc_jmin
     bc_jmax = cs%bc_jmax; bc_kmin = cs%bc_kmin; bc_kmax = cs%bc_kmax
     order = cs%order; limiter = cs%limiter; entropy_fix = cs%entropy_fix
+    roe_low_mach = cs%roe_low_mach
     cfl = cs%cfl; cfl_start = cs%cfl_start; cfl_ramp_iters = cs%cfl_ramp_iters
     mass_fix = cs%mass_fix
     max_iter = cs%max_iter; tol = cs%tol; monitor_interval = cs%monitor_interval
@@ -217,6 +223,7 @@ contains
     cs%bc_jmin = lower(bc_jmin); cs%bc_jmax = lower(bc_jmax)
     cs%bc_kmin = lower(bc_kmin); cs%bc_kmax = lower(bc_kmax)
     cs%order = order; cs%limiter = lower(limiter); cs%entropy_fix = entropy_fix
+    cs%roe_low_mach = lower(roe_low_mach)
     cs%cfl = cfl; cs%cfl_start = cfl_start; cs%cfl_ramp_iters = cfl_ramp_iters
     cs%mass_fix = mass_fix
     cs%max_iter = max_iter; cs%tol = tol; cs%monitor_interval = monitor_interval
@@ -377,6 +384,7 @@ contains
     end do
     call check_int('order', cs%order, 1, 2)
     call check_choice('limiter', cs%limiter, 'vanalbada minmod vanleer')
+    call check_choice('roe_low_mach', cs%roe_low_mach, 'none rieper')
     call check_real('entropy_fix', cs%entropy_fix, 0.0_rk, 1.0_rk, .false.)
     call check_real('cfl', cs%cfl, 0.0_rk, 1.0e4_rk, .true.)
     call check_real('cfl_start', cs%cfl_start, 0.0_rk, 1.0e4_rk, .true.)
@@ -414,6 +422,7 @@ contains
     case default; sp%limiter = LIM_VANALBADA
     end select
     sp%wall_thermal = merge(WALL_ISOTHERMAL, WALL_ADIABATIC, cs%wall_thermal == 'isothermal')
+    sp%roe_low_mach = merge(ROE_LM_RIEPER, ROE_LM_NONE, cs%roe_low_mach == 'rieper')
     sp%bc(1) = bc_code('bc_imin', cs%bc_imin); sp%bc(2) = bc_code('bc_imax', cs%bc_imax)
     sp%bc(3) = bc_code('bc_jmin', cs%bc_jmin); sp%bc(4) = bc_code('bc_jmax', cs%bc_jmax)
     sp%bc(5) = bc_code('bc_kmin', cs%bc_kmin); sp%bc(6) = bc_code('bc_kmax', cs%bc_kmax)

@@ -46,6 +46,10 @@ module driver_loop
     subroutine finish_hook(code)
       integer, intent(in) :: code
     end subroutine
+    !> Fine-grid work units done so far by this run
+    real(rk) function work_hook()
+      import :: rk
+    end function
   end interface
 
 contains
@@ -53,8 +57,10 @@ contains
   !> Iterations it0+1 .. cs%max_iter from the state the driver holds. root:
   !> this process writes the terminal lines and residual.dat. restart_name
   !> says in messages where the restart is kept.
+  !> work_done, when given (multigrid), counts work units; otherwise one
+  !> iteration is one unit.
   subroutine run_iterations(cs, prog, dir, restart_name, root, it0, res0_in, iterate, norms_now, &
-      interrupted, save_restart, write_snapshot, write_outputs, finish)
+      interrupted, save_restart, write_snapshot, write_outputs, finish, work_done)
     type(case_t), intent(in) :: cs
     character(len=*), intent(in) :: prog, dir, restart_name
     logical, intent(in) :: root
@@ -67,11 +73,13 @@ contains
     procedure(snapshot_hook) :: write_snapshot
     procedure(outputs_hook) :: write_outputs
     procedure(finish_hook) :: finish
+    procedure(work_hook), optional :: work_done
     integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate
-    real(rk) :: norms(5), res0(5), cfl, sec_per_iter
+    real(rk) :: norms(5), res0(5), cfl, sec_per_iter, work
     logical :: diverged, converged, stop_now
 
     res0 = res0_in
+    work = 0.0_rk
     if (root) call monitor_open(dir, cs%restart)
     call system_clock(t_start, t_rate)
     t_first = t_start
@@ -98,7 +106,12 @@ contains
         else
           sec_per_iter = real(t_now - t_first, rk)/real(t_rate, rk)/real(it - 1_ik8, rk)
         end if
-        if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it)
+        if (present(work_done)) then
+          work = work_done()
+        else
+          work = real(it - it0, rk)
+        end if
+        if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it, work)
         if (.not. all(abs(norms) <= huge(1.0_rk))) then
           diverged = .true.
           exit
@@ -144,8 +157,8 @@ contains
       call finish(3)
     end if
 
-    if (converged .and. root) write(output_unit, '(a,i0,a,es9.2)') prog//': converged at iteration ', it, &
-      ': residual dropped below tol = ', cs%tol
+    if (converged .and. root) write(output_unit, '(a,i0,a,es9.2,a,f0.1,a)') prog//': converged at iteration ', &
+      it, ': residual dropped below tol = ', cs%tol, ' (', work, ' fine-grid work units)'
     if (save_restart(it, res0)) it_last_restart = it
     call write_outputs(it, res0)
     if (cs%write_plot .and. root) call plot_residuals(dir, cs%title)

@@ -17,6 +17,7 @@ module gpu_bridge
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report, gpu_settings_problem
   public :: adi_gpu_residual_plane_sums, gpu_error_text
   public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
+  public :: adi_gpu_init_level, adi_gpu_residual, adi_gpu_mg_restrict, adi_gpu_mg_forcing, adi_gpu_mg_prolong
   public :: ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
 
   integer(c_int), parameter :: ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1
@@ -50,6 +51,34 @@ module gpu_bridge
       integer(c_int), value :: kernels
       type(gpu_settings_t), intent(in) :: settings
       real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
+    end function
+    integer(c_int) function adi_gpu_init_level(grid, sp, kernels, settings, sf, sc, vol, q) &
+        bind(c, name='adi_gpu_init_level')
+      import :: c_int, c_double, c_ptr, solver_params_t, gpu_settings_t
+      type(c_ptr), intent(out) :: grid
+      type(solver_params_t), intent(in) :: sp
+      integer(c_int), value :: kernels
+      type(gpu_settings_t), intent(in) :: settings
+      real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
+    end function
+    integer(c_int) function adi_gpu_residual(grid, cfl) bind(c, name='adi_gpu_residual')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
+      real(c_double), value :: cfl
+    end function
+    integer(c_int) function adi_gpu_mg_restrict(fine, coarse, ratio) bind(c, name='adi_gpu_mg_restrict')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: fine, coarse
+      integer(c_int), intent(in) :: ratio(3)
+    end function
+    integer(c_int) function adi_gpu_mg_forcing(coarse) bind(c, name='adi_gpu_mg_forcing')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: coarse
+    end function
+    integer(c_int) function adi_gpu_mg_prolong(fine, coarse, ratio) bind(c, name='adi_gpu_mg_prolong')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: fine, coarse
+      integer(c_int), intent(in) :: ratio(3)
     end function
     integer(c_int) function adi_gpu_iterate(grid, cfl) bind(c, name='adi_gpu_iterate')
       import :: c_int, c_double, c_ptr

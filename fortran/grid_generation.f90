@@ -10,7 +10,7 @@ module grid_generation
   use case_config, only: case_t
   implicit none
   private
-  public :: generate_nodes, stretch_1d
+  public :: generate_nodes, stretch_1d, fill_ghost_nodes
 
   real(rk), parameter :: pi = 3.14159265358979323846_rk
 
@@ -40,7 +40,7 @@ contains
     real(rk), allocatable, intent(out) :: xn(:,:,:,:)
     real(rk), allocatable :: x1(:), y1(:), z1(:)
     real(rk) :: sx, sy, sz, bump
-    integer :: i, j, k, m, ni, nj, nk
+    integer :: i, j, k, ni, nj, nk
 
     ni = cs%ni; nj = cs%nj; nk = cs%nk
     allocate(xn(3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng))
@@ -69,9 +69,22 @@ contains
         end do
       end do
     end do
+    call fill_ghost_nodes(xn, ni, nj, nk, [cs%bc_imin == 'periodic', cs%bc_jmin == 'periodic', &
+      cs%bc_kmin == 'periodic'])
+  end subroutine generate_nodes
+
+  !> The two ghost node planes on every side of nodes 0..n (a grid of any
+  !> level: fortran/multigrid_levels.f90 calls it for the coarse grids):
+  !> linear extrapolation of the end spacing at walls, the shifted periodic
+  !> images in periodic directions.
+  subroutine fill_ghost_nodes(xn, ni, nj, nk, periodic)
+    real(rk), intent(inout) :: xn(:, -ng:, -ng:, -ng:)
+    integer, intent(in) :: ni, nj, nk
+    logical, intent(in) :: periodic(3)
+    integer :: m
     ! ghost planes: i first (physical j,k), then j (all i), then k (all i,j)
     do m = 1, ng
-      if (cs%bc_imin == 'periodic') then
+      if (periodic(1)) then
         xn(:, -m, 0:nj, 0:nk) = xn(:, ni-m, 0:nj, 0:nk) - (xn(:, ni, 0:nj, 0:nk) - xn(:, 0, 0:nj, 0:nk))
         xn(:, ni+m, 0:nj, 0:nk) = xn(:, m, 0:nj, 0:nk) + (xn(:, ni, 0:nj, 0:nk) - xn(:, 0, 0:nj, 0:nk))
       else
@@ -80,7 +93,7 @@ contains
       end if
     end do
     do m = 1, ng
-      if (cs%bc_jmin == 'periodic') then
+      if (periodic(2)) then
         xn(:, :, -m, 0:nk) = xn(:, :, nj-m, 0:nk) - (xn(:, :, nj, 0:nk) - xn(:, :, 0, 0:nk))
         xn(:, :, nj+m, 0:nk) = xn(:, :, m, 0:nk) + (xn(:, :, nj, 0:nk) - xn(:, :, 0, 0:nk))
       else
@@ -89,7 +102,7 @@ contains
       end if
     end do
     do m = 1, ng
-      if (cs%bc_kmin == 'periodic') then
+      if (periodic(3)) then
         xn(:, :, :, -m) = xn(:, :, :, nk-m) - (xn(:, :, :, nk) - xn(:, :, :, 0))
         xn(:, :, :, nk+m) = xn(:, :, :, m) + (xn(:, :, :, nk) - xn(:, :, :, 0))
       else
@@ -97,5 +110,5 @@ contains
         xn(:, :, :, nk+m) = xn(:, :, :, nk) + real(m, rk)*(xn(:, :, :, nk) - xn(:, :, :, nk-1))
       end if
     end do
-  end subroutine generate_nodes
+  end subroutine fill_ghost_nodes
 end module grid_generation

@@ -42,12 +42,12 @@ contains
       open(newunit=unit_dat, file=dat_path, access='stream', form='formatted', status='replace', &
         action='write', iostat=ios, iomsg=msg)
       if (ios == 0) write(unit_dat, '(a)') '# iter  cfl  L2(rho)  L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
-        '  drop(orders)  s/iter'
+        '  drop(orders)  s/iter  work'
     end if
     if (ios /= 0) call io_error('cannot write residual.dat in "'//trim(dir)//'": '//trim(msg))
     n_lines = 0
     write(output_unit, '(a)') '    iter     cfl     L2(rho)    L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
-      '       drop   s/iter      ETA'
+      '       drop   s/iter      ETA        work'
   end subroutine monitor_open
 
   !> Orders of magnitude the residual has dropped from the largest value
@@ -66,9 +66,11 @@ contains
     if (ratio > 0.0_rk .and. ratio < 1.0_rk) drop = -log10(ratio)
   end function residual_drop
 
-  subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left)
+  !> work: fine-grid work units this run has done (iterations for the
+  !> single-grid solver; fortran/multigrid_cycle.f90 counts them for multigrid).
+  subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left, work)
     integer(ik8), intent(in) :: it
-    real(rk), intent(in) :: cfl, norms(5), res0(5), sec_per_iter
+    real(rk), intent(in) :: cfl, norms(5), res0(5), sec_per_iter, work
     integer(ik8), intent(in) :: iters_left
     real(rk) :: eta
     character(len=16) :: etas
@@ -82,11 +84,11 @@ contains
     else
       write(etas, '(f6.1,a)') eta, ' s'
     end if
-    write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,1x,a)') it, cfl, norms, &
-      residual_drop(norms, res0), sec_per_iter, trim(etas)
+    write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,1x,a10,f12.1)') it, cfl, norms, &
+      residual_drop(norms, res0), sec_per_iter, adjustl(etas(1:10)), work
     flush(output_unit)
-    write(unit_dat, '(i9,f9.3,5es23.15,f8.3,es11.3)', iostat=ios, iomsg=msg) it, cfl, norms, &
-      residual_drop(norms, res0), sec_per_iter
+    write(unit_dat, '(i9,f9.3,5es23.15,f8.3,es11.3,f14.3)', iostat=ios, iomsg=msg) it, cfl, norms, &
+      residual_drop(norms, res0), sec_per_iter, work
     if (ios == 0) flush(unit_dat, iostat=ios, iomsg=msg)
     if (ios == 0 .and. .not. written_in_full()) then
       ios = 1

@@ -15,7 +15,7 @@ module solver_cpu
   use mass_constraint, only: total_mass, rescale_to_mass
   implicit none
   private
-  public :: cpu_compute_residual, cpu_iteration, residual_of_filled_state
+  public :: cpu_compute_residual, cpu_iteration, residual_of_filled_state, add_forcing
 
 contains
 
@@ -57,15 +57,19 @@ contains
 
   !> mass0 present (case key mass_fix): after the update, scale the interior
   !> state back to the total mass mass0 (fortran/mass_constraint.f90); absent,
-  !> the iteration is exactly the unconstrained one.
-  subroutine cpu_iteration(sp, lay, cfl, f, mass0)
+  !> the iteration is exactly the unconstrained one. forcing present (a
+  !> coarse multigrid level, fortran/multigrid_cpu.f90): the residual the
+  !> update drives to zero is R(q) + forcing.
+  subroutine cpu_iteration(sp, lay, cfl, f, mass0, forcing)
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: cfl
     type(fields_t), intent(inout) :: f
     real(rk), intent(in), optional :: mass0
+    real(rk), intent(in), optional :: forcing(-1:,-1:,-1:,:)
     integer :: d
     call cpu_compute_residual(sp, lay, cfl, f)
+    if (present(forcing)) call add_forcing(lay, forcing, f%res)
     do d = 1, 3
       call adi_stage1_eigenvalues(sp, lay, d, f%qp, f%sc, f%vol, f%wk)
       call adi_stage2_coefficients(lay, d, f%dtv, f%wk)
@@ -75,4 +79,24 @@ contains
     end do
     if (present(mass0)) call rescale_to_mass(lay, f%q, mass0, total_mass(lay, f%vol, f%q))
   end subroutine cpu_iteration
+
+  !> res = res + forcing on the interior cells (the FAS forcing of a coarse
+  !> level). Mirror: the GPU's add-forcing kernel (cuda/api/multigrid.cu).
+  subroutine add_forcing(lay, forcing, res)
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(in) :: forcing(-1:,-1:,-1:,:)
+    real(rk), intent(inout) :: res(-1:,-1:,-1:,:)
+    integer :: i, j, k, m
+    !$omp parallel do collapse(2) private(i, m)
+    do k = 1, lay%nk
+      do j = 1, lay%nj
+        do m = 1, 5
+          do i = 1, lay%ni
+            res(i,j,k,m) = res(i,j,k,m) + forcing(i,j,k,m)
+          end do
+        end do
+      end do
+    end do
+    !$omp end parallel do
+  end subroutine add_forcing
 end module solver_cpu

@@ -11,11 +11,15 @@ module solver_params
   public :: BC_WALL, BC_LID, BC_PERIODIC
   public :: VISC_CONSTANT, VISC_SUTHERLAND, LIM_VANALBADA, LIM_MINMOD, LIM_VANLEER
   public :: WALL_ADIABATIC, WALL_ISOTHERMAL
+  public :: ROE_LM_NONE, ROE_LM_RIEPER
 
   integer(c_int), parameter :: BC_WALL = 0, BC_LID = 1, BC_PERIODIC = 2
   integer(c_int), parameter :: VISC_CONSTANT = 0, VISC_SUTHERLAND = 1
   integer(c_int), parameter :: LIM_VANALBADA = 0, LIM_MINMOD = 1, LIM_VANLEER = 2
   integer(c_int), parameter :: WALL_ADIABATIC = 0, WALL_ISOTHERMAL = 1
+  !> roe_low_mach: the Roe dissipation as it is, or with Rieper's (2011)
+  !> low-Mach scaling of the normal-velocity jump in the acoustic waves
+  integer(c_int), parameter :: ROE_LM_NONE = 0, ROE_LM_RIEPER = 1
 
   type, bind(c) :: solver_params_t
     real(c_double) :: gamma = 1.4d0
@@ -36,5 +40,6 @@ module solver_params
     integer(c_int) :: bc(6) = 0          !< imin, imax, jmin, jmax, kmin, kmax
     integer(c_int) :: ni = 0, nj = 0, nk = 0
     integer(c_int) :: ldi = 0, ldj = 0, ldk = 0
+    integer(c_int) :: roe_low_mach = 0   !< ROE_LM_NONE or ROE_LM_RIEPER (appended: older members keep their offsets)
   end type solver_params_t
 end module solver_params

@@ -105,6 +105,28 @@ int adi_gpu_residual_plane_sums(adi_gpu_grid *grid, double *plane);
 int adi_gpu_mass_plane_sums(adi_gpu_grid *grid, double *plane);
 int adi_gpu_scale_state(adi_gpu_grid *grid, double s);
 
+/* ---- FAS multigrid (fortran/multigrid_*.f90 is the reference; the cycle
+ * runs in the driver, these are its level operations) ----
+ * A coarse level: adi_gpu_init's grid plus its forcing P and the
+ * restricted state q0 (5 fields each); its iterations (adi_gpu_iterate)
+ * drive R(q) + P to zero. */
+int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                       const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                       const double *q);
+/* The iteration's steps up to the residual (boundary fill, primitives,
+ * time step, fluxes), no update; single-domain grids. */
+int adi_gpu_residual(adi_gpu_grid *grid, double cfl);
+/* From fine (after adi_gpu_residual) to coarse (an adi_gpu_init_level grid
+ * of the fine sizes divided by ratio[d], 1 or 2): coarse q = volume-weighted
+ * mean of the children, boundary-filled and kept as q0; coarse P = sum of
+ * the children's residuals (plus the fine level's own P on a coarse fine
+ * level). */
+int adi_gpu_mg_restrict(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3]);
+/* P = P - R(q) on a coarse level, after adi_gpu_residual of its restricted state. */
+int adi_gpu_mg_forcing(adi_gpu_grid *coarse);
+/* coarse boundary fill, dq = q - q0, fine q += trilinear interpolation of dq. */
+int adi_gpu_mg_prolong(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3]);
+
 /* Copy the device state q (5 fields, ghosts included) to the host / back. */
 int adi_gpu_download_state(adi_gpu_grid *grid, double *q);
 int adi_gpu_upload_state(adi_gpu_grid *grid, const double *q);

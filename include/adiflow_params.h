@@ -7,6 +7,8 @@ enum { ADI_BC_WALL = 0, ADI_BC_LID = 1, ADI_BC_PERIODIC = 2 };
 enum { ADI_VISC_CONSTANT = 0, ADI_VISC_SUTHERLAND = 1 };
 enum { ADI_LIM_VANALBADA = 0, ADI_LIM_MINMOD = 1, ADI_LIM_VANLEER = 2 };
 enum { ADI_WALL_ADIABATIC = 0, ADI_WALL_ISOTHERMAL = 1 };
+/* roe_low_mach: Roe's dissipation as it is, or Rieper's (2011) low-Mach fix */
+enum { ADI_ROE_LM_NONE = 0, ADI_ROE_LM_RIEPER = 1 };
 
 typedef struct adi_solver_params {
   double gamma;
@@ -27,6 +29,7 @@ typedef struct adi_solver_params {
   int bc[6];           /* imin, imax, jmin, jmax, kmin, kmax */
   int ni, nj, nk;
   int ldi, ldj, ldk;
+  int roe_low_mach;    /* ADI_ROE_LM_NONE or ADI_ROE_LM_RIEPER (appended: older members keep their offsets) */
 } adi_solver_params;
 
 #endif

@@ -21,11 +21,14 @@ suite() { # NAME COMMAND...
   if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then status=1; fi
 }
 suite "adiflow CFD solver" bash tests/run_tests.sh
+[ -f tests/run_accuracy.sh ] && suite "accuracy: grid-study analysis, low-Mach Roe (Mach independence)" bash tests/run_accuracy.sh
+suite "FAS multigrid (CPU reference)" bash tests/run_multigrid_tests.sh
 [ -f tests/run_mpi_tests.sh ] && suite "adiflow MPI decomposition" bash tests/run_mpi_tests.sh
 suite "hostile input: adiflow, adiflow_mpi, compare_fields" bash tests/run_robustness.sh
 [ -f modules/wave/wave.mk ] && suite "wave2d module" make -s wave-test
 [ -f modules/stencil3d/stencil3d.mk ] && suite "stencil3d module" make -s stencil3d-test
 [ -f modules/ooc/ooc.mk ] && suite "out-of-core module" make -s ooc-test
+[ -f modules/foam/foam.mk ] && suite "OpenFOAM plugin adiflowPCG" make -s foam-test
 # after the module suites, which build the module programs it runs
 [ -f tests/hostile_modules.sh ] && suite "hostile input: wave2d, stencil3d, ooc" bash tests/hostile_modules.sh
 echo "=== all suites ==="

@@ -72,35 +72,44 @@ program test_math_c_vs_fortran
   type(solver_params_t) :: sp
   integer :: combo, trial
   integer :: bad_prim, bad_visc, bad_lim, bad_roe, bad_chr, bad_cons, bad_wall, bad_eig, bad_vis
-  integer :: n_efix, n_lim_zero, n_lim_tie
+  integer :: n_efix, n_lim_zero, n_lim_tie, n_lm_scaled, n_lm_clipped, n_lm_moved
   real(rk) :: x(40)
   character(len=160) :: name
 
   call random_seed(put=[(4242 + trial, trial = 1, 64)])
   bad_prim = 0; bad_visc = 0; bad_lim = 0; bad_roe = 0; bad_chr = 0; bad_cons = 0
   bad_wall = 0; bad_eig = 0; bad_vis = 0
-  n_efix = 0; n_lim_zero = 0; n_lim_tie = 0
+  n_efix = 0; n_lim_zero = 0; n_lim_tie = 0; n_lm_scaled = 0; n_lm_clipped = 0; n_lm_moved = 0
 
-  ! every combination of viscosity law, wall thermal condition and limiter
-  do combo = 0, 11
+  ! every combination of viscosity law, wall thermal condition and limiter,
+  ! each with the plain Roe dissipation (combo < 12) and Rieper's low-Mach fix
+  do combo = 0, 23
     call random_number(x)
     sp = make_params(1.1_rk + 0.6_rk*x(1), 0.05_rk + 2.0_rk*x(2), 10.0_rk + 1.0e4_rk*x(3), &
-      0.5_rk + x(4), iand(combo, 1), combo/4, iand(ishft(combo, -1), 1))
+      0.5_rk + x(4), iand(combo, 1), mod(combo, 12)/4, iand(ishft(combo, -1), 1))
+    sp%roe_low_mach = merge(ROE_LM_RIEPER, ROE_LM_NONE, combo >= 12)
     do trial = 1, ntrial
       call random_number(x)
       call one_trial(x)
     end do
   end do
 
-  write(name, '(a,i0,a)') 'cons_to_prim: C == Fortran bit for bit (', 12*ntrial, ' random states)'
+  write(name, '(a,i0,a)') 'cons_to_prim: C == Fortran bit for bit (', 24*ntrial, ' random states)'
   call check(bad_prim == 0, trim(name))
   call check(bad_visc == 0, 'viscosity (constant and Sutherland): C == Fortran bit for bit')
   write(name, '(a,i0,a,i0,a)') 'limiter (van Albada, minmod, van Leer): C == Fortran bit for bit (', n_lim_zero, &
     ' extrema, ', n_lim_tie, ' ties)'
   call check(bad_lim == 0, trim(name))
-  write(name, '(a,i0,a)') 'roe_flux: C == Fortran bit for bit (entropy fix active in ', n_efix, ' cases)'
+  write(name, '(a,i0,a)') 'roe_flux (roe_low_mach none and rieper): C == Fortran bit for bit (entropy fix active in ', &
+    n_efix, ' cases)'
   call check(bad_roe == 0, trim(name))
   call check(n_efix > 100, 'roe_flux test reaches the entropy fix')
+  write(name, '(a,i0,a,i0,a)') 'roe_flux test covers roe_low_mach = rieper both ways (z < 1 in ', &
+    n_lm_scaled, ' cases, z = 1 in ', n_lm_clipped, ')'
+  call check(n_lm_scaled > 1000 .and. n_lm_clipped > 1000, trim(name))
+  write(name, '(a,i0,a,i0,a)') 'roe_low_mach = rieper changes the flux wherever z < 1 and dun /= 0 (', n_lm_moved, &
+    ' of ', n_lm_scaled, ' cases), and only there'
+  call check(n_lm_moved > n_lm_scaled/2, trim(name))
   call check(bad_chr == 0, 'char_from_cons: C == Fortran bit for bit')
   call check(bad_cons == 0, 'cons_from_char: C == Fortran bit for bit')
   call check(bad_wall == 0, 'wall_ghost_state (isothermal, adiabatic, moving lid): C == Fortran bit for bit')
@@ -205,6 +214,7 @@ contains
       s(1), s(2), s(3), fl)
     call c_roe_flux(sp, in13, fo)
     if (.not. same(fl, fo)) bad_roe = bad_roe + 1
+    if (sp%roe_low_mach == ROE_LM_RIEPER) call low_mach_counts(stl, str, s, fl)
     ! count the cases where the entropy fix is active (rough Roe-average check)
     unt = dot_product(0.5_rk*(stl(2:4) + str(2:4)), s/sqrt(sum(s*s)))
     ct = sqrt(sp%gamma*0.5_rk*(stl(5) + str(5))/(0.5_rk*(stl(1) + str(1))))
@@ -252,4 +262,27 @@ contains
       if (.not. same(fl, fo)) bad_vis = bad_vis + 1
     end do
   end subroutine one_trial
+  !> Rieper's z from its definition, counted: z < 1 (the fix acts: the flux
+  !> must differ from the plain one where the normal velocity jumps) or
+  !> z = 1 (the flux must equal the plain one, bit for bit). A miss in
+  !> either counts against n_lm_moved through a negative offset.
+  subroutine low_mach_counts(stl, str, s, fl)
+    real(rk), intent(in) :: stl(5), str(5), s(3), fl(5)
+    type(solver_params_t) :: plain
+    real(rk) :: fp(5), ml, mr, dun
+    ml = sqrt(sum(stl(2:4)**2)/(sp%gamma*stl(5)/stl(1)))
+    mr = sqrt(sum(str(2:4)**2)/(sp%gamma*str(5)/str(1)))
+    dun = dot_product(str(2:4) - stl(2:4), s)
+    plain = sp
+    plain%roe_low_mach = ROE_LM_NONE
+    call roe_flux(plain, stl(1), stl(2), stl(3), stl(4), stl(5), str(1), str(2), str(3), str(4), str(5), &
+      s(1), s(2), s(3), fp)
+    if (max(ml, mr) < 0.999_rk) then
+      n_lm_scaled = n_lm_scaled + 1
+      if (dun /= 0.0_rk .and. .not. same(fl, fp)) n_lm_moved = n_lm_moved + 1
+    else if (max(ml, mr) > 1.001_rk) then
+      n_lm_clipped = n_lm_clipped + 1
+      if (.not. same(fl, fp)) n_lm_moved = n_lm_moved - 1000000
+    end if
+  end subroutine low_mach_counts
 end program test_math_c_vs_fortran

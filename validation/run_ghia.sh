@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make validate: quasi-2D cavity at Re = 100, 400, 1000 on 129x129 cells,
+# make validate: quasi-2D cavity at Re = 100, 400, 1000 on 128x128 cells,
 # centrelines against Ghia, Ghia & Shin (1982) (the tables in
 # validation/data/ghia1982). Writes validation/RESULTS.md and
 # validation/ghia_re*.png, and only when every case completed: the new files
@@ -176,7 +176,7 @@ stats '$d/centreline_v.csv' every ::1 u 1:2 nooutput
 print sprintf('COUNT ours_v %d', STATS_records)
 set terminal pngcairo size 1100,500 noenhanced
 set output '$png'
-set multiplot layout 1,2 title 'Lid-driven cavity Re=$re, 129x129, Mach 0.1: adiflow vs Ghia et al. (1982)'
+set multiplot layout 1,2 title 'Lid-driven cavity Re=$re, 128x128, Mach 0.1: adiflow vs Ghia et al. (1982)'
 set grid; set key left top
 set xlabel 'u'; set ylabel 'y'; set title 'u on the vertical centreline'
 plot '$d/centreline_u.csv' every ::1 u 2:1 w l lw 2 t 'adiflow', '$(ref_u $re)' u 2:1 w p pt 7 t 'Ghia 1982'
@@ -216,8 +216,8 @@ be_list=$(printf '%s\n' "${backends[@]}" | sort -u | paste -sd/ -)
   echo "# Validation: lid-driven cavity against Ghia, Ghia & Shin (1982)"
   echo
   echo "Produced by \`make validate\` ($(date -u +%Y-%m-%d), $(uname -m), ${be_list^^} backend)."
-  echo "Quasi-2D cavity (one periodic cell in z), 129x129 cells clustered to the walls (tanh, beta 1.2),"
-  echo "lid Mach 0.1, isothermal walls, MUSCL order 2 (van Albada), CFL 30. Our profiles are interpolated"
+  echo "Quasi-2D cavity (one periodic cell in z), 128x128 cells clustered to the walls (tanh, beta 1.2),"
+  echo "lid Mach 0.1, isothermal walls, MUSCL order 2 (van Albada), CFL 10, FAS multigrid (W-cycles, 5 levels). Our profiles are interpolated"
   echo "linearly to Ghia's 17 stations; the bounds: 0.02 for Re = 100 and 400, 0.03 for Re = 1000."
   echo "Ghia's Re=400 v at x=0.9063 is a known misprint and is reported apart."
   echo "Reference data: validation/data/ghia1982 (Ghia, Ghia & Shin 1982, J. Comput. Phys. 48, Tables I and II)."

@@ -32,7 +32,25 @@ int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, 
   if (grid != NULL) *grid = NULL;
   return fail();
 }
+int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                       const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                       const double *q)
+{
+  return adi_gpu_init(grid, sp, kernels, settings, sf, sc, vol, q);
+}
 int adi_gpu_iterate(adi_gpu_grid *grid, double cfl) { (void)grid; (void)cfl; return fail(); }
+int adi_gpu_residual(adi_gpu_grid *grid, double cfl) { (void)grid; (void)cfl; return fail(); }
+int adi_gpu_mg_restrict(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3])
+{
+  (void)fine; (void)coarse; (void)ratio;
+  return fail();
+}
+int adi_gpu_mg_forcing(adi_gpu_grid *coarse) { (void)coarse; return fail(); }
+int adi_gpu_mg_prolong(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3])
+{
+  (void)fine; (void)coarse; (void)ratio;
+  return fail();
+}
 int adi_gpu_residual_norms(adi_gpu_grid *grid, double norms[5]) { (void)grid; (void)norms; return fail(); }
 int adi_gpu_residual_plane_sums(adi_gpu_grid *grid, double *plane) { (void)grid; (void)plane; return fail(); }
 int adi_gpu_mass_plane_sums(adi_gpu_grid *grid, double *plane) { (void)grid; (void)plane; return fail(); }

@@ -47,7 +47,7 @@ int adi_gpu_grid_block(adi_gpu_grid *g, const char *fn, const adi_block_hooks **
 static void free_all(adi_gpu_grid *g)
 {
   double **fields[] = {&g->v.q, &g->v.qp, &g->v.res, &g->v.dq, &g->v.dtv, &g->v.wk, &g->d_plane, &g->d_norms,
-                        &g->d_mrows, &g->d_mplane};
+                        &g->d_mrows, &g->d_mplane, &g->d_forcing, &g->d_q0};
   const double **cfields[] = {&g->v.sf, &g->v.sc, &g->v.vol};
   size_t a;
   for (a = 0; a < sizeof fields/sizeof fields[0]; ++a) {
@@ -60,6 +60,9 @@ static void free_all(adi_gpu_grid *g)
   }
   if (g->h_norms) cudaFreeHost(g->h_norms);
   g->h_norms = NULL;
+  g->v.forcing = NULL;
+  if (g->mg_event_ready) cudaEventDestroy(g->mg_event);
+  g->mg_event_ready = 0;
   if (g->events_ready) {
     cudaEventDestroy(g->ev_norm[0]);
     cudaEventDestroy(g->ev_norm[1]);
@@ -104,16 +107,36 @@ static void discard(adi_gpu_grid *g)
 
 /* ---------------------------------------------------------------- init */
 
+static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp, int kernels,
+                     const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                     const double *q, int coarse_level);
+
 int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                  const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
                  const double *q)
 {
-  return adi_gpu_init_block(grid, NULL, sp, kernels, settings, sf, sc, vol, q);
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 0);
+}
+
+int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                       const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                       const double *q)
+{
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 1);
 }
 
 int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp,
                        int kernels, const adi_gpu_settings *settings, const double *sf, const double *sc,
                        const double *vol, const double *q)
+{
+  return init_grid(grid, hooks, sp, kernels, settings, sf, sc, vol, q, 0);
+}
+
+/* coarse_level: also the forcing and q0 fields (before the schedule is
+ * made: the merged family's graph captures the view, forcing included) */
+static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp, int kernels,
+                     const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                     const double *q, int coarse_level)
 {
   int dev, rc, ldi_expected;
   size_t free_b = 0, total_b = 0, need;
@@ -153,7 +176,8 @@ int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const 
   if (rc != ADI_OK) return rc;
 
   /* memory: every field of the host set but the cell centres, plus scratch */
-  need = (size_t)npts*ADI_NFIELDS*sizeof(double) + (size_t)(5*sp->nk + 5)*sizeof(double)
+  need = (size_t)npts*(ADI_NFIELDS + (coarse_level ? 2*ADI_NVAR : 0))*sizeof(double)
+       + (size_t)(5*sp->nk + 5)*sizeof(double)
        + (size_t)(sp->nj + 1)*(size_t)sp->nk*sizeof(double);
   ADI_GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
   if (need + ((size_t)64 << 20) > free_b) {
@@ -202,6 +226,9 @@ int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const 
   if (rc == ADI_OK && cudaMemcpy(g->v.q, q, (size_t)npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice)
       != cudaSuccess)
     rc = adi_gpu_fail(cudaGetLastError(), "uploading the state q", __FILE__, __LINE__);
+  if (rc == ADI_OK && coarse_level) rc = alloc_field(g, &g->d_forcing, ADI_NVAR);
+  if (rc == ADI_OK && coarse_level) rc = alloc_field(g, &g->d_q0, ADI_NVAR);
+  if (rc == ADI_OK && coarse_level) g->v.forcing = g->d_forcing;
   if (rc == ADI_OK && cudaMalloc((void **)&g->d_plane, (size_t)(5*sp->nk)*sizeof(double)) != cudaSuccess)
     rc = adi_gpu_fail(cudaGetLastError(), ADI_GPU_API_PREFIX "Malloc of the residual-norm planes", __FILE__, __LINE__);
   /* mass_fix scratch, small (nj*nk + nk doubles): held by every run, so a

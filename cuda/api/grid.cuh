@@ -7,6 +7,8 @@
  *   transfer.cu  the state q down to the host and back up
  *   norms.cu     residual norms (kernels and calls)
  *   mass.cu      mass_fix: mass sums and the rescale (kernels and calls)
+ *   multigrid.cu the multigrid level operations: residual only, restriction,
+ *                forcing, prolongation (kernels and calls)
  *   timing.cu    per-kernel timing on/off and its report
  *
  * Every grid is a handle (struct adi_gpu_grid, heap-allocated by
@@ -49,6 +51,12 @@ struct adi_gpu_grid {
   double *d_plane, *d_norms;          /* residual-norm scratch: 5*nk, 5 */
   double *d_mrows, *d_mplane;         /* mass_fix scratch: row sums nj*nk, plane sums nk */
   double *h_norms;                    /* pinned, 5 */
+  /* a coarse multigrid level (adi_gpu_init_level; cuda/api/multigrid.cu):
+   * its forcing P (v.forcing points to it) and the restricted state q0,
+   * 5 fields each; NULL on other grids */
+  double *d_forcing, *d_q0;
+  cudaEvent_t mg_event;               /* orders the transfers between two levels' streams */
+  int mg_event_ready;
   size_t bytes;                       /* device memory held */
   long long iterations;
   /* timing (the kernels' own times are the schedule's) */

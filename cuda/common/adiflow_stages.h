@@ -47,6 +47,9 @@ typedef struct adi_view {
   ptrdiff_t npts;              /* ldi*ldj*ldk points per field (< 2^31) */
   double *q, *qp, *res, *dq, *dtv, *wk;
   const double *sf, *sc, *vol;
+  /* a coarse multigrid level's FAS forcing P (5 fields), NULL otherwise:
+   * ADI stage 3 then drives res + P (solver_cpu.f90's add_forcing) */
+  const double *forcing;
   /* A block of a decomposed grid (build/adiflow_mpi, fortran/mpi_decomp.f90);
    * a single domain has phys all 1, off 0 and nglob = (ni, nj, nk).
    * phys[f]: face f (imin, imax, jmin, jmax, kmin, kmax) gets the physical
@@ -69,6 +72,7 @@ static inline adi_view adi_make_view(const adi_solver_params *sp, double *q, dou
   v.npts = (ptrdiff_t)sp->ldi*sp->ldj*sp->ldk;
   v.q = q; v.qp = qp; v.res = res; v.dq = dq; v.dtv = dtv; v.wk = wk;
   v.sf = sf; v.sc = sc; v.vol = vol;
+  v.forcing = NULL;
   for (int f = 0; f < 6; ++f) v.phys[f] = 1;
   v.off[0] = 0; v.off[1] = 0; v.off[2] = 0;
   v.nglob[0] = sp->ni; v.nglob[1] = sp->nj; v.nglob[2] = sp->nk;
@@ -407,7 +411,10 @@ ADI_HD static inline void adi_stage3_point(const adi_view *v, int d, int i, int 
 {
   int p = adi_pt(v, i, j, k), m;
   double r[5];
-  if (d == 1) {
+  if (d == 1 && v->forcing != NULL) {
+    /* the CPU stores res + P first (add_forcing), then forms -(dtv*res) */
+    for (m = 1; m <= 5; ++m) r[m - 1] = -(v->dtv[p]*(ADI_F(v, res, m, p) + ADI_F(v, forcing, m, p)));
+  } else if (d == 1) {
     for (m = 1; m <= 5; ++m) r[m - 1] = -(v->dtv[p]*ADI_F(v, res, m, p));
   } else {
     for (m = 1; m <= 5; ++m) r[m - 1] = ADI_F(v, dq, m, p);

@@ -20,6 +20,8 @@ typedef struct split_state split_state;
 int split_init(split_state **ss, const adi_view *v, cudaStream_t s, const adi_block_hooks *block);
 /* One iteration; timing: per-kernel events (launches one by one). */
 int split_iterate(split_state *ss, double cfl, int timing);
+/* the iteration's steps up to the residual (no update); one domain only */
+int split_residual(split_state *ss, double cfl);
 /* Timing switched on: the events (once) and, with reset, sums from zero. */
 int split_timing_start(split_state *ss, int reset);
 int split_timing_report(const split_state *ss, char *buf, int buflen, long long timed_iterations,
@@ -38,6 +40,8 @@ int merged_init(merged_state **ms, const adi_view *v, cudaStream_t s, const doub
 int merged_check_steps(const char *text, char *msg, size_t msglen);
 
 int merged_iterate(merged_state *ms, double cfl, int timing);
+/* the iteration's steps up to the residual (no update, no graph); one domain only */
+int merged_residual(merged_state *ms, double cfl);
 int merged_timing_report(const merged_state *ms, char *buf, int buflen, long long timed_iterations,
                          double norm_ms, long long norm_calls);
 void merged_finalize(merged_state *ms);

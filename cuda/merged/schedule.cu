@@ -463,11 +463,9 @@ static int capture_graph(merged_state *m)
 }
 #endif
 
-int merged_iterate(merged_state *m, double cfl, int timing)
+/* the CFL the time-step kernels read from device memory */
+static int set_cfl(merged_state *m, double cfl)
 {
-  int rc, s;
-  if (m == NULL || !m->ready)
-    return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged_iterate on a grid without a merged schedule");
   if (cfl != m->last_cfl) {
     /* the pinned value may still be on its way to the device */
     ADI_GPU_CHECK(cudaStreamSynchronize(m->s));
@@ -475,6 +473,37 @@ int merged_iterate(merged_state *m, double cfl, int timing)
     ADI_GPU_CHECK(cudaMemcpyAsync(m->d_cfl, m->h_cfl, sizeof(double), cudaMemcpyHostToDevice, m->s));
     m->last_cfl = cfl;
   }
+  return ADI_OK;
+}
+
+/* Everything of an iteration up to the residual: the steps before the
+ * first ADI kernel, launched one by one (no graph), for the multigrid
+ * transfers (cuda/api/multigrid.cu). One domain only. */
+int merged_residual(merged_state *m, double cfl)
+{
+  int rc, s, k;
+  if (m == NULL || !m->ready)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged_residual on a grid without a merged schedule");
+  if (m->block != NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "internal error: merged_residual on a block of a decomposed grid");
+  rc = set_cfl(m, cfl);
+  if (rc != ADI_OK) return rc;
+  for (s = 0; s < m->nsteps; ++s) {
+    k = m->steps[s].kernel;
+    if (k == MK_ADI12 || k == MK_ADI123 || k == MK_ADI3 || k == MK_ADI4 || k == MK_ADI5 || k == MK_ADI5F) break;
+    rc = launch(m, k, m->steps[s].d);
+    if (rc != ADI_OK) return rc;
+  }
+  return ADI_OK;
+}
+
+int merged_iterate(merged_state *m, double cfl, int timing)
+{
+  int rc, s;
+  if (m == NULL || !m->ready)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged_iterate on a grid without a merged schedule");
+  rc = set_cfl(m, cfl);
+  if (rc != ADI_OK) return rc;
   if (timing) {
     float t;
     rc = create_events(m);

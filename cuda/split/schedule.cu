@@ -171,6 +171,23 @@ int split_iterate(split_state *ss, double cfl, int timing)
   return ADI_OK;
 }
 
+/* Everything of an iteration up to the residual (boundary fill, primitives,
+ * time step, wall temperatures, flux stages): the steps before the first
+ * ADI stage, for the multigrid transfers (cuda/api/multigrid.cu). One
+ * domain only. */
+int split_residual(split_state *ss, double cfl)
+{
+  int s, rc;
+  if (ss->block != NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "internal error: split_residual on a block of a decomposed grid");
+  for (s = 0; s < ss->nsteps; ++s) {
+    if (ss->steps[s].stage >= ST_ADI1 && ss->steps[s].stage <= ST_ADI5) break;
+    rc = run_step(ss, &ss->steps[s], cfl);
+    if (rc != ADI_OK) return rc;
+  }
+  return ADI_OK;
+}
+
 /* ---------------------------------------------------------------- timing */
 
 /* The per-kernel table (i, j, k, sum in ms per iteration), the kernel

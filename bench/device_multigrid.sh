@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# FAS multigrid on the GPU machine; builds nothing (carry build/ with the
+# fast build and build/strict/ with the strict one; on the device copy
+# devbin/ to build/ first if that is where they travelled).
+#   check   CPU reference vs GPU, both kernel families: strict build bit for
+#           bit (dump and residual history), fast build within 1e-12, on
+#           tests/cases/mg_cube16.nml (W-cycle, semi-coarsening) and
+#           tests/cases/mg_cavity2d.nml (quasi-2D V-cycle); compute-sanitizer
+#           memcheck of a few cycles per family
+#   bench   cube Re = 100, 400, 1000 at 64^3 (and 128^3 with "bench 128"),
+#           beta 1.2, lid Mach 0.1, CFL 10, to a 7-order drop: single grid
+#           vs multigrid; iterations or cycles, work units, wall seconds; the
+#           centreline profiles and residual histories go to $OUT
+#   single128  the single-grid 128^3 runs of the table (long: ~40k iterations)
+#   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
+#           did it reach its own tolerance
+#   steady  64^3 Re = 400 and 1000 with mass_fix to a 10-order drop, single
+#           grid and multigrid: the converged fields agree to 1e-8 relative
+# Prints a table last. Usage: bash bench/device_multigrid.sh check|bench [128]|single128
+set -u
+cd "$(dirname "$0")/.."
+O=${OUT:-/tmp/out}; W=/tmp/mgdev; mkdir -p $W $O
+T=$W/table_${1:-check}.txt; : > $T
+row() { printf "%-70s %s\n" "$1" "$2" | tee -a $T; }
+hist() { grep -v '^#' "$1" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8}'; }
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee -a $T
+
+check() {
+  local c fam
+  for c in mg_cube16 mg_cavity2d; do
+    build/adiflow tests/cases/$c.nml --backend cpu --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
+    for fam in split merged; do
+      build/strict/adiflow tests/cases/$c.nml --backend gpu --kernels $fam --run-dir $W/$c-s-$fam > $W/$c-s-$fam.log 2>&1
+      if build/compare_fields $W/$c-cpu/field.dump $W/$c-s-$fam/field.dump --quiet \
+         && cmp -s <(hist $W/$c-cpu/residual.dat) <(hist $W/$c-s-$fam/residual.dat); then
+        row "$c strict GPU $fam == CPU (dump + residual history, bit for bit)" PASS
+      else
+        row "$c strict GPU $fam == CPU (dump + residual history, bit for bit)" FAIL
+        build/compare_fields $W/$c-cpu/field.dump $W/$c-s-$fam/field.dump --tol 1 | tail -n 3
+        tail -n 5 $W/$c-s-$fam.log
+      fi
+      build/adiflow tests/cases/$c.nml --backend gpu --kernels $fam --run-dir $W/$c-f-$fam > $W/$c-f-$fam.log 2>&1
+      build/compare_fields $W/$c-cpu/field.dump $W/$c-f-$fam/field.dump --tol 1e-12 > $W/cmp.txt 2>&1 \
+        && row "$c fast GPU $fam vs CPU <= 1e-12" PASS || { row "$c fast GPU $fam vs CPU <= 1e-12" FAIL; cat $W/cmp.txt; }
+    done
+  done
+  for fam in split merged; do
+    compute-sanitizer --tool memcheck --error-exitcode 9 build/adiflow tests/cases/mg_cube16.nml --backend gpu \
+      --kernels $fam --max-iter 3 --run-dir $W/san-$fam > $W/san-$fam.log 2>&1
+    row "compute-sanitizer memcheck, multigrid $fam, 3 W-cycles" "$([ $? = 0 ] && echo PASS || echo FAIL) ($(grep -c 'ERROR SUMMARY: 0' $W/san-$fam.log) clean summary)"
+  done
+}
+
+# one run to a 7-order drop (TOL, MASSFIX override): name n re levels maxit
+solve() {
+  local name=$1 n=$2 re=$3 lev=$4 maxit=$5 t0 t1 tol=${TOL:-1.0e-7} mf=${MASSFIX:-.false.}
+  cat > $W/$name.nml <<EON
+&adiflow
+  title = '$name'
+  ni = $n, nj = $n, nk = $n
+  beta_x = 1.2, beta_y = 1.2, beta_z = 1.2
+  reynolds = $re, mach = 0.1
+  cfl = 10.0, cfl_start = 1.0, cfl_ramp_iters = 200
+  max_iter = $maxit, tol = $tol, mass_fix = $mf, monitor_interval = 10
+  write_vtk = .false., write_tecplot = .false., write_plot = .false., kernels = 'merged'
+/
+&multigrid
+  levels = $lev, cycle = 'w', pre_smooth = 1, post_smooth = 1, coarse_smooth = 2, coarse_order = 1
+/
+EON
+  t0=$(date +%s.%N)
+  build/adiflow $W/$name.nml --backend gpu --run-dir $W/$name > $W/$name.log 2>&1
+  t1=$(date +%s.%N)
+  local last; last=$(grep -v '^#' $W/$name/residual.dat | tail -n 1)
+  row "$name" "$(echo "$last" | awk '{printf "steps %6d  drop %5.2f  work %9.1f", $1, $8, $10}')  wall $(awk -v a=$t0 -v b=$t1 "BEGIN{printf \"%.1f\", b-a}") s"
+  mkdir -p $W/keep/$name
+  cp $W/$name/residual.dat $W/$name/centreline_*.csv $W/$name.log $W/keep/$name/ 2>/dev/null
+}
+
+case "${1:-check}" in
+  check) check ;;
+  bench)
+    sizes=64; [ "${2:-}" = 128 ] && sizes="64 128"
+    for n in $sizes; do
+      for re in 100 400 1000; do
+        solve mg${n}_re$re $n $re 5 3000
+        [ $n = 64 ] && solve sg${n}_re$re $n $re 1 40000
+      done
+    done ;;
+  single128)
+    for re in 100 400 1000; do solve sg128_re$re 128 $re 1 60000; done ;;
+  decks)
+    for c in cases/*.nml; do
+      grep -qE '^ *[^!]*\btol *=' $c || continue
+      n=$(basename $c .nml); t0=$(date +%s.%N)
+      build/adiflow $c --backend gpu --kernels merged --run-dir $W/deck_$n > $W/deck_$n.log 2>&1; rc=$?; t1=$(date +%s.%N)
+      row "cases/$n.nml (exit $rc, $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.1f", b-a}') s)" \
+        "$(grep -q 'converged at iteration' $W/deck_$n.log && grep -o 'converged at iteration [0-9]*.*' $W/deck_$n.log | head -n 1 || echo 'NOT CONVERGED')"
+    done ;;
+  steady)
+    for re in 400 1000; do
+      TOL=1.0e-10 MASSFIX=.true. solve st_mg64_re$re 64 $re 5 5000
+      TOL=1.0e-10 MASSFIX=.true. solve st_sg64_re$re 64 $re 1 80000
+      build/compare_fields $W/st_mg64_re$re/field.dump $W/st_sg64_re$re/field.dump --tol 1e-8 > $W/cmp.txt 2>&1
+      row "64^3 Re=$re, 10 orders, mass_fix: multigrid vs single grid <= 1e-8 relative" "$([ $? = 0 ] && echo PASS || echo FAIL)"
+      sed -n '3,8p' $W/cmp.txt | tee -a $T
+    done ;;
+esac
+[ -d $W/keep ] && tar czf $O/multigrid_${1:-check}_runs.tgz -C $W/keep .
+echo; echo "================ multigrid device summary ================"; cat $T
+cp $T $O/

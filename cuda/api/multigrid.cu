@@ -1,0 +1,147 @@
+/* The multigrid level operations on the GPU (fortran/multigrid_cpu.f90 is
+ * the reference; the cycle itself stays in the Fortran driver,
+ * fortran/multigrid_cycle.f90, for both backends):
+ *   adi_gpu_residual     the iteration's steps up to the residual
+ *   adi_gpu_mg_restrict  coarse q (boundary-filled, kept as q0) and P from
+ *                        the fine level
+ *   adi_gpu_mg_forcing   P = P - R(q) on the coarse level
+ *   adi_gpu_mg_prolong   fine q += the interpolated coarse correction
+ * The per-cell bodies are cuda/common/adiflow_multigrid.h. Each level has
+ * its own stream: a transfer makes the stream it runs on wait for the other
+ * level's work with an event, and the other level's stream wait for the
+ * transfer, so nothing synchronises with the host. */
+#include "grid.cuh"
+#include "adiflow_multigrid.h"
+
+typedef struct mg_ratio { int r[3]; } mg_ratio;
+
+__global__ void mg_restrict_kernel(adi_view fv, adi_view cv, double *p_c, mg_ratio r, adi_box b)
+{
+  int i, j, k;
+  if (!adi_box_cell(&b, &i, &j, &k)) return;
+  mg_restrict_state_point(&fv, &cv, r.r, i, j, k);
+  mg_restrict_residual_point(&fv, &cv, p_c, r.r, i, j, k);
+}
+
+__global__ void mg_forcing_kernel(adi_view cv, double *p_c, adi_box b)
+{
+  int i, j, k;
+  if (!adi_box_cell(&b, &i, &j, &k)) return;
+  mg_subtract_residual_point(&cv, p_c, i, j, k);
+}
+
+__global__ void mg_correction_kernel(adi_view cv, const double *q0, adi_box b)
+{
+  int i, j, k;
+  if (!adi_box_cell(&b, &i, &j, &k)) return;
+  mg_correction_point(&cv, q0, i, j, k);
+}
+
+__global__ void mg_prolong_kernel(adi_view fv, adi_view cv, mg_ratio r, adi_box b)
+{
+  int i, j, k;
+  if (!adi_box_cell(&b, &i, &j, &k)) return;
+  mg_prolong_point(&fv, &cv, r.r, i, j, k);
+}
+
+static adi_box interior_box(const adi_view *v, int ghost)
+{
+  adi_box b;
+  b.lo[0] = 1 - ghost; b.lo[1] = 1 - ghost; b.lo[2] = 1 - ghost;
+  b.hi[0] = v->ni + ghost; b.hi[1] = v->nj + ghost; b.hi[2] = v->nk + ghost;
+  return b;
+}
+
+/* the stream of `waiter` goes on only after the work queued so far on `first` */
+static int order_after(adi_gpu_grid *waiter, adi_gpu_grid *first)
+{
+  if (!first->mg_event_ready) {
+    ADI_GPU_CHECK(cudaEventCreateWithFlags(&first->mg_event, cudaEventDisableTiming));
+    first->mg_event_ready = 1;
+  }
+  ADI_GPU_CHECK(cudaEventRecord(first->mg_event, first->stream));
+  ADI_GPU_CHECK(cudaStreamWaitEvent(waiter->stream, first->mg_event, 0));
+  return ADI_OK;
+}
+
+/* fine and coarse: live grids, coarse a level of adi_gpu_init_level, the
+ * sizes those of the ratio, one device */
+static int check_pair(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3], const char *fn)
+{
+  int rc, d, nf[3], nc[3];
+  if ((rc = adi_gpu_check_grid(fine, fn)) != ADI_OK) return rc;
+  if ((rc = adi_gpu_check_grid(coarse, fn)) != ADI_OK) return rc;
+  if (ratio == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s: null ratio", fn);
+  if (coarse->d_forcing == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s: the coarse grid was not made by adi_gpu_init_level", fn);
+  if (fine->device != coarse->device || fine->block != NULL || coarse->block != NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s: both levels must be single-domain grids on one device", fn);
+  nf[0] = fine->v.ni; nf[1] = fine->v.nj; nf[2] = fine->v.nk;
+  nc[0] = coarse->v.ni; nc[1] = coarse->v.nj; nc[2] = coarse->v.nk;
+  for (d = 0; d < 3; ++d)
+    if ((ratio[d] != 1 && ratio[d] != 2) || nc[d]*ratio[d] != nf[d])
+      return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s: grid %d x %d x %d is not grid %d x %d x %d coarsened by "
+                              "(%d, %d, %d)", fn, nc[0], nc[1], nc[2], nf[0], nf[1], nf[2], ratio[0], ratio[1],
+                              ratio[2]);
+  return ADI_OK;
+}
+
+int adi_gpu_residual(adi_gpu_grid *g, double cfl)
+{
+  REQUIRE_INIT("adi_gpu_residual");
+  if (g->kernels == ADI_KERNELS_MERGED) return merged_residual(g->merged, cfl);
+  return split_residual(g->split, cfl);
+}
+
+int adi_gpu_mg_restrict(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3])
+{
+  int rc, d;
+  mg_ratio r;
+  adi_box b;
+  if ((rc = check_pair(fine, coarse, ratio, "adi_gpu_mg_restrict")) != ADI_OK) return rc;
+  for (d = 0; d < 3; ++d) r.r[d] = ratio[d];
+  if ((rc = order_after(coarse, fine)) != ADI_OK) return rc;
+  b = interior_box(&coarse->v, 0);
+  mg_restrict_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, coarse->stream>>>(fine->v, coarse->v, coarse->d_forcing,
+                                                                                r, b);
+  ADI_LAUNCH_CHECK("mg_restrict_kernel");
+  for (d = 1; d <= 3; ++d)
+    if ((rc = launch_bc_kernel(&coarse->v, d, coarse->stream)) != ADI_OK) return rc;
+  ADI_GPU_CHECK(cudaMemcpyAsync(coarse->d_q0, coarse->v.q, (size_t)coarse->v.npts*ADI_NVAR*sizeof(double),
+                                cudaMemcpyDeviceToDevice, coarse->stream));
+  /* the fine level's next iteration overwrites the res this read */
+  return order_after(fine, coarse);
+}
+
+int adi_gpu_mg_forcing(adi_gpu_grid *coarse)
+{
+  adi_box b;
+  int rc = adi_gpu_check_grid(coarse, "adi_gpu_mg_forcing");
+  if (rc != ADI_OK) return rc;
+  if (coarse->d_forcing == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_mg_forcing: the grid was not made by adi_gpu_init_level");
+  b = interior_box(&coarse->v, 0);
+  mg_forcing_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, coarse->stream>>>(coarse->v, coarse->d_forcing, b);
+  ADI_LAUNCH_CHECK("mg_forcing_kernel");
+  return ADI_OK;
+}
+
+int adi_gpu_mg_prolong(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3])
+{
+  int rc, d;
+  mg_ratio r;
+  adi_box b;
+  if ((rc = check_pair(fine, coarse, ratio, "adi_gpu_mg_prolong")) != ADI_OK) return rc;
+  for (d = 0; d < 3; ++d) r.r[d] = ratio[d];
+  for (d = 1; d <= 3; ++d)
+    if ((rc = launch_bc_kernel(&coarse->v, d, coarse->stream)) != ADI_OK) return rc;
+  b = interior_box(&coarse->v, 1);
+  mg_correction_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, coarse->stream>>>(coarse->v, coarse->d_q0, b);
+  ADI_LAUNCH_CHECK("mg_correction_kernel");
+  if ((rc = order_after(fine, coarse)) != ADI_OK) return rc;
+  b = interior_box(&fine->v, 0);
+  mg_prolong_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, fine->stream>>>(fine->v, coarse->v, r, b);
+  ADI_LAUNCH_CHECK("mg_prolong_kernel");
+  /* the coarse level's next restriction overwrites the dq this read */
+  return order_after(coarse, fine);
+}

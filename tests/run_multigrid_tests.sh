@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# FAS multigrid (fortran/multigrid_*.f90) on the CPU reference: the level
+# plan and its message, work-unit accounting, the key checks, convergence of
+# the test decks and of every small shipped deck to its own tolerance, and
+# the same steady state as the single-grid solver. The GPU's bit-for-bit
+# agreement is bench/device_multigrid.sh check (its transfer bodies are
+# checked against the Fortran here too: build/test_multigrid_c_vs_fortran,
+# in tests/run_tests.sh). Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+B=build
+T=$(mktemp -d /tmp/adiflow-mg.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()   { pass=$((pass+1)); echo "PASS $*"; }
+bad()  { fail=$((fail+1)); echo "FAIL $*"; }
+expect() { if eval "$1"; then ok "$2"; else bad "$2"; fi; }
+run() { # run DIR ARGS... -> output in $T/DIR.log, exit code echoed
+  local d=$1; shift
+  OMP_NUM_THREADS=${THREADS:-1} ./$B/adiflow "$@" --backend cpu --run-dir "$T/$d" > "$T/$d.log" 2>&1; echo $?
+}
+last() { grep -v '^#' "$T/$1/residual.dat" | tail -n 1; }
+
+# ---- the level plan: semi-coarsening where a count turns odd ----
+rc=$(run cube tests/cases/mg_cube16.nml)
+expect '[ $rc -eq 0 ] && grep -q "multigrid: 4 levels (16x12x10 > 8x6x5 > 4x3x5 > 2x3x5), W(1,1) cycle" "$T/cube.log"' \
+  "16x12x10: 4 levels, i halves 3 times, j twice, k once, and the run says so"
+expect 'grep -q "j stops coarsening at 3 cells (odd count); k stops coarsening at 5 cells (odd count)" "$T/cube.log"' \
+  "the directions that stop coarsening are named"
+# W(1,1), 2 coarsest iterations, weights 1, 1/8, 1/32, 1/64: 4.5 work units per cycle
+expect '[ "$(last cube | awk "{print \$1, \$10}")" = "30 135.000" ]' \
+  "work units: 30 W-cycles of 16x12x10 = 135.000 (4.5 per cycle: smoothing and residuals weighted by cells)"
+rc=$(run many tests/cases/mg_cube16.nml --mg-levels 6 --max-iter 2)
+expect '[ $rc -eq 0 ] && grep -q "asked for 6 levels, using 4: no direction of the 2x3x5 level" "$T/many.log"' \
+  "more levels than the grid allows: stops at 4 and says why"
+rc=$(run one tests/cases/mg_cube16.nml --mg-levels 1 --max-iter 10)
+expect '[ $rc -eq 0 ] && ! grep -q "multigrid:" "$T/one.log" && [ "$(last one | awk "{print \$10}")" = "10.000" ]' \
+  "--mg-levels 1: the single-grid solver, one work unit per iteration"
+
+# ---- bad keys: exit 2 with the key, the value and what is allowed ----
+badmg() { # NAME GROUP-TEXT EXPECTED-MESSAGE
+  { sed -n '/^&adiflow/,/^\//p' tests/cases/mg_cube16.nml; echo "$2"; } > "$T/bad.nml"
+  local rc; rc=$(run bad "$T/bad.nml")
+  if [ "$rc" -eq 2 ] && grep -qF -- "$3" "$T/bad.log"; then ok "refused: $1"; else bad "refused: $1 (exit $rc: $(tail -n 1 "$T/bad.log"))"; fi
+  rm -rf "$T/bad"
+}
+badmg "levels = 0" "&multigrid levels = 0 /" "levels (&multigrid) = 0 is out of range: allowed 1 to 6"
+badmg "levels = 7" "&multigrid levels = 7 /" "levels (&multigrid) = 7 is out of range: allowed 1 to 6"
+badmg "cycle = 'f'" "&multigrid cycle = 'f' /" 'cycle (&multigrid) = "f" is not allowed (use v or w)'
+badmg "coarse_order = 3" "&multigrid coarse_order = 3 /" "coarse_order (&multigrid) = 3 is out of range: allowed 1 to 2"
+badmg "no smoothing at all" "&multigrid levels = 3, pre_smooth = 0, post_smooth = 0 /" "pre_smooth and post_smooth (&multigrid) are both 0"
+badmg "levels = 'x'" "&multigrid levels = 'x' /" "levels"
+badmg "unknown key" "&multigrid level = 3 /" "level"
+rc=$(run badcl tests/cases/mg_cube16.nml --mg-levels two)
+expect '[ $rc -eq 2 ] && grep -q -- "--mg-levels \"two\" is not an integer" "$T/badcl.log"' "refused: --mg-levels two"
+
+# ---- convergence: the test cavity and every small shipped deck reach their tol ----
+rc=$(run cav tests/cases/mg_cavity2d.nml)
+expect '[ $rc -eq 0 ] && grep -q "converged at iteration" "$T/cav.log"' \
+  "mg_cavity2d (24x24, V-cycles) converges to tol 1e-8 ($(last cav | awk '{print $1" cycles, "$10" work units"}'))"
+for deck in cavity_default cavity2d_re100 cavity2d_re400 cavity2d_re1000; do
+  ( rc=$(THREADS=1 run "deck_$deck" cases/$deck.nml); echo $rc > "$T/deck_$deck.rc" ) &
+  [ $(jobs -r | wc -l) -ge 2 ] && wait -n
+done
+wait
+for deck in cavity_default cavity2d_re100 cavity2d_re400 cavity2d_re1000; do
+  expect '[ "$(cat $T/deck_$deck.rc)" = 0 ] && grep -q "converged at iteration" "$T/deck_$deck.log"' \
+    "shipped cases/$deck.nml reaches its own tol ($(grep -o 'converged at iteration.*' "$T/deck_$deck.log" | head -n 1))"
+done
+
+# ---- the same steady state: multigrid and single grid to a 10-order drop ----
+sed -e 's/max_iter = 30, monitor_interval = 5/max_iter = 30000, tol = 1.0e-10, mass_fix = .true., monitor_interval = 50/' \
+  tests/cases/mg_cube16.nml > "$T/steady.nml"
+rc1=$(run st_mg "$T/steady.nml"); rc2=$(run st_sg "$T/steady.nml" --mg-levels 1)
+expect '[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q converged "$T/st_mg.log" && grep -q converged "$T/st_sg.log" \
+  && $B/compare_fields "$T/st_mg/field.dump" "$T/st_sg/field.dump" --tol 1e-8 --quiet' \
+  "16x12x10 cube, mass_fix, 10-order drop: multigrid and single-grid steady states agree to 1e-8 relative, every variable ($(last st_mg | awk '{print $10}') vs $(last st_sg | awk '{print $10}') work units)"
+$B/compare_fields "$T/st_mg/field.dump" "$T/st_sg/field.dump" --tol 1 | sed -n '3,8p'
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

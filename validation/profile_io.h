@@ -1,0 +1,195 @@
+/* Reading of a position,value profile (a run's centreline_u.csv /
+ * centreline_v.csv, or a reference table), shared by build/ghia_compare and
+ * build/gridstudy so that both refuse the same damaged inputs with the same
+ * messages: a file that is missing, unreadable, not a regular file (a
+ * directory or a FIFO is refused without opening it for a blocking read), or
+ * damaged (a line that is not two finite numbers, a line longer than MAXLINE,
+ * positions not increasing, fewer than 2 points); the message names the file
+ * and the line. '#' lines and blank lines are skipped, and one header line
+ * (e.g. "y,u") before the first point.
+ *
+ * Define PROFILE_IO_PROG (the program name for the messages) before including.
+ */
+#ifndef PROFILE_IO_H
+#define PROFILE_IO_H
+
+#ifndef PROFILE_IO_PROG
+#error "define PROFILE_IO_PROG before including profile_io.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAXPTS 8192
+#define MAXLINE 4096
+
+typedef struct {
+  int n;
+  double x[MAXPTS], y[MAXPTS];
+} profile;
+
+/* Opens PATH for reading only if it is a regular file: stat first (a clear
+ * message for a missing file, a directory, a FIFO), then open without
+ * blocking (a FIFO swapped in after the stat cannot hang us) and check the
+ * opened file again with fstat. */
+static FILE *open_regular(const char *path)
+{
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    fprintf(stderr, PROFILE_IO_PROG ": cannot open %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    fprintf(stderr, PROFILE_IO_PROG ": %s is not a regular file (%s)\n", path,
+            S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
+    return NULL;
+  }
+  int fd = open(path, O_RDONLY | O_NONBLOCK);
+  if (fd < 0) {
+    fprintf(stderr, PROFILE_IO_PROG ": cannot open %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    fprintf(stderr, PROFILE_IO_PROG ": %s is not a regular file\n", path);
+    close(fd);
+    return NULL;
+  }
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0)
+    (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  FILE *f = fdopen(fd, "r");
+  if (!f) {
+    fprintf(stderr, PROFILE_IO_PROG ": cannot read %s: %s\n", path, strerror(errno));
+    close(fd);
+  }
+  return f;
+}
+
+/* One number at *s (leading blanks allowed), finite; *s moves past it. */
+static int parse_number(const char **s, double *v)
+{
+  char *end;
+  errno = 0;
+  *v = strtod(*s, &end);
+  if (end == *s || errno == ERANGE || !isfinite(*v))
+    return -1;
+  *s = end;
+  return 0;
+}
+
+/* "a,b" with optional blanks and a trailing CR: 0, anything else: -1. */
+static int parse_pair(const char *line, double *a, double *b)
+{
+  const char *s = line;
+  if (parse_number(&s, a))
+    return -1;
+  while (*s == ' ' || *s == '\t')
+    s++;
+  if (*s++ != ',')
+    return -1;
+  if (parse_number(&s, b))
+    return -1;
+  while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+    s++;
+  return *s == '\0' ? 0 : -1;
+}
+
+static int blank(const char *s)
+{
+  for (; *s; s++)
+    if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+      return 0;
+  return 1;
+}
+
+/* Reads one line (without its '\n') into buf of MAXLINE + 1 bytes.
+ * Returns its length, -1 at the end of the file; *too_long is set (and the
+ * rest of the line skipped) past MAXLINE characters, *has_nul when the line
+ * holds a NUL byte. */
+static long read_line(FILE *f, char *buf, int *too_long, int *has_nul)
+{
+  long n = 0;
+  int c;
+  *too_long = *has_nul = 0;
+  while ((c = getc(f)) != EOF && c != '\n') {
+    if (c == '\0')
+      *has_nul = 1;
+    if (n < MAXLINE)
+      buf[n++] = (char)c;
+    else
+      *too_long = 1;
+  }
+  buf[n] = '\0';
+  if (c == EOF && n == 0 && !*too_long)
+    return -1;
+  return n;
+}
+
+static int read_profile(const char *path, profile *p)
+{
+  char line[MAXLINE + 1];
+  int header_seen = 0, too_long, has_nul;
+  long lineno = 0;
+  FILE *f = open_regular(path);
+  if (!f)
+    return -1;
+  p->n = 0;
+  while (read_line(f, line, &too_long, &has_nul) >= 0) {
+    double a, b;
+    lineno++;
+    if (has_nul) {
+      fprintf(stderr, PROFILE_IO_PROG ": %s: line %ld holds a NUL byte (damaged or binary file)\n", path, lineno);
+      fclose(f);
+      return -1;
+    }
+    if (line[0] == '#' || blank(line))
+      continue; /* a comment may be of any length */
+    if (too_long) {
+      fprintf(stderr, PROFILE_IO_PROG ": %s: line %ld is longer than %d characters (damaged file?)\n", path,
+              lineno, MAXLINE);
+      fclose(f);
+      return -1;
+    }
+    if (parse_pair(line, &a, &b) != 0) {
+      if (!header_seen && p->n == 0) { header_seen = 1; continue; }
+      line[strcspn(line, "\r")] = '\0';
+      fprintf(stderr, PROFILE_IO_PROG ": %s: line %ld is not two finite numbers \"position,value\": %.80s\n",
+              path, lineno, line);
+      fclose(f);
+      return -1;
+    }
+    if (p->n == MAXPTS) {
+      fprintf(stderr, PROFILE_IO_PROG ": %s has more than %d points\n", path, MAXPTS);
+      fclose(f);
+      return -1;
+    }
+    if (p->n > 0 && !(a > p->x[p->n - 1])) {
+      fprintf(stderr, PROFILE_IO_PROG ": %s: line %ld: position %g does not increase (previous %g)\n", path,
+              lineno, a, p->x[p->n - 1]);
+      fclose(f);
+      return -1;
+    }
+    p->x[p->n] = a;
+    p->y[p->n] = b;
+    p->n++;
+  }
+  if (ferror(f)) {
+    fprintf(stderr, PROFILE_IO_PROG ": read error on %s: %s\n", path, strerror(errno));
+    fclose(f);
+    return -1;
+  }
+  fclose(f);
+  if (p->n < 2) {
+    fprintf(stderr, PROFILE_IO_PROG ": %s holds fewer than 2 points (empty or damaged file?)\n", path);
+    return -1;
+  }
+  return 0;
+}
+
+#endif
