@@ -276,8 +276,8 @@ validate: all
 	@BUILD=$(BUILD) bash validation/run_ghia.sh
 
 # grid-convergence study (validation/gridstudy.sh): GRIDSTUDY_ARGS picks the
-# case, e.g. "--geometry quasi2d --grids 16,32,64" on a CPU; the default is
-# the cube at Re 100/400/1000 on 32^3/64^3/128^3 (GPU work)
+# case, e.g. "--geometry quasi2d --grids 16,32,64,128 --mg-levels 5" on a CPU;
+# the default is the cube at Re 100/400/1000 on 32^3/64^3/128^3 (GPU work)
 .PHONY: gridstudy
 gridstudy: all
 	@BUILD=$(BUILD) bash validation/gridstudy.sh $(GRIDSTUDY_ARGS)

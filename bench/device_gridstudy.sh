@@ -9,7 +9,8 @@
 #       RE: 100, 400 or 1000; GRIDS default 32,64,128 (add 256 where time
 #       allows); ROE_LOW_MACH none (default) or rieper; LIMITER vanalbada
 #       (default), vanleer or minmod. Lid Mach 0.1, beta 1.2, each run to a
-#       residual drop of 1e-7 (validation/gridstudy.sh --geometry cube).
+#       residual drop of 1e-7 with FAS multigrid (5 levels, W-cycles, as the
+#       shipped cube decks; validation/gridstudy.sh --geometry cube).
 #
 # One call stays within the 10-minute limit (--time-limit 540): a run that is
 # stopped writes its restart, and the next call with the same arguments goes
@@ -17,7 +18,8 @@
 # runs/gridstudy/ while the machine stays warm). With OUT set, the page, the
 # logs and the centreline profiles go to $OUT/gridstudy/; fetched, they give
 # the plots here: cp -r FETCHED/gridstudy/runs/* runs/gridstudy/ and
-# bash validation/gridstudy.sh --analyse-only (the same arguments).
+# bash validation/gridstudy.sh --analyse-only --geometry cube --re RE --grids GRIDS
+# --roe-low-mach R --limiter L --mg-levels 5 --max-iter 20000 (the same case arguments).
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}; K=${KERNELS:-merged}
@@ -27,7 +29,7 @@ case $re in 100|400|1000) ;; *) echo "usage: $0 RE [GRIDS] [none|rieper] [LIMITE
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2> /dev/null
 mkdir -p "$O/gridstudy/runs"
 BUILD=$B bash validation/gridstudy.sh --geometry cube --re "$re" --grids "$grids" --backend gpu --kernels "$K" \
-  --roe-low-mach "$roe" --limiter "$lim" --tol 1e-7 --max-iter 400000 --reuse --time-limit 540 \
+  --roe-low-mach "$roe" --limiter "$lim" --tol 1e-7 --max-iter 20000 --mg-levels 5 --reuse --time-limit 540 \
   --out "$O/gridstudy"
 rc=$?
 tag=cube_M0.1_${roe}_${lim}

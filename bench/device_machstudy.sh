@@ -10,8 +10,9 @@
 #       split and merged kernels (validation/gpu_test.sh)
 #   bash bench/device_machstudy.sh run [none|rieper]
 #       the Mach-independence study at full size: the 64^3 cube, Re = 400, lid
-#       Mach 0.3, 0.1, 0.03, each to a residual drop of 1e-7, with the given
-#       roe_low_mach (default both); validation/machstudy.sh --geometry cube.
+#       Mach 0.3, 0.1, 0.03, each to a residual drop of 1e-7 (FAS multigrid, 5
+#       levels, W-cycles), with the given roe_low_mach (default both);
+#       validation/machstudy.sh --geometry cube.
 #       Finished runs are kept (--reuse): one mode per call keeps each call
 #       within the 10-minute limit, and a last call with both only compares.
 #
@@ -34,7 +35,7 @@ run)
   modes=${2:-none,rieper}
   case $modes in none|rieper|none,rieper) ;; *) echo "usage: $0 run [none|rieper]" >&2; exit 2;; esac
   BUILD=$B bash validation/machstudy.sh --geometry cube --n 64 --re 400 --machs 0.3,0.1,0.03 --modes "$modes" \
-    --tol 1e-7 --max-iter 200000 --backend gpu --kernels "$K" --run-root /tmp/machstudy --reuse \
+    --tol 1e-7 --max-iter 20000 --mg-levels 5 --backend gpu --kernels "$K" --run-root /tmp/machstudy --reuse \
     --md "$O/machstudy.md"
   rc=$?
   for d in /tmp/machstudy/*/*_M*; do
