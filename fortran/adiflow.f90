@@ -1,8 +1,10 @@
 !> adiflow: steady compressible Navier-Stokes on a structured grid, Roe flux
 !> + LU-ADI, CPU reference or GPU backend through the C bridge.
 !>
-!>   adiflow CASE.nml [--backend auto|cpu|cuda] [--kernels split|merged]
-!>                    [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix]
+!>   adiflow CASE.nml [--backend auto|cpu|gpu] [--kernels split|merged]
+!>                    [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix] [--mg-levels N]
+!> With &multigrid levels > 1 each step is one FAS cycle (fortran/multigrid_cycle.f90)
+!> over the levels below the fine grid, on either backend.
 program adiflow
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
   use, intrinsic :: iso_c_binding, only: c_int, c_ptr

@@ -6,7 +6,11 @@
 !> or from the command line:
 !>   mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] [--adi-mode exact|decoupled]
 !>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--backend auto|cpu|cuda]
-!>          [--kernels split|merged] [--mass-fix]
+!>          [--kernels split|merged] [--mass-fix] [--mg-levels N]
+!> &multigrid (CPU backend): the same FAS cycle on every block, each coarse
+!> level decomposed like the fine one, as many levels as the blocks allow
+!> (every split direction even at every coarsening, >= 2 cells); exact mode
+!> equals build/adiflow with that many levels bit for bit.
 !> npj = npk = 0: automatic (smallest interface area). adi_mode = 'exact'
 !> reproduces the single-domain solver bit for bit (pipelined sweeps);
 !> 'decoupled' sweeps every block alone (interface increments zero).
