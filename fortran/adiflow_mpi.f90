@@ -553,10 +553,9 @@ contains
     integer, intent(in) :: l
     type(fields_t), intent(in) :: ff
     associate (c => levels(l + 1))
-      call restrict_state(c%lay, c%ratio, ff%vol, ff%q, c%f%q)
+      call restrict_level(c%lay, c%ratio, ff%vol, ff%q, ff%res, c%f%q, c%forcing)
       call block_boundary_conditions(dcl(l + 1), c%sp, c%lay, c%f%q)
       c%q0 = c%f%q
-      call restrict_residual(c%lay, c%ratio, ff%res, c%forcing)
     end associate
   end subroutine mg_restrict_to
 

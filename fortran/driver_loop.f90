@@ -57,8 +57,8 @@ contains
   !> Iterations it0+1 .. cs%max_iter from the state the driver holds. root:
   !> this process writes the terminal lines and residual.dat. restart_name
   !> says in messages where the restart is kept.
-  !> work_done, when given (multigrid), counts work units; otherwise one
-  !> iteration is one unit.
+  !> work_done: the fine-grid work units the driver has counted (one per
+  !> single-grid iteration; fortran/multigrid_cycle.f90 counts a cycle's).
   subroutine run_iterations(cs, prog, dir, restart_name, root, it0, res0_in, iterate, norms_now, &
       interrupted, save_restart, write_snapshot, write_outputs, finish, work_done)
     type(case_t), intent(in) :: cs
@@ -73,7 +73,7 @@ contains
     procedure(snapshot_hook) :: write_snapshot
     procedure(outputs_hook) :: write_outputs
     procedure(finish_hook) :: finish
-    procedure(work_hook), optional :: work_done
+    procedure(work_hook) :: work_done
     integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate
     real(rk) :: norms(5), res0(5), cfl, sec_per_iter, work
     logical :: diverged, converged, stop_now
@@ -106,11 +106,7 @@ contains
         else
           sec_per_iter = real(t_now - t_first, rk)/real(t_rate, rk)/real(it - 1_ik8, rk)
         end if
-        if (present(work_done)) then
-          work = work_done()
-        else
-          work = real(it - it0, rk)
-        end if
+        work = work_done()
         if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it, work)
         if (.not. all(abs(norms) <= huge(1.0_rk))) then
           diverged = .true.

@@ -13,7 +13,7 @@ module flow_math
   real(rk), parameter :: two_thirds = 2.0_rk/3.0_rk
   public :: cons_to_prim, viscosity, limiter, roe_flux
   public :: char_from_cons, cons_from_char, wall_ghost_state, wall_ghost_temperature
-  public :: eigen_parts, viscous_face_flux
+  public :: eigen_parts, viscous_face_flux, unit_normal
 
 contains
 
@@ -150,6 +150,18 @@ contains
     f(4) = 0.5_rk*(fl1*wl + pl*nz + (fr1*wr + pr*nz) - d4)*area
     f(5) = 0.5_rk*(fl1*hl + fr1*hr - d5)*area
   end subroutine roe_flux
+
+  !> The unit normal (nx, ny, nz) of a cell's metric vector (kx, ky, kz):
+  !> ADI stages 3 and 5 transform along it.
+  pure subroutine unit_normal(kx, ky, kz, nx, ny, nz)
+    real(rk), intent(in) :: kx, ky, kz
+    real(rk), intent(out) :: nx, ny, nz
+    real(rk) :: kmag
+    kmag = sqrt(kx*kx + ky*ky + kz*kz)
+    nx = kx/kmag
+    ny = ky/kmag
+    nz = kz/kmag
+  end subroutine unit_normal
 
   !> ADI stage 3 at one point: conservative increments r(1:5) to the
   !> characteristic variables of direction n (unit normal). w(1:3) travel

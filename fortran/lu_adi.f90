@@ -18,7 +18,7 @@ module lu_adi
   use kinds, only: rk
   use grid_layout, only: layout_t
   use solver_params
-  use flow_math, only: viscosity, eigen_parts, char_from_cons, cons_from_char
+  use flow_math, only: viscosity, eigen_parts, char_from_cons, cons_from_char, unit_normal
   use convective_flux, only: stage_bounds
   implicit none
   private
@@ -118,9 +118,9 @@ contains
     real(rk), intent(in) :: res(-1:,-1:,-1:,:), dq(-1:,-1:,-1:,:)
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
     integer :: i, j, k, m, s0
-    real(rk) :: r(5), ch(5), kmag, nx, ny, nz
+    real(rk) :: r(5), ch(5), nx, ny, nz
     s0 = 3*(d - 1)
-    !$omp parallel do collapse(2) private(i, m, r, ch, kmag, nx, ny, nz)
+    !$omp parallel do collapse(2) private(i, m, r, ch, nx, ny, nz)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -131,11 +131,7 @@ contains
           else
             r = dq(i,j,k,:)
           end if
-          kmag = sqrt(sc(i,j,k,s0+1)*sc(i,j,k,s0+1) + sc(i,j,k,s0+2)*sc(i,j,k,s0+2) &
-                      + sc(i,j,k,s0+3)*sc(i,j,k,s0+3))
-          nx = sc(i,j,k,s0+1)/kmag
-          ny = sc(i,j,k,s0+2)/kmag
-          nz = sc(i,j,k,s0+3)/kmag
+          call unit_normal(sc(i,j,k,s0+1), sc(i,j,k,s0+2), sc(i,j,k,s0+3), nx, ny, nz)
           call char_from_cons(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), &
             qp(i,j,k,5), nx, ny, nz, r, ch)
           wk(i,j,k,WK_WCH+1:WK_WCH+5) = ch
@@ -226,17 +222,13 @@ contains
     real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), wk(-1:,-1:,-1:,:)
     real(rk), intent(inout) :: dq(-1:,-1:,-1:,:), q(-1:,-1:,-1:,:)
     integer :: i, j, k, m, s0
-    real(rk) :: r(5), kmag, nx, ny, nz
+    real(rk) :: r(5), nx, ny, nz
     s0 = 3*(d - 1)
-    !$omp parallel do collapse(2) private(i, m, r, kmag, nx, ny, nz)
+    !$omp parallel do collapse(2) private(i, m, r, nx, ny, nz)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
-          kmag = sqrt(sc(i,j,k,s0+1)*sc(i,j,k,s0+1) + sc(i,j,k,s0+2)*sc(i,j,k,s0+2) &
-                      + sc(i,j,k,s0+3)*sc(i,j,k,s0+3))
-          nx = sc(i,j,k,s0+1)/kmag
-          ny = sc(i,j,k,s0+2)/kmag
-          nz = sc(i,j,k,s0+3)/kmag
+          call unit_normal(sc(i,j,k,s0+1), sc(i,j,k,s0+2), sc(i,j,k,s0+3), nx, ny, nz)
           call cons_from_char(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), &
             qp(i,j,k,5), nx, ny, nz, wk(i,j,k,WK_WCH+1:WK_WCH+5), r)
           if (d < 3) then

@@ -54,10 +54,9 @@ contains
   contains
     subroutine restrict_to(ff)
       type(fields_t), intent(in) :: ff
-      call restrict_state(c%lay, c%ratio, ff%vol, ff%q, c%f%q)
+      call restrict_level(c%lay, c%ratio, ff%vol, ff%q, ff%res, c%f%q, c%forcing)
       call apply_boundary_conditions(c%sp, c%lay, c%f%q)
       c%q0 = c%f%q
-      call restrict_residual(c%lay, c%ratio, ff%res, c%forcing)
     end subroutine restrict_to
   end subroutine cpu_mg_down
 

@@ -1,6 +1,6 @@
 !> Transfers between two multigrid levels (full approximation storage):
-!>   restrict_state      coarse q = volume-weighted mean of its fine children
-!>   restrict_residual   coarse P = sum of its fine children's residuals
+!>   restrict_level      coarse q = volume-weighted mean of its fine children,
+!>                       coarse P = sum of their residuals (one pass)
 !>   subtract_residual   P = P - R_coarse(restricted q): the FAS forcing
 !>   coarse_correction   dq = q - q0 on the coarse level, ghosts included
 !>   prolong_correction  fine q += trilinear interpolation of dq
@@ -14,23 +14,26 @@ module multigrid_transfer
   use grid_layout, only: layout_t
   implicit none
   private
-  public :: restrict_state, restrict_residual, subtract_residual, coarse_correction, prolong_correction
+  public :: restrict_level, subtract_residual, coarse_correction, prolong_correction
 
 contains
 
-  subroutine restrict_state(lc, ratio, vol_f, q_f, q_c)
+  !> Coarse q = volume-weighted mean of the children's q; coarse P = sum of
+  !> their residuals (a net flux, not per volume: children add up).
+  subroutine restrict_level(lc, ratio, vol_f, q_f, res_f, q_c, p_c)
     type(layout_t), intent(in) :: lc
     integer, intent(in) :: ratio(3)
-    real(rk), intent(in) :: vol_f(-1:,-1:,-1:), q_f(-1:,-1:,-1:,:)
-    real(rk), intent(inout) :: q_c(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: vol_f(-1:,-1:,-1:), q_f(-1:,-1:,-1:,:), res_f(-1:,-1:,-1:,:)
+    real(rk), intent(inout) :: q_c(-1:,-1:,-1:,:), p_c(-1:,-1:,-1:,:)
     integer :: ic, jc, kc, di, dj, dk, i, j, k, m
-    real(rk) :: num(nvar), den
-    !$omp parallel do collapse(2) private(ic, di, dj, dk, i, j, k, m, num, den)
+    real(rk) :: num(nvar), den, s(nvar)
+    !$omp parallel do collapse(2) private(ic, di, dj, dk, i, j, k, m, num, den, s)
     do kc = 1, lc%nk
       do jc = 1, lc%nj
         do ic = 1, lc%ni
           num = 0.0_rk
           den = 0.0_rk
+          s = 0.0_rk
           do dk = 0, ratio(3) - 1
             do dj = 0, ratio(2) - 1
               do di = 0, ratio(1) - 1
@@ -40,52 +43,20 @@ contains
                 den = den + vol_f(i,j,k)
                 do m = 1, nvar
                   num(m) = num(m) + vol_f(i,j,k)*q_f(i,j,k,m)
-                end do
-              end do
-            end do
-          end do
-          do m = 1, nvar
-            q_c(ic,jc,kc,m) = num(m)/den
-          end do
-        end do
-      end do
-    end do
-    !$omp end parallel do
-  end subroutine restrict_state
-
-  !> The fine residual is a net flux (not per volume): children add up.
-  subroutine restrict_residual(lc, ratio, res_f, p_c)
-    type(layout_t), intent(in) :: lc
-    integer, intent(in) :: ratio(3)
-    real(rk), intent(in) :: res_f(-1:,-1:,-1:,:)
-    real(rk), intent(inout) :: p_c(-1:,-1:,-1:,:)
-    integer :: ic, jc, kc, di, dj, dk, i, j, k, m
-    real(rk) :: s(nvar)
-    !$omp parallel do collapse(2) private(ic, di, dj, dk, i, j, k, m, s)
-    do kc = 1, lc%nk
-      do jc = 1, lc%nj
-        do ic = 1, lc%ni
-          s = 0.0_rk
-          do dk = 0, ratio(3) - 1
-            do dj = 0, ratio(2) - 1
-              do di = 0, ratio(1) - 1
-                i = ratio(1)*(ic - 1) + 1 + di
-                j = ratio(2)*(jc - 1) + 1 + dj
-                k = ratio(3)*(kc - 1) + 1 + dk
-                do m = 1, nvar
                   s(m) = s(m) + res_f(i,j,k,m)
                 end do
               end do
             end do
           end do
           do m = 1, nvar
+            q_c(ic,jc,kc,m) = num(m)/den
             p_c(ic,jc,kc,m) = s(m)
           end do
         end do
       end do
     end do
     !$omp end parallel do
-  end subroutine restrict_residual
+  end subroutine restrict_level
 
   subroutine subtract_residual(lc, res_c, p_c)
     type(layout_t), intent(in) :: lc

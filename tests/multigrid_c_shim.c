@@ -21,8 +21,7 @@ void c_mg_restrict(const adi_solver_params *spf, const adi_solver_params *spc, c
   for (k = 1; k <= cv.nk; ++k)
     for (j = 1; j <= cv.nj; ++j)
       for (i = 1; i <= cv.ni; ++i) {
-        mg_restrict_state_point(&fv, &cv, r, i, j, k);
-        mg_restrict_residual_point(&fv, &cv, p_c, r, i, j, k);
+        mg_restrict_point(&fv, &cv, p_c, r, i, j, k);
       }
 }
 

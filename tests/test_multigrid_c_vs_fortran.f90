@@ -62,8 +62,7 @@ program test_multigrid_c_vs_fortran
   qc_f = 0.0_rk; pc_f = 0.0_rk; qc_c = 0.0_rk; pc_c = 0.0_rk
 
   ! restriction from the finest level (no forcing)
-  call restrict_state(lc, r, volf, qf, qc_f)
-  call restrict_residual(lc, r, resf, pc_f)
+  call restrict_level(lc, r, volf, qf, resf, qc_f, pc_f)
   call c_mg_restrict(spf, spc, r, qf, resf, vol_f=volf, q_c=qc_c, p_c=pc_c)
   call check(all(same(qc_f, qc_c)), 'restricted state: C == Fortran, every bit')
   call check(all(same(pc_f, pc_c)), 'restricted residual: C == Fortran, every bit')
@@ -73,7 +72,7 @@ program test_multigrid_c_vs_fortran
   ! restriction from a coarse level: its residual plus its forcing
   tmp = resf
   call add_forcing(lf, ff, tmp)
-  call restrict_residual(lc, r, tmp, pc_f)
+  call restrict_level(lc, r, volf, qf, tmp, qc_f, pc_f)
   pc_c = 0.0_rk
   call c_mg_restrict(spf, spc, r, qf, resf, ff, volf, qc_c, pc_c)
   call check(all(same(pc_f, pc_c)), 'restricted residual + forcing: C == Fortran, every bit')
@@ -104,7 +103,7 @@ program test_multigrid_c_vs_fortran
     'prolongation of a uniform correction adds it everywhere')
   ! a uniform state restricts to itself
   qf = 1.75_rk
-  call restrict_state(lc, r, volf, qf, qc_f)
+  call restrict_level(lc, r, volf, qf, resf, qc_f, pc_f)
   call check(maxval(abs(qc_f(1:4, 1:3, 1:4, :) - 1.75_rk)) <= 4.0e-15_rk, 'restriction of a uniform state keeps it')
 
   call test_summary()

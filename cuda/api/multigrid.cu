@@ -19,8 +19,7 @@ __global__ void mg_restrict_kernel(adi_view fv, adi_view cv, double *p_c, mg_rat
 {
   int i, j, k;
   if (!adi_box_cell(&b, &i, &j, &k)) return;
-  mg_restrict_state_point(&fv, &cv, r.r, i, j, k);
-  mg_restrict_residual_point(&fv, &cv, p_c, r.r, i, j, k);
+  mg_restrict_point(&fv, &cv, p_c, r.r, i, j, k);
 }
 
 __global__ void mg_forcing_kernel(adi_view cv, double *p_c, adi_box b)

@@ -171,6 +171,16 @@ ADI_HD static inline void roe_flux(const adi_solver_params *sp, double rl, doubl
   f[4] = 0.5*(fl1*hl + fr1*hr - d5)*area;
 }
 
+/* The unit normal (nx, ny, nz) of a cell's metric vector (kx, ky, kz):
+ * ADI stages 3 and 5 transform along it. */
+ADI_HD static inline void unit_normal(double kx, double ky, double kz, double *nx, double *ny, double *nz)
+{
+  double kmag = sqrt(kx*kx + ky*ky + kz*kz);
+  *nx = kx/kmag;
+  *ny = ky/kmag;
+  *nz = kz/kmag;
+}
+
 /* ADI stage 3 at one point: conservative increments r(1:5) to the
  * characteristic variables of direction n (unit normal). w(1:3) travel
  * with U, w(4) with U + c|k|, w(5) with U - c|k|. */

@@ -11,41 +11,31 @@
 /* fine index of child (di) of coarse cell ic along a direction of ratio r */
 ADI_HD static inline int mg_child(int r, int ic, int di) { return r*(ic - 1) + 1 + di; }
 
-/* restrict_state: coarse q = sum(vol q)/sum(vol) over the children, k, j,
- * then i innermost */
-ADI_HD static inline void mg_restrict_state_point(const adi_view *fv, const adi_view *cv, const int r[3], int ic,
-                                                  int jc, int kc)
+/* restrict_level: coarse q = sum(vol q)/sum(vol) and coarse P = sum of the
+ * children's residuals, over the children k, j, then i innermost; a fine
+ * level that is itself coarse adds its own forcing to its residual first
+ * (add_forcing) */
+ADI_HD static inline void mg_restrict_point(const adi_view *fv, const adi_view *cv, double *pc_field, const int r[3],
+                                            int ic, int jc, int kc)
 {
-  double num[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, den = 0.0;
+  double num[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, den = 0.0, rf;
   int di, dj, dk, m, p, pc = adi_pt(cv, ic, jc, kc);
   for (dk = 0; dk < r[2]; ++dk)
     for (dj = 0; dj < r[1]; ++dj)
       for (di = 0; di < r[0]; ++di) {
         p = adi_pt(fv, mg_child(r[0], ic, di), mg_child(r[1], jc, dj), mg_child(r[2], kc, dk));
         den = den + fv->vol[p];
-        for (m = 1; m <= 5; ++m) num[m - 1] = num[m - 1] + fv->vol[p]*ADI_F(fv, q, m, p);
-      }
-  for (m = 1; m <= 5; ++m) ADI_F(cv, q, m, pc) = num[m - 1]/den;
-}
-
-/* restrict_residual: coarse P = sum of the children's residuals; a fine
- * level that is itself coarse adds its own forcing first (add_forcing) */
-ADI_HD static inline void mg_restrict_residual_point(const adi_view *fv, const adi_view *cv, double *pc_field,
-                                                     const int r[3], int ic, int jc, int kc)
-{
-  double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, rf;
-  int di, dj, dk, m, p, pc = adi_pt(cv, ic, jc, kc);
-  for (dk = 0; dk < r[2]; ++dk)
-    for (dj = 0; dj < r[1]; ++dj)
-      for (di = 0; di < r[0]; ++di) {
-        p = adi_pt(fv, mg_child(r[0], ic, di), mg_child(r[1], jc, dj), mg_child(r[2], kc, dk));
         for (m = 1; m <= 5; ++m) {
+          num[m - 1] = num[m - 1] + fv->vol[p]*ADI_F(fv, q, m, p);
           rf = ADI_F(fv, res, m, p);
           if (fv->forcing != NULL) rf = rf + ADI_F(fv, forcing, m, p);
           s[m - 1] = s[m - 1] + rf;
         }
       }
-  for (m = 1; m <= 5; ++m) pc_field[(ptrdiff_t)(m - 1)*cv->npts + pc] = s[m - 1];
+  for (m = 1; m <= 5; ++m) {
+    ADI_F(cv, q, m, pc) = num[m - 1]/den;
+    pc_field[(ptrdiff_t)(m - 1)*cv->npts + pc] = s[m - 1];
+  }
 }
 
 /* subtract_residual: P = P - res */

@@ -396,12 +396,8 @@ ADI_HD static inline void adi_stage2_point(const adi_view *v, int d, int i, int 
 ADI_HD static ADI_FORCEINLINE void adi_stage3_char(const adi_view *v, int d, int p, const double r[5])
 {
   int s0 = 3*(d - 1), m;
-  double ch[5], kmag, nx, ny, nz;
-  kmag = sqrt(ADI_F(v, sc, s0 + 1, p)*ADI_F(v, sc, s0 + 1, p) + ADI_F(v, sc, s0 + 2, p)*ADI_F(v, sc, s0 + 2, p)
-              + ADI_F(v, sc, s0 + 3, p)*ADI_F(v, sc, s0 + 3, p));
-  nx = ADI_F(v, sc, s0 + 1, p)/kmag;
-  ny = ADI_F(v, sc, s0 + 2, p)/kmag;
-  nz = ADI_F(v, sc, s0 + 3, p)/kmag;
+  double ch[5], nx, ny, nz;
+  unit_normal(ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &nx, &ny, &nz);
   char_from_cons(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, r, ch);
   for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_WCH + m, p) = ch[m - 1];
@@ -512,12 +508,8 @@ ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, in
 ADI_HD static ADI_FORCEINLINE void adi_stage5_incr(const adi_view *v, int d, int p, double r[5])
 {
   int s0 = 3*(d - 1), m;
-  double ch[5], kmag, nx, ny, nz;
-  kmag = sqrt(ADI_F(v, sc, s0 + 1, p)*ADI_F(v, sc, s0 + 1, p) + ADI_F(v, sc, s0 + 2, p)*ADI_F(v, sc, s0 + 2, p)
-              + ADI_F(v, sc, s0 + 3, p)*ADI_F(v, sc, s0 + 3, p));
-  nx = ADI_F(v, sc, s0 + 1, p)/kmag;
-  ny = ADI_F(v, sc, s0 + 2, p)/kmag;
-  nz = ADI_F(v, sc, s0 + 3, p)/kmag;
+  double ch[5], nx, ny, nz;
+  unit_normal(ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &nx, &ny, &nz);
   for (m = 1; m <= 5; ++m) ch[m - 1] = ADI_F(v, wk, WK_WCH + m, p);
   cons_from_char(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, ch, r);
