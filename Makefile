@@ -21,7 +21,12 @@ BUILD := build
 OBJ := $(BUILD)/obj
 
 NVCC ?= $(shell command -v nvcc 2>/dev/null || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+# CUDA's root as nvcc itself reports it (its TOP), so that an nvcc reached
+# through a symlink or wrapper (/usr/local/bin/nvcc) still finds lib64
+cuda_home_of = $(or $(realpath $(shell $(or $(realpath $(1)),$(1)) --dryrun -x cu -c /dev/null -o /dev/null 2>&1 | sed -n 's/^#\$$ TOP=//p' | head -n 1)),$(patsubst %/bin/nvcc,%,$(or $(realpath $(1)),$(1))))
+ifeq ($(origin CUDA_HOME),undefined)
+CUDA_HOME := $(if $(NVCC),$(call cuda_home_of,$(NVCC)))
+endif
 CUDA_ARCH ?= sm_90
 CUDA_PTX  := $(patsubst sm_%,compute_%,$(CUDA_ARCH))
 

@@ -32,14 +32,16 @@ FOAM_OBJ    := $(FOAM_BUILD)/obj
 FOAM_OBJS   := $(FOAM_OBJ)/adiflowPCG.o $(FOAM_OBJ)/adiflowTimed.o $(FOAM_OBJ)/afp_cpu.o $(FOAM_OBJ)/afp_common.o
 
 FOAM_NVCC   ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
-FOAM_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(FOAM_NVCC))
+ifeq ($(origin FOAM_CUDA_HOME),undefined)
+FOAM_CUDA_HOME := $(if $(FOAM_NVCC),$(call cuda_home_of,$(FOAM_NVCC)))
+endif
 FOAM_NVFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
                 --fmad=false -Xcompiler -fPIC -Xcompiler -Wall
 ifneq ($(FOAM_NVCC),)
 FOAM_MPI_INC  := $(shell mpicc --showme:incdirs 2>/dev/null | sed 's/^/-I/; s/ / -I/g')
 FOAM_MPI_LIBS := $(shell mpicc --showme:link 2>/dev/null)
 FOAM_OBJS   += $(FOAM_OBJ)/afp_gpu.o
-FOAM_LIBS   := $(FOAM_CUDA_HOME)/lib64/libcudart_static.a $(FOAM_MPI_LIBS) -ldl -lrt -lpthread
+FOAM_LIBS   := -L$(FOAM_CUDA_HOME)/lib64 -L$(FOAM_CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static $(FOAM_MPI_LIBS) -ldl -lrt -lpthread
 else
 FOAM_OBJS   += $(FOAM_OBJ)/afp_gpu_stub.o
 FOAM_LIBS   :=

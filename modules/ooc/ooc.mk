@@ -21,7 +21,9 @@ OOC_LIBSRC := $(OOC_SRC)/case.c $(OOC_SRC)/driver.c $(OOC_SRC)/dev_cpu.c
 OOC_LIBS  := $(MODC_LIB) -lm
 
 OOC_NVCC  ?= /usr/local/cuda/bin/nvcc
-OOC_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(OOC_NVCC))
+ifeq ($(origin OOC_CUDA_HOME),undefined)
+OOC_CUDA_HOME := $(if $(OOC_NVCC),$(call cuda_home_of,$(OOC_NVCC)))
+endif
 OOC_NVFLAGS ?= -O3 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
                --fmad=false --prec-div=true --prec-sqrt=true -Xcompiler -ffp-contract=off
 # ooc2d-cuda travels to a GPU machine that may lack compiler runtimes (MODC_STATIC_RT: common.mk)

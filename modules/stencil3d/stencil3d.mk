@@ -25,7 +25,9 @@ S3_LIBSRC := $(S3_SRC)/case.c $(S3_SRC)/cpu.c $(S3_SRC)/emu.c $(S3_SRC)/emu_fibe
 S3_LIBS  := $(MODC_LIB) -lm
 
 S3_NVCC  ?= /usr/local/cuda/bin/nvcc
-S3_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(S3_NVCC))
+ifeq ($(origin S3_CUDA_HOME),undefined)
+S3_CUDA_HOME := $(if $(S3_NVCC),$(call cuda_home_of,$(S3_NVCC)))
+endif
 # sm_90 machine code plus compute_90 PTX (JIT on newer GPUs); --fmad=false for bit-identity
 S3_NVFLAGS ?= -O3 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
               --fmad=false --prec-div=true --prec-sqrt=true -Xcompiler -ffp-contract=off -Xptxas -warn-spills

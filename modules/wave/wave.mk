@@ -20,7 +20,9 @@ WAVE_HDRS  := $(WAVE_SRC)/wave.h $(MODC_HDRS)
 WAVE_CSRC  := $(WAVE_SRC)/main.c $(WAVE_SRC)/case.c $(WAVE_SRC)/cpu.c
 
 WAVE_NVCC  ?= /usr/local/cuda/bin/nvcc
-WAVE_CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(WAVE_NVCC))
+ifeq ($(origin WAVE_CUDA_HOME),undefined)
+WAVE_CUDA_HOME := $(if $(WAVE_NVCC),$(call cuda_home_of,$(WAVE_NVCC)))
+endif
 # NCCL: CUDA's lib64/lib, the system lib dir, else wherever `find / -name libnccl.so` says
 # (searched only when nvcc is present, so CPU-only makes stay fast)
 ifneq ($(wildcard $(WAVE_NVCC)),)
