@@ -160,12 +160,13 @@ contains
   subroutine start_multigrid()
     integer :: l
     write(output_unit, '(a,i0,a)') '  multigrid: ', nlev, ' levels ('//level_sizes_text(nlev, lev_sizes)// &
-      '), '//mg_config_text(mg)
+      '), '//mg_config_text(mg, sp%roe_low_mach /= ROE_LM_NONE)
     if (nlev < mg%levels) write(output_unit, '(a,i0,a,i0,a)') '  multigrid: asked for ', mg%levels, &
       ' levels, using ', nlev, ': '//mg_note
     if (nlev == mg%levels .and. len(mg_note) > 0) write(output_unit, '(a)') '  multigrid: '//mg_note
     if (nlev == 1) return
-    call build_coarse_levels(sp, xn, nlev, lev_sizes, lev_ratios, mg%coarse_order, levels)
+    call build_coarse_levels(sp, xn, nlev, lev_sizes, lev_ratios, mg%coarse_order, &
+      mg%coarse_roe_low_mach == 'none', levels)
     allocate(lev_weight(nlev))
     lev_weight(1) = 1.0_rk
     do l = 2, nlev

@@ -485,7 +485,7 @@ contains
     end do
     if (rank == 0) then
       write(output_unit, '(a,i0,a)') '  multigrid: ', nfit, ' levels ('//level_sizes_text(nfit, lev_sizes)// &
-        '), '//mg_config_text(mg)
+        '), '//mg_config_text(mg, sp_g%roe_low_mach /= ROE_LM_NONE)
       if (nfit < nlev) write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  multigrid: the blocks of npj x npk = ', &
         dc%npj, ' x ', dc%npk, ' allow ', nfit, ' of the ', nlev, ' levels the grid has (each coarsening of a '// &
         'split direction needs every block to hold an even number of cells, 2 or more after halving); '// &
@@ -510,6 +510,7 @@ contains
       dcl(l)%off = off
       xl = xc(:, :, off(2)-ng:off(2)+nl(2)+ng, off(3)-ng:off(3)+nl(3)+ng)
       call init_level(levels(l), sp_g, xl, nl, lev_ratios(:, l), mg%coarse_order, &
+        mg%coarse_roe_low_mach == 'none', &
         real(product(int(lev_sizes(:, l), ik8)), rk)/real(product(int(lev_sizes(:, 1), ik8)), rk))
       lev_weight(l) = levels(l)%weight
       call move_alloc(xc, xg)

@@ -40,7 +40,7 @@ module case_config
     'kernels=s16,write_vtk=l,write_tecplot=l,write_profiles=l,write_dump=l,write_plot=l;'// &
     'parallel:npj=i,npk=i,adi_mode=s16,pipeline_chunks=i;'// &
     'gpu:device=i,timing=l,overlap=l,merged_steps=s255,tuning_table=s4000;'// &
-    'multigrid:levels=i,cycle=s8,pre_smooth=i,post_smooth=i,coarse_smooth=i,coarse_order=i'
+    'multigrid:levels=i,cycle=s8,pre_smooth=i,post_smooth=i,coarse_smooth=i,coarse_order=i,coarse_roe_low_mach=s8'
 
   interface
     integer(c_int) function adi_case_scan(path, spec, msg, msglen) bind(c, name='adi_case_scan')

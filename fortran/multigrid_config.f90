@@ -3,7 +3,7 @@
 !> single-grid solver (one LU-ADI iteration per step).
 !>
 !>   &multigrid  levels = 4, cycle = 'v', pre_smooth = 1, post_smooth = 1,
-!>               coarse_smooth = 2, coarse_order = 1 /
+!>               coarse_smooth = 2, coarse_order = 1, coarse_roe_low_mach = 'none' /
 !>
 !> build/adiflow also takes --mg-levels N on the command line.
 module multigrid_config
@@ -22,6 +22,12 @@ module multigrid_config
     integer :: post_smooth = 1     !< ... after the coarse correction came back
     integer :: coarse_smooth = 2   !< iterations on the coarsest level
     integer :: coarse_order = 1    !< MUSCL order on the coarse levels (1: first order)
+    !> the Roe dissipation of the coarse levels: 'none' (plain Roe, whatever
+    !> the fine level's roe_low_mach) or 'fine' (the fine level's). The
+    !> low-Mach fix sets the accuracy, and only the fine level's operator
+    !> defines the converged solution; on the coarse levels it leaves the
+    !> coarse-grid correction too little dissipation, and 3D cycles stall.
+    character(len=8) :: coarse_roe_low_mach = 'none'
   end type mg_config_t
 
 contains
@@ -31,20 +37,23 @@ contains
     character(len=*), intent(in) :: path
     type(mg_config_t), intent(inout) :: mg
     integer :: levels, pre_smooth, post_smooth, coarse_smooth, coarse_order, u, ios
-    character(len=8) :: cycle
+    character(len=8) :: cycle, coarse_roe_low_mach
     character(len=512) :: m
-    namelist /multigrid/ levels, cycle, pre_smooth, post_smooth, coarse_smooth, coarse_order
+    namelist /multigrid/ levels, cycle, pre_smooth, post_smooth, coarse_smooth, coarse_order, &
+      coarse_roe_low_mach
     levels = mg%levels; cycle = mg%cycle; pre_smooth = mg%pre_smooth
     post_smooth = mg%post_smooth; coarse_smooth = mg%coarse_smooth; coarse_order = mg%coarse_order
+    coarse_roe_low_mach = mg%coarse_roe_low_mach
     open(newunit=u, file=path, status='old', action='read', iostat=ios, iomsg=m)
     if (ios /= 0) call case_error('cannot open case file "'//trim(path)//'": '//trim(m))
     read(u, nml=multigrid, iostat=ios, iomsg=m)
     close(u)
     if (ios > 0) call case_error('case file "'//trim(path)//'", group &multigrid: '//trim(m)// &
-      ' (keys: levels, cycle, pre_smooth, post_smooth, coarse_smooth, coarse_order)')
+      ' (keys: levels, cycle, pre_smooth, post_smooth, coarse_smooth, coarse_order, coarse_roe_low_mach)')
     if (ios < 0) return
     mg%levels = levels; mg%cycle = lower(cycle); mg%pre_smooth = pre_smooth
     mg%post_smooth = post_smooth; mg%coarse_smooth = coarse_smooth; mg%coarse_order = coarse_order
+    mg%coarse_roe_low_mach = lower(coarse_roe_low_mach)
   end subroutine read_multigrid_config
 
   subroutine validate_multigrid_config(mg)
@@ -56,6 +65,9 @@ contains
     call check('post_smooth (&multigrid)', mg%post_smooth, 0, 8)
     call check('coarse_smooth (&multigrid)', mg%coarse_smooth, 1, 16)
     call check('coarse_order (&multigrid)', mg%coarse_order, 1, 2)
+    if (trim(mg%coarse_roe_low_mach) /= 'none' .and. trim(mg%coarse_roe_low_mach) /= 'fine') &
+      call case_error('coarse_roe_low_mach (&multigrid) = "'//trim(mg%coarse_roe_low_mach)// &
+      '" is not allowed (use none or fine)')
     if (mg%levels > 1 .and. mg%pre_smooth + mg%post_smooth == 0) call case_error( &
       'pre_smooth and post_smooth (&multigrid) are both 0: the fine grid would never be smoothed')
   contains
@@ -70,14 +82,21 @@ contains
     end subroutine check
   end subroutine validate_multigrid_config
 
-  !> "V(1,1) cycle, 2 coarsest-level iterations, first-order coarse levels"
-  function mg_config_text(mg) result(s)
+  !> "V(1,1) cycle, 2 coarsest-level iterations, first-order coarse levels";
+  !> with fine_low_mach (the fine level has a low-Mach fix) also what the
+  !> coarse levels' dissipation is.
+  function mg_config_text(mg, fine_low_mach) result(s)
     type(mg_config_t), intent(in) :: mg
+    logical, intent(in), optional :: fine_low_mach
     character(len=:), allocatable :: s
-    character(len=160) :: b
+    character(len=200) :: b
     write(b, '(a,a,i0,a,i0,a,i0,a,a)') trim(lower(mg%cycle)), '(', mg%pre_smooth, ',', mg%post_smooth, &
       ') cycle, ', mg%coarse_smooth, ' coarsest-level iterations, ', &
       trim(merge('first-order ', 'second-order', mg%coarse_order == 1))//' coarse levels'
+    if (present(fine_low_mach)) then
+      if (fine_low_mach) b = trim(b)//trim(merge(' with plain Roe dissipation', &
+        ' with the low-Mach fix too ', mg%coarse_roe_low_mach == 'none'))
+    end if
     s = trim(b)
     s(1:1) = achar(iachar(s(1:1)) - 32)
   end function mg_config_text

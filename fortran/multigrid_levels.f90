@@ -11,7 +11,7 @@
 module multigrid_levels
   use kinds, only: rk, ik8, ng, nvar
   use grid_layout, only: layout_t, make_layout, field_bytes
-  use solver_params, only: solver_params_t, BC_PERIODIC
+  use solver_params, only: solver_params_t, BC_PERIODIC, ROE_LM_NONE
   use flow_fields, only: fields_t, allocate_fields, host_field_count
   use grid_generation, only: fill_ghost_nodes
   use metrics, only: compute_metrics
@@ -80,10 +80,11 @@ contains
 
   !> Levels 2..nlev from the fine nodes xn1 and the fine parameters sp1
   !> (coarse levels: order coarse_order, their own sizes and layout).
-  subroutine build_coarse_levels(sp1, xn1, nlev, sizes, ratios, coarse_order, levels)
+  subroutine build_coarse_levels(sp1, xn1, nlev, sizes, ratios, coarse_order, plain_roe, levels)
     type(solver_params_t), intent(in) :: sp1
     real(rk), intent(in) :: xn1(:, -ng:, -ng:, -ng:)
     integer, intent(in) :: nlev, sizes(:,:), ratios(:,:), coarse_order
+    logical, intent(in) :: plain_roe
     type(mg_level_t), allocatable, intent(out) :: levels(:)
     integer :: l
     real(rk), allocatable :: xf(:,:,:,:), xc(:,:,:,:)
@@ -91,7 +92,7 @@ contains
     xf = xn1
     do l = 2, nlev
       call coarse_nodes(sp1, xf, sizes(:, l), ratios(:, l), xc)
-      call init_level(levels(l), sp1, xc, sizes(:, l), ratios(:, l), coarse_order, &
+      call init_level(levels(l), sp1, xc, sizes(:, l), ratios(:, l), coarse_order, plain_roe, &
         real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk))
       call move_alloc(xc, xf)
     end do
@@ -121,16 +122,18 @@ contains
   !> One coarse level over the nodes xn (n cells, ghosts included: a whole
   !> grid, or a block's window of one): its parameters (sp1's with the
   !> coarse sizes and order), layout, fields, metrics, forcing and q0.
-  subroutine init_level(lv, sp1, xn, n, ratio, coarse_order, weight)
+  subroutine init_level(lv, sp1, xn, n, ratio, coarse_order, plain_roe, weight)
     type(mg_level_t), intent(inout) :: lv
     type(solver_params_t), intent(in) :: sp1
     real(rk), intent(in) :: xn(:, -ng:, -ng:, -ng:)
     integer, intent(in) :: n(3), ratio(3), coarse_order
+    logical, intent(in) :: plain_roe
     real(rk), intent(in) :: weight
     lv%xn = xn
     lv%lay = make_layout(n(1), n(2), n(3))
     lv%sp = sp1
     lv%sp%order = coarse_order
+    if (plain_roe) lv%sp%roe_low_mach = ROE_LM_NONE
     lv%sp%ni = n(1); lv%sp%nj = n(2); lv%sp%nk = n(3)
     lv%sp%ldi = lv%lay%ldi; lv%sp%ldj = lv%lay%ldj; lv%sp%ldk = lv%lay%ldk
     lv%ratio = ratio
