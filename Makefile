@@ -97,7 +97,7 @@ TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
-         $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran
+         $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
 # CUDA backend only
