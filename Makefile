@@ -47,7 +47,7 @@ else
 FFLAGS_USE := $(FFLAGS_RELEASE)
 endif
 
-F_MODULES := kinds grid_layout solver_params gpu_settings sys_interface case_config output_file flow_math grid_generation \
+F_MODULES := kinds grid_layout solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
   multigrid_cycle multigrid_cpu field_io output_vtk output_tecplot output_profiles \
@@ -97,7 +97,7 @@ TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
-         $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran
+         $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
 # CUDA backend only
@@ -145,12 +145,13 @@ $(OBJ)/cuda/%.o: cuda/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 $(OBJ)/grid_layout.o: $(OBJ)/kinds.o
 $(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o $(OBJ)/sys_interface.o
 $(OBJ)/output_file.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o
-$(OBJ)/flow_math.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
+$(OBJ)/flow_math.o $(OBJ)/flow_math_sp.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
 $(OBJ)/grid_generation.o: $(OBJ)/case_config.o
 $(OBJ)/metrics.o: $(OBJ)/grid_layout.o
 $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o $(OBJ)/time_step.o $(OBJ)/convective_flux.o: \
   $(OBJ)/flow_math.o $(OBJ)/grid_layout.o
 $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o: $(OBJ)/convective_flux.o
+$(OBJ)/lu_adi.o: $(OBJ)/flow_math_sp.o
 $(OBJ)/flow_fields.o $(OBJ)/residual_norms.o $(OBJ)/mass_constraint.o: $(OBJ)/grid_layout.o
 $(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o \
   $(OBJ)/time_step.o $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o

@@ -2,7 +2,8 @@
 !> + LU-ADI, CPU reference or GPU backend through the C bridge.
 !>
 !>   adiflow CASE.nml [--backend auto|cpu|gpu] [--kernels split|merged]
-!>                    [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix] [--mg-levels N]
+!>                    [--implicit-precision double|single] [--max-iter N] [--run-dir DIR]
+!>                    [--restart] [--mass-fix] [--mg-levels N]
 !> With &multigrid levels > 1 each step is one FAS cycle (fortran/multigrid_cycle.f90)
 !> over the levels below the fine grid, on either backend.
 program adiflow
@@ -64,7 +65,8 @@ program adiflow
   case_path = command_argument(1)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|gpu] '// &
-      '[--kernels split|merged] [--max-iter N] [--run-dir DIR] [--restart] [--mass-fix] [--mg-levels N]'
+      '[--kernels split|merged] [--implicit-precision double|single] [--max-iter N] [--run-dir DIR] '// &
+      '[--restart] [--mass-fix] [--mg-levels N]'
     write(output_unit, '(a)') 'case-file keys: see README.md, "Case file reference"'
     if (len_trim(case_path) == 0) error stop 2, quiet=.true.
     stop
@@ -101,6 +103,7 @@ program adiflow
   write(output_unit, '(a)') 'adiflow: '//trim(cs%title)//' ('//trim(case_path)//')'
   write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3,a,i0)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
     cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach, ', MUSCL order ', cs%order
+  write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
 
   call allocate_fields(lay, f)
   call generate_nodes(cs, xn)

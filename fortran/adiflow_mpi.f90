@@ -6,7 +6,7 @@
 !> or from the command line:
 !>   mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] [--adi-mode exact|decoupled]
 !>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--backend auto|cpu|cuda]
-!>          [--kernels split|merged] [--mass-fix] [--mg-levels N]
+!>          [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] [--mg-levels N]
 !> &multigrid (CPU backend): the same FAS cycle on every block, each coarse
 !> level decomposed like the fine one, as many levels as the blocks allow
 !> (every split direction even at every coarsening, >= 2 cells); exact mode
@@ -101,7 +101,8 @@ program adiflow_mpi
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
       '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] '// &
-      '[--backend auto|cpu|gpu] [--kernels split|merged] [--mass-fix] [--mg-levels N]'
+      '[--backend auto|cpu|gpu] [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] '// &
+      '[--mg-levels N]'
     call finish(merge(2, 0, len_trim(case_path) == 0))
   end if
 
@@ -151,6 +152,7 @@ program adiflow_mpi
     write(output_unit, '(a)') 'adiflow_mpi: '//trim(cs%title)//' ('//trim(case_path)//')'
     write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3,a,i0)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
       cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach, ', MUSCL order ', cs%order
+    write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  decomposition: npj x npk = ', dc%npj, ' x ', dc%npk, &
       ' over ', nranks, ' ranks (rank 0 block ', dc%nloc(2), ' x ', dc%nloc(3), ' in j x k)'
     if (dc%exact) then
@@ -427,15 +429,15 @@ contains
       call adi_stage1_eigenvalues(spx, layx, d, fx%qp, fx%sc, fx%vol, fx%wk)
       if (across) then
         call halo_exchange(dx, layx, fx%wk, WK_LAMP + 1, WK_LAMN + 3, d, 1, dx%swp(1, d), dx%swp(2, d))
-        call adi_stage2_coefficients(layx, d, fx%dtv, fx%wk, dx%off, dx%nglob)
+        call adi_stage2_coefficients(spx, layx, d, fx%dtv, fx%wk, dx%off, dx%nglob)
       else
-        call adi_stage2_coefficients(layx, d, fx%dtv, fx%wk)
+        call adi_stage2_coefficients(spx, layx, d, fx%dtv, fx%wk)
       end if
       call adi_stage3_characteristic_rhs(spx, layx, d, fx%qp, fx%sc, fx%dtv, fx%res, fx%dq, fx%wk)
       if (across) then
-        call adi_stage4_pipelined(dx, layx, d, fx%wk)
+        call adi_stage4_pipelined(dx, spx, layx, d, fx%wk)
       else
-        call adi_stage4_sweeps(layx, d, fx%wk)
+        call adi_stage4_sweeps(spx, layx, d, fx%wk)
       end if
       call adi_stage5_update(spx, layx, d, fx%qp, fx%sc, fx%wk, fx%dq, fx%q)
     end do

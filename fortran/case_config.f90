@@ -11,7 +11,7 @@ module case_config
   private
   public :: case_t, read_case, apply_overrides, validate_case, make_solver_params
   public :: case_error, io_error, bc_code, lower, cfl_at, case_stem, extra_option
-  public :: command_argument, run_folder, max_path_len
+  public :: command_argument, run_folder, max_path_len, implicit_text
 
   !> A driver's own "--flag value" option: .true. if flag is one of its own
   !> (and then it has taken value, or stopped with a case_error).
@@ -34,7 +34,7 @@ module case_config
     'beta_x=r,beta_y=r,beta_z=r,grid_type=s16,wavy_amplitude=r,reynolds=r,mach=r,gamma=r,prandtl=r,'// &
     'viscosity_law=s16,sutherland_s=r,wall_thermal=s16,t_wall=r,lid_u=r,lid_v=r,lid_w=r,'// &
     'bc_imin=s16,bc_imax=s16,bc_jmin=s16,bc_jmax=s16,bc_kmin=s16,bc_kmax=s16,order=i,limiter=s16,'// &
-    'roe_low_mach=s16,'// &
+    'roe_low_mach=s16,implicit_precision=s16,'// &
     'entropy_fix=r,cfl=r,cfl_start=r,cfl_ramp_iters=i,mass_fix=l,max_iter=i,tol=r,'// &
     'monitor_interval=i,output_interval=i,restart_interval=i,restart=l,run_dir=s4000,backend=s16,'// &
     'kernels=s16,write_vtk=l,write_tecplot=l,write_profiles=l,write_dump=l,write_plot=l;'// &
@@ -76,6 +76,9 @@ module case_config
     character(len=16) :: limiter = 'vanalbada'
     !> 'none' or 'rieper': Rieper's low-Mach scaling of the Roe dissipation
     character(len=16) :: roe_low_mach = 'none'
+    !> 'double' or 'single': the precision of the implicit LU-ADI operator
+    !> (fortran/lu_adi.f90's header); the state and the residual stay double
+    character(len=16) :: implicit_precision = 'double'
     real(rk) :: entropy_fix = 0.1_rk
     real(rk) :: cfl = 5.0_rk, cfl_start = 1.0_rk
     integer :: cfl_ramp_iters = 100
@@ -145,12 +148,12 @@ contains
     character(len=max_path_len) :: run_dir
     logical :: restart, write_vtk, write_tecplot, write_profiles, write_dump, write_plot
     logical :: mass_fix
-    character(len=16) :: roe_low_mach
+    character(len=16) :: roe_low_mach, implicit_precision
     namelist /adiflow/ title, ni, nj, nk, lx, ly, lz, beta_x, beta_y, beta_z, &
       grid_type, wavy_amplitude, reynolds, mach, gamma, prandtl, viscosity_law, &
       sutherland_s, wall_thermal, t_wall, lid_u, lid_v, lid_w, &
       bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax, &
-      order, limiter, roe_low_mach, entropy_fix, cfl, cfl_start, cfl_ramp_iters, mass_fix, &
+      order, limiter, roe_low_mach, implicit_precision, entropy_fix, cfl, cfl_start, cfl_ramp_iters, mass_fix, &
       max_iter, tol, monitor_interval, output_interval, restart_interval, &
       restart, run_dir, backend, kernels, write_vtk, write_tecplot, &
       write_profiles, write_dump, write_plot
@@ -180,6 +183,7 @@ contains
     bc_jmax = cs%bc_jmax; bc_kmin = cs%bc_kmin; bc_kmax = cs%bc_kmax
     order = cs%order; limiter = cs%limiter; entropy_fix = cs%entropy_fix
     roe_low_mach = cs%roe_low_mach
+    implicit_precision = cs%implicit_precision
     cfl = cs%cfl; cfl_start = cs%cfl_start; cfl_ramp_iters = cs%cfl_ramp_iters
     mass_fix = cs%mass_fix
     max_iter = cs%max_iter; tol = cs%tol; monitor_interval = cs%monitor_interval
@@ -224,6 +228,7 @@ contains
     cs%bc_kmin = lower(bc_kmin); cs%bc_kmax = lower(bc_kmax)
     cs%order = order; cs%limiter = lower(limiter); cs%entropy_fix = entropy_fix
     cs%roe_low_mach = lower(roe_low_mach)
+    cs%implicit_precision = lower(implicit_precision)
     cs%cfl = cfl; cs%cfl_start = cfl_start; cs%cfl_ramp_iters = cfl_ramp_iters
     cs%mass_fix = mass_fix
     cs%max_iter = max_iter; cs%tol = tol; cs%monitor_interval = monitor_interval
@@ -235,7 +240,7 @@ contains
   end subroutine read_case
 
   !> Command-line flags override the case file: --backend X, --kernels X,
-  !> --max-iter N, --run-dir D, --restart, --mass-fix. A driver with "--flag value"
+  !> --implicit-precision X, --max-iter N, --run-dir D, --restart, --mass-fix. A driver with "--flag value"
   !> options of its own (fortran/adiflow_mpi.f90) passes extra, which takes
   !> them, and extra_help, the list of them ("--flag VALUE, ...") that names
   !> the flags and goes into the error message.
@@ -245,8 +250,9 @@ contains
     character(len=*), intent(in), optional :: extra_help
     integer :: n, ia, ios
     character(len=:), allocatable :: arg, val
-    character(len=320) :: allowed
-    allowed = '--backend auto|cpu|gpu, --kernels split|merged, --max-iter N, --run-dir DIR, --restart, --mass-fix'
+    character(len=400) :: allowed
+    allowed = '--backend auto|cpu|gpu, --kernels split|merged, --implicit-precision double|single, '// &
+      '--max-iter N, --run-dir DIR, --restart, --mass-fix'
     if (present(extra_help)) allowed = trim(extra_help)//', '//allowed
     n = command_argument_count()
     ia = 2
@@ -259,11 +265,12 @@ contains
         cs%restart = .true.
       case ('--mass-fix')
         cs%mass_fix = .true.
-      case ('--backend', '--kernels', '--max-iter', '--run-dir')
+      case ('--backend', '--kernels', '--implicit-precision', '--max-iter', '--run-dir')
         if (ia == n) call case_error('option '//trim(arg)//' needs a value')
         select case (trim(arg))
         case ('--backend'); cs%backend = backend_name(val)
         case ('--kernels'); cs%kernels = lower(val)
+        case ('--implicit-precision'); cs%implicit_precision = lower(val)
         case ('--run-dir')
           if (len(val) > max_path_len) call case_error(run_dir_too_long(len(val)))
           cs%run_dir = val
@@ -385,6 +392,7 @@ contains
     call check_int('order', cs%order, 1, 2)
     call check_choice('limiter', cs%limiter, 'vanalbada minmod vanleer')
     call check_choice('roe_low_mach', cs%roe_low_mach, 'none rieper')
+    call check_choice('implicit_precision', cs%implicit_precision, 'double single')
     call check_real('entropy_fix', cs%entropy_fix, 0.0_rk, 1.0_rk, .false.)
     call check_real('cfl', cs%cfl, 0.0_rk, 1.0e4_rk, .true.)
     call check_real('cfl_start', cs%cfl_start, 0.0_rk, 1.0e4_rk, .true.)
@@ -423,11 +431,23 @@ contains
     end select
     sp%wall_thermal = merge(WALL_ISOTHERMAL, WALL_ADIABATIC, cs%wall_thermal == 'isothermal')
     sp%roe_low_mach = merge(ROE_LM_RIEPER, ROE_LM_NONE, cs%roe_low_mach == 'rieper')
+    sp%implicit_single = merge(IMPLICIT_SINGLE, IMPLICIT_DOUBLE, cs%implicit_precision == 'single')
     sp%bc(1) = bc_code('bc_imin', cs%bc_imin); sp%bc(2) = bc_code('bc_imax', cs%bc_imax)
     sp%bc(3) = bc_code('bc_jmin', cs%bc_jmin); sp%bc(4) = bc_code('bc_jmax', cs%bc_jmax)
     sp%bc(5) = bc_code('bc_kmin', cs%bc_kmin); sp%bc(6) = bc_code('bc_kmax', cs%bc_kmax)
     sp%ni = cs%ni; sp%nj = cs%nj; sp%nk = cs%nk
   end function make_solver_params
+
+  !> The implicit operator's precision, for the run header.
+  function implicit_text(cs) result(t)
+    type(case_t), intent(in) :: cs
+    character(len=96) :: t
+    if (cs%implicit_precision == 'single') then
+      t = 'single precision (state and residual in double)'
+    else
+      t = 'double precision'
+    end if
+  end function implicit_text
 
   !> Iteration-based CFL ramp (never residual-based: the backends must take
   !> identical steps).

@@ -14,11 +14,36 @@
 !> flmn(c) = dtv(c) lam-(c+1) / diag(c); increments beyond the wall are zero.
 !> Work fields (last index of wk): lamp 1-3, lamn 4-6, lamv 7-9, flmp 10-12,
 !> flmn 13-15, diag 16-18, characteristic rhs 19-23.
+!>
+!> implicit_precision = 'single' (sp%implicit_single == IMPLICIT_SINGLE): the
+!> operator, which only steers the update towards the steady state, runs in
+!> real(sk); the state q, the residual res and what the operator reads of
+!> them stay double, so the converged solution (res = 0) is the same. The
+!> single path, exactly (the C stage bodies, cuda/common/adiflow_stages.h and
+!> adiflow_merged.h, do the same operations in the same order):
+!>   stage 1  rho, c, mu and eigen_parts (ucon, ck, lv) in double; ucon, ck,
+!>            lv rounded to real(sk); lam, |lam|_v, lam+- in real(sk)
+!>            (flow_math_sp's eigen_split_sp)
+!>   stage 2  dtv rounded to real(sk) once; diag, flmp, flmn in real(sk)
+!>   stage 3  r = -(dtv*res) (res + forcing on a coarse multigrid level) or
+!>            dq in double, as in double mode; the unit normal in double; then
+!>            rho, u, v, w, p, the normal and r rounded to real(sk) and
+!>            char_from_cons_sp (gamma, gm1: the params rounded)
+!>   stage 4  the recurrences in real(sk) (adi4_fwd_first_sp, adi4_fwd_sp,
+!>            adi4_bwd_sp)
+!>   stage 5  cons_from_char_sp; its increments promoted to double into dq,
+!>            and q = q + dq in double
+!> Every real(sk) result is stored in wk promoted to double (exact), so the
+!> layout and every reader of wk (halo exchanges, the GPU kernels) are those
+!> of double mode, and a value read back and rounded to real(sk) is the
+!> value stored.
 module lu_adi
-  use kinds, only: rk
+  use kinds, only: rk, sk
   use grid_layout, only: layout_t
   use solver_params
   use flow_math, only: viscosity, eigen_parts, char_from_cons, cons_from_char, unit_normal
+  use flow_math_sp, only: eigen_split_sp, char_from_cons_sp, cons_from_char_sp, adi4_fwd_first_sp, &
+    adi4_fwd_sp, adi4_bwd_sp
   use convective_flux, only: stage_bounds
   implicit none
   private
@@ -41,8 +66,11 @@ contains
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
     integer :: i, j, k, s, s0
     real(rk) :: rho, c, mu, ucon, ck, lv, lam(3), av
+    real(sk) :: lpf(3), lnf(3), lvf(3)
+    logical :: single
     s0 = 3*(d - 1)
-    !$omp parallel do collapse(2) private(i, s, rho, c, mu, ucon, ck, lv, lam, av)
+    single = sp%implicit_single == IMPLICIT_SINGLE
+    !$omp parallel do collapse(2) private(i, s, rho, c, mu, ucon, ck, lv, lam, av, lpf, lnf, lvf)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -51,6 +79,15 @@ contains
           mu = viscosity(sp, qp(i,j,k,6))
           call eigen_parts(sp, rho, qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), c, mu, vol(i,j,k), &
             sc(i,j,k,s0+1), sc(i,j,k,s0+2), sc(i,j,k,s0+3), ucon, ck, lv)
+          if (single) then
+            call eigen_split_sp(real(ucon, sk), real(ck, sk), real(lv, sk), lpf, lnf, lvf)
+            do s = 1, 3
+              wk(i,j,k,WK_LAMP+s) = real(lpf(s), rk)
+              wk(i,j,k,WK_LAMN+s) = real(lnf(s), rk)
+              wk(i,j,k,WK_LAMV+s) = real(lvf(s), rk)
+            end do
+            cycle
+          end if
           lam(1) = ucon
           lam(2) = ucon + ck
           lam(3) = ucon - ck
@@ -71,7 +108,8 @@ contains
   !> cell of a line, flmn = 0 on the last) hold on the global line and the
   !> coefficients at an internal block face use the neighbour's lam+-
   !> (exchanged into the ghost layer beforehand).
-  subroutine adi_stage2_coefficients(lay, d, dtv, wk, offset, nglobal)
+  subroutine adi_stage2_coefficients(sp, lay, d, dtv, wk, offset, nglobal)
+    type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
     integer, intent(in) :: d
     real(rk), intent(in) :: dtv(-1:,-1:,-1:)
@@ -79,16 +117,37 @@ contains
     integer, intent(in), optional :: offset(3), nglobal(3)
     integer :: i, j, k, s, e(3), p(3), nd(3), off(3)
     real(rk) :: dg
+    real(sk) :: dtf, dgf
+    logical :: single
     e = 0; e(d) = 1
     nd = [lay%ni, lay%nj, lay%nk]
     off = 0
     if (present(offset)) off = offset
     if (present(nglobal)) nd = nglobal
-    !$omp parallel do collapse(2) private(i, s, p, dg)
+    single = sp%implicit_single == IMPLICIT_SINGLE
+    !$omp parallel do collapse(2) private(i, s, p, dg, dtf, dgf)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
           p = [i, j, k] + off
+          if (single) then
+            dtf = real(dtv(i,j,k), sk)
+            do s = 1, 3
+              dgf = 1.0_sk + dtf*real(wk(i,j,k,WK_LAMV+s), sk)
+              wk(i,j,k,WK_DIAG+s) = real(dgf, rk)
+              if (p(d) > 1) then
+                wk(i,j,k,WK_FLMP+s) = real(-(dtf*real(wk(i-e(1),j-e(2),k-e(3),WK_LAMP+s), sk)), rk)
+              else
+                wk(i,j,k,WK_FLMP+s) = 0.0_rk
+              end if
+              if (p(d) < nd(d)) then
+                wk(i,j,k,WK_FLMN+s) = real(dtf*real(wk(i+e(1),j+e(2),k+e(3),WK_LAMN+s), sk)/dgf, rk)
+              else
+                wk(i,j,k,WK_FLMN+s) = 0.0_rk
+              end if
+            end do
+            cycle
+          end if
           do s = 1, 3
             dg = 1.0_rk + dtv(i,j,k)*wk(i,j,k,WK_LAMV+s)
             wk(i,j,k,WK_DIAG+s) = dg
@@ -119,8 +178,11 @@ contains
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
     integer :: i, j, k, m, s0
     real(rk) :: r(5), ch(5), nx, ny, nz
+    real(sk) :: chf(5)
+    logical :: single
     s0 = 3*(d - 1)
-    !$omp parallel do collapse(2) private(i, m, r, ch, nx, ny, nz)
+    single = sp%implicit_single == IMPLICIT_SINGLE
+    !$omp parallel do collapse(2) private(i, m, r, ch, nx, ny, nz, chf)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -132,6 +194,13 @@ contains
             r = dq(i,j,k,:)
           end if
           call unit_normal(sc(i,j,k,s0+1), sc(i,j,k,s0+2), sc(i,j,k,s0+3), nx, ny, nz)
+          if (single) then
+            call char_from_cons_sp(sp, real(qp(i,j,k,1), sk), real(qp(i,j,k,2), sk), real(qp(i,j,k,3), sk), &
+              real(qp(i,j,k,4), sk), real(qp(i,j,k,5), sk), real(nx, sk), real(ny, sk), real(nz, sk), &
+              real(r, sk), chf)
+            wk(i,j,k,WK_WCH+1:WK_WCH+5) = real(chf, rk)
+            cycle
+          end if
           call char_from_cons(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), &
             qp(i,j,k,5), nx, ny, nz, r, ch)
           wk(i,j,k,WK_WCH+1:WK_WCH+5) = ch
@@ -144,11 +213,16 @@ contains
   !> Forward then backward sweep of every line of direction d, for the five
   !> characteristic variables. Lines are independent; the loop nest only
   !> differs per direction to keep memory access contiguous in i.
-  subroutine adi_stage4_sweeps(lay, d, wk)
+  subroutine adi_stage4_sweeps(sp, lay, d, wk)
+    type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
     integer, intent(in) :: d
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
     integer :: i, j, k, m, a, r, s, ni, nj, nk
+    if (sp%implicit_single == IMPLICIT_SINGLE) then
+      call adi_stage4_sweeps_sp(lay, d, wk)
+      return
+    end if
     ni = lay%ni; nj = lay%nj; nk = lay%nk
     select case (d)
     case (1)
@@ -213,6 +287,84 @@ contains
     end select
   end subroutine adi_stage4_sweeps
 
+  !> adi_stage4_sweeps in real(sk): the same loops, each element rounded to
+  !> real(sk) (exact: wk holds real(sk) values in this mode), the recurrence
+  !> in real(sk), the result stored promoted.
+  subroutine adi_stage4_sweeps_sp(lay, d, wk)
+    type(layout_t), intent(in) :: lay
+    integer, intent(in) :: d
+    real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
+    integer :: i, j, k, m, a, r, s, ni, nj, nk
+    ni = lay%ni; nj = lay%nj; nk = lay%nk
+    select case (d)
+    case (1)
+      !$omp parallel do collapse(2) private(j, m, a, r, s)
+      do k = 1, nk
+        do j = 1, nj
+          do m = 1, 5
+            r = WK_WCH + m; s = eig_of_char(m)
+            wk(1,j,k,r) = real(adi4_fwd_first_sp(real(wk(1,j,k,r), sk), real(wk(1,j,k,WK_DIAG+s), sk)), rk)
+            do a = 2, ni
+              wk(a,j,k,r) = real(adi4_fwd_sp(real(wk(a,j,k,r), sk), real(wk(a,j,k,WK_FLMP+s), sk), &
+                real(wk(a,j,k,WK_DIAG+s), sk), real(wk(a-1,j,k,r), sk)), rk)
+            end do
+            do a = ni - 1, 1, -1
+              wk(a,j,k,r) = real(adi4_bwd_sp(real(wk(a,j,k,r), sk), real(wk(a,j,k,WK_FLMN+s), sk), &
+                real(wk(a+1,j,k,r), sk)), rk)
+            end do
+          end do
+        end do
+      end do
+      !$omp end parallel do
+    case (2)
+      !$omp parallel do private(m, a, i, r, s)
+      do k = 1, nk
+        do m = 1, 5
+          r = WK_WCH + m; s = eig_of_char(m)
+          do i = 1, ni
+            wk(i,1,k,r) = real(adi4_fwd_first_sp(real(wk(i,1,k,r), sk), real(wk(i,1,k,WK_DIAG+s), sk)), rk)
+          end do
+          do a = 2, nj
+            do i = 1, ni
+              wk(i,a,k,r) = real(adi4_fwd_sp(real(wk(i,a,k,r), sk), real(wk(i,a,k,WK_FLMP+s), sk), &
+                real(wk(i,a,k,WK_DIAG+s), sk), real(wk(i,a-1,k,r), sk)), rk)
+            end do
+          end do
+          do a = nj - 1, 1, -1
+            do i = 1, ni
+              wk(i,a,k,r) = real(adi4_bwd_sp(real(wk(i,a,k,r), sk), real(wk(i,a,k,WK_FLMN+s), sk), &
+                real(wk(i,a+1,k,r), sk)), rk)
+            end do
+          end do
+        end do
+      end do
+      !$omp end parallel do
+    case default
+      !$omp parallel do private(m, a, i, r, s)
+      do j = 1, nj
+        do m = 1, 5
+          r = WK_WCH + m; s = eig_of_char(m)
+          do i = 1, ni
+            wk(i,j,1,r) = real(adi4_fwd_first_sp(real(wk(i,j,1,r), sk), real(wk(i,j,1,WK_DIAG+s), sk)), rk)
+          end do
+          do a = 2, nk
+            do i = 1, ni
+              wk(i,j,a,r) = real(adi4_fwd_sp(real(wk(i,j,a,r), sk), real(wk(i,j,a,WK_FLMP+s), sk), &
+                real(wk(i,j,a,WK_DIAG+s), sk), real(wk(i,j,a-1,r), sk)), rk)
+            end do
+          end do
+          do a = nk - 1, 1, -1
+            do i = 1, ni
+              wk(i,j,a,r) = real(adi4_bwd_sp(real(wk(i,j,a,r), sk), real(wk(i,j,a,WK_FLMN+s), sk), &
+                real(wk(i,j,a+1,r), sk)), rk)
+            end do
+          end do
+        end do
+      end do
+      !$omp end parallel do
+    end select
+  end subroutine adi_stage4_sweeps_sp
+
   !> Back to conservative increments: dq for the next direction, or, after
   !> the last direction (d = 3), q = q + dq.
   subroutine adi_stage5_update(sp, lay, d, qp, sc, wk, dq, q)
@@ -223,14 +375,24 @@ contains
     real(rk), intent(inout) :: dq(-1:,-1:,-1:,:), q(-1:,-1:,-1:,:)
     integer :: i, j, k, m, s0
     real(rk) :: r(5), nx, ny, nz
+    real(sk) :: rf(5)
+    logical :: single
     s0 = 3*(d - 1)
-    !$omp parallel do collapse(2) private(i, m, r, nx, ny, nz)
+    single = sp%implicit_single == IMPLICIT_SINGLE
+    !$omp parallel do collapse(2) private(i, m, r, nx, ny, nz, rf)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
           call unit_normal(sc(i,j,k,s0+1), sc(i,j,k,s0+2), sc(i,j,k,s0+3), nx, ny, nz)
-          call cons_from_char(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), &
-            qp(i,j,k,5), nx, ny, nz, wk(i,j,k,WK_WCH+1:WK_WCH+5), r)
+          if (single) then
+            call cons_from_char_sp(sp, real(qp(i,j,k,1), sk), real(qp(i,j,k,2), sk), real(qp(i,j,k,3), sk), &
+              real(qp(i,j,k,4), sk), real(qp(i,j,k,5), sk), real(nx, sk), real(ny, sk), real(nz, sk), &
+              real(wk(i,j,k,WK_WCH+1:WK_WCH+5), sk), rf)
+            r = real(rf, rk)
+          else
+            call cons_from_char(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), &
+              qp(i,j,k,5), nx, ny, nz, wk(i,j,k,WK_WCH+1:WK_WCH+5), r)
+          end if
           if (d < 3) then
             dq(i,j,k,:) = r
           else

@@ -72,9 +72,9 @@ contains
     if (present(forcing)) call add_forcing(lay, forcing, f%res)
     do d = 1, 3
       call adi_stage1_eigenvalues(sp, lay, d, f%qp, f%sc, f%vol, f%wk)
-      call adi_stage2_coefficients(lay, d, f%dtv, f%wk)
+      call adi_stage2_coefficients(sp, lay, d, f%dtv, f%wk)
       call adi_stage3_characteristic_rhs(sp, lay, d, f%qp, f%sc, f%dtv, f%res, f%dq, f%wk)
-      call adi_stage4_sweeps(lay, d, f%wk)
+      call adi_stage4_sweeps(sp, lay, d, f%wk)
       call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
     end do
     if (present(mass0)) call rescale_to_mass(lay, f%q, mass0, total_mass(lay, f%vol, f%q))

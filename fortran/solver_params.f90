@@ -12,6 +12,7 @@ module solver_params
   public :: VISC_CONSTANT, VISC_SUTHERLAND, LIM_VANALBADA, LIM_MINMOD, LIM_VANLEER
   public :: WALL_ADIABATIC, WALL_ISOTHERMAL
   public :: ROE_LM_NONE, ROE_LM_RIEPER
+  public :: IMPLICIT_DOUBLE, IMPLICIT_SINGLE
 
   integer(c_int), parameter :: BC_WALL = 0, BC_LID = 1, BC_PERIODIC = 2
   integer(c_int), parameter :: VISC_CONSTANT = 0, VISC_SUTHERLAND = 1
@@ -20,6 +21,10 @@ module solver_params
   !> roe_low_mach: the Roe dissipation as it is, or with Rieper's (2011)
   !> low-Mach scaling of the normal-velocity jump in the acoustic waves
   integer(c_int), parameter :: ROE_LM_NONE = 0, ROE_LM_RIEPER = 1
+  !> implicit_precision: the LU-ADI operator (eigenvalues, sweep coefficients,
+  !> characteristic increments, sweeps) in double, or in single precision
+  !> (fortran/lu_adi.f90's header); the state and the residual stay double
+  integer(c_int), parameter :: IMPLICIT_DOUBLE = 0, IMPLICIT_SINGLE = 1
 
   type, bind(c) :: solver_params_t
     real(c_double) :: gamma = 1.4d0
@@ -41,5 +46,6 @@ module solver_params
     integer(c_int) :: ni = 0, nj = 0, nk = 0
     integer(c_int) :: ldi = 0, ldj = 0, ldk = 0
     integer(c_int) :: roe_low_mach = 0   !< ROE_LM_NONE or ROE_LM_RIEPER (appended: older members keep their offsets)
+    integer(c_int) :: implicit_single = 0 !< IMPLICIT_DOUBLE or IMPLICIT_SINGLE (appended, as roe_low_mach)
   end type solver_params_t
 end module solver_params

@@ -9,6 +9,9 @@ enum { ADI_LIM_VANALBADA = 0, ADI_LIM_MINMOD = 1, ADI_LIM_VANLEER = 2 };
 enum { ADI_WALL_ADIABATIC = 0, ADI_WALL_ISOTHERMAL = 1 };
 /* roe_low_mach: Roe's dissipation as it is, or Rieper's (2011) low-Mach fix */
 enum { ADI_ROE_LM_NONE = 0, ADI_ROE_LM_RIEPER = 1 };
+/* implicit_precision: the LU-ADI operator in double or in single precision
+ * (fortran/lu_adi.f90's header); the state and the residual stay double */
+enum { ADI_IMPLICIT_DOUBLE = 0, ADI_IMPLICIT_SINGLE = 1 };
 
 typedef struct adi_solver_params {
   double gamma;
@@ -30,6 +33,7 @@ typedef struct adi_solver_params {
   int ni, nj, nk;
   int ldi, ldj, ldk;
   int roe_low_mach;    /* ADI_ROE_LM_NONE or ADI_ROE_LM_RIEPER (appended: older members keep their offsets) */
+  int implicit_single; /* ADI_IMPLICIT_DOUBLE or ADI_IMPLICIT_SINGLE (appended, as roe_low_mach) */
 } adi_solver_params;
 
 #endif

@@ -58,3 +58,30 @@ void c_viscous_face_flux(const adi_solver_params *sp, int dn, const double dphi[
 {
   viscous_face_flux(sp, dn, dphi, mv, s[0], s[1], s[2], s[3], s[4], s[5], fv);
 }
+
+/* the single-precision twins (implicit_precision = 'single') */
+/* in = ucon, ck, lv; out = lamp(3), lamn(3), lamv(3) */
+void c_eigen_split_sp(const float in[3], float out[9])
+{
+  eigen_split_sp(in[0], in[1], in[2], &out[0], &out[3], &out[6]);
+}
+
+void c_char_from_cons_sp(const adi_solver_params *sp, const float st[5], const float n[3], const float r[5],
+                         float ch[5])
+{
+  char_from_cons_sp(sp, st[0], st[1], st[2], st[3], st[4], n[0], n[1], n[2], r, ch);
+}
+
+void c_cons_from_char_sp(const adi_solver_params *sp, const float st[5], const float n[3], const float ch[5],
+                         float r[5])
+{
+  cons_from_char_sp(sp, st[0], st[1], st[2], st[3], st[4], n[0], n[1], n[2], ch, r);
+}
+
+/* in = w, flmp (or flmn), dg, x; out = fwd_first(w, dg), fwd(w, flmp, dg, x), bwd(w, flmn, x) */
+void c_adi4_sp(const float in[4], float out[3])
+{
+  out[0] = adi4_fwd_first_sp(in[0], in[2]);
+  out[1] = adi4_fwd_sp(in[0], in[1], in[2], in[3]);
+  out[2] = adi4_bwd_sp(in[0], in[1], in[3]);
+}

@@ -8,7 +8,7 @@
 #define MEMBERS(X)                                                                                        \
   X(gamma) X(gm1) X(ggm1) X(gm2) X(re_inv) X(cond_coef) X(sutherland_s) X(efix) X(vis_fac) X(t_wall)     \
   X(lid_u) X(lid_v) X(lid_w) X(visc_law) X(order) X(limiter) X(wall_thermal) X(bc) X(ni) X(nj) X(nk)     \
-  X(ldi) X(ldj) X(ldk) X(roe_low_mach)
+  X(ldi) X(ldj) X(ldk) X(roe_low_mach) X(implicit_single)
 
 /* out[0] = size, out[1..] = offsets; returns the number of members */
 int adi_params_layout(int64_t *out, int nmax)

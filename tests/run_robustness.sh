@@ -66,6 +66,7 @@ badval "boundary"          "bc_imin = 'inflow'"      'bc_imin = "inflow" is not 
 badval "unpaired periodic" "bc_kmin = 'periodic'"    "periodic boundaries come in pairs"
 badval "backend"           "backend = 'opencl'"      'backend = "opencl" is not allowed'
 badval "kernels"           "kernels = 'fast'"        'kernels = "fast" is not allowed'
+badval "implicit_precision" "implicit_precision = 'half'" 'implicit_precision = "half" is not allowed \(use one of: double single\)'
 badval "max_iter < 0"      "max_iter = -1"           "max_iter = -1 is out of range"
 badval "monitor_interval"  "monitor_interval = 0"    "monitor_interval = 0 is out of range"
 badval "lid_u"             "lid_u = 1000.0"          "lid_u = .* is out of range"
@@ -129,6 +130,10 @@ try "adiflow: no arguments" 2 "usage: adiflow" ./build/adiflow
 try "adiflow: --max-iter abc" 2 '--max-iter "abc" is not an integer' ./build/adiflow "$T/small.nml" --max-iter abc --run-dir "$T/v"
 try "adiflow: --max-iter -1" 2 "max_iter = -1 is out of range" ./build/adiflow "$T/small.nml" --max-iter -1 --run-dir "$T/v"
 try "adiflow: --backend bogus" 2 'backend = "bogus" is not allowed' ./build/adiflow "$T/small.nml" --backend bogus --run-dir "$T/v"
+try "adiflow: --implicit-precision half" 2 'implicit_precision = "half" is not allowed \(use one of: double single\)' \
+  ./build/adiflow "$T/small.nml" --implicit-precision half --run-dir "$T/v"
+try "adiflow: --implicit-precision without a value" 2 "option --implicit-precision needs a value" \
+  ./build/adiflow "$T/small.nml" --run-dir "$T/v" --implicit-precision
 try "adiflow: --run-dir without a value" 2 "option --run-dir needs a value" ./build/adiflow "$T/small.nml" --run-dir
 try "adiflow: unknown option" 2 'unknown option "--frobnicate"' ./build/adiflow "$T/small.nml" --frobnicate
 
@@ -337,6 +342,8 @@ if [ -x build/adiflow_mpi ] && command -v mpirun > /dev/null 2>&1; then
   try "adiflow_mpi: a FIFO as the case file (no hang)" 2 "is a FIFO" $MPI "$T/fifo.nml"
   printf '&adiflow\nni = 8, nj = 8, nk = 4\n/\n&parallel\nnpj = 2.5\n/\n' > "$T/mp.nml"
   try "adiflow_mpi: a bad &parallel value" 2 "npj = 2.5 in &parallel is not an integer" $MPI "$T/mp.nml" --run-dir "$T/v"
+  try "adiflow_mpi: --implicit-precision half" 2 'implicit_precision = "half" is not allowed \(use one of: double single\)' \
+    $MPI "$T/m.nml" --implicit-precision half --run-dir "$T/v"
   try "adiflow_mpi: a hostile run folder runs nothing" 0 "done; outputs in" $MPI "$T/m.nml" --run-dir "$T/h/\$(touch $T/pwned4)"
   [ ! -e "$T/pwned4" ] && ok "adiflow_mpi: no command ran" || bad "adiflow_mpi: the run folder name ran a command"
   try "adiflow_mpi: a 5000-character run folder is refused at the start" 2 "at most 4000" $MPI "$T/m.nml" --run-dir "$L5000"

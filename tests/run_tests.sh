@@ -82,6 +82,7 @@ badcase "unknown key"      "reynold = 100."                 "reynold"
 badcase "wrong type"       "ni = 'abc'"                     "case file"
 badcase "bad limiter"      "limiter = 'superbee'"           'limiter = "superbee" is not allowed (use one of: vanalbada minmod vanleer)'
 badcase "bad roe_low_mach" "roe_low_mach = 'weiss'"         'roe_low_mach = "weiss" is not allowed (use one of: none rieper)'
+badcase "bad implicit_precision" "implicit_precision = 'half'" 'implicit_precision = "half" is not allowed (use one of: double single)'
 badcase "bad boundary"     "bc_imin = 'inflow'"             'bc_imin = "inflow" is not allowed'
 badcase "unpaired periodic" "bc_kmin = 'periodic'"          "periodic boundaries come in pairs"
 badcase "bad backend"      "backend = 'opencl'"             'backend = "opencl" is not allowed'

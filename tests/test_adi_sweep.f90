@@ -45,13 +45,13 @@ program test_adi_sweep
 
   do d = 1, 3
     call adi_stage1_eigenvalues(sp, lay, d, f%qp, f%sc, f%vol, f%wk)
-    call adi_stage2_coefficients(lay, d, f%dtv, f%wk)
+    call adi_stage2_coefficients(sp, lay, d, f%dtv, f%wk)
     do m = 1, 5
       f%wk(1:lay%ni, 1:lay%nj, 1:lay%nk, WK_WCH + m) = r(:,:,:, 5 + m) - 0.5_rk
     end do
     if (.not. allocated(w0)) allocate(w0(-1:lay%ldi-2, -1:lay%nj+2, -1:lay%nk+2, 5))
     w0 = f%wk(:,:,:, WK_WCH+1:WK_WCH+5)
-    call adi_stage4_sweeps(lay, d, f%wk)
+    call adi_stage4_sweeps(sp, lay, d, f%wk)
     e = 0; e(d) = 1
     n = nd(d)
     worst = 0.0_rk

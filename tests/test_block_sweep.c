@@ -47,8 +47,8 @@ int main(void)
   ptrdiff_t npts, p;
   double *ref, *blk;
   unsigned seed = 12345u;
-  int d, b, c, m, f, k, nb, nc;
-  char what[160];
+  int d, b, c, m, f, k, nb, nc, single;
+  char what[200];
 
   memset(&sp, 0, sizeof sp);
   sp.ni = 7; sp.nj = 11; sp.nk = 9;
@@ -58,8 +58,12 @@ int main(void)
   blk = malloc((size_t)(ADI_NWORK*npts)*sizeof(double));
   if (ref == NULL || blk == NULL) return 1;
 
+  /* both implicit precisions: in single mode the work fields hold floats
+   * (promoted), as the single-precision stages leave them */
+  for (single = 0; single <= 1; ++single)
   for (d = 2; d <= 3; ++d) {
     adi_view v;
+    sp.implicit_single = single ? ADI_IMPLICIT_SINGLE : ADI_IMPLICIT_DOUBLE;
     /* a diagonally dominant system with rounding in every operation */
     for (f = 0; f < ADI_NWORK; ++f)
       for (p = 0; p < npts; ++p) {
@@ -67,7 +71,7 @@ int main(void)
         if (f >= WK_DIAG && f < WK_DIAG + 3) x = rnd(&seed, 1.5, 3.0);
         else if (f >= WK_FLMP && f < WK_FLMN + 3) x = rnd(&seed, -0.45, 0.45);
         else x = rnd(&seed, -1.0, 1.0);
-        ref[(ptrdiff_t)f*npts + p] = x;
+        ref[(ptrdiff_t)f*npts + p] = single ? (double)(float)x : x;
       }
     memcpy(blk, ref, (size_t)(ADI_NWORK*npts)*sizeof(double));
 
@@ -90,8 +94,8 @@ int main(void)
           for (m = 1; m <= 5; ++m) adi_stage4_bwd_var(&bv, d, b, c, m, k < 2);
     }
     snprintf(what, sizeof what, "LU-ADI sweep along %c over 3 blocks (sizes %d, %d, %d) == the whole lines, "
-             "bit for bit (all work fields)", d == 2 ? 'j' : 'k', cut[d - 2][1] - cut[d - 2][0],
-             cut[d - 2][2] - cut[d - 2][1], cut[d - 2][3] - cut[d - 2][2]);
+             "bit for bit (all work fields), implicit_precision %s", d == 2 ? 'j' : 'k', cut[d - 2][1] - cut[d - 2][0],
+             cut[d - 2][2] - cut[d - 2][1], cut[d - 2][3] - cut[d - 2][2], single ? "single" : "double");
     check(memcmp(ref, blk, (size_t)(ADI_NWORK*npts)*sizeof(double)) == 0, what);
     /* the test must be able to fail: the recurrences changed something */
     {
@@ -108,9 +112,9 @@ int main(void)
         bv.npts = npts;
         adi_stage4_fwd_var(&bv, d, 1, 1, 1, 0);
       }
-      check(memcmp(ref, orig, (size_t)(ADI_NWORK*npts)*sizeof(double)) != 0,
-            d == 2 ? "a block that ignores the value passed on changes the result (j)"
-                   : "a block that ignores the value passed on changes the result (k)");
+      snprintf(what, sizeof what, "a block that ignores the value passed on changes the result (%c, %s)",
+               d == 2 ? 'j' : 'k', single ? "single" : "double");
+      check(memcmp(ref, orig, (size_t)(ADI_NWORK*npts)*sizeof(double)) != 0, what);
       free(orig);
     }
   }

@@ -2,13 +2,17 @@
 !> kernels use), compiled by gcc with -ffp-contract=off, against their
 !> Fortran twins in flow_math.f90 on random inputs: every result must be the
 !> same bits. This is what makes a bit-identical GPU backend possible (nvcc
-!> compiles the same header with --fmad=false in the strict build).
+!> compiles the same header with --fmad=false in the strict build). The
+!> single-precision twins of implicit_precision = 'single' (the _sp functions,
+!> fortran/flow_math_sp.f90) are checked the same way, on the same inputs
+!> rounded to single precision.
 program test_math_c_vs_fortran
   use, intrinsic :: iso_c_binding
-  use, intrinsic :: iso_fortran_env, only: int64
-  use kinds, only: rk
+  use, intrinsic :: iso_fortran_env, only: int32, int64
+  use kinds, only: rk, sk
   use solver_params
   use flow_math
+  use flow_math_sp
   use test_util
   implicit none
 
@@ -66,6 +70,28 @@ program test_math_c_vs_fortran
       real(c_double), intent(in) :: dphi(3, 4), mv(3, 3), s(6)
       real(c_double), intent(out) :: fv(5)
     end subroutine
+    subroutine c_eigen_split_sp(in, out) bind(c, name='c_eigen_split_sp')
+      import :: c_float
+      real(c_float), intent(in) :: in(3)
+      real(c_float), intent(out) :: out(9)
+    end subroutine
+    subroutine c_char_from_cons_sp(sp, st, n, r, ch) bind(c, name='c_char_from_cons_sp')
+      import :: solver_params_t, c_float
+      type(solver_params_t), intent(in) :: sp
+      real(c_float), intent(in) :: st(5), n(3), r(5)
+      real(c_float), intent(out) :: ch(5)
+    end subroutine
+    subroutine c_cons_from_char_sp(sp, st, n, ch, r) bind(c, name='c_cons_from_char_sp')
+      import :: solver_params_t, c_float
+      type(solver_params_t), intent(in) :: sp
+      real(c_float), intent(in) :: st(5), n(3), ch(5)
+      real(c_float), intent(out) :: r(5)
+    end subroutine
+    subroutine c_adi4_sp(in, out) bind(c, name='c_adi4_sp')
+      import :: c_float
+      real(c_float), intent(in) :: in(4)
+      real(c_float), intent(out) :: out(3)
+    end subroutine
   end interface
 
   integer, parameter :: ntrial = 5000
@@ -73,6 +99,7 @@ program test_math_c_vs_fortran
   integer :: combo, trial
   integer :: bad_prim, bad_visc, bad_lim, bad_roe, bad_chr, bad_cons, bad_wall, bad_eig, bad_vis
   integer :: n_efix, n_lim_zero, n_lim_tie, n_lm_scaled, n_lm_clipped, n_lm_moved
+  integer :: bad_eig_sp, bad_chr_sp, bad_cons_sp, bad_swp_sp, n_sp_own
   real(rk) :: x(40)
   character(len=160) :: name
 
@@ -80,6 +107,7 @@ program test_math_c_vs_fortran
   bad_prim = 0; bad_visc = 0; bad_lim = 0; bad_roe = 0; bad_chr = 0; bad_cons = 0
   bad_wall = 0; bad_eig = 0; bad_vis = 0
   n_efix = 0; n_lim_zero = 0; n_lim_tie = 0; n_lm_scaled = 0; n_lm_clipped = 0; n_lm_moved = 0
+  bad_eig_sp = 0; bad_chr_sp = 0; bad_cons_sp = 0; bad_swp_sp = 0; n_sp_own = 0
 
   ! every combination of viscosity law, wall thermal condition and limiter,
   ! each with the plain Roe dissipation (combo < 12) and Rieper's low-Mach fix
@@ -115,6 +143,14 @@ program test_math_c_vs_fortran
   call check(bad_wall == 0, 'wall_ghost_state (isothermal, adiabatic, moving lid): C == Fortran bit for bit')
   call check(bad_eig == 0, 'eigen_parts: C == Fortran bit for bit')
   call check(bad_vis == 0, 'viscous_face_flux (dn = 1, 2, 3): C == Fortran bit for bit')
+  call check(bad_eig_sp == 0, 'eigen_split_sp (implicit_precision single): C == Fortran bit for bit')
+  call check(bad_chr_sp == 0, 'char_from_cons_sp (implicit_precision single): C == Fortran bit for bit')
+  call check(bad_cons_sp == 0, 'cons_from_char_sp (implicit_precision single): C == Fortran bit for bit')
+  call check(bad_swp_sp == 0, 'adi4_fwd_first_sp, adi4_fwd_sp, adi4_bwd_sp (implicit_precision single): '// &
+    'C == Fortran bit for bit')
+  write(name, '(a,i0,a,i0,a)') 'char_from_cons_sp computes in single precision: it differs from the double '// &
+    'result rounded to single in ', n_sp_own, ' of ', 24*ntrial, ' cases'
+  call check(n_sp_own > 24*ntrial/20, trim(name))
   call test_summary()
 
 contains
@@ -145,6 +181,11 @@ contains
     same = all(transfer(a, 0_int64, size(a)) == transfer(b, 0_int64, size(b)))
   end function same
 
+  logical function same_sp(a, b)
+    real(sk), intent(in) :: a(:), b(:)
+    same_sp = all(transfer(a, 0_int32, size(a)) == transfer(b, 0_int32, size(b)))
+  end function same_sp
+
   !> A state rho, u, v, w, p with p near the case's pressure scale 1/(gamma M^2).
   function state(r) result(st)
     real(rk), intent(in) :: r(5)
@@ -171,6 +212,7 @@ contains
     real(rk) :: stl(5), str(5), q(5), o6(6), f6(6), fo(5), co(5), s(3), n(3), r(5), ch(5), ch2(5)
     real(rk) :: in13(13), in10(10), o3(3), f3(3), dphi(3, 4), mv(3, 3), s6(6), a, b, c, t, kk(3)
     real(rk) :: unt, ct, fl(5)
+    real(sk) :: stf(5), nf(3), rf(5), chf(5), chf2(5), rf2(5), rf3(5), e9(9), e9c(9), w4(4), o3f(3)
     integer :: dn, k
     integer(c_int) :: dnc
 
@@ -231,6 +273,20 @@ contains
     call c_cons_from_char(sp, stl, n, ch, co)
     if (.not. same(r, co)) bad_cons = bad_cons + 1
 
+    ! their single-precision twins on the same inputs rounded to single
+    stf = real(stl, sk)
+    nf = real(n, sk)
+    rf = real(1.0e-3_rk*(x(31:35) - 0.5_rk), sk)
+    call char_from_cons_sp(sp, stf(1), stf(2), stf(3), stf(4), stf(5), nf(1), nf(2), nf(3), rf, chf)
+    call c_char_from_cons_sp(sp, stf, nf, rf, chf2)
+    if (.not. same_sp(chf, chf2)) bad_chr_sp = bad_chr_sp + 1
+    call char_from_cons(sp, real(stf(1), rk), real(stf(2), rk), real(stf(3), rk), real(stf(4), rk), &
+      real(stf(5), rk), real(nf(1), rk), real(nf(2), rk), real(nf(3), rk), real(rf, rk), ch2)
+    if (.not. same_sp(chf, real(ch2, sk))) n_sp_own = n_sp_own + 1
+    call cons_from_char_sp(sp, stf(1), stf(2), stf(3), stf(4), stf(5), nf(1), nf(2), nf(3), chf, rf2)
+    call c_cons_from_char_sp(sp, stf, nf, chf, rf3)
+    if (.not. same_sp(rf2, rf3)) bad_cons_sp = bad_cons_sp + 1
+
     ! wall ghost state: resting and moving walls
     q = cons(str)
     call wall_ghost_state(sp, 0.0_rk, 0.0_rk, 0.0_rk, q, fl)
@@ -248,6 +304,15 @@ contains
       in10(10), f3(1), f3(2), f3(3))
     call c_eigen_parts(sp, in10, o3)
     if (.not. same(f3, o3)) bad_eig = bad_eig + 1
+    call eigen_split_sp(real(f3(1), sk), real(f3(2), sk), real(f3(3), sk), e9(1:3), e9(4:6), e9(7:9))
+    call c_eigen_split_sp(real(f3, sk), e9c)
+    if (.not. same_sp(e9, e9c)) bad_eig_sp = bad_eig_sp + 1
+
+    ! the sweep recurrences' single-precision steps
+    w4 = real([x(36) - 0.5_rk, 0.9_rk*(x(37) - 0.5_rk), 1.0_rk + 2.0_rk*x(38), x(39) - 0.5_rk], sk)
+    call c_adi4_sp(w4, o3f)
+    if (.not. same_sp([adi4_fwd_first_sp(w4(1), w4(3)), adi4_fwd_sp(w4(1), w4(2), w4(3), w4(4)), &
+      adi4_bwd_sp(w4(1), w4(2), w4(4))], o3f)) bad_swp_sp = bad_swp_sp + 1
 
     ! viscous face flux through each face direction
     do k = 1, 4

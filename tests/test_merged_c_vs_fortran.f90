@@ -8,6 +8,8 @@
 !> writes dq), the ADI work fields that
 !> the merged family still writes (flmp, flmn, diag, wch) the same bits on
 !> the interior, with the launches' points visited forwards and backwards.
+!> Every grid runs twice: with implicit_precision = 'double' and 'single'
+!> (the single-precision ADI bodies, fortran/lu_adi.f90's header).
 program test_merged_c_vs_fortran
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int64, output_unit
@@ -48,11 +50,19 @@ program test_merged_c_vs_fortran
     'all,-adi5f', 'all']
   type(case_t) :: cs
   character(len=80) :: label
-  integer :: ncase
+  integer :: ncase, prec
+  character(len=*), parameter :: precisions(2) = [character(len=6) :: 'double', 'single']
 
   do ncase = 1, N_EMULATION_CASES
-    call emulation_case(ncase, cs, label)
-    call run_case(trim(label), cs, 4)
+    do prec = 1, 2
+      call emulation_case(ncase, cs, label)
+      cs%implicit_precision = precisions(prec)
+      if (prec == 1) then
+        call run_case(trim(label), cs, 4)
+      else
+        call run_case(trim(label)//' [implicit_precision single]', cs, 4)
+      end if
+    end do
   end do
 
   call test_summary()

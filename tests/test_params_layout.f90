@@ -14,12 +14,12 @@ program test_params_layout
       integer(c_int), value :: nmax
     end function
   end interface
-  character(len=12), parameter :: names(25) = [character(len=12) :: 'gamma', 'gm1', 'ggm1', 'gm2', &
+  character(len=15), parameter :: names(26) = [character(len=15) :: 'gamma', 'gm1', 'ggm1', 'gm2', &
     're_inv', 'cond_coef', 'sutherland_s', 'efix', 'vis_fac', 't_wall', 'lid_u', 'lid_v', 'lid_w', &
     'visc_law', 'order', 'limiter', 'wall_thermal', 'bc', 'ni', 'nj', 'nk', 'ldi', 'ldj', 'ldk', &
-    'roe_low_mach']
+    'roe_low_mach', 'implicit_single']
   type(solver_params_t), target :: sp
-  integer(c_int64_t) :: c_side(26), f_off(25)
+  integer(c_int64_t) :: c_side(27), f_off(26)
   integer(c_intptr_t) :: base
   integer :: n, m
 
@@ -29,7 +29,8 @@ program test_params_layout
     at(c_loc(sp%vis_fac)), at(c_loc(sp%t_wall)), at(c_loc(sp%lid_u)), at(c_loc(sp%lid_v)), &
     at(c_loc(sp%lid_w)), at(c_loc(sp%visc_law)), at(c_loc(sp%order)), at(c_loc(sp%limiter)), &
     at(c_loc(sp%wall_thermal)), at(c_loc(sp%bc)), at(c_loc(sp%ni)), at(c_loc(sp%nj)), at(c_loc(sp%nk)), &
-    at(c_loc(sp%ldi)), at(c_loc(sp%ldj)), at(c_loc(sp%ldk)), at(c_loc(sp%roe_low_mach))]
+    at(c_loc(sp%ldi)), at(c_loc(sp%ldj)), at(c_loc(sp%ldk)), at(c_loc(sp%roe_low_mach)), &
+    at(c_loc(sp%implicit_single))]
   n = adi_params_layout(c_side, size(c_side, kind=c_int))
   call check(n == size(names), 'the C mirror lists as many members as the Fortran type')
   call check(c_side(1) == c_sizeof(sp), 'sizeof(adi_solver_params) == c_sizeof(solver_params_t)')

@@ -11,6 +11,8 @@
 !> the total and s = M0/M in Fortran, the rescale kernel) must match
 !> mass_constraint's sums and rescale bit for bit, in a chain of blocks too,
 !> and iterations with it must match cpu_iteration(..., mass0).
+!> Every grid runs twice: with implicit_precision = 'double' and 'single'
+!> (the single-precision ADI stages, fortran/lu_adi.f90's header).
 program test_stages_c_vs_fortran
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int64, output_unit
@@ -63,11 +65,19 @@ program test_stages_c_vs_fortran
 
   type(case_t) :: cs
   character(len=80) :: label
-  integer :: ncase
+  integer :: ncase, prec
+  character(len=*), parameter :: precisions(2) = [character(len=6) :: 'double', 'single']
 
   do ncase = 1, N_EMULATION_CASES
-    call emulation_case(ncase, cs, label)
-    call run_case(trim(label), cs, 6)
+    do prec = 1, 2
+      call emulation_case(ncase, cs, label)
+      cs%implicit_precision = precisions(prec)
+      if (prec == 1) then
+        call run_case(trim(label), cs, 6)
+      else
+        call run_case(trim(label)//' [implicit_precision single]', cs, 6)
+      end if
+    end do
   end do
   block
     type(case_t) :: cb

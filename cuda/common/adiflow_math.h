@@ -10,6 +10,9 @@
  * tests/test_math_c_vs_fortran.f90 checks that on random inputs.
  * Change one, change the other.
  *
+ * The _sp functions are the single-precision twins of fortran/flow_math_sp.f90
+ * (implicit_precision = 'single'), under the same rules.
+ *
  * Plain C11 (gcc) and CUDA or HIP (nvcc, hipcc: __host__ __device__) from one source.
  * Arrays keep the Fortran layout: r(1:5) is r[0..4]; dphi(3,4) and mv(3,3)
  * are column-major, element (a,b) at [(a-1) + 3*(b-1)].
@@ -225,6 +228,83 @@ ADI_HD static inline void cons_from_char(const adi_solver_params *sp, double rho
   r[3] = rho*dw + w*r[0];
   r[4] = dpr/sp->gm1 + q2h*r[0] + rho*(u*du + v*dv + w*dw);
 }
+
+/* ---- single-precision twins for implicit_precision = 'single' (mirror of
+ * fortran/flow_math_sp.f90; fortran/lu_adi.f90's header says which
+ * operations of the implicit operator run in single precision). Every
+ * argument, local and literal is a float and every expression that of the
+ * double twin in the same order, so each operation is that one rounded to
+ * single precision; sqrtf and float division are IEEE-rounded (no fast-math
+ * flags: nvcc's defaults -prec-div=true -prec-sqrt=true, hipcc's correctly
+ * rounded fp32 divide and sqrt). ---- */
+
+/* ADI stage 1 at one point: the eigenvalues ucon (three times), ucon + ck,
+ * ucon - ck, split into lam+ = (lam + |lam|_v)/2, lam- = (lam - |lam|_v)/2
+ * with |lam|_v = |lam| + lv, for the three distinct ones. */
+ADI_HD static inline void eigen_split_sp(float ucon, float ck, float lv, float lamp[3], float lamn[3],
+                                         float lamv[3])
+{
+  float lam[3], av;
+  int s;
+  lam[0] = ucon;
+  lam[1] = ucon + ck;
+  lam[2] = ucon - ck;
+  for (s = 0; s < 3; ++s) {
+    av = fabsf(lam[s]) + lv;
+    lamp[s] = 0.5f*(lam[s] + av);
+    lamn[s] = 0.5f*(lam[s] - av);
+    lamv[s] = av;
+  }
+}
+
+/* ADI stage 3 at one point: char_from_cons in single precision. */
+ADI_HD static inline void char_from_cons_sp(const adi_solver_params *sp, float rho, float u, float v,
+                                            float w, float p, float nx, float ny, float nz,
+                                            const float r[5], float ch[5])
+{
+  float c, q2h, dpr, du, dv, dw, dun, ent, pc;
+  c = sqrtf((float)sp->gamma*p/rho);
+  q2h = 0.5f*(u*u + v*v + w*w);
+  dpr = (float)sp->gm1*(r[4] - (u*r[1] + v*r[2] + w*r[3]) + q2h*r[0]);
+  du = (r[1] - u*r[0])/rho;
+  dv = (r[2] - v*r[0])/rho;
+  dw = (r[3] - w*r[0])/rho;
+  dun = nx*du + ny*dv + nz*dw;
+  ent = r[0] - dpr/(c*c);
+  ch[0] = nx*ent - (ny*dw - nz*dv);
+  ch[1] = ny*ent - (nz*du - nx*dw);
+  ch[2] = nz*ent - (nx*dv - ny*du);
+  pc = dpr/(rho*c);
+  ch[3] = 0.5f*(pc + dun);
+  ch[4] = 0.5f*(pc - dun);
+}
+
+/* ADI stage 5 at one point: cons_from_char in single precision. */
+ADI_HD static inline void cons_from_char_sp(const adi_solver_params *sp, float rho, float u, float v,
+                                            float w, float p, float nx, float ny, float nz,
+                                            const float ch[5], float r[5])
+{
+  float c, q2h, ent, dun, dpr, du, dv, dw;
+  c = sqrtf((float)sp->gamma*p/rho);
+  q2h = 0.5f*(u*u + v*v + w*w);
+  ent = nx*ch[0] + ny*ch[1] + nz*ch[2];
+  dun = ch[3] - ch[4];
+  dpr = rho*c*(ch[3] + ch[4]);
+  du = (ny*ch[2] - nz*ch[1]) + nx*dun;
+  dv = (nz*ch[0] - nx*ch[2]) + ny*dun;
+  dw = (nx*ch[1] - ny*ch[0]) + nz*dun;
+  r[0] = ent + dpr/(c*c);
+  r[1] = rho*du + u*r[0];
+  r[2] = rho*dv + v*r[0];
+  r[3] = rho*dw + w*r[0];
+  r[4] = dpr/(float)sp->gm1 + q2h*r[0] + rho*(u*du + v*dv + w*dw);
+}
+
+/* ADI stage 4's recurrences, one element each: the first cell of the
+ * forward sweep, the forward step, the backward step. */
+ADI_HD static inline float adi4_fwd_first_sp(float w, float dg) { return w/dg; }
+ADI_HD static inline float adi4_fwd_sp(float w, float flmp, float dg, float xp) { return (w - flmp*xp)/dg; }
+ADI_HD static inline float adi4_bwd_sp(float w, float flmn, float xn) { return w - flmn*xn; }
 
 /* Ghost state mirroring an interior state across a no-slip wall moving
  * with velocity (uw, vw, ww): density and pressure mirrored (no mass

@@ -14,6 +14,11 @@
  * ADI_kernel1+2 always run merged (adi12_point, the seed paper's technique
  * 1): the eigenvalue split kept in registers, the neighbours' recomputed.
  *
+ * implicit_precision = 'single': the ADI bodies branch on adi_single(v)
+ * (uniform over the grid) into the float operations of
+ * fortran/lu_adi.f90's header, the same ones as the split family's
+ * (adi_eig_split, adi2_*, adi4x_*, adi_stage3_char, adi_stage5_incr).
+ *
  * Techniques ("steps"), each selectable at run time (ADIFLOW_MERGED_STEPS,
  * cuda/merged/schedule.cu); the default is all of them, and switching one
  * off at a time measures each one (what is kept here is what that default
@@ -80,36 +85,31 @@ static inline int adi_merged_march(int flags, int d)
  * lam fields of wk are not written (nothing after stage 2 reads them). ---- */
 ADI_HD static inline void adi12_point(const adi_view *v, int d, int i, int j, int k)
 {
-  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd;
+  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd, single = adi_single(v);
   double lp[3], ln[3], lv[3], xp[3], xn[3], xv[3], dg, dt;
   pd = (d == 1 ? i : (d == 2 ? j : k)) + v->off[d - 1];   /* global position along d */
   adi_eig_split(v, d, p, lp, ln, lv);
   dt = v->dtv[p];
   for (s = 1; s <= 3; ++s) {
-    dg = 1.0 + dt*lv[s - 1];
+    dg = adi2_diag(single, dt, lv[s - 1]);
     ADI_F(v, wk, WK_DIAG + s, p) = dg;
   }
   if (pd > 1) {
     adi_eig_split(v, d, p - e, xp, xn, xv);
-    for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMP + s, p) = -(dt*xp[s - 1]);
+    for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMP + s, p) = adi2_flmp(single, dt, xp[s - 1]);
   } else {
     for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMP + s, p) = 0.0;
   }
   if (pd < n) {
     adi_eig_split(v, d, p + e, xp, xn, xv);
     for (s = 1; s <= 3; ++s) {
-      dg = 1.0 + dt*lv[s - 1];
-      ADI_F(v, wk, WK_FLMN + s, p) = dt*xn[s - 1]/dg;
+      dg = adi2_diag(single, dt, lv[s - 1]);
+      ADI_F(v, wk, WK_FLMN + s, p) = adi2_flmn(single, dt, xn[s - 1], dg);
     }
   } else {
     for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMN + s, p) = 0.0;
   }
 }
-
-/* ---- ADI_kernel4's recurrences, one element each (adi_stage4_line) ---- */
-ADI_HD static inline double adi4_fwd_first(double w, double dg) { return w/dg; }
-ADI_HD static inline double adi4_fwd(double w, double flmp, double dg, double x) { return (w - flmp*x)/dg; }
-ADI_HD static inline double adi4_bwd(double w, double flmn, double x) { return w - flmn*x; }
 
 /* eigenvalue index of characteristic component m (1-based) */
 ADI_HD static inline int adi_eig_of_char(int m) { return m <= 3 ? 1 : m - 2; }
@@ -120,24 +120,24 @@ ADI_HD static inline int adi_eig_of_char(int m) { return m <= 3 ? 1 : m - 2; }
  * same bits) ---- */
 ADI_HD static inline void adi4_line_comps(const adi_view *v, int d, int b, int c, int m0, int m1)
 {
-  int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s;
+  int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s, single = adi_single(v);
   int pc[3];
   double x;
   cell_index(d, 1, b, c, pc);
   p1 = adi_pt(v, pc[0], pc[1], pc[2]);
   for (m = m0; m <= m1; ++m) {
     r = WK_WCH + m; s = adi_eig_of_char(m);
-    x = adi4_fwd_first(ADI_F(v, wk, r, p1), ADI_F(v, wk, WK_DIAG + s, p1));
+    x = adi4x_fwd_first(single, ADI_F(v, wk, r, p1), ADI_F(v, wk, WK_DIAG + s, p1));
     ADI_F(v, wk, r, p1) = x;
     pa = p1;
     for (a = 2; a <= n; ++a) {
       pa += e;
-      x = adi4_fwd(ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_DIAG + s, pa), x);
+      x = adi4x_fwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_DIAG + s, pa), x);
       ADI_F(v, wk, r, pa) = x;
     }
     for (a = n - 1; a >= 1; --a) {
       pa -= e;
-      x = adi4_bwd(ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMN + s, pa), x);
+      x = adi4x_bwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMN + s, pa), x);
       ADI_F(v, wk, r, pa) = x;
     }
   }

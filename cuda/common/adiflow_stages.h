@@ -329,6 +329,58 @@ ADI_HD static inline void flux_stage4_point(const adi_view *v, int d, int i, int
                                                 - (ADI_F(v, wk, WK_FC + m, p) - ADI_F(v, wk, WK_FV + m, p)));
 }
 
+/* ---- implicit_precision (fortran/lu_adi.f90's header): in single mode the
+ * ADI stages compute in float and store their results promoted to double
+ * (exact), so wk keeps its layout and a value read back and rounded to float
+ * is the float stored. The flag is uniform over a grid: on the GPU every
+ * thread takes the same branch. ---- */
+ADI_HD static inline int adi_single(const adi_view *v)
+{
+  return v->sp.implicit_single == ADI_IMPLICIT_SINGLE;
+}
+
+/* ADI stage 2's coefficients from dtv and the lam values, in the view's
+ * precision (single: dtv rounded once, the lam values and dg are floats
+ * promoted): diag = 1 + dtv*|lam|_v, flmp = -(dtv*lam+(c-1)),
+ * flmn = dtv*lam-(c+1)/diag */
+ADI_HD static inline double adi2_diag(int single, double dt, double lamv)
+{
+  return single ? (double)(1.0f + (float)dt*(float)lamv) : 1.0 + dt*lamv;
+}
+
+ADI_HD static inline double adi2_flmp(int single, double dt, double lamp)
+{
+  return single ? (double)(-((float)dt*(float)lamp)) : -(dt*lamp);
+}
+
+ADI_HD static inline double adi2_flmn(int single, double dt, double lamn, double dg)
+{
+  return single ? (double)((float)dt*(float)lamn/(float)dg) : dt*lamn/dg;
+}
+
+/* ---- ADI_kernel4's recurrences, one element each (adi_stage4_line) ---- */
+ADI_HD static inline double adi4_fwd_first(double w, double dg) { return w/dg; }
+ADI_HD static inline double adi4_fwd(double w, double flmp, double dg, double x) { return (w - flmp*x)/dg; }
+ADI_HD static inline double adi4_bwd(double w, double flmn, double x) { return w - flmn*x; }
+
+/* the same in the view's precision: in single mode every operand is a float
+ * stored promoted, so rounding it to float is exact (adi4_*_sp of
+ * adiflow_math.h) */
+ADI_HD static inline double adi4x_fwd_first(int single, double w, double dg)
+{
+  return single ? (double)adi4_fwd_first_sp((float)w, (float)dg) : adi4_fwd_first(w, dg);
+}
+
+ADI_HD static inline double adi4x_fwd(int single, double w, double flmp, double dg, double x)
+{
+  return single ? (double)adi4_fwd_sp((float)w, (float)flmp, (float)dg, (float)x) : adi4_fwd(w, flmp, dg, x);
+}
+
+ADI_HD static inline double adi4x_bwd(int single, double w, double flmn, double x)
+{
+  return single ? (double)adi4_bwd_sp((float)w, (float)flmn, (float)x) : adi4_bwd(w, flmn, x);
+}
+
 /* ---- eigenvalues of direction d at point p and their split lam+-, |lam|_v:
  * ADI stage 1 (fortran/lu_adi.f90 adi_stage1_eigenvalues); the merged
  * kernels keep them in registers ---- */
@@ -342,6 +394,16 @@ ADI_HD static inline void adi_eig_split(const adi_view *v, int d, int p, double 
   mu = viscosity(&v->sp, ADI_F(v, qp, 6, p));
   eigen_parts(&v->sp, rho, ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p), c, mu, v->vol[p],
               ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &ucon, &ck, &lv);
+  if (adi_single(v)) {
+    float lpf[3], lnf[3], lvf[3];
+    eigen_split_sp((float)ucon, (float)ck, (float)lv, lpf, lnf, lvf);
+    for (s = 0; s < 3; ++s) {
+      lamp[s] = (double)lpf[s];
+      lamn[s] = (double)lnf[s];
+      lamv[s] = (double)lvf[s];
+    }
+    return;
+  }
   lam[0] = ucon;
   lam[1] = ucon + ck;
   lam[2] = ucon - ck;
@@ -370,19 +432,19 @@ ADI_HD static inline void adi_stage1_point(const adi_view *v, int d, int i, int 
  * line, flmn = 0 at the last ---- */
 ADI_HD static inline void adi_stage2_point(const adi_view *v, int d, int i, int j, int k)
 {
-  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd;
+  int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd, single = adi_single(v);
   double dg;
   pd = (d == 1 ? i : (d == 2 ? j : k)) + v->off[d - 1];   /* global position along d */
   for (s = 1; s <= 3; ++s) {
-    dg = 1.0 + v->dtv[p]*ADI_F(v, wk, WK_LAMV + s, p);
+    dg = adi2_diag(single, v->dtv[p], ADI_F(v, wk, WK_LAMV + s, p));
     ADI_F(v, wk, WK_DIAG + s, p) = dg;
     if (pd > 1) {
-      ADI_F(v, wk, WK_FLMP + s, p) = -(v->dtv[p]*ADI_F(v, wk, WK_LAMP + s, p - e));
+      ADI_F(v, wk, WK_FLMP + s, p) = adi2_flmp(single, v->dtv[p], ADI_F(v, wk, WK_LAMP + s, p - e));
     } else {
       ADI_F(v, wk, WK_FLMP + s, p) = 0.0;
     }
     if (pd < n) {
-      ADI_F(v, wk, WK_FLMN + s, p) = v->dtv[p]*ADI_F(v, wk, WK_LAMN + s, p + e)/dg;
+      ADI_F(v, wk, WK_FLMN + s, p) = adi2_flmn(single, v->dtv[p], ADI_F(v, wk, WK_LAMN + s, p + e), dg);
     } else {
       ADI_F(v, wk, WK_FLMN + s, p) = 0.0;
     }
@@ -398,6 +460,15 @@ ADI_HD static ADI_FORCEINLINE void adi_stage3_char(const adi_view *v, int d, int
   int s0 = 3*(d - 1), m;
   double ch[5], nx, ny, nz;
   unit_normal(ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &nx, &ny, &nz);
+  if (adi_single(v)) {
+    float rf[5], chf[5];
+    for (m = 0; m < 5; ++m) rf[m] = (float)r[m];
+    char_from_cons_sp(&v->sp, (float)ADI_F(v, qp, 1, p), (float)ADI_F(v, qp, 2, p), (float)ADI_F(v, qp, 3, p),
+                      (float)ADI_F(v, qp, 4, p), (float)ADI_F(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
+                      rf, chf);
+    for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_WCH + m, p) = (double)chf[m - 1];
+    return;
+  }
   char_from_cons(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, r, ch);
   for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_WCH + m, p) = ch[m - 1];
@@ -425,25 +496,25 @@ ADI_HD static inline void adi_stage3_point(const adi_view *v, int d, int i, int 
 ADI_HD static inline void adi_stage4_line(const adi_view *v, int d, int b, int c)
 {
   const int eig_of_char[5] = {1, 1, 1, 2, 3};
-  int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s;
+  int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s, single = adi_single(v);
   int pc[3];
   double x;
   cell_index(d, 1, b, c, pc);
   p1 = adi_pt(v, pc[0], pc[1], pc[2]);
   for (m = 1; m <= 5; ++m) {
     r = WK_WCH + m; s = eig_of_char[m - 1];
-    x = ADI_F(v, wk, r, p1)/ADI_F(v, wk, WK_DIAG + s, p1);
+    x = adi4x_fwd_first(single, ADI_F(v, wk, r, p1), ADI_F(v, wk, WK_DIAG + s, p1));
     ADI_F(v, wk, r, p1) = x;
     pa = p1;
     for (a = 2; a <= n; ++a) {
       pa += e;
-      x = (ADI_F(v, wk, r, pa) - ADI_F(v, wk, WK_FLMP + s, pa)*x)/ADI_F(v, wk, WK_DIAG + s, pa);
+      x = adi4x_fwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_DIAG + s, pa), x);
       ADI_F(v, wk, r, pa) = x;
     }
     /* pa is cell n; x its value */
     for (a = n - 1; a >= 1; --a) {
       pa -= e;
-      x = ADI_F(v, wk, r, pa) - ADI_F(v, wk, WK_FLMN + s, pa)*x;
+      x = adi4x_bwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMN + s, pa), x);
       ADI_F(v, wk, r, pa) = x;
     }
   }
@@ -461,6 +532,7 @@ ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, in
 {
   const int eig_of_char[5] = {1, 1, 1, 2, 3};
   int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = eig_of_char[m - 1], a, pa, pc[3];
+  int single = adi_single(v);
   double x;
   cell_index(d, 1, b, c, pc);
   pa = adi_pt(v, pc[0], pc[1], pc[2]);
@@ -468,13 +540,13 @@ ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, in
     x = ADI_F(v, wk, r, pa - e);
     a = 1;
   } else {
-    x = ADI_F(v, wk, r, pa)/ADI_F(v, wk, WK_DIAG + s, pa);
+    x = adi4x_fwd_first(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_DIAG + s, pa));
     ADI_F(v, wk, r, pa) = x;
     pa += e;
     a = 2;
   }
   for (; a <= n; ++a) {
-    x = (ADI_F(v, wk, r, pa) - ADI_F(v, wk, WK_FLMP + s, pa)*x)/ADI_F(v, wk, WK_DIAG + s, pa);
+    x = adi4x_fwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_DIAG + s, pa), x);
     ADI_F(v, wk, r, pa) = x;
     pa += e;
   }
@@ -484,6 +556,7 @@ ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, in
 {
   const int eig_of_char[5] = {1, 1, 1, 2, 3};
   int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = eig_of_char[m - 1], a, pa, pc[3];
+  int single = adi_single(v);
   double x;
   cell_index(d, n, b, c, pc);
   pa = adi_pt(v, pc[0], pc[1], pc[2]);
@@ -496,7 +569,7 @@ ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, in
     a = n - 1;
   }
   for (; a >= 1; --a) {
-    x = ADI_F(v, wk, r, pa) - ADI_F(v, wk, WK_FLMN + s, pa)*x;
+    x = adi4x_bwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMN + s, pa), x);
     ADI_F(v, wk, r, pa) = x;
     pa -= e;
   }
@@ -510,6 +583,15 @@ ADI_HD static ADI_FORCEINLINE void adi_stage5_incr(const adi_view *v, int d, int
   int s0 = 3*(d - 1), m;
   double ch[5], nx, ny, nz;
   unit_normal(ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &nx, &ny, &nz);
+  if (adi_single(v)) {
+    float chf[5], rf[5];
+    for (m = 1; m <= 5; ++m) chf[m - 1] = (float)ADI_F(v, wk, WK_WCH + m, p);
+    cons_from_char_sp(&v->sp, (float)ADI_F(v, qp, 1, p), (float)ADI_F(v, qp, 2, p), (float)ADI_F(v, qp, 3, p),
+                      (float)ADI_F(v, qp, 4, p), (float)ADI_F(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
+                      chf, rf);
+    for (m = 0; m < 5; ++m) r[m] = (double)rf[m];
+    return;
+  }
   for (m = 1; m <= 5; ++m) ch[m - 1] = ADI_F(v, wk, WK_WCH + m, p);
   cons_from_char(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, ch, r);

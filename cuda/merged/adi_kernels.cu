@@ -17,7 +17,9 @@
  *   MS_COMP       one thread per (line, characteristic component): grid z
  *                 runs over the 5 components (exact: the components'
  *                 recurrences are independent, the arithmetic unchanged)
- * Bodies: cuda/common/adiflow_merged.h (adi12_point, adi4_fwd/bwd). */
+ * Bodies: cuda/common/adiflow_merged.h (adi12_point) and adiflow_stages.h
+ * (adi4x_fwd_first/fwd/bwd: the recurrences in double, or in float with
+ * implicit_precision = 'single', a branch on the grid's uniform flag). */
 #include "merged.cuh"
 
 enum { ADI4_U = 8, ADI4_CH = 16, ADI4_PITCH = ADI4_CH + 1, ADI4_SMEM_MAX = 64*1024 };
@@ -74,6 +76,7 @@ __global__ void m_adi4_reg_kernel(adi_view v, int d, int nb, int nc, int mper)
 {
   int b = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x), c = 1 + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   int m0 = 1 + (int)blockIdx.z*mper, m1 = m0 + mper - 1, n, e, p1, pa, a, m, u, sx;
+  const int single = adi_single(&v);
   int pc[3];
   double x;
   if (b > nb || c > nc) return;
@@ -88,7 +91,7 @@ __global__ void m_adi4_reg_kernel(adi_view v, int d, int nb, int nc, int mper)
     const double *P = v.wk + (ptrdiff_t)(WK_FLMP + sx - 1)*v.npts;
     const double *Dg = v.wk + (ptrdiff_t)(WK_DIAG + sx - 1)*v.npts;
     const double *Nn = v.wk + (ptrdiff_t)(WK_FLMN + sx - 1)*v.npts;
-    x = adi4_fwd_first(W[p1], Dg[p1]);
+    x = adi4x_fwd_first(single, W[p1], Dg[p1]);
     W[p1] = x;
     pa = p1;
     a = 2;
@@ -100,14 +103,14 @@ __global__ void m_adi4_reg_kernel(adi_view v, int d, int nb, int nc, int mper)
       }
 #pragma unroll
       for (u = 0; u < U; ++u) {
-        x = adi4_fwd(w[u], f[u], g[u], x);
+        x = adi4x_fwd(single, w[u], f[u], g[u], x);
         W[pa + (u + 1)*e] = x;
       }
       pa += U*e;
     }
     for (; a <= n; ++a) {
       pa += e;
-      x = adi4_fwd(W[pa], P[pa], Dg[pa], x);
+      x = adi4x_fwd(single, W[pa], P[pa], Dg[pa], x);
       W[pa] = x;
     }
     /* pa is cell n; x its value */
@@ -120,14 +123,14 @@ __global__ void m_adi4_reg_kernel(adi_view v, int d, int nb, int nc, int mper)
       }
 #pragma unroll
       for (u = 0; u < U; ++u) {
-        x = adi4_bwd(w[u], f[u], x);
+        x = adi4x_bwd(single, w[u], f[u], x);
         W[pa - (u + 1)*e] = x;
       }
       pa -= U*e;
     }
     for (; a >= 1; --a) {
       pa -= e;
-      x = adi4_bwd(W[pa], Nn[pa], x);
+      x = adi4x_bwd(single, W[pa], Nn[pa], x);
       W[pa] = x;
     }
   }
@@ -144,6 +147,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view v, int mper)
   const int j0 = 1 + (int)(blockIdx.x*blockDim.x), k0 = 1 + (int)(blockIdx.y*blockDim.y);
   const int ni = v.ni, nch = (ni + 2 + ADI4_CH - 1)/ADI4_CH;
   const int active = j0 + (int)threadIdx.x <= v.nj && k0 + (int)threadIdx.y <= v.nk;
+  const int single = adi_single(&v);
   double *s0 = sm, *s1 = sm + L*ADI4_PITCH, *s2 = sm + 2*L*ADI4_PITCH;
   int m0 = 1 + (int)blockIdx.z*mper, m1 = m0 + mper - 1, m, sx, ch, e, l, ii, i, jl, kl, idx;
   double x = 0.0;
@@ -170,7 +174,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view v, int mper)
           i = ch*ADI4_CH + ii - 1;
           if (i < 1 || i > ni) continue;
           idx = tid*ADI4_PITCH + ii;
-          x = i == 1 ? adi4_fwd_first(s0[idx], s2[idx]) : adi4_fwd(s0[idx], s1[idx], s2[idx], x);
+          x = i == 1 ? adi4x_fwd_first(single, s0[idx], s2[idx]) : adi4x_fwd(single, s0[idx], s1[idx], s2[idx], x);
           s0[idx] = x;
         }
       }
@@ -198,7 +202,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view v, int mper)
           i = ch*ADI4_CH + ii - 1;
           if (i < 1 || i >= ni) continue;
           idx = tid*ADI4_PITCH + ii;
-          x = adi4_bwd(s0[idx], s1[idx], x);
+          x = adi4x_bwd(single, s0[idx], s1[idx], x);
           s0[idx] = x;
         }
       }
@@ -223,7 +227,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view v, int mper)
  * instruction covers whole 128-byte rows; all TW_CH x 3 loads of a lane
  * are issued before the first is stored to shared memory (register
  * staging). Then each lane runs its line's recurrence through the tile
- * (adi4_fwd_first / adi4_fwd / adi4_bwd, the order of adi_stage4_line)
+ * (adi4x_fwd_first / adi4x_fwd / adi4x_bwd, the order of adi_stage4_line)
  * and the warp writes the chunk back the way it loaded it. Tiles:
  * lines x (TW_CH + 1) doubles, three of them (wch, flmp/flmn, diag). ---- */
 enum { TW_CH = 16, TW_PITCH = TW_CH + 1 };
@@ -236,6 +240,7 @@ __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view v, int mper
   const int nl = v.nj*v.nk, L = (int)blockIdx.x*nt + tid, ni = v.ni;
   const int nch = (ni + 2 + TW_CH - 1)/TW_CH;
   const int active = L < nl;
+  const int single = adi_single(&v);
   double *s0 = sm, *s1 = sm + nt*TW_PITCH, *s2 = sm + 2*nt*TW_PITCH;
   int m0 = 1 + (int)blockIdx.y*mper, m1 = m0 + mper - 1, m, sx, ch, r, ii, i, off, idx;
   int base = -1, bb[TW_CH];
@@ -272,7 +277,7 @@ __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view v, int mper
           i = ch*TW_CH + ii - 1;
           if (i < 1 || i > ni) continue;
           idx = tid*TW_PITCH + ii;
-          x = i == 1 ? adi4_fwd_first(s0[idx], s2[idx]) : adi4_fwd(s0[idx], s1[idx], s2[idx], x);
+          x = i == 1 ? adi4x_fwd_first(single, s0[idx], s2[idx]) : adi4x_fwd(single, s0[idx], s1[idx], s2[idx], x);
           s0[idx] = x;
         }
       }
@@ -307,7 +312,7 @@ __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view v, int mper
           i = ch*TW_CH + ii - 1;
           if (i < 1 || i >= ni) continue;
           idx = tid*TW_PITCH + ii;
-          x = adi4_bwd(s0[idx], s1[idx], x);
+          x = adi4x_bwd(single, s0[idx], s1[idx], x);
           s0[idx] = x;
         }
       }
