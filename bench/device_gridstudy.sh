@@ -7,8 +7,8 @@
 #
 #   bash bench/device_gridstudy.sh RE [GRIDS] [ROE_LOW_MACH] [LIMITER]
 #       RE: 100, 400 or 1000; GRIDS default 32,64,128 (add 256 where time
-#       allows); ROE_LOW_MACH none (default) or rieper; LIMITER vanalbada
-#       (default), vanleer or minmod. Lid Mach 0.1, beta 1.2, each run to a
+#       allows); ROE_LOW_MACH rieper (default, as the solver's) or none;
+#       LIMITER vanleer (default, as the solver's), vanalbada or minmod. Lid Mach 0.1, beta 1.2, each run to a
 #       residual drop of 1e-7 with FAS multigrid (5 levels, W-cycles, as the
 #       shipped cube decks; validation/gridstudy.sh --geometry cube).
 #
@@ -24,7 +24,7 @@ set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}; K=${KERNELS:-merged}
 O=${OUT:-/tmp/out}
-re=${1:-}; grids=${2:-32,64,128}; roe=${3:-none}; lim=${4:-vanalbada}
+re=${1:-}; grids=${2:-32,64,128}; roe=${3:-rieper}; lim=${4:-vanleer}
 case $re in 100|400|1000) ;; *) echo "usage: $0 RE [GRIDS] [none|rieper] [LIMITER]  (RE: 100, 400, 1000)" >&2; exit 2;; esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2> /dev/null
 mkdir -p "$O/gridstudy/runs"

@@ -73,9 +73,11 @@ module case_config
     character(len=16) :: bc_kmin = 'wall', bc_kmax = 'wall'
     ! numerics
     integer :: order = 2
-    character(len=16) :: limiter = 'vanalbada'
+    !> van Leer's limiter and Rieper's low-Mach fix by default: together the
+    !> smallest error per cell of the measured choices (validation/ACCURACY.md)
+    character(len=16) :: limiter = 'vanleer'
     !> 'none' or 'rieper': Rieper's low-Mach scaling of the Roe dissipation
-    character(len=16) :: roe_low_mach = 'none'
+    character(len=16) :: roe_low_mach = 'rieper'
     !> 'double' or 'single': the precision of the implicit LU-ADI operator
     !> (fortran/lu_adi.f90's header); the state and the residual stay double
     character(len=16) :: implicit_precision = 'double'

@@ -8,8 +8,8 @@
 # Reynolds number (the profiles of every grid and the extrapolated one).
 #
 #   validation/gridstudy.sh [--geometry cube|quasi2d] [--re 100,400,1000] [--grids 32,64,128]
-#       [--backend auto|cpu|gpu] [--kernels split|merged] [--mach 0.1] [--roe-low-mach none|rieper]
-#       [--limiter vanalbada|minmod|vanleer] [--beta 1.2] [--tol 1e-7] [--max-iter N]
+#       [--backend auto|cpu|gpu] [--kernels split|merged] [--mach 0.1] [--roe-low-mach rieper|none]
+#       [--limiter vanleer|vanalbada|minmod] [--beta 1.2] [--tol 1e-7] [--max-iter N]
 #       [--run-root DIR] [--out DIR] [--tag NAME] [--reuse] [--analyse-only] [--time-limit SECONDS]
 #       [--mg-levels N] [--mg-cycle v|w] [--no-plots]
 #
@@ -41,8 +41,8 @@
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
-geometry=cube; res=100,400,1000; grids=32,64,128; backend=auto; kernels=""; mach=0.1; roe=none
-limiter=vanalbada; beta=1.2; tol=1e-7; maxit=400000; root=runs/gridstudy; out=validation/gridstudy; tag=""
+geometry=cube; res=100,400,1000; grids=32,64,128; backend=auto; kernels=""; mach=0.1; roe=rieper
+limiter=vanleer; beta=1.2; tol=1e-7; maxit=400000; root=runs/gridstudy; out=validation/gridstudy; tag=""
 reuse=0; analyse_only=0; tlimit=0; plots=1; mglev=1; mgcyc=w
 die() { echo "gridstudy: error: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
