@@ -14,10 +14,11 @@
 #       [--mg-levels N] [--mg-cycle v|w] [--no-plots]
 #
 # Defaults: the study, the cube at Re = 100, 400, 1000 on 32^3, 64^3,
-# 128^3 (beta 1.2, lid Mach 0.1, van Albada, no low-Mach fix), each to a
-# residual drop of 1e-7, backend auto. That is GPU work: on the CPU one 64^3
-# case takes hours. What a CPU can do: --geometry quasi2d (one periodic cell
-# in z) at --grids 16,32,64, or the cube at --grids 8,16,24 (not asymptotic).
+# 128^3 (beta 1.2, lid Mach 0.1, the solver's defaults rieper + van Leer),
+# each to a residual drop of 1e-7, backend auto. 128^3 is GPU work; with
+# --mg-levels 5 two CPU cores do the cube at --grids 16,32,64 in about half an
+# hour (64^3 at Re = 1000 takes most of it), and --geometry quasi2d (one
+# periodic cell in z) up to 128.
 #
 #   --reuse         keep runs that converged with the same case file; a run that
 #                   stopped before it (interrupted, time limit) continues from its
