@@ -12,7 +12,8 @@
 #       residual drop of 1e-7 with FAS multigrid (5 levels, W-cycles, as the
 #       shipped cube decks; validation/gridstudy.sh --geometry cube).
 #
-# One call stays within the 10-minute limit (--time-limit 540): a run that is
+# One call stays within the 10-minute limit (--time-limit TIME_LIMIT, default
+# 540; lower it to run two studies in one call): a run that is
 # stopped writes its restart, and the next call with the same arguments goes
 # on from it (exit status 3 says "call again"; runs are kept in
 # runs/gridstudy/ while the machine stays warm). With OUT set, the page, the
@@ -29,7 +30,7 @@ case $re in 100|400|1000) ;; *) echo "usage: $0 RE [GRIDS] [none|rieper] [LIMITE
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2> /dev/null
 mkdir -p "$O/gridstudy/runs"
 BUILD=$B bash validation/gridstudy.sh --geometry cube --re "$re" --grids "$grids" --backend gpu --kernels "$K" \
-  --roe-low-mach "$roe" --limiter "$lim" --tol 1e-7 --max-iter 20000 --mg-levels 5 --reuse --time-limit 540 \
+  --roe-low-mach "$roe" --limiter "$lim" --tol 1e-7 --max-iter 20000 --mg-levels 5 --reuse --time-limit "${TIME_LIMIT:-540}" \
   --out "$O/gridstudy"
 rc=$?
 tag=cube_M0.1_${roe}_${lim}
