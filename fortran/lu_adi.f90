@@ -212,17 +212,16 @@ contains
 
   !> Forward then backward sweep of every line of direction d, for the five
   !> characteristic variables. Lines are independent; the loop nest only
-  !> differs per direction to keep memory access contiguous in i.
+  !> differs per direction to keep memory access contiguous in i. The
+  !> recurrences run in the grid's implicit precision (adi4x_*).
   subroutine adi_stage4_sweeps(sp, lay, d, wk)
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
     integer, intent(in) :: d
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
     integer :: i, j, k, m, a, r, s, ni, nj, nk
-    if (sp%implicit_single == IMPLICIT_SINGLE) then
-      call adi_stage4_sweeps_sp(lay, d, wk)
-      return
-    end if
+    logical :: single
+    single = sp%implicit_single == IMPLICIT_SINGLE
     ni = lay%ni; nj = lay%nj; nk = lay%nk
     select case (d)
     case (1)
@@ -231,12 +230,12 @@ contains
         do j = 1, nj
           do m = 1, 5
             r = WK_WCH + m; s = eig_of_char(m)
-            wk(1,j,k,r) = wk(1,j,k,r)/wk(1,j,k,WK_DIAG+s)
+            wk(1,j,k,r) = adi4x_fwd_first(single, wk(1,j,k,r), wk(1,j,k,WK_DIAG+s))
             do a = 2, ni
-              wk(a,j,k,r) = (wk(a,j,k,r) - wk(a,j,k,WK_FLMP+s)*wk(a-1,j,k,r))/wk(a,j,k,WK_DIAG+s)
+              wk(a,j,k,r) = adi4x_fwd(single, wk(a,j,k,r), wk(a,j,k,WK_FLMP+s), wk(a,j,k,WK_DIAG+s), wk(a-1,j,k,r))
             end do
             do a = ni - 1, 1, -1
-              wk(a,j,k,r) = wk(a,j,k,r) - wk(a,j,k,WK_FLMN+s)*wk(a+1,j,k,r)
+              wk(a,j,k,r) = adi4x_bwd(single, wk(a,j,k,r), wk(a,j,k,WK_FLMN+s), wk(a+1,j,k,r))
             end do
           end do
         end do
@@ -248,16 +247,16 @@ contains
         do m = 1, 5
           r = WK_WCH + m; s = eig_of_char(m)
           do i = 1, ni
-            wk(i,1,k,r) = wk(i,1,k,r)/wk(i,1,k,WK_DIAG+s)
+            wk(i,1,k,r) = adi4x_fwd_first(single, wk(i,1,k,r), wk(i,1,k,WK_DIAG+s))
           end do
           do a = 2, nj
             do i = 1, ni
-              wk(i,a,k,r) = (wk(i,a,k,r) - wk(i,a,k,WK_FLMP+s)*wk(i,a-1,k,r))/wk(i,a,k,WK_DIAG+s)
+              wk(i,a,k,r) = adi4x_fwd(single, wk(i,a,k,r), wk(i,a,k,WK_FLMP+s), wk(i,a,k,WK_DIAG+s), wk(i,a-1,k,r))
             end do
           end do
           do a = nj - 1, 1, -1
             do i = 1, ni
-              wk(i,a,k,r) = wk(i,a,k,r) - wk(i,a,k,WK_FLMN+s)*wk(i,a+1,k,r)
+              wk(i,a,k,r) = adi4x_bwd(single, wk(i,a,k,r), wk(i,a,k,WK_FLMN+s), wk(i,a+1,k,r))
             end do
           end do
         end do
@@ -269,16 +268,16 @@ contains
         do m = 1, 5
           r = WK_WCH + m; s = eig_of_char(m)
           do i = 1, ni
-            wk(i,j,1,r) = wk(i,j,1,r)/wk(i,j,1,WK_DIAG+s)
+            wk(i,j,1,r) = adi4x_fwd_first(single, wk(i,j,1,r), wk(i,j,1,WK_DIAG+s))
           end do
           do a = 2, nk
             do i = 1, ni
-              wk(i,j,a,r) = (wk(i,j,a,r) - wk(i,j,a,WK_FLMP+s)*wk(i,j,a-1,r))/wk(i,j,a,WK_DIAG+s)
+              wk(i,j,a,r) = adi4x_fwd(single, wk(i,j,a,r), wk(i,j,a,WK_FLMP+s), wk(i,j,a,WK_DIAG+s), wk(i,j,a-1,r))
             end do
           end do
           do a = nk - 1, 1, -1
             do i = 1, ni
-              wk(i,j,a,r) = wk(i,j,a,r) - wk(i,j,a,WK_FLMN+s)*wk(i,j,a+1,r)
+              wk(i,j,a,r) = adi4x_bwd(single, wk(i,j,a,r), wk(i,j,a,WK_FLMN+s), wk(i,j,a+1,r))
             end do
           end do
         end do
@@ -287,83 +286,42 @@ contains
     end select
   end subroutine adi_stage4_sweeps
 
-  !> adi_stage4_sweeps in real(sk): the same loops, each element rounded to
-  !> real(sk) (exact: wk holds real(sk) values in this mode), the recurrence
-  !> in real(sk), the result stored promoted.
-  subroutine adi_stage4_sweeps_sp(lay, d, wk)
-    type(layout_t), intent(in) :: lay
-    integer, intent(in) :: d
-    real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
-    integer :: i, j, k, m, a, r, s, ni, nj, nk
-    ni = lay%ni; nj = lay%nj; nk = lay%nk
-    select case (d)
-    case (1)
-      !$omp parallel do collapse(2) private(j, m, a, r, s)
-      do k = 1, nk
-        do j = 1, nj
-          do m = 1, 5
-            r = WK_WCH + m; s = eig_of_char(m)
-            wk(1,j,k,r) = real(adi4_fwd_first_sp(real(wk(1,j,k,r), sk), real(wk(1,j,k,WK_DIAG+s), sk)), rk)
-            do a = 2, ni
-              wk(a,j,k,r) = real(adi4_fwd_sp(real(wk(a,j,k,r), sk), real(wk(a,j,k,WK_FLMP+s), sk), &
-                real(wk(a,j,k,WK_DIAG+s), sk), real(wk(a-1,j,k,r), sk)), rk)
-            end do
-            do a = ni - 1, 1, -1
-              wk(a,j,k,r) = real(adi4_bwd_sp(real(wk(a,j,k,r), sk), real(wk(a,j,k,WK_FLMN+s), sk), &
-                real(wk(a+1,j,k,r), sk)), rk)
-            end do
-          end do
-        end do
-      end do
-      !$omp end parallel do
-    case (2)
-      !$omp parallel do private(m, a, i, r, s)
-      do k = 1, nk
-        do m = 1, 5
-          r = WK_WCH + m; s = eig_of_char(m)
-          do i = 1, ni
-            wk(i,1,k,r) = real(adi4_fwd_first_sp(real(wk(i,1,k,r), sk), real(wk(i,1,k,WK_DIAG+s), sk)), rk)
-          end do
-          do a = 2, nj
-            do i = 1, ni
-              wk(i,a,k,r) = real(adi4_fwd_sp(real(wk(i,a,k,r), sk), real(wk(i,a,k,WK_FLMP+s), sk), &
-                real(wk(i,a,k,WK_DIAG+s), sk), real(wk(i,a-1,k,r), sk)), rk)
-            end do
-          end do
-          do a = nj - 1, 1, -1
-            do i = 1, ni
-              wk(i,a,k,r) = real(adi4_bwd_sp(real(wk(i,a,k,r), sk), real(wk(i,a,k,WK_FLMN+s), sk), &
-                real(wk(i,a+1,k,r), sk)), rk)
-            end do
-          end do
-        end do
-      end do
-      !$omp end parallel do
-    case default
-      !$omp parallel do private(m, a, i, r, s)
-      do j = 1, nj
-        do m = 1, 5
-          r = WK_WCH + m; s = eig_of_char(m)
-          do i = 1, ni
-            wk(i,j,1,r) = real(adi4_fwd_first_sp(real(wk(i,j,1,r), sk), real(wk(i,j,1,WK_DIAG+s), sk)), rk)
-          end do
-          do a = 2, nk
-            do i = 1, ni
-              wk(i,j,a,r) = real(adi4_fwd_sp(real(wk(i,j,a,r), sk), real(wk(i,j,a,WK_FLMP+s), sk), &
-                real(wk(i,j,a,WK_DIAG+s), sk), real(wk(i,j,a-1,r), sk)), rk)
-            end do
-          end do
-          do a = nk - 1, 1, -1
-            do i = 1, ni
-              wk(i,j,a,r) = real(adi4_bwd_sp(real(wk(i,j,a,r), sk), real(wk(i,j,a,WK_FLMN+s), sk), &
-                real(wk(i,j,a+1,r), sk)), rk)
-            end do
-          end do
-        end do
-      end do
-      !$omp end parallel do
-    end select
-  end subroutine adi_stage4_sweeps_sp
+  !> ADI stage 4's recurrences, one element each, in the grid's implicit
+  !> precision (adiflow_stages.h's adi4x_*): in single mode every operand is
+  !> a real(sk) value stored promoted, so rounding it back is exact, the
+  !> recurrence runs in real(sk) and its result is stored promoted.
+  pure elemental function adi4x_fwd_first(single, w, dg) result(x)
+    logical, intent(in) :: single
+    real(rk), intent(in) :: w, dg
+    real(rk) :: x
+    if (single) then
+      x = real(adi4_fwd_first_sp(real(w, sk), real(dg, sk)), rk)
+    else
+      x = w/dg
+    end if
+  end function adi4x_fwd_first
+
+  pure elemental function adi4x_fwd(single, w, flmp, dg, xp) result(x)
+    logical, intent(in) :: single
+    real(rk), intent(in) :: w, flmp, dg, xp
+    real(rk) :: x
+    if (single) then
+      x = real(adi4_fwd_sp(real(w, sk), real(flmp, sk), real(dg, sk), real(xp, sk)), rk)
+    else
+      x = (w - flmp*xp)/dg
+    end if
+  end function adi4x_fwd
+
+  pure elemental function adi4x_bwd(single, w, flmn, xn) result(x)
+    logical, intent(in) :: single
+    real(rk), intent(in) :: w, flmn, xn
+    real(rk) :: x
+    if (single) then
+      x = real(adi4_bwd_sp(real(w, sk), real(flmn, sk), real(xn, sk)), rk)
+    else
+      x = w - flmn*xn
+    end if
+  end function adi4x_bwd
 
   !> Back to conservative increments: dq for the next direction, or, after
   !> the last direction (d = 3), q = q + dq.
