@@ -107,7 +107,7 @@ __global__ void m_adi4_reg_kernel(adi_view_wk<T> v, int d, int nb, int nc, int m
   int m0 = 1 + (int)blockIdx.z*mper, m1 = m0 + mper - 1, n, e, p1, pa, a, m, u, sx;
   const int single = adi_single(&v);
   int pc[3];
-  double x;
+  T x;
   if (b > nb || c > nc) return;
   if (m1 > 5) m1 = 5;
   n = adi_ncells(&v, d);
@@ -180,7 +180,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view_wk<T> v, int mper)
   const int single = adi_single(&v);
   T *s0 = reinterpret_cast<T *>(sm), *s1 = s0 + L*ADI4_PITCH, *s2 = s0 + 2*L*ADI4_PITCH;
   int m0 = 1 + (int)blockIdx.z*mper, m1 = m0 + mper - 1, m, sx, ch, e, l, ii, i, jl, kl, idx;
-  double x = 0.0;
+  T x = 0;
   if (m1 > 5) m1 = 5;
   for (m = m0; m <= m1; ++m) {
     sx = adi_eig_of_char(m);
@@ -276,7 +276,7 @@ __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view_wk<T> v, in
   T *s0 = reinterpret_cast<T *>(sm), *s1 = s0 + nt*TW_PITCH, *s2 = s0 + 2*nt*TW_PITCH;
   int m0 = 1 + (int)blockIdx.y*mper, m1 = m0 + mper - 1, m, sx, ch, r, ii, i, off, idx;
   int base = -1, bb[TW_CH];
-  double x = 0.0;
+  T x = 0;
   T a0[TW_CH], a1[TW_CH], a2[TW_CH];
   if (active) base = adi_pt(&v, -1, 1 + L % v.nj, 1 + L / v.nj);
 #pragma unroll
