@@ -34,9 +34,11 @@
 !>   stage 5  cons_from_char_sp; its increments promoted to double into dq,
 !>            and q = q + dq in double
 !> Every real(sk) result is stored in wk promoted to double (exact), so the
-!> layout and every reader of wk (halo exchanges, the GPU kernels) are those
-!> of double mode, and a value read back and rounded to real(sk) is the
-!> value stored.
+!> layout and every reader of wk (halo exchanges) are those of double mode,
+!> and a value read back and rounded to real(sk) is the value stored. The
+!> GPU stores these work fields (1-23) as 4-byte floats instead on a
+!> single-domain grid (the view's wkf, cuda/common/adiflow_stages.h): the
+!> same values, half the bytes for the memory-bound ADI kernels.
 module lu_adi
   use kinds, only: rk, sk
   use grid_layout, only: layout_t

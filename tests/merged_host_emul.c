@@ -21,7 +21,9 @@
  *   MK_ADI5F   adi5f_point, as the kernel: dq is not written (the test
  *              leaves dq out of the comparison for MS_ADI5F)
  * Every kernel's body is its body column in ADI_MERGED_KERNELS
- * (cuda/common/adiflow_merged.h), its index box the box column's. */
+ * (cuda/common/adiflow_merged.h), its index box the box column's.
+ * emul_iteration_merged_wkf: the same with the ADI work fields stored as
+ * floats in wkf, as on a single-mode grid of the GPU backend. */
 #include <string.h>
 
 #include "adiflow_merged.h"
@@ -99,12 +101,26 @@ static void launch(const adi_view *v, int kernel, int d, double cfl, int flags, 
   }
 }
 
+static void iteration(const adi_view *v, double cfl, int reverse, int flags)
+{
+  adi_mstep steps[ADI_MAX_MSTEPS];
+  int n = adi_merged_schedule(flags, v->sp.order, v->sp.wall_thermal == ADI_WALL_ISOTHERMAL, steps), s;
+  for (s = 0; s < n; ++s) launch(v, steps[s].kernel, steps[s].d, cfl, flags, reverse);
+}
+
 void emul_iteration_merged(const adi_solver_params *sp, double cfl, int reverse, int flags, double *q,
                            double *qp, double *res, double *dq, double *dtv, double *wk, const double *sf,
                            const double *sc, const double *vol)
 {
-  adi_mstep steps[ADI_MAX_MSTEPS];
   adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
-  int n = adi_merged_schedule(flags, sp->order, sp->wall_thermal == ADI_WALL_ISOTHERMAL, steps), s;
-  for (s = 0; s < n; ++s) launch(&v, steps[s].kernel, steps[s].d, cfl, flags, reverse);
+  iteration(&v, cfl, reverse, flags);
+}
+
+void emul_iteration_merged_wkf(const adi_solver_params *sp, double cfl, int reverse, int flags, double *q,
+                               double *qp, double *res, double *dq, double *dtv, double *wk, float *wkf,
+                               const double *sf, const double *sc, const double *vol)
+{
+  adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
+  v.wkf = wkf;
+  iteration(&v, cfl, reverse, flags);
 }

@@ -7,7 +7,10 @@
  * With reverse = 1 every launch visits its points in reverse order: a stage
  * whose points were not independent (a race on the GPU) would then differ
  * from the Fortran loop order. The mass_fix kernels (cuda/api/mass.cu)
- * are emulated the same way (emul_mass_plane_sums, emul_scale_state). */
+ * are emulated the same way (emul_mass_plane_sums, emul_scale_state).
+ * emul_iteration_wkf: the same with the ADI work fields stored as floats in
+ * wkf (ADI_NWORK_ADI components, as a single-mode grid of the GPU backend
+ * holds them, cuda/api/grid.cu); wk then keeps the flux stages' values. */
 #include <string.h>
 
 #include "adiflow_stages.h"
@@ -43,14 +46,28 @@ static void launch(const adi_view *v, int stage, int d, double cfl, int reverse)
   }
 }
 
+static void iteration(const adi_view *v, double cfl, int reverse)
+{
+  adi_step steps[ADI_MAX_STEPS];
+  int n = adi_iteration_schedule(&v->sp, steps), s;
+  for (s = 0; s < n; ++s) launch(v, steps[s].stage, steps[s].d, cfl, reverse);
+}
+
 void emul_iteration(const adi_solver_params *sp, double cfl, int reverse, double *q, double *qp,
                     double *res, double *dq, double *dtv, double *wk, const double *sf, const double *sc,
                     const double *vol)
 {
-  adi_step steps[ADI_MAX_STEPS];
   adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
-  int n = adi_iteration_schedule(sp, steps), s;
-  for (s = 0; s < n; ++s) launch(&v, steps[s].stage, steps[s].d, cfl, reverse);
+  iteration(&v, cfl, reverse);
+}
+
+void emul_iteration_wkf(const adi_solver_params *sp, double cfl, int reverse, double *q, double *qp,
+                        double *res, double *dq, double *dtv, double *wk, float *wkf, const double *sf,
+                        const double *sc, const double *vol)
+{
+  adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
+  v.wkf = wkf;
+  iteration(&v, cfl, reverse);
 }
 
 /* residual norms the way cuda/api/norms.cu computes them: one sum per

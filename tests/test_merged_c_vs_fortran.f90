@@ -8,8 +8,12 @@
 !> writes dq), the ADI work fields that
 !> the merged family still writes (flmp, flmn, diag, wch) the same bits on
 !> the interior, with the launches' points visited forwards and backwards.
-!> Every grid runs twice: with implicit_precision = 'double' and 'single'
-!> (the single-precision ADI bodies, fortran/lu_adi.f90's header).
+!> Every grid runs three times: with implicit_precision = 'double', with
+!> 'single' (the single-precision ADI bodies, fortran/lu_adi.f90's header)
+!> and with 'single' and the ADI work fields stored as floats in wkf, as a
+!> single-mode grid of the GPU backend stores them
+!> (emul_iteration_merged_wkf): there wkf promoted, not wk, must be the
+!> Fortran's flmp, flmn, diag, wch bit for bit.
 program test_merged_c_vs_fortran
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int64, output_unit
@@ -19,6 +23,7 @@ program test_merged_c_vs_fortran
   use case_config
   use flow_fields
   use solver_cpu, only: cpu_iteration
+  use lu_adi, only: WK_FLMP, WK_WCH
   use case_setup
   use test_util
   implicit none
@@ -31,6 +36,16 @@ program test_merged_c_vs_fortran
       real(c_double), value :: cfl
       integer(c_int), value :: reverse, flags
       real(c_double), intent(inout) :: q(*), qp(*), res(*), dq(*), dtv(*), wk(*)
+      real(c_double), intent(in) :: sf(*), sc(*), vol(*)
+    end subroutine
+    subroutine emul_iteration_merged_wkf(sp, cfl, reverse, flags, q, qp, res, dq, dtv, wk, wkf, sf, sc, vol) &
+        bind(c, name='emul_iteration_merged_wkf')
+      import :: solver_params_t, c_double, c_float, c_int
+      type(solver_params_t), intent(in) :: sp
+      real(c_double), value :: cfl
+      integer(c_int), value :: reverse, flags
+      real(c_double), intent(inout) :: q(*), qp(*), res(*), dq(*), dtv(*), wk(*)
+      real(c_float), intent(inout) :: wkf(*)
       real(c_double), intent(in) :: sf(*), sc(*), vol(*)
     end subroutine
   end interface
@@ -48,20 +63,20 @@ program test_merged_c_vs_fortran
   character(len=*), parameter :: flag_names(13) = [character(len=15) :: 'none', 'fuse', 'comp+sweep', &
     'adi123+pt', 'fuse+fmarch', 'adi5f', 'all,-fuse', 'all,-comp', 'all,-adi123', 'all,-pt', 'all,-fmarch', &
     'all,-adi5f', 'all']
+  !> the ADI work fields (lu_adi.f90): what wkf holds
+  integer, parameter :: NWORK_ADI = WK_WCH + 5
   type(case_t) :: cs
   character(len=80) :: label
-  integer :: ncase, prec
-  character(len=*), parameter :: precisions(2) = [character(len=6) :: 'double', 'single']
+  integer :: ncase, mode
+  character(len=*), parameter :: precisions(3) = [character(len=6) :: 'double', 'single', 'single']
+  character(len=*), parameter :: mode_names(3) = [character(len=56) :: '', ' [implicit_precision single]', &
+    ' [implicit_precision single, float ADI storage wkf]']
 
   do ncase = 1, N_EMULATION_CASES
-    do prec = 1, 2
+    do mode = 1, 3
       call emulation_case(ncase, cs, label)
-      cs%implicit_precision = precisions(prec)
-      if (prec == 1) then
-        call run_case(trim(label), cs, 4)
-      else
-        call run_case(trim(label)//' [implicit_precision single]', cs, 4)
-      end if
+      cs%implicit_precision = precisions(mode)
+      call run_case(trim(label)//trim(mode_names(mode)), cs, 4, mode == 3)
     end do
   end do
 
@@ -79,12 +94,16 @@ contains
     end do
   end function ndiff
 
-  integer function compare(label, lay, f1, f2, with_dq)
+  !> wkf: the emulation's float ADI work fields when allocated; they, not
+  !> f2's wk, are then compared on the interior
+  integer function compare(label, lay, f1, f2, wkf, with_dq)
     character(len=*), intent(in) :: label
     type(layout_t), intent(in) :: lay
     type(fields_t), intent(in) :: f1, f2
+    real(c_float), allocatable, intent(in) :: wkf(:,:,:,:)
     logical, intent(in) :: with_dq
-    integer :: np, nd(6), ni, nj, nk
+    integer :: np, nd(6), ni, nj, nk, nw
+    real(rk), allocatable :: w2(:,:,:,:)
     np = int(lay%npts)
     ni = lay%ni; nj = lay%nj; nk = lay%nk
     nd(1) = ndiff(5*np, f1%q, f2%q)
@@ -93,20 +112,29 @@ contains
     nd(4) = 0
     if (with_dq) nd(4) = ndiff(5*np, f1%dq, f2%dq)
     nd(5) = ndiff(np, f1%dtv, f2%dtv)
-    nd(6) = count(transfer(reshape(f1%wk(1:ni, 1:nj, 1:nk, 10:23), [ni*nj*nk*14]), 0_int64, ni*nj*nk*14) &
-               /= transfer(reshape(f2%wk(1:ni, 1:nj, 1:nk, 10:23), [ni*nj*nk*14]), 0_int64, ni*nj*nk*14))
+    ! flmp, flmn, diag, wch: WK_FLMP + 1 .. NWORK_ADI
+    nw = ni*nj*nk*(NWORK_ADI - WK_FLMP)
+    if (allocated(wkf)) then
+      w2 = real(wkf(1:ni, 1:nj, 1:nk, WK_FLMP+1:NWORK_ADI), rk)
+    else
+      w2 = f2%wk(1:ni, 1:nj, 1:nk, WK_FLMP+1:NWORK_ADI)
+    end if
+    nd(6) = count(transfer(reshape(f1%wk(1:ni, 1:nj, 1:nk, WK_FLMP+1:NWORK_ADI), [nw]), 0_int64, nw) &
+               /= transfer(reshape(w2, [nw]), 0_int64, nw))
     compare = sum(nd)
     if (compare > 0) write(output_unit, '(a,a,a,6(1x,i0))') '  ', label, &
       ': differing values in q qp res dq dtv wk(interior, 10:23):', nd
   end function compare
 
-  subroutine run_case(title, c, niter)
+  subroutine run_case(title, c, niter, float_wk)
     character(len=*), intent(in) :: title
     type(case_t), intent(in) :: c
     integer, intent(in) :: niter
+    logical, intent(in) :: float_wk
     type(layout_t) :: lay
     type(solver_params_t) :: sp
     type(fields_t) :: f0, f1, f2
+    real(c_float), allocatable :: wkf(:,:,:,:)
     real(rk) :: cfl
     integer :: it, nbad, rev, fs
     character(len=64) :: lbl
@@ -117,16 +145,28 @@ contains
     do fs = 1, size(flag_sets)
       f1 = f0
       f2 = f0
+      if (float_wk) then
+        ! the GPU's layout: NWORK_ADI components of wk's shape, zero at first
+        if (allocated(wkf)) deallocate(wkf)
+        allocate(wkf(lbound(f2%wk, 1):ubound(f2%wk, 1), lbound(f2%wk, 2):ubound(f2%wk, 2), &
+          lbound(f2%wk, 3):ubound(f2%wk, 3), NWORK_ADI))
+        wkf = 0.0_c_float
+      end if
       nbad = 0
       do it = 1, niter
         cfl = 2.0_rk + 1.5_rk*real(it, rk)
         rev = mod(it + fs, 2)
         call cpu_iteration(sp, lay, cfl, f1)
-        call emul_iteration_merged(sp, cfl, int(rev, c_int), flag_sets(fs), f2%q, f2%qp, f2%res, f2%dq, &
-          f2%dtv, f2%wk, f2%sf, f2%sc, f2%vol)
+        if (float_wk) then
+          call emul_iteration_merged_wkf(sp, cfl, int(rev, c_int), flag_sets(fs), f2%q, f2%qp, f2%res, f2%dq, &
+            f2%dtv, f2%wk, wkf, f2%sf, f2%sc, f2%vol)
+        else
+          call emul_iteration_merged(sp, cfl, int(rev, c_int), flag_sets(fs), f2%q, f2%qp, f2%res, f2%dq, &
+            f2%dtv, f2%wk, f2%sf, f2%sc, f2%vol)
+        end if
         write(lbl, '(a,a,a,i0,a)') 'steps ', trim(flag_names(fs)), ', iteration ', it, &
           merge(' (reverse)', ' (forward)', rev == 1)
-        nbad = nbad + compare(trim(lbl), lay, f1, f2, iand(flag_sets(fs), MS_ADI5F) == 0)
+        nbad = nbad + compare(trim(lbl), lay, f1, f2, wkf, iand(flag_sets(fs), MS_ADI5F) == 0)
       end do
       call check(nbad == 0 .and. maxval(abs(f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 2))) > 0.0_rk, &
         trim(title)//': merged schedule, steps '//trim(flag_names(fs))//' == cpu_iteration bit for bit')

@@ -11,8 +11,13 @@
 !> the total and s = M0/M in Fortran, the rescale kernel) must match
 !> mass_constraint's sums and rescale bit for bit, in a chain of blocks too,
 !> and iterations with it must match cpu_iteration(..., mass0).
-!> Every grid runs twice: with implicit_precision = 'double' and 'single'
-!> (the single-precision ADI stages, fortran/lu_adi.f90's header).
+!> Every grid runs three times: with implicit_precision = 'double', with
+!> 'single' (the single-precision ADI stages, fortran/lu_adi.f90's header)
+!> and with 'single' and the ADI work fields stored as floats in wkf, as a
+!> single-mode grid of the GPU backend stores them (emul_iteration_wkf):
+!> wkf promoted must be the bits the Fortran keeps in wk(1:23) on the
+!> interior (every value read or written there), wk the flux stages' values
+!> elsewhere.
 program test_stages_c_vs_fortran
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int64, output_unit
@@ -22,6 +27,7 @@ program test_stages_c_vs_fortran
   use case_config
   use flow_fields
   use solver_cpu, only: cpu_iteration
+  use lu_adi, only: WK_DIAG, WK_WCH
   use residual_norms, only: compute_residual_norms
   use mass_constraint, only: total_mass, add_mass_plane_sums, mass_from_plane_sums, mass_scale_factor, &
     scale_state
@@ -37,6 +43,16 @@ program test_stages_c_vs_fortran
       real(c_double), value :: cfl
       integer(c_int), value :: reverse
       real(c_double), intent(inout) :: q(*), qp(*), res(*), dq(*), dtv(*), wk(*)
+      real(c_double), intent(in) :: sf(*), sc(*), vol(*)
+    end subroutine
+    subroutine emul_iteration_wkf(sp, cfl, reverse, q, qp, res, dq, dtv, wk, wkf, sf, sc, vol) &
+        bind(c, name='emul_iteration_wkf')
+      import :: solver_params_t, c_double, c_float, c_int
+      type(solver_params_t), intent(in) :: sp
+      real(c_double), value :: cfl
+      integer(c_int), value :: reverse
+      real(c_double), intent(inout) :: q(*), qp(*), res(*), dq(*), dtv(*), wk(*)
+      real(c_float), intent(inout) :: wkf(*)
       real(c_double), intent(in) :: sf(*), sc(*), vol(*)
     end subroutine
     subroutine emul_residual_norms(sp, res, vol, plane, norms) bind(c, name='emul_residual_norms')
@@ -63,20 +79,20 @@ program test_stages_c_vs_fortran
     end subroutine
   end interface
 
+  !> the ADI work fields (lu_adi.f90): what wkf holds
+  integer, parameter :: NWORK_ADI = WK_WCH + 5
   type(case_t) :: cs
   character(len=80) :: label
-  integer :: ncase, prec
-  character(len=*), parameter :: precisions(2) = [character(len=6) :: 'double', 'single']
+  integer :: ncase, mode
+  character(len=*), parameter :: precisions(3) = [character(len=6) :: 'double', 'single', 'single']
+  character(len=*), parameter :: mode_names(3) = [character(len=56) :: '', ' [implicit_precision single]', &
+    ' [implicit_precision single, float ADI storage wkf]']
 
   do ncase = 1, N_EMULATION_CASES
-    do prec = 1, 2
+    do mode = 1, 3
       call emulation_case(ncase, cs, label)
-      cs%implicit_precision = precisions(prec)
-      if (prec == 1) then
-        call run_case(trim(label), cs, 6)
-      else
-        call run_case(trim(label)//' [implicit_precision single]', cs, 6)
-      end if
+      cs%implicit_precision = precisions(mode)
+      call run_case(trim(label)//trim(mode_names(mode)), cs, 6, mode == 3)
     end do
   end do
   block
@@ -122,6 +138,42 @@ contains
     nd = ndiff(NWORK*np, f1%wk, f2%wk, first); call report(label, 'wk', lay, nd, first, nbad)
   end subroutine compare
 
+  !> compare for the emulation's fields f2 and, when allocated, its float
+  !> ADI work fields wkf: they stand in for wk(1:NWORK_ADI) on the interior,
+  !> where the ADI stages read and write them (elsewhere wk keeps the flux
+  !> stages' values in both)
+  subroutine compare_emul(label, lay, f1, f2, wkf, nbad)
+    character(len=*), intent(in) :: label
+    type(layout_t), intent(in) :: lay
+    type(fields_t), intent(in) :: f1, f2
+    real(c_float), allocatable, intent(in) :: wkf(:,:,:,:)
+    integer, intent(inout) :: nbad
+    type(fields_t) :: g
+    if (.not. allocated(wkf)) then
+      call compare(label, lay, f1, f2, nbad)
+      return
+    end if
+    g = f2
+    g%wk(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:NWORK_ADI) = real(wkf(1:lay%ni, 1:lay%nj, 1:lay%nk, :), rk)
+    call compare(label, lay, f1, g, nbad)
+  end subroutine compare_emul
+
+  !> one emulated GPU iteration of f, with the ADI work fields in wkf when
+  !> it is allocated
+  subroutine emul_step(sp, cfl, rev, f, wkf)
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: cfl
+    integer, intent(in) :: rev
+    type(fields_t), intent(inout) :: f
+    real(c_float), allocatable, intent(inout) :: wkf(:,:,:,:)
+    if (allocated(wkf)) then
+      call emul_iteration_wkf(sp, cfl, int(rev, c_int), f%q, f%qp, f%res, f%dq, f%dtv, f%wk, wkf, &
+        f%sf, f%sc, f%vol)
+    else
+      call emul_iteration(sp, cfl, int(rev, c_int), f%q, f%qp, f%res, f%dq, f%dtv, f%wk, f%sf, f%sc, f%vol)
+    end if
+  end subroutine emul_step
+
   subroutine report(label, fname, lay, n, at, nbad)
     character(len=*), intent(in) :: label, fname
     type(layout_t), intent(in) :: lay
@@ -139,14 +191,16 @@ contains
       ' points, first (', i, ',', j, ',', k, ') component ', m, ''
   end subroutine report
 
-  subroutine run_case(title, c, niter)
+  subroutine run_case(title, c, niter, float_wk)
     character(len=*), intent(in) :: title
     type(case_t), intent(in) :: c
     integer, intent(in) :: niter
+    logical, intent(in) :: float_wk
     type(layout_t) :: lay
     type(solver_params_t) :: sp
     type(fields_t) :: f1, f2
     real(rk), allocatable :: plane(:)
+    real(c_float), allocatable :: wkf(:,:,:,:)
     real(rk) :: cfl, n1(5), n2(5)
     integer :: it, nbad, nbad_norm, rev
     character(len=40) :: lbl
@@ -155,6 +209,12 @@ contains
     allocate(plane(5*lay%nk))
     call disturbed_state(lay, sp, f1, 31)
     f2 = f1
+    if (float_wk) then
+      ! the GPU's layout: NWORK_ADI components of wk's shape, zero at first
+      allocate(wkf(lbound(f2%wk, 1):ubound(f2%wk, 1), lbound(f2%wk, 2):ubound(f2%wk, 2), &
+        lbound(f2%wk, 3):ubound(f2%wk, 3), NWORK_ADI))
+      wkf = 0.0_c_float
+    end if
 
     nbad = 0
     nbad_norm = 0
@@ -162,19 +222,22 @@ contains
       cfl = 2.0_rk + 1.5_rk*real(it, rk)
       rev = mod(it, 2)
       call cpu_iteration(sp, lay, cfl, f1)
-      call emul_iteration(sp, cfl, int(rev, c_int), f2%q, f2%qp, f2%res, f2%dq, f2%dtv, f2%wk, &
-        f2%sf, f2%sc, f2%vol)
+      call emul_step(sp, cfl, rev, f2, wkf)
       write(lbl, '(a,i0,a)') 'iteration ', it, merge(' (reverse)', ' (forward)', rev == 1)
-      call compare(trim(lbl), lay, f1, f2, nbad)
+      call compare_emul(trim(lbl), lay, f1, f2, wkf, nbad)
       call compute_residual_norms(lay, f1%res, f1%vol, n1)
       call emul_residual_norms(sp, f2%res, f2%vol, plane, n2)
       if (any(transfer(n1, 0_int64, 5) /= transfer(n2, 0_int64, 5))) nbad_norm = nbad_norm + 1
     end do
     call check(nbad == 0 .and. maxval(abs(f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 2))) > 0.0_rk, &
       trim(title)//': emulated GPU launch sequence == cpu_iteration bit for bit, all fields')
+    ! diag = 1 + dtv*|lam|_v >= 1: zero where the ADI stages had not written wkf
+    if (float_wk) call check(nbad == 0 .and. &
+      all(wkf(1:lay%ni, 1:lay%nj, 1:lay%nk, WK_DIAG+1:WK_DIAG+3) >= 1.0_c_float), &
+      trim(title)//': the ADI stages wrote wkf, whose floats promoted == the Fortran wk(1:23) bit for bit')
     call check(nbad_norm == 0 .and. all(n1 > 0.0_rk), &
       trim(title)//': residual norms computed the GPU way == compute_residual_norms bit for bit')
-    call mass_fix_checks(title, lay, sp, f1, f2, niter)
+    call mass_fix_checks(title, lay, sp, f1, f2, wkf, niter)
   end subroutine run_case
 
   !> Two grids of different sizes in one process, iterated in turns (A, B,
@@ -212,11 +275,12 @@ contains
   !> f1, f2 left by run_case: plane sums and total, plane sums continued from
   !> given values (a j rank's chain), the rescale, then three iterations of
   !> cpu_iteration(..., mass0) against the emulated iteration + GPU mass fix.
-  subroutine mass_fix_checks(title, lay, sp, f1, f2, it0)
+  subroutine mass_fix_checks(title, lay, sp, f1, f2, wkf, it0)
     character(len=*), intent(in) :: title
     type(layout_t), intent(in) :: lay
     type(solver_params_t), intent(in) :: sp
     type(fields_t), intent(inout) :: f1, f2
+    real(c_float), allocatable, intent(inout) :: wkf(:,:,:,:)
     integer, intent(in) :: it0
     real(rk), allocatable :: rows(:), pf(:), pc(:), start(:)
     real(rk) :: m0, s, cfl
@@ -248,7 +312,7 @@ contains
     nbad = 0
     call scale_state(lay, f1%q, s)
     call emul_scale_state(sp, f2%q, s, 1_c_int)
-    call compare('rescale', lay, f1, f2, nbad)
+    call compare_emul('rescale', lay, f1, f2, wkf, nbad)
     call check(nbad == 0, trim(title)//': rescale kernel body == scale_state bit for bit (ghosts untouched)')
 
     ! iterations with mass_fix: cpu_iteration(..., m0) against the emulated
@@ -260,15 +324,14 @@ contains
       cfl = 2.0_rk + 1.5_rk*real(it, rk)
       rev = mod(it, 2)
       call cpu_iteration(sp, lay, cfl, f1, m0)
-      call emul_iteration(sp, cfl, int(rev, c_int), f2%q, f2%qp, f2%res, f2%dq, f2%dtv, f2%wk, &
-        f2%sf, f2%sc, f2%vol)
+      call emul_step(sp, cfl, rev, f2, wkf)
       pc = 0.0_rk
       call emul_mass_plane_sums(sp, f2%q, f2%vol, rows, pc, int(rev, c_int))
       s = mass_scale_factor(m0, mass_from_plane_sums(pc))
       moved = moved .or. s /= 1.0_rk
       call emul_scale_state(sp, f2%q, s, int(rev, c_int))
       write(lbl, '(a,i0,a)') 'mass_fix iteration ', it, merge(' (reverse)', ' (forward)', rev == 1)
-      call compare(trim(lbl), lay, f1, f2, nbad)
+      call compare_emul(trim(lbl), lay, f1, f2, wkf, nbad)
     end do
     call check(nbad == 0 .and. moved, trim(title)//': iterations with mass_fix, GPU way == '// &
       'cpu_iteration(..., mass0) bit for bit, all fields (s /= 1)')

@@ -58,6 +58,8 @@ static void free_all(adi_gpu_grid *g)
     if (*cfields[a]) cudaFree((void *)*cfields[a]);
     *cfields[a] = NULL;
   }
+  if (g->v.wkf) cudaFree(g->v.wkf);
+  g->v.wkf = NULL;
   if (g->h_norms) cudaFreeHost(g->h_norms);
   g->h_norms = NULL;
   g->v.forcing = NULL;
@@ -73,13 +75,19 @@ static void free_all(adi_gpu_grid *g)
   g->bytes = 0;
 }
 
-static int alloc_field(adi_gpu_grid *g, double **p, int ncomp)
+/* ncomp fields of npts elements of es bytes each */
+static int alloc_bytes(adi_gpu_grid *g, void **p, int ncomp, size_t es)
 {
-  size_t n = (size_t)g->v.npts*(size_t)ncomp*sizeof(double);
-  ADI_GPU_CHECK(cudaMalloc((void **)p, n));
+  size_t n = (size_t)g->v.npts*(size_t)ncomp*es;
+  ADI_GPU_CHECK(cudaMalloc(p, n));
   g->bytes += n;
   ADI_GPU_CHECK(cudaMemset(*p, 0, n));   /* defined values everywhere, as allocate_fields */
   return ADI_OK;
+}
+
+static int alloc_field(adi_gpu_grid *g, double **p, int ncomp)
+{
+  return alloc_bytes(g, (void **)p, ncomp, sizeof(double));
 }
 
 static int upload_field(adi_gpu_grid *g, const double **dst, const double *src, int ncomp)
@@ -138,7 +146,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
                      const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
                      const double *q, int coarse_level)
 {
-  int dev, rc, ldi_expected;
+  int dev, rc, ldi_expected, float_wk;
   size_t free_b = 0, total_b = 0, need;
   long long npts;
   struct cudaDeviceProp prop;
@@ -175,16 +183,24 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
   rc = adi_gpu_select_device(dev, sp, &prop);
   if (rc != ADI_OK) return rc;
 
+  /* implicit_precision = 'single': the ADI work fields as floats too (the
+   * view's wkf; the flux stages keep using wk). Not on a block of a
+   * decomposed grid: its halo exchanges and pipelined sweeps
+   * (cuda/multi/block_nccl.cu) move those fields as doubles in wk. */
+  float_wk = sp->implicit_single == ADI_IMPLICIT_SINGLE && hooks == NULL;
+
   /* memory: every field of the host set but the cell centres, plus scratch */
   need = (size_t)npts*(ADI_NFIELDS + (coarse_level ? 2*ADI_NVAR : 0))*sizeof(double)
+       + (float_wk ? (size_t)npts*ADI_NWORK_ADI*sizeof(float) : 0)
        + (size_t)(5*sp->nk + 5)*sizeof(double)
        + (size_t)(sp->nj + 1)*(size_t)sp->nk*sizeof(double);
   ADI_GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
   if (need + ((size_t)64 << 20) > free_b) {
-    adi_gpu_set_error("grid %d x %d x %d needs %.2f GiB of GPU memory (%d fields of %lld points), but GPU %d "
+    adi_gpu_set_error("grid %d x %d x %d needs %.2f GiB of GPU memory (%d fields of %lld points%s), but GPU %d "
                       "(%s) has %.2f GiB free of %.2f GiB: use a smaller grid, a GPU with more memory, "
                       "or backend = 'cpu'", sp->ni, sp->nj, sp->nk, (double)need/GIB, (int)ADI_NFIELDS, npts,
-                      dev, prop.name, (double)free_b/GIB, (double)total_b/GIB);
+                      float_wk ? ", and the ADI work fields in single precision" : "", dev, prop.name,
+                      (double)free_b/GIB, (double)total_b/GIB);
     return ADI_ERR_MEMORY;
   }
 
@@ -220,6 +236,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
   if (rc == ADI_OK) rc = alloc_field(g, &g->v.dq, ADI_NVAR);
   if (rc == ADI_OK) rc = alloc_field(g, &g->v.dtv, 1);
   if (rc == ADI_OK) rc = alloc_field(g, &g->v.wk, ADI_NWORK);
+  if (rc == ADI_OK && float_wk) rc = alloc_bytes(g, (void **)&g->v.wkf, ADI_NWORK_ADI, sizeof(float));
   if (rc == ADI_OK) rc = upload_field(g, &g->v.sf, sf, ADI_NMETRIC);
   if (rc == ADI_OK) rc = upload_field(g, &g->v.sc, sc, ADI_NMETRIC);
   if (rc == ADI_OK) rc = upload_field(g, &g->v.vol, vol, 1);

@@ -17,7 +17,10 @@
  * implicit_precision = 'single': the ADI bodies branch on adi_single(v)
  * (uniform over the grid) into the float operations of
  * fortran/lu_adi.f90's header, the same ones as the split family's
- * (adi_eig_split, adi2_*, adi4x_*, adi_stage3_char, adi_stage5_incr).
+ * (adi_eig_split, adi2_*, adi4x_*, adi_stage3_char, adi_stage5_incr), and
+ * read and write the ADI work fields through adi_wk_get/put: in wk, or as
+ * floats in the view's wkf (adiflow_stages.h: the kernels decide which at
+ * compile time, adi_view_wk).
  *
  * Techniques ("steps"), each selectable at run time (ADIFLOW_MERGED_STEPS,
  * cuda/merged/schedule.cu); the default is all of them, and switching one
@@ -83,7 +86,8 @@ static inline int adi_merged_march(int flags, int d)
  * eigenvalues of the point and its two neighbours along d in registers
  * (the neighbours' recomputed); the expressions of adi_stage2_point. The
  * lam fields of wk are not written (nothing after stage 2 reads them). ---- */
-ADI_HD static inline void adi12_point(const adi_view *v, int d, int i, int j, int k)
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi12_point(const adi_view_t *v, int d, int i, int j, int k)
 {
   int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd, single = adi_single(v);
   double lp[3], ln[3], lv[3], xp[3], xn[3], xv[3], dg, dt;
@@ -92,22 +96,22 @@ ADI_HD static inline void adi12_point(const adi_view *v, int d, int i, int j, in
   dt = v->dtv[p];
   for (s = 1; s <= 3; ++s) {
     dg = adi2_diag(single, dt, lv[s - 1]);
-    ADI_F(v, wk, WK_DIAG + s, p) = dg;
+    adi_wk_put(v, WK_DIAG + s, p, dg);
   }
   if (pd > 1) {
     adi_eig_split(v, d, p - e, xp, xn, xv);
-    for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMP + s, p) = adi2_flmp(single, dt, xp[s - 1]);
+    for (s = 1; s <= 3; ++s) adi_wk_put(v, WK_FLMP + s, p, adi2_flmp(single, dt, xp[s - 1]));
   } else {
-    for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMP + s, p) = 0.0;
+    for (s = 1; s <= 3; ++s) adi_wk_put(v, WK_FLMP + s, p, 0.0);
   }
   if (pd < n) {
     adi_eig_split(v, d, p + e, xp, xn, xv);
     for (s = 1; s <= 3; ++s) {
       dg = adi2_diag(single, dt, lv[s - 1]);
-      ADI_F(v, wk, WK_FLMN + s, p) = adi2_flmn(single, dt, xn[s - 1], dg);
+      adi_wk_put(v, WK_FLMN + s, p, adi2_flmn(single, dt, xn[s - 1], dg));
     }
   } else {
-    for (s = 1; s <= 3; ++s) ADI_F(v, wk, WK_FLMN + s, p) = 0.0;
+    for (s = 1; s <= 3; ++s) adi_wk_put(v, WK_FLMN + s, p, 0.0);
   }
 }
 
@@ -118,7 +122,8 @@ ADI_HD static inline int adi_eig_of_char(int m) { return m <= 3 ? 1 : m - 2; }
  * sweeps of adi_stage4_line, one component after the other (the
  * components are independent: any split of them over threads gives the
  * same bits) ---- */
-ADI_HD static inline void adi4_line_comps(const adi_view *v, int d, int b, int c, int m0, int m1)
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi4_line_comps(const adi_view_t *v, int d, int b, int c, int m0, int m1)
 {
   int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s, single = adi_single(v);
   int pc[3];
@@ -127,18 +132,19 @@ ADI_HD static inline void adi4_line_comps(const adi_view *v, int d, int b, int c
   p1 = adi_pt(v, pc[0], pc[1], pc[2]);
   for (m = m0; m <= m1; ++m) {
     r = WK_WCH + m; s = adi_eig_of_char(m);
-    x = adi4x_fwd_first(single, ADI_F(v, wk, r, p1), ADI_F(v, wk, WK_DIAG + s, p1));
-    ADI_F(v, wk, r, p1) = x;
+    x = adi4x_fwd_first(single, adi_wk_get(v, r, p1), adi_wk_get(v, WK_DIAG + s, p1));
+    adi_wk_put(v, r, p1, x);
     pa = p1;
     for (a = 2; a <= n; ++a) {
       pa += e;
-      x = adi4x_fwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_DIAG + s, pa), x);
-      ADI_F(v, wk, r, pa) = x;
+      x = adi4x_fwd(single, adi_wk_get(v, r, pa), adi_wk_get(v, WK_FLMP + s, pa), adi_wk_get(v, WK_DIAG + s, pa),
+                    x);
+      adi_wk_put(v, r, pa, x);
     }
     for (a = n - 1; a >= 1; --a) {
       pa -= e;
-      x = adi4x_bwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMN + s, pa), x);
-      ADI_F(v, wk, r, pa) = x;
+      x = adi4x_bwd(single, adi_wk_get(v, r, pa), adi_wk_get(v, WK_FLMN + s, pa), x);
+      adi_wk_put(v, r, pa, x);
     }
   }
 }
@@ -305,7 +311,8 @@ static inline int adi_merged_box_stage(int k)
  * and adi_stage3_point, r in registers instead of dq. Every read other
  * than wch(p) is of qp, sc, vol, dtv (not written here); every write is at
  * p: no dependency between points. ---- */
-ADI_HD static inline void adi5f_point(const adi_view *v, int d, int i, int j, int k)
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi5f_point(const adi_view_t *v, int d, int i, int j, int k)
 {
   int p = adi_pt(v, i, j, k);
   double r[5];

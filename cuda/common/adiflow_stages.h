@@ -35,6 +35,9 @@ enum { WK_DU = 0, WK_QL = 5, WK_QR = 10, WK_FC = 15, WK_FV = 20 };
 /* work fields of the ADI stages, lu_adi.f90 */
 enum { WK_LAMP = 0, WK_LAMN = 3, WK_LAMV = 6, WK_FLMP = 9, WK_FLMN = 12, WK_DIAG = 15, WK_WCH = 18 };
 enum { ADI_NVAR = 5, ADI_NPRIM = 6, ADI_NWORK = 25, ADI_NMETRIC = 9 };
+/* the ADI stages' work fields, components 1..23 (lam+-, |lam|_v, flmp, flmn,
+ * diag, wch): what the view's float copy wkf holds */
+enum { ADI_NWORK_ADI = WK_WCH + 5 };
 /* fields of one run: q 5, qp 6, res 5, dq 5, dtv 1, wk 25, sf 9, sc 9, vol 1 */
 enum { ADI_NFIELDS = 5 + 6 + 5 + 5 + 1 + 25 + 9 + 9 + 1 };
 
@@ -47,6 +50,14 @@ typedef struct adi_view {
   ptrdiff_t npts;              /* ldi*ldj*ldk points per field (< 2^31) */
   double *q, *qp, *res, *dq, *dtv, *wk;
   const double *sf, *sc, *vol;
+  /* implicit_precision = 'single': the ADI work fields (ADI_NWORK_ADI
+   * components, wk's offsets) stored as floats, half the bytes the ADI
+   * stages move; every value there is a float anyway (adi_single). NULL:
+   * they live in wk, as in double mode and on the grids that keep double
+   * storage (the host emulation by default, the blocks of a decomposed
+   * grid, cuda/api/grid.cu). Read and written only through adi_wk_get and
+   * adi_wk_put (and the merged family's sweeps, cuda/merged/adi_kernels.cu). */
+  float *wkf;
   /* a coarse multigrid level's FAS forcing P (5 fields), NULL otherwise:
    * ADI stage 3 then drives res + P (solver_cpu.f90's add_forcing) */
   const double *forcing;
@@ -72,6 +83,7 @@ static inline adi_view adi_make_view(const adi_solver_params *sp, double *q, dou
   v.npts = (ptrdiff_t)sp->ldi*sp->ldj*sp->ldk;
   v.q = q; v.qp = qp; v.res = res; v.dq = dq; v.dtv = dtv; v.wk = wk;
   v.sf = sf; v.sc = sc; v.vol = vol;
+  v.wkf = NULL;
   v.forcing = NULL;
   for (int f = 0; f < 6; ++f) v.phys[f] = 1;
   v.off[0] = 0; v.off[1] = 0; v.off[2] = 0;
@@ -81,6 +93,23 @@ static inline adi_view adi_make_view(const adi_solver_params *sp, double *q, dou
 
 /* a(i,j,k,m) of the Fortran for a field array a of the view, point p */
 #define ADI_F(v, a, m, p) ((v)->a[(ptrdiff_t)((m) - 1)*(v)->npts + (p)])
+
+/* ADI work field m (1-based, 1..ADI_NWORK_ADI: the Fortran's wk(i,j,k,m) of
+ * lu_adi.f90) at point p, in wkf when the grid stores those fields as
+ * floats, in wk otherwise. Single mode only ever stores floats (promoted),
+ * so the float store is exact and the load gives back the same double.
+ * These test wkf at run time (the host emulation); the GPU kernels decide
+ * it at compile time (adi_view_wk below). */
+ADI_HD static inline double adi_wk_get(const adi_view *v, int m, int p)
+{
+  return v->wkf != NULL ? (double)ADI_F(v, wkf, m, p) : ADI_F(v, wk, m, p);
+}
+
+ADI_HD static inline void adi_wk_put(const adi_view *v, int m, int p, double x)
+{
+  if (v->wkf != NULL) ADI_F(v, wkf, m, p) = (float)x;
+  else ADI_F(v, wk, m, p) = x;
+}
 
 /* [lo, hi] box of a stage, the Fortran's stage_bounds */
 typedef struct adi_box {
@@ -330,14 +359,67 @@ ADI_HD static inline void flux_stage4_point(const adi_view *v, int d, int i, int
 }
 
 /* ---- implicit_precision (fortran/lu_adi.f90's header): in single mode the
- * ADI stages compute in float and store their results promoted to double
- * (exact), so wk keeps its layout and a value read back and rounded to float
- * is the float stored. The flag is uniform over a grid: on the GPU every
- * thread takes the same branch. ---- */
+ * ADI stages compute in float and store their results as floats, in wkf
+ * (adi_wk_put), or promoted to double in wk where the grid has no wkf
+ * (exact either way), so a value read back and rounded to float is the
+ * float stored. The flag is uniform over a grid: on the GPU every thread
+ * takes the same branch. ---- */
 ADI_HD static inline int adi_single(const adi_view *v)
 {
   return v->sp.implicit_single == ADI_IMPLICIT_SINGLE;
 }
+
+/* ---- The ADI bodies below (the ones that touch the ADI work fields or
+ * test the precision) are written once for C and C++. In C (the host
+ * emulation) adi_view_t is adi_view: wkf and the precision are tested at
+ * run time, by adi_wk_get/put and adi_single above. In C++ they are
+ * templates on the view's type, adi_view_t: the ADI kernels of both
+ * families pass an adi_view_wk<T> (T picked at launch from wkf,
+ * cuda/common/kernels.cuh) and get the overloads below, decided at compile
+ * time: T = double reads and writes wk with no test (the code of the
+ * double-only storage, either precision; the precision stays a run-time
+ * test), T = float reads and writes wkf in single mode (the float
+ * operations only, a float promoted and rounded back being the same
+ * float). ---- */
+#ifdef __cplusplus
+#define ADI_VIEW_TEMPLATE template <typename adi_view_t>
+
+/* a view whose ADI work fields are stored as T (double: wk, float: wkf),
+ * known to the compiler; nothing else is added */
+template <typename T>
+struct adi_view_wk : adi_view {
+};
+
+ADI_HD static inline double adi_wk_get(const adi_view_wk<double> *v, int m, int p)
+{
+  return ADI_F(v, wk, m, p);
+}
+
+ADI_HD static inline void adi_wk_put(const adi_view_wk<double> *v, int m, int p, double x)
+{
+  ADI_F(v, wk, m, p) = x;
+}
+
+ADI_HD static inline double adi_wk_get(const adi_view_wk<float> *v, int m, int p)
+{
+  return (double)ADI_F(v, wkf, m, p);
+}
+
+ADI_HD static inline void adi_wk_put(const adi_view_wk<float> *v, int m, int p, double x)
+{
+  ADI_F(v, wkf, m, p) = (float)x;
+}
+
+/* only a grid in single mode has wkf (cuda/api/grid.cu) */
+ADI_HD static inline int adi_single(const adi_view_wk<float> *v)
+{
+  (void)v;
+  return 1;
+}
+#else
+#define ADI_VIEW_TEMPLATE
+typedef adi_view adi_view_t;
+#endif
 
 /* ADI stage 2's coefficients from dtv and the lam values, in the view's
  * precision (single: dtv rounded once, the lam values and dg are floats
@@ -384,7 +466,8 @@ ADI_HD static inline double adi4x_bwd(int single, double w, double flmn, double 
 /* ---- eigenvalues of direction d at point p and their split lam+-, |lam|_v:
  * ADI stage 1 (fortran/lu_adi.f90 adi_stage1_eigenvalues); the merged
  * kernels keep them in registers ---- */
-ADI_HD static inline void adi_eig_split(const adi_view *v, int d, int p, double lamp[3], double lamn[3],
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_eig_split(const adi_view_t *v, int d, int p, double lamp[3], double lamn[3],
                                         double lamv[3])
 {
   int s0 = 3*(d - 1), s;
@@ -416,37 +499,39 @@ ADI_HD static inline void adi_eig_split(const adi_view *v, int d, int p, double 
 }
 
 /* ---- ADI stage 1: eigenvalues and their split, interior ---- */
-ADI_HD static inline void adi_stage1_point(const adi_view *v, int d, int i, int j, int k)
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_stage1_point(const adi_view_t *v, int d, int i, int j, int k)
 {
   int p = adi_pt(v, i, j, k), s;
   double lamp[3], lamn[3], lamv[3];
   adi_eig_split(v, d, p, lamp, lamn, lamv);
   for (s = 1; s <= 3; ++s) {
-    ADI_F(v, wk, WK_LAMP + s, p) = lamp[s - 1];
-    ADI_F(v, wk, WK_LAMN + s, p) = lamn[s - 1];
-    ADI_F(v, wk, WK_LAMV + s, p) = lamv[s - 1];
+    adi_wk_put(v, WK_LAMP + s, p, lamp[s - 1]);
+    adi_wk_put(v, WK_LAMN + s, p, lamn[s - 1]);
+    adi_wk_put(v, WK_LAMV + s, p, lamv[s - 1]);
   }
 }
 
 /* ---- ADI stage 2: sweep coefficients; flmp = 0 at the first cell of a
  * line, flmn = 0 at the last ---- */
-ADI_HD static inline void adi_stage2_point(const adi_view *v, int d, int i, int j, int k)
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_stage2_point(const adi_view_t *v, int d, int i, int j, int k)
 {
   int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd, single = adi_single(v);
   double dg;
   pd = (d == 1 ? i : (d == 2 ? j : k)) + v->off[d - 1];   /* global position along d */
   for (s = 1; s <= 3; ++s) {
-    dg = adi2_diag(single, v->dtv[p], ADI_F(v, wk, WK_LAMV + s, p));
-    ADI_F(v, wk, WK_DIAG + s, p) = dg;
+    dg = adi2_diag(single, v->dtv[p], adi_wk_get(v, WK_LAMV + s, p));
+    adi_wk_put(v, WK_DIAG + s, p, dg);
     if (pd > 1) {
-      ADI_F(v, wk, WK_FLMP + s, p) = adi2_flmp(single, v->dtv[p], ADI_F(v, wk, WK_LAMP + s, p - e));
+      adi_wk_put(v, WK_FLMP + s, p, adi2_flmp(single, v->dtv[p], adi_wk_get(v, WK_LAMP + s, p - e)));
     } else {
-      ADI_F(v, wk, WK_FLMP + s, p) = 0.0;
+      adi_wk_put(v, WK_FLMP + s, p, 0.0);
     }
     if (pd < n) {
-      ADI_F(v, wk, WK_FLMN + s, p) = adi2_flmn(single, v->dtv[p], ADI_F(v, wk, WK_LAMN + s, p + e), dg);
+      adi_wk_put(v, WK_FLMN + s, p, adi2_flmn(single, v->dtv[p], adi_wk_get(v, WK_LAMN + s, p + e), dg));
     } else {
-      ADI_F(v, wk, WK_FLMN + s, p) = 0.0;
+      adi_wk_put(v, WK_FLMN + s, p, 0.0);
     }
   }
 }
@@ -455,7 +540,8 @@ ADI_HD static inline void adi_stage2_point(const adi_view *v, int d, int i, int 
  * direction: rhs = -dtv*res, later ones: the previous direction's dq.
  * adi_stage3_char: the part after the rhs r (the merged family's
  * ADI_kernel5_123 hands it the r of stage 5 in registers, not via dq) ---- */
-ADI_HD static ADI_FORCEINLINE void adi_stage3_char(const adi_view *v, int d, int p, const double r[5])
+ADI_VIEW_TEMPLATE
+ADI_HD static ADI_FORCEINLINE void adi_stage3_char(const adi_view_t *v, int d, int p, const double r[5])
 {
   int s0 = 3*(d - 1), m;
   double ch[5], nx, ny, nz;
@@ -466,15 +552,16 @@ ADI_HD static ADI_FORCEINLINE void adi_stage3_char(const adi_view *v, int d, int
     char_from_cons_sp(&v->sp, (float)ADI_F(v, qp, 1, p), (float)ADI_F(v, qp, 2, p), (float)ADI_F(v, qp, 3, p),
                       (float)ADI_F(v, qp, 4, p), (float)ADI_F(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
                       rf, chf);
-    for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_WCH + m, p) = (double)chf[m - 1];
+    for (m = 1; m <= 5; ++m) adi_wk_put(v, WK_WCH + m, p, (double)chf[m - 1]);
     return;
   }
   char_from_cons(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, r, ch);
-  for (m = 1; m <= 5; ++m) ADI_F(v, wk, WK_WCH + m, p) = ch[m - 1];
+  for (m = 1; m <= 5; ++m) adi_wk_put(v, WK_WCH + m, p, ch[m - 1]);
 }
 
-ADI_HD static inline void adi_stage3_point(const adi_view *v, int d, int i, int j, int k)
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_stage3_point(const adi_view_t *v, int d, int i, int j, int k)
 {
   int p = adi_pt(v, i, j, k), m;
   double r[5];
@@ -493,7 +580,8 @@ ADI_HD static inline void adi_stage3_point(const adi_view *v, int d, int i, int 
  * the line through (b, c) across it (cell_index order), five characteristic
  * variables. The value just written at a-1 (a+1) is carried in a register:
  * the same number the Fortran reads back from wk. ---- */
-ADI_HD static inline void adi_stage4_line(const adi_view *v, int d, int b, int c)
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_stage4_line(const adi_view_t *v, int d, int b, int c)
 {
   const int eig_of_char[5] = {1, 1, 1, 2, 3};
   int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s, single = adi_single(v);
@@ -503,19 +591,20 @@ ADI_HD static inline void adi_stage4_line(const adi_view *v, int d, int b, int c
   p1 = adi_pt(v, pc[0], pc[1], pc[2]);
   for (m = 1; m <= 5; ++m) {
     r = WK_WCH + m; s = eig_of_char[m - 1];
-    x = adi4x_fwd_first(single, ADI_F(v, wk, r, p1), ADI_F(v, wk, WK_DIAG + s, p1));
-    ADI_F(v, wk, r, p1) = x;
+    x = adi4x_fwd_first(single, adi_wk_get(v, r, p1), adi_wk_get(v, WK_DIAG + s, p1));
+    adi_wk_put(v, r, p1, x);
     pa = p1;
     for (a = 2; a <= n; ++a) {
       pa += e;
-      x = adi4x_fwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_DIAG + s, pa), x);
-      ADI_F(v, wk, r, pa) = x;
+      x = adi4x_fwd(single, adi_wk_get(v, r, pa), adi_wk_get(v, WK_FLMP + s, pa), adi_wk_get(v, WK_DIAG + s, pa),
+                    x);
+      adi_wk_put(v, r, pa, x);
     }
     /* pa is cell n; x its value */
     for (a = n - 1; a >= 1; --a) {
       pa -= e;
-      x = adi4x_bwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMN + s, pa), x);
-      ADI_F(v, wk, r, pa) = x;
+      x = adi4x_bwd(single, adi_wk_get(v, r, pa), adi_wk_get(v, WK_FLMN + s, pa), x);
+      adi_wk_put(v, r, pa, x);
     }
   }
 }
@@ -527,7 +616,10 @@ ADI_HD static inline void adi_stage4_line(const adi_view *v, int d, int b, int c
  * 0 (the block below's last forward value, received into the ghost row)
  * starts the recurrence at cell 1, as the single line's own cell 0 would;
  * has_hi: cell n+1 holds the block above's first backward value. Without
- * them, the line's own end conditions (adi_stage4_line exactly). ---- */
+ * them, the line's own end conditions (adi_stage4_line exactly). wk, not
+ * adi_wk_get/put: a block keeps the ADI fields in wk (wkf NULL,
+ * cuda/api/grid.cu), where block_nccl.cu's row copies and halos find
+ * them. ---- */
 ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, int c, int m, int has_lo)
 {
   const int eig_of_char[5] = {1, 1, 1, 2, 3};
@@ -578,26 +670,28 @@ ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, in
 /* ---- ADI stage 5: back to conservative increments: dq for the next
  * direction or, after the last (d = 3), q = q + dq. adi_stage5_incr: the
  * increments r at p, before they are stored ---- */
-ADI_HD static ADI_FORCEINLINE void adi_stage5_incr(const adi_view *v, int d, int p, double r[5])
+ADI_VIEW_TEMPLATE
+ADI_HD static ADI_FORCEINLINE void adi_stage5_incr(const adi_view_t *v, int d, int p, double r[5])
 {
   int s0 = 3*(d - 1), m;
   double ch[5], nx, ny, nz;
   unit_normal(ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &nx, &ny, &nz);
   if (adi_single(v)) {
     float chf[5], rf[5];
-    for (m = 1; m <= 5; ++m) chf[m - 1] = (float)ADI_F(v, wk, WK_WCH + m, p);
+    for (m = 1; m <= 5; ++m) chf[m - 1] = (float)adi_wk_get(v, WK_WCH + m, p);
     cons_from_char_sp(&v->sp, (float)ADI_F(v, qp, 1, p), (float)ADI_F(v, qp, 2, p), (float)ADI_F(v, qp, 3, p),
                       (float)ADI_F(v, qp, 4, p), (float)ADI_F(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
                       chf, rf);
     for (m = 0; m < 5; ++m) r[m] = (double)rf[m];
     return;
   }
-  for (m = 1; m <= 5; ++m) ch[m - 1] = ADI_F(v, wk, WK_WCH + m, p);
+  for (m = 1; m <= 5; ++m) ch[m - 1] = adi_wk_get(v, WK_WCH + m, p);
   cons_from_char(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, ch, r);
 }
 
-ADI_HD static inline void adi_stage5_point(const adi_view *v, int d, int i, int j, int k)
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_stage5_point(const adi_view_t *v, int d, int i, int j, int k)
 {
   int p = adi_pt(v, i, j, k), m;
   double r[5];

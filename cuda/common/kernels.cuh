@@ -35,6 +35,26 @@ static inline dim3 adi_grid_dim(const adi_box *b)
   return dim3((nx + ADI_BLOCK_X - 1)/ADI_BLOCK_X, (ny + ADI_BLOCK_Y - 1)/ADI_BLOCK_Y, nz);
 }
 
+/* The storage of the ADI work fields (adi_view's wkf): the ADI kernels of
+ * both families are templates on it, T = float where the grid has wkf, T =
+ * double where it has not, and take the view as an adi_view_wk<T>
+ * (cuda/common/adiflow_stages.h), so that the bodies' accesses to those
+ * fields and, for float, their precision tests are decided at compile
+ * time. adi_storage_float: whether the launch takes T = float. */
+static inline bool adi_storage_float(const adi_view *v)
+{
+  return v->wkf != NULL;
+}
+
+/* the grid's view as the kernels of storage T take it */
+template <typename T>
+static inline adi_view_wk<T> adi_view_as(const adi_view *v)
+{
+  adi_view_wk<T> w;
+  static_cast<adi_view &>(w) = *v;
+  return w;
+}
+
 /* The cell (or line) of this thread in box b; 0 when it lies outside. */
 __device__ static inline int adi_box_cell(const adi_box *b, int *i, int *j, int *k)
 {

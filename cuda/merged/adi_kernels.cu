@@ -19,20 +19,42 @@
  *                 recurrences are independent, the arithmetic unchanged)
  * Bodies: cuda/common/adiflow_merged.h (adi12_point) and adiflow_stages.h
  * (adi4x_fwd_first/fwd/bwd: the recurrences in double, or in float with
- * implicit_precision = 'single', a branch on the grid's uniform flag). */
+ * implicit_precision = 'single', a branch on the grid's uniform flag).
+ *
+ * Storage of the ADI work fields (adi_view's wkf): every kernel here is a
+ * template on T, the type they are stored in, and takes its view as an
+ * adi_view_wk<T> (cuda/common/adiflow_stages.h); each launcher picks the
+ * instantiation from the grid's view (adi_storage_float, kernels.cuh).
+ * T = double: the fields in wk (double mode, and single mode on a grid
+ * without wkf), the code of the double-only storage; T = float: in wkf
+ * (single mode), the float operations only, on floats loaded, kept in
+ * float registers and stored (a float promoted and rounded back is the
+ * same float, so no conversion is left): half the bytes per access, and
+ * half the shared memory of the i-sweeps' tiles. */
 #include "merged.cuh"
 
 enum { ADI4_U = 8, ADI4_CH = 16, ADI4_PITCH = ADI4_CH + 1, ADI4_SMEM_MAX = 64*1024 };
+
+/* component m (1-based) of the ADI work fields in the storage of v */
+__device__ static __forceinline__ double *adi_wk_field(const adi_view_wk<double> *v, int m)
+{
+  return v->wk + (ptrdiff_t)(m - 1)*v->npts;
+}
+
+__device__ static __forceinline__ float *adi_wk_field(const adi_view_wk<float> *v, int m)
+{
+  return v->wkf + (ptrdiff_t)(m - 1)*v->npts;
+}
 
 /* one thread per cell of box b; blocks start at i = x0 (m_x0); the body of
  * kernel K is its body column in ADI_MERGED_KERNELS (launch ADIPT) */
 #define ADI_MK_BODY_ADIPT(id, body) if constexpr (K == MK_##id) { body; } else
 #define ADI_MK_BODY_FLUXPT(id, body)
 #define ADI_MK_BODY_OWN(id, body)
-template <int K>
-__global__ void m_adi_point_kernel(adi_view view, int d, adi_box b, int x0)
+template <int K, typename T>
+__global__ void m_adi_point_kernel(adi_view_wk<T> view, int d, adi_box b, int x0)
 {
-  const adi_view *v = &view;
+  const adi_view_wk<T> *v = &view;
   int i = x0 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int j = b.lo[1] + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   int k = b.lo[2] + (int)blockIdx.z;
@@ -42,25 +64,24 @@ __global__ void m_adi_point_kernel(adi_view view, int d, adi_box b, int x0)
 #undef ADI_X
 }
 
-template <int K>
+template <int K, typename T>
 static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int align, cudaStream_t s)
 {
   int x0 = m_x0(&b, align);
   dim3 grid((unsigned)m_div(b.hi[0] - x0 + 1, sh.x), (unsigned)m_div(b.hi[1] - b.lo[1] + 1, sh.y),
             (unsigned)(b.hi[2] - b.lo[2] + 1));
-  m_adi_point_kernel<K><<<grid, dim3((unsigned)sh.x, (unsigned)sh.y, 1), 0, s>>>(*v, d, b, x0);
+  m_adi_point_kernel<K, T><<<grid, dim3((unsigned)sh.x, (unsigned)sh.y, 1), 0, s>>>(adi_view_as<T>(v), d, b, x0);
   ADI_LAUNCH_CHECK("merged point kernel (ADI family)");
   return ADI_OK;
 }
 
 #define ADI_MK_CASE_ADIPT(id, box) \
-  case MK_##id: return launch_point<MK_##id>(v, d, adi_stage_box(v, box, d), sh, align, s);
+  case MK_##id: return launch_point<MK_##id, T>(v, d, adi_stage_box(v, box, d), sh, align, s);
 #define ADI_MK_CASE_FLUXPT(id, box)
 #define ADI_MK_CASE_OWN(id, box)
-int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s)
+template <typename T>
+static int launch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s)
 {
-  /* 5 of d with 1-3 of d + 1: d = 1, 2 only */
-  if (kernel == MK_ADI5F && d >= 3) return ADI_ERR_USAGE;
   switch (kernel) {
 #define ADI_X(id, name, launch, box, body) ADI_MK_CASE_##launch(id, box)
     ADI_MERGED_KERNELS(ADI_X)
@@ -69,16 +90,24 @@ int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int alig
   }
 }
 
+int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s)
+{
+  /* 5 of d with 1-3 of d + 1: d = 1, 2 only */
+  if (kernel == MK_ADI5F && d >= 3) return ADI_ERR_USAGE;
+  if (adi_storage_float(v)) return launch_adi_point<float>(v, kernel, d, sh, align, s);
+  return launch_adi_point<double>(v, kernel, d, sh, align, s);
+}
+
 /* ---- sweeps, one thread per line (b, c) and per component group; U
  * points' loads issued before their recurrence steps ---- */
-template <int U>
-__global__ void m_adi4_reg_kernel(adi_view v, int d, int nb, int nc, int mper)
+template <int U, typename T>
+__global__ void m_adi4_reg_kernel(adi_view_wk<T> v, int d, int nb, int nc, int mper)
 {
   int b = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x), c = 1 + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   int m0 = 1 + (int)blockIdx.z*mper, m1 = m0 + mper - 1, n, e, p1, pa, a, m, u, sx;
   const int single = adi_single(&v);
   int pc[3];
-  double x;
+  T x;
   if (b > nb || c > nc) return;
   if (m1 > 5) m1 = 5;
   n = adi_ncells(&v, d);
@@ -87,16 +116,16 @@ __global__ void m_adi4_reg_kernel(adi_view v, int d, int nb, int nc, int mper)
   p1 = adi_pt(&v, pc[0], pc[1], pc[2]);
   for (m = m0; m <= m1; ++m) {
     sx = adi_eig_of_char(m);
-    double *W = v.wk + (ptrdiff_t)(WK_WCH + m - 1)*v.npts;
-    const double *P = v.wk + (ptrdiff_t)(WK_FLMP + sx - 1)*v.npts;
-    const double *Dg = v.wk + (ptrdiff_t)(WK_DIAG + sx - 1)*v.npts;
-    const double *Nn = v.wk + (ptrdiff_t)(WK_FLMN + sx - 1)*v.npts;
+    T *W = adi_wk_field(&v, WK_WCH + m);
+    const T *P = adi_wk_field(&v, WK_FLMP + sx);
+    const T *Dg = adi_wk_field(&v, WK_DIAG + sx);
+    const T *Nn = adi_wk_field(&v, WK_FLMN + sx);
     x = adi4x_fwd_first(single, W[p1], Dg[p1]);
     W[p1] = x;
     pa = p1;
     a = 2;
     for (; a + U - 1 <= n; a += U) {
-      double w[U], f[U], g[U];
+      T w[U], f[U], g[U];
 #pragma unroll
       for (u = 0; u < U; ++u) {
         w[u] = W[pa + (u + 1)*e]; f[u] = P[pa + (u + 1)*e]; g[u] = Dg[pa + (u + 1)*e];
@@ -116,7 +145,7 @@ __global__ void m_adi4_reg_kernel(adi_view v, int d, int nb, int nc, int mper)
     /* pa is cell n; x its value */
     a = n - 1;
     for (; a - U + 1 >= 1; a -= U) {
-      double w[U], f[U];
+      T w[U], f[U];
 #pragma unroll
       for (u = 0; u < U; ++u) {
         w[u] = W[pa - (u + 1)*e]; f[u] = Nn[pa - (u + 1)*e];
@@ -140,7 +169,8 @@ __global__ void m_adi4_reg_kernel(adi_view v, int d, int nb, int nc, int mper)
  * of the block; line l = threadIdx.x + blockDim.x*threadIdx.y is thread
  * l's. Chunk ch holds row offsets ch*16 .. ch*16+15 (i = offset - 1); only
  * i in 1..ni is read or written. ---- */
-__global__ void m_adi4_smem_i_kernel(adi_view v, int mper)
+template <typename T>
+__global__ void m_adi4_smem_i_kernel(adi_view_wk<T> v, int mper)
 {
   extern __shared__ double sm[];
   const int L = (int)(blockDim.x*blockDim.y), tid = (int)(threadIdx.x + blockDim.x*threadIdx.y);
@@ -148,16 +178,16 @@ __global__ void m_adi4_smem_i_kernel(adi_view v, int mper)
   const int ni = v.ni, nch = (ni + 2 + ADI4_CH - 1)/ADI4_CH;
   const int active = j0 + (int)threadIdx.x <= v.nj && k0 + (int)threadIdx.y <= v.nk;
   const int single = adi_single(&v);
-  double *s0 = sm, *s1 = sm + L*ADI4_PITCH, *s2 = sm + 2*L*ADI4_PITCH;
+  T *s0 = reinterpret_cast<T *>(sm), *s1 = s0 + L*ADI4_PITCH, *s2 = s0 + 2*L*ADI4_PITCH;
   int m0 = 1 + (int)blockIdx.z*mper, m1 = m0 + mper - 1, m, sx, ch, e, l, ii, i, jl, kl, idx;
-  double x = 0.0;
+  T x = 0;
   if (m1 > 5) m1 = 5;
   for (m = m0; m <= m1; ++m) {
     sx = adi_eig_of_char(m);
-    double *W = v.wk + (ptrdiff_t)(WK_WCH + m - 1)*v.npts;
-    const double *P = v.wk + (ptrdiff_t)(WK_FLMP + sx - 1)*v.npts;
-    const double *Dg = v.wk + (ptrdiff_t)(WK_DIAG + sx - 1)*v.npts;
-    const double *Nn = v.wk + (ptrdiff_t)(WK_FLMN + sx - 1)*v.npts;
+    T *W = adi_wk_field(&v, WK_WCH + m);
+    const T *P = adi_wk_field(&v, WK_FLMP + sx);
+    const T *Dg = adi_wk_field(&v, WK_DIAG + sx);
+    const T *Nn = adi_wk_field(&v, WK_FLMN + sx);
     /* forward */
     for (ch = 0; ch < nch; ++ch) {
       for (e = tid; e < L*ADI4_CH; e += L) {
@@ -229,10 +259,12 @@ __global__ void m_adi4_smem_i_kernel(adi_view v, int mper)
  * staging). Then each lane runs its line's recurrence through the tile
  * (adi4x_fwd_first / adi4x_fwd / adi4x_bwd, the order of adi_stage4_line)
  * and the warp writes the chunk back the way it loaded it. Tiles:
- * lines x (TW_CH + 1) doubles, three of them (wch, flmp/flmn, diag). ---- */
+ * lines x (TW_CH + 1) elements of T, three of them (wch, flmp/flmn,
+ * diag). ---- */
 enum { TW_CH = 16, TW_PITCH = TW_CH + 1 };
 
-__global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view v, int mper)
+template <typename T>
+__global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view_wk<T> v, int mper)
 {
   extern __shared__ double sm[];
   const int nt = (int)blockDim.x, tid = (int)threadIdx.x, lane = tid % ADI_WARP_SIZE;
@@ -241,20 +273,21 @@ __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view v, int mper
   const int nch = (ni + 2 + TW_CH - 1)/TW_CH;
   const int active = L < nl;
   const int single = adi_single(&v);
-  double *s0 = sm, *s1 = sm + nt*TW_PITCH, *s2 = sm + 2*nt*TW_PITCH;
+  T *s0 = reinterpret_cast<T *>(sm), *s1 = s0 + nt*TW_PITCH, *s2 = s0 + 2*nt*TW_PITCH;
   int m0 = 1 + (int)blockIdx.y*mper, m1 = m0 + mper - 1, m, sx, ch, r, ii, i, off, idx;
   int base = -1, bb[TW_CH];
-  double x = 0.0, a0[TW_CH], a1[TW_CH], a2[TW_CH];
+  T x = 0;
+  T a0[TW_CH], a1[TW_CH], a2[TW_CH];
   if (active) base = adi_pt(&v, -1, 1 + L % v.nj, 1 + L / v.nj);
 #pragma unroll
   for (r = 0; r < TW_CH; ++r) bb[r] = adi_shfl(base, (lane + ADI_WARP_SIZE*r)/TW_CH);
   if (m1 > 5) m1 = 5;
   for (m = m0; m <= m1; ++m) {
     sx = adi_eig_of_char(m);
-    double *W = v.wk + (ptrdiff_t)(WK_WCH + m - 1)*v.npts;
-    const double *P = v.wk + (ptrdiff_t)(WK_FLMP + sx - 1)*v.npts;
-    const double *Dg = v.wk + (ptrdiff_t)(WK_DIAG + sx - 1)*v.npts;
-    const double *Nn = v.wk + (ptrdiff_t)(WK_FLMN + sx - 1)*v.npts;
+    T *W = adi_wk_field(&v, WK_WCH + m);
+    const T *P = adi_wk_field(&v, WK_FLMP + sx);
+    const T *Dg = adi_wk_field(&v, WK_DIAG + sx);
+    const T *Nn = adi_wk_field(&v, WK_FLMN + sx);
     /* forward: cells 1..ni */
     for (ch = 0; ch < nch; ++ch) {
 #pragma unroll
@@ -336,22 +369,37 @@ static int tw_lines(m_shape sh)
   return t > 64 ? 128 : 64;
 }
 
+/* the shared-memory i-sweep's three tiles for shape sh, elements of es bytes */
+static size_t adi4_tiles_bytes(m_shape sh, size_t es)
+{
+  return (size_t)3*sh.x*sh.y*ADI4_PITCH*es;
+}
+
+/* the double tiles, the larger: a shape allowed here runs with either storage */
 size_t madi4_smem_bytes(m_shape sh)
 {
-  size_t b = (size_t)3*sh.x*sh.y*ADI4_PITCH*sizeof(double);
+  size_t b = adi4_tiles_bytes(sh, sizeof(double));
   return b <= ADI4_SMEM_MAX ? b : 0;
 }
 
-int mkernels_setup(void)
+template <typename T>
+static int setup_storage(void)
 {
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_smem_i_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_smem_i_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       ADI4_SMEM_MAX));
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_warp_i_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_warp_i_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       ADI4_SMEM_MAX));
   return ADI_OK;
 }
 
-int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s)
+int mkernels_setup(void)
+{
+  int rc = setup_storage<double>();
+  return rc != ADI_OK ? rc : setup_storage<float>();
+}
+
+template <typename T>
+static int launch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s)
 {
   int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
   int mper = (flags & MS_COMP) ? 1 : 5;
@@ -359,18 +407,23 @@ int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s
   dim3 block((unsigned)sh.x, (unsigned)sh.y, 1);
   if ((flags & MS_SWEEP) && (flags & MS_TSWEEP) && d == 1) {
     int nt = tw_lines(sh);
-    size_t smem = (size_t)3*nt*TW_PITCH*sizeof(double);
+    size_t smem = (size_t)3*nt*TW_PITCH*sizeof(T);
     dim3 g2((unsigned)m_div(v->nj*v->nk, nt), (unsigned)(5/mper), 1);
-    m_adi4_warp_i_kernel<<<g2, dim3((unsigned)nt, 1, 1), smem, s>>>(*v, mper);
+    m_adi4_warp_i_kernel<T><<<g2, dim3((unsigned)nt, 1, 1), smem, s>>>(adi_view_as<T>(v), mper);
   } else if ((flags & MS_SWEEP) && d == 1) {
-    size_t smem = madi4_smem_bytes(sh);
-    if (smem == 0) return ADI_ERR_CONFIG;
-    m_adi4_smem_i_kernel<<<grid, block, smem, s>>>(*v, mper);
+    if (madi4_smem_bytes(sh) == 0) return ADI_ERR_CONFIG;
+    m_adi4_smem_i_kernel<T><<<grid, block, adi4_tiles_bytes(sh, sizeof(T)), s>>>(adi_view_as<T>(v), mper);
   } else if (flags & MS_SWEEP) {
-    m_adi4_reg_kernel<ADI4_U><<<grid, block, 0, s>>>(*v, d, nb, nc, mper);
+    m_adi4_reg_kernel<ADI4_U, T><<<grid, block, 0, s>>>(adi_view_as<T>(v), d, nb, nc, mper);
   } else {
-    m_adi4_reg_kernel<1><<<grid, block, 0, s>>>(*v, d, nb, nc, mper);
+    m_adi4_reg_kernel<1, T><<<grid, block, 0, s>>>(adi_view_as<T>(v), d, nb, nc, mper);
   }
   ADI_LAUNCH_CHECK("ADI_kernel4 (merged)");
   return ADI_OK;
+}
+
+int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s)
+{
+  if (adi_storage_float(v)) return launch_adi4<float>(v, d, sh, flags, s);
+  return launch_adi4<double>(v, d, sh, flags, s);
 }

@@ -41,7 +41,8 @@ int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStre
 int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s);
 /* sweeps: sh = lines per block (x, y across d); flags: MS_SWEEP, MS_COMP */
 int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s);
-/* shared memory the i-sweep kernel needs for sh; 0 if sh is not allowed */
+/* shared memory the i-sweep kernel needs for sh with the ADI work fields in
+ * double (in float: half); 0 if sh is not allowed (for either storage) */
 size_t madi4_smem_bytes(m_shape sh);
 /* raise the kernels' dynamic shared-memory limits to 64 KB (once) */
 int mkernels_setup(void);

@@ -9,80 +9,68 @@
  * threads span (j, k), for d = 2 (i, k), for d = 3 (i, j), so for j and k
  * neighbouring threads read neighbouring i (coalesced); the i-sweeps are
  * strided, the baseline that the merged family improves on.
+ * Each kernel is a template on the storage T of the ADI work fields (wk, or
+ * the float wkf of a single-mode grid; kernels.cuh's adi_storage_float),
+ * the launcher picks the grid's.
  * Mirror: fortran/lu_adi.f90. */
 #include "kernels.cuh"
 
-__global__ void ADI_kernel1(adi_view v, int d, adi_box b)
+template <typename T>
+__global__ void ADI_kernel1(adi_view_wk<T> v, int d, adi_box b)
 {
   int i, j, k;
   if (!adi_box_cell(&b, &i, &j, &k)) return;
   adi_stage1_point(&v, d, i, j, k);
 }
 
-__global__ void ADI_kernel2(adi_view v, int d, adi_box b)
+template <typename T>
+__global__ void ADI_kernel2(adi_view_wk<T> v, int d, adi_box b)
 {
   int i, j, k;
   if (!adi_box_cell(&b, &i, &j, &k)) return;
   adi_stage2_point(&v, d, i, j, k);
 }
 
-__global__ void ADI_kernel3(adi_view v, int d, adi_box b)
+template <typename T>
+__global__ void ADI_kernel3(adi_view_wk<T> v, int d, adi_box b)
 {
   int i, j, k;
   if (!adi_box_cell(&b, &i, &j, &k)) return;
   adi_stage3_point(&v, d, i, j, k);
 }
 
-__global__ void ADI_kernel4(adi_view v, int d, adi_box b)
+template <typename T>
+__global__ void ADI_kernel4(adi_view_wk<T> v, int d, adi_box b)
 {
   int bb, cc, unused;
   if (!adi_box_cell(&b, &bb, &cc, &unused)) return;
   adi_stage4_line(&v, d, bb, cc);
 }
 
-__global__ void ADI_kernel5(adi_view v, int d, adi_box b)
+template <typename T>
+__global__ void ADI_kernel5(adi_view_wk<T> v, int d, adi_box b)
 {
   int i, j, k;
   if (!adi_box_cell(&b, &i, &j, &k)) return;
   adi_stage5_point(&v, d, i, j, k);
 }
 
-int launch_ADI_kernel1(const adi_view *v, int d, cudaStream_t s)
-{
-  adi_box b = adi_stage_box(v, ST_ADI1, d);
-  ADI_kernel1<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
-  ADI_LAUNCH_CHECK("ADI_kernel1");
-  return ADI_OK;
-}
+/* launch_ADI_kernelN: ADI_kernelN<T> over the index box of its stage, T the
+ * storage of the view's ADI work fields */
+#define ADI_SPLIT_LAUNCHER(kernel, stage)                                                          \
+  int launch_##kernel(const adi_view *v, int d, cudaStream_t s)                                    \
+  {                                                                                                \
+    adi_box b = adi_stage_box(v, stage, d);                                                        \
+    if (adi_storage_float(v))                                                                      \
+      kernel<float><<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(adi_view_as<float>(v), d, b);     \
+    else                                                                                           \
+      kernel<double><<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(adi_view_as<double>(v), d, b);   \
+    ADI_LAUNCH_CHECK(#kernel);                                                                     \
+    return ADI_OK;                                                                                 \
+  }
 
-int launch_ADI_kernel2(const adi_view *v, int d, cudaStream_t s)
-{
-  adi_box b = adi_stage_box(v, ST_ADI2, d);
-  ADI_kernel2<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
-  ADI_LAUNCH_CHECK("ADI_kernel2");
-  return ADI_OK;
-}
-
-int launch_ADI_kernel3(const adi_view *v, int d, cudaStream_t s)
-{
-  adi_box b = adi_stage_box(v, ST_ADI3, d);
-  ADI_kernel3<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
-  ADI_LAUNCH_CHECK("ADI_kernel3");
-  return ADI_OK;
-}
-
-int launch_ADI_kernel4(const adi_view *v, int d, cudaStream_t s)
-{
-  adi_box b = adi_stage_box(v, ST_ADI4, d);
-  ADI_kernel4<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
-  ADI_LAUNCH_CHECK("ADI_kernel4");
-  return ADI_OK;
-}
-
-int launch_ADI_kernel5(const adi_view *v, int d, cudaStream_t s)
-{
-  adi_box b = adi_stage_box(v, ST_ADI5, d);
-  ADI_kernel5<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
-  ADI_LAUNCH_CHECK("ADI_kernel5");
-  return ADI_OK;
-}
+ADI_SPLIT_LAUNCHER(ADI_kernel1, ST_ADI1)
+ADI_SPLIT_LAUNCHER(ADI_kernel2, ST_ADI2)
+ADI_SPLIT_LAUNCHER(ADI_kernel3, ST_ADI3)
+ADI_SPLIT_LAUNCHER(ADI_kernel4, ST_ADI4)
+ADI_SPLIT_LAUNCHER(ADI_kernel5, ST_ADI5)
