@@ -220,10 +220,13 @@ static void find_table(merged_state *m, int major, int minor, const char *given)
 
 /* bytes a kernel must move by count: every field component it reads or
  * writes, once per point of its range (compulsory traffic; neighbours'
- * values and repeated reads count once) */
+ * values and repeated reads count once). wkn of the per-point components
+ * are ADI work fields: 4 bytes each where the grid stores them as floats
+ * (v->wkf, implicit_precision = 'single'), 8 otherwise. */
 static double kernel_bytes(const adi_view *v, int k, int d)
 {
-  double n = (double)v->ni*v->nj*v->nk, all = (double)(v->ni + 4)*(v->nj + 4)*(v->nk + 4), per;
+  double n = (double)v->ni*v->nj*v->nk, all = (double)(v->ni + 4)*(v->nj + 4)*(v->nk + 4), per, wkn = 0.0;
+  double wsz = v->wkf != NULL ? 4.0 : 8.0;
   int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
   switch (k) {
   case MK_BC: return 8.0*20.0*(nb + 4)*(nc + 4);
@@ -238,15 +241,15 @@ static double kernel_bytes(const adi_view *v, int k, int d)
   case MK_VISC: per = 19; break;
   case MK_FLUX4: per = 20; break;
   case MK_FLUXF: per = 16 + (d == 1 ? 5 : 10); break;   /* qp 6, sf 3, sc 6, vol; res */
-  case MK_ADI12: per = 20; break;
-  case MK_ADI123: per = 30; break;
-  case MK_ADI3: per = d == 1 ? 19 : 18; break;
-  case MK_ADI4: per = 19; break;                          /* wch r+w, flmp, diag, flmn */
-  case MK_ADI5: per = d < 3 ? 18 : 23; break;
-  case MK_ADI5F: per = 33; break;   /* qp 6, sc 3+3, vol, dtv, wch r+w; diag, flmp, flmn */
+  case MK_ADI12: per = 20; wkn = 9; break;               /* diag, flmp, flmn */
+  case MK_ADI123: per = 30; wkn = 14; break;             /* + wch */
+  case MK_ADI3: per = d == 1 ? 19 : 18; wkn = 5; break;  /* wch */
+  case MK_ADI4: per = 19; wkn = 19; break;               /* wch r+w, flmp, diag, flmn */
+  case MK_ADI5: per = d < 3 ? 18 : 23; wkn = 5; break;   /* wch */
+  case MK_ADI5F: per = 33; wkn = 19; break;  /* qp 6, sc 3+3, vol, dtv, wch r+w; diag, flmp, flmn */
   default: per = 0;
   }
-  return 8.0*per*n;
+  return (8.0*(per - wkn) + wsz*wkn)*n;
 }
 
 /* ---------------------------------------------------------------- launch */
