@@ -51,6 +51,7 @@ module lu_adi
   private
   public :: adi_stage1_eigenvalues, adi_stage2_coefficients, adi_stage3_characteristic_rhs
   public :: adi_stage4_sweeps, adi_stage5_update
+  public :: adi4x_fwd_first, adi4x_fwd, adi4x_bwd
   public :: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH
 
   integer, parameter :: WK_LAMP = 0, WK_LAMN = 3, WK_LAMV = 6, WK_FLMP = 9

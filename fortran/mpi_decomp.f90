@@ -20,7 +20,7 @@
 module mpi_decomp
   use mpi_f08
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit, int64
-  use kinds, only: rk, sk, ik8, ng, nvar
+  use kinds, only: rk, ik8, ng, nvar
   use grid_layout, only: layout_t, make_layout
   use solver_params
   use boundary_conditions, only: fill_boundary_direction, cell_index
@@ -28,8 +28,7 @@ module mpi_decomp
   use output_file, only: out_file_t, out_open, out_check, out_commit
   use residual_norms, only: add_residual_plane_sums, norms_from_plane_sums
   use mass_constraint, only: add_mass_plane_sums, mass_from_plane_sums, rescale_to_mass
-  use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH
-  use flow_math_sp, only: adi4_fwd_first_sp, adi4_fwd_sp, adi4_bwd_sp
+  use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH, adi4x_fwd_first, adi4x_fwd, adi4x_bwd
   implicit none
   private
   public :: decomp_t, choose_process_grid, decomp_setup, block_range
@@ -232,8 +231,8 @@ contains
   !> rank waits for the last forward row of the rank below, sweeps, passes
   !> its last row up; then the backward sweep runs downwards the same way.
   !> The operations are the serial ones, in the same order along each line
-  !> (with implicit_precision = 'single' those of lu_adi's
-  !> adi_stage4_sweeps_sp: the rows passed on hold real(sk) values promoted).
+  !> (lu_adi's adi4x_* recurrences, in either implicit precision; in single
+  !> mode the rows passed on hold real(sk) values promoted).
   subroutine adi_stage4_pipelined(dc, sp, lay, d, wk)
     type(decomp_t), intent(in) :: dc
     type(solver_params_t), intent(in) :: sp
@@ -280,31 +279,27 @@ contains
           r = WK_WCH + m; s = eig_of_char(m)
           a0 = 2
           if (lo /= MPI_PROC_NULL) a0 = 1
-          if (single) then
-            call fwd_sp(x, r, s, a0)
-            cycle
-          end if
           if (lo == MPI_PROC_NULL) then
             if (d == 2) then
               do i = 1, ni
-                wk(i,1,x,r) = wk(i,1,x,r)/wk(i,1,x,WK_DIAG+s)
+                wk(i,1,x,r) = adi4x_fwd_first(single, wk(i,1,x,r), wk(i,1,x,WK_DIAG+s))
               end do
             else
               do i = 1, ni
-                wk(i,x,1,r) = wk(i,x,1,r)/wk(i,x,1,WK_DIAG+s)
+                wk(i,x,1,r) = adi4x_fwd_first(single, wk(i,x,1,r), wk(i,x,1,WK_DIAG+s))
               end do
             end if
           end if
           if (d == 2) then
             do a = a0, nl
               do i = 1, ni
-                wk(i,a,x,r) = (wk(i,a,x,r) - wk(i,a,x,WK_FLMP+s)*wk(i,a-1,x,r))/wk(i,a,x,WK_DIAG+s)
+                wk(i,a,x,r) = adi4x_fwd(single, wk(i,a,x,r), wk(i,a,x,WK_FLMP+s), wk(i,a,x,WK_DIAG+s), wk(i,a-1,x,r))
               end do
             end do
           else
             do a = a0, nl
               do i = 1, ni
-                wk(i,x,a,r) = (wk(i,x,a,r) - wk(i,x,a,WK_FLMP+s)*wk(i,x,a-1,r))/wk(i,x,a,WK_DIAG+s)
+                wk(i,x,a,r) = adi4x_fwd(single, wk(i,x,a,r), wk(i,x,a,WK_FLMP+s), wk(i,x,a,WK_DIAG+s), wk(i,x,a-1,r))
               end do
             end do
           end if
@@ -344,20 +339,16 @@ contains
       do x = xa, xb
         do m = 1, 5
           r = WK_WCH + m; s = eig_of_char(m)
-          if (single) then
-            call bwd_sp(x, r, s, a0)
-            cycle
-          end if
           if (d == 2) then
             do a = a0, 1, -1
               do i = 1, ni
-                wk(i,a,x,r) = wk(i,a,x,r) - wk(i,a,x,WK_FLMN+s)*wk(i,a+1,x,r)
+                wk(i,a,x,r) = adi4x_bwd(single, wk(i,a,x,r), wk(i,a,x,WK_FLMN+s), wk(i,a+1,x,r))
               end do
             end do
           else
             do a = a0, 1, -1
               do i = 1, ni
-                wk(i,x,a,r) = wk(i,x,a,r) - wk(i,x,a,WK_FLMN+s)*wk(i,x,a+1,r)
+                wk(i,x,a,r) = adi4x_bwd(single, wk(i,x,a,r), wk(i,x,a,WK_FLMN+s), wk(i,x,a+1,r))
               end do
             end do
           end if
@@ -373,50 +364,6 @@ contains
     if (nreq > 0) call MPI_Waitall(nreq, req(1:nreq), MPI_STATUSES_IGNORE)
 
   contains
-
-    !> The forward recurrences of line x, variable r (eigenvalue set s), from
-    !> cell a0 in real(sk) (flow_math_sp; lu_adi's adi_stage4_sweeps_sp)
-    subroutine fwd_sp(xx, rr, ss, aa0)
-      integer, intent(in) :: xx, rr, ss, aa0
-      integer :: ia, ii
-      if (aa0 == 2) then
-        do ii = 1, ni
-          if (d == 2) then
-            wk(ii,1,xx,rr) = real(adi4_fwd_first_sp(real(wk(ii,1,xx,rr), sk), real(wk(ii,1,xx,WK_DIAG+ss), sk)), rk)
-          else
-            wk(ii,xx,1,rr) = real(adi4_fwd_first_sp(real(wk(ii,xx,1,rr), sk), real(wk(ii,xx,1,WK_DIAG+ss), sk)), rk)
-          end if
-        end do
-      end if
-      do ia = aa0, nl
-        do ii = 1, ni
-          if (d == 2) then
-            wk(ii,ia,xx,rr) = real(adi4_fwd_sp(real(wk(ii,ia,xx,rr), sk), real(wk(ii,ia,xx,WK_FLMP+ss), sk), &
-              real(wk(ii,ia,xx,WK_DIAG+ss), sk), real(wk(ii,ia-1,xx,rr), sk)), rk)
-          else
-            wk(ii,xx,ia,rr) = real(adi4_fwd_sp(real(wk(ii,xx,ia,rr), sk), real(wk(ii,xx,ia,WK_FLMP+ss), sk), &
-              real(wk(ii,xx,ia,WK_DIAG+ss), sk), real(wk(ii,xx,ia-1,rr), sk)), rk)
-          end if
-        end do
-      end do
-    end subroutine fwd_sp
-
-    !> The backward recurrences from cell a0 down to 1 in real(sk)
-    subroutine bwd_sp(xx, rr, ss, aa0)
-      integer, intent(in) :: xx, rr, ss, aa0
-      integer :: ia, ii
-      do ia = aa0, 1, -1
-        do ii = 1, ni
-          if (d == 2) then
-            wk(ii,ia,xx,rr) = real(adi4_bwd_sp(real(wk(ii,ia,xx,rr), sk), real(wk(ii,ia,xx,WK_FLMN+ss), sk), &
-              real(wk(ii,ia+1,xx,rr), sk)), rk)
-          else
-            wk(ii,xx,ia,rr) = real(adi4_bwd_sp(real(wk(ii,xx,ia,rr), sk), real(wk(ii,xx,ia,WK_FLMN+ss), sk), &
-              real(wk(ii,xx,ia+1,rr), sk)), rk)
-          end if
-        end do
-      end do
-    end subroutine bwd_sp
 
     subroutine chunk(cc, ya, yb)
       integer, intent(in) :: cc
