@@ -15,6 +15,16 @@
 #   bash bench/device_precision.sh speed [N]
 #       fast build, N^3 cube (default 128), 100 iterations: seconds per
 #       iteration with implicit_precision double and single, both families
+#   bash bench/device_precision.sh sanitize
+#       fast build, single mode (float ADI storage), both families:
+#       compute-sanitizer memcheck, racecheck, initcheck and synccheck on
+#       bench/cases/cube32_single.nml, 3 iterations each
+#   bash bench/device_precision.sh seed128 [CPU_DUMP]
+#       strict build, cases/seed128.nml (128^3 x 2000) on the GPU, split and
+#       merged, double and single: the data checksum of each field.dump
+#       (compare_fields --info); with CPU_DUMP (the strict CPU run's
+#       field.dump of the same precision, made where the cores are), the
+#       single runs are compared with it bit for bit
 #
 # PASS/FAIL lines and a table on stdout; logs under $OUT (default /tmp/out).
 set -u
@@ -80,5 +90,40 @@ EON
     done
   done
   ;;
-*) echo "usage: $0 check | speed [N]" >&2; exit 2;;
+sanitize)
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  [ -x "$cs" ] || { echo "device_precision.sh: compute-sanitizer not found" >&2; exit 2; }
+  for k in split merged; do
+    for tool in memcheck racecheck initcheck synccheck; do
+      "$cs" --tool $tool --error-exitcode 9 "$B/adiflow" bench/cases/cube32_single.nml --backend gpu --kernels $k \
+        --max-iter 3 --run-dir $W/san-$k-$tool > "$O/sanitizer_${k}_$tool.log" 2>&1
+      rc=$?; sum=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/sanitizer_${k}_$tool.log" | tail -n 1)
+      if [ $rc -eq 0 ] && [ -n "$sum" ]; then ok "single mode, $k: compute-sanitizer $tool clean ($sum)"
+      else bad "single mode, $k: compute-sanitizer $tool (exit $rc): $sum"; fi
+    done
+  done
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+  ;;
+seed128)
+  cpu=${2:-}
+  for p in double single; do
+    for k in split merged; do
+      "$BS/adiflow" cases/seed128.nml --backend gpu --kernels $k --implicit-precision $p --run-dir $W/s128-$k-$p \
+        > "$O/seed128_${k}_$p.log" 2>&1 || { bad "seed128 $k $p: the run failed"; continue; }
+      echo "seed128 strict GPU $k $p, 2000 iterations: $("$BS/compare_fields" --info $W/s128-$k-$p/field.dump | grep -i checksum)"
+    done
+    if cmp -s $W/s128-split-$p/field.dump $W/s128-merged-$p/field.dump; then ok "seed128 $p: split == merged (field.dump)"
+    else bad "seed128 $p: split and merged differ"; fi
+  done
+  if [ -n "$cpu" ]; then
+    for k in split merged; do
+      if cmp -s "$cpu" $W/s128-$k-single/field.dump; then ok "seed128 single: strict GPU $k == CPU ($cpu), bit for bit"
+      else bad "seed128 single: strict GPU $k differs from $cpu"; fi
+    done
+  fi
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+  ;;
+*) echo "usage: $0 check | speed [N] | sanitize | seed128 [CPU_DUMP]" >&2; exit 2;;
 esac
