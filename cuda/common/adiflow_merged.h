@@ -115,40 +115,6 @@ ADI_HD static inline void adi12_point(const adi_view_t *v, int d, int i, int j, 
   }
 }
 
-/* eigenvalue index of characteristic component m (1-based) */
-ADI_HD static inline int adi_eig_of_char(int m) { return m <= 3 ? 1 : m - 2; }
-
-/* ---- ADI stage 4 for components m0..m1 of the line (b, c) of d: the
- * sweeps of adi_stage4_line, one component after the other (the
- * components are independent: any split of them over threads gives the
- * same bits) ---- */
-ADI_VIEW_TEMPLATE
-ADI_HD static inline void adi4_line_comps(const adi_view_t *v, int d, int b, int c, int m0, int m1)
-{
-  int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s, single = adi_single(v);
-  int pc[3];
-  double x;
-  cell_index(d, 1, b, c, pc);
-  p1 = adi_pt(v, pc[0], pc[1], pc[2]);
-  for (m = m0; m <= m1; ++m) {
-    r = WK_WCH + m; s = adi_eig_of_char(m);
-    x = adi4x_fwd_first(single, adi_wk_get(v, r, p1), adi_wk_get(v, WK_DIAG + s, p1));
-    adi_wk_put(v, r, p1, x);
-    pa = p1;
-    for (a = 2; a <= n; ++a) {
-      pa += e;
-      x = adi4x_fwd(single, adi_wk_get(v, r, pa), adi_wk_get(v, WK_FLMP + s, pa), adi_wk_get(v, WK_DIAG + s, pa),
-                    x);
-      adi_wk_put(v, r, pa, x);
-    }
-    for (a = n - 1; a >= 1; --a) {
-      pa -= e;
-      x = adi4x_bwd(single, adi_wk_get(v, r, pa), adi_wk_get(v, WK_FLMN + s, pa), x);
-      adi_wk_put(v, r, pa, x);
-    }
-  }
-}
-
 /* ---- fused flux: g = fc - fv at face p of direction d (between p - s and
  * p), faces 1..n+1, interior across. The du, ql/qr, fc and fv of
  * flux_stage1..3_point and viscous_flux_point, in registers. Two parts:

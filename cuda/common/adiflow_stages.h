@@ -576,21 +576,27 @@ ADI_HD static inline void adi_stage3_point(const adi_view_t *v, int d, int i, in
   adi_stage3_char(v, d, p, r);
 }
 
-/* ---- ADI stage 4: forward then backward sweep of one line of direction d,
- * the line through (b, c) across it (cell_index order), five characteristic
- * variables. The value just written at a-1 (a+1) is carried in a register:
- * the same number the Fortran reads back from wk. ---- */
+/* eigenvalue set of characteristic component m (1-based): lu_adi.f90's
+ * eig_of_char */
+ADI_HD static inline int adi_eig_of_char(int m) { return m <= 3 ? 1 : m - 2; }
+
+/* ---- ADI stage 4: forward then backward sweep of the line through (b, c)
+ * across direction d (cell_index order), characteristic components m0..m1
+ * one after the other (they are independent: any split of them over threads
+ * gives the same bits; the merged family's MS_COMP). The value just written
+ * at a-1 (a+1) is carried in a register: the same number the Fortran reads
+ * back from wk. adi_stage4_line: all five, lu_adi.f90's adi_stage4_sweeps
+ * for one line. ---- */
 ADI_VIEW_TEMPLATE
-ADI_HD static inline void adi_stage4_line(const adi_view_t *v, int d, int b, int c)
+ADI_HD static inline void adi4_line_comps(const adi_view_t *v, int d, int b, int c, int m0, int m1)
 {
-  const int eig_of_char[5] = {1, 1, 1, 2, 3};
   int n = adi_ncells(v, d), e = adi_stride(v, d), p1, pa, m, a, r, s, single = adi_single(v);
   int pc[3];
   double x;
   cell_index(d, 1, b, c, pc);
   p1 = adi_pt(v, pc[0], pc[1], pc[2]);
-  for (m = 1; m <= 5; ++m) {
-    r = WK_WCH + m; s = eig_of_char[m - 1];
+  for (m = m0; m <= m1; ++m) {
+    r = WK_WCH + m; s = adi_eig_of_char(m);
     x = adi4x_fwd_first(single, adi_wk_get(v, r, p1), adi_wk_get(v, WK_DIAG + s, p1));
     adi_wk_put(v, r, p1, x);
     pa = p1;
@@ -609,6 +615,12 @@ ADI_HD static inline void adi_stage4_line(const adi_view_t *v, int d, int b, int
   }
 }
 
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_stage4_line(const adi_view_t *v, int d, int b, int c)
+{
+  adi4_line_comps(v, d, b, c, 1, 5);
+}
+
 /* ---- ADI stage 4 split for a block of a decomposed line (the multi-GPU
  * exact mode, cuda/multi/block_nccl.cu): the forward, then the backward
  * recurrence of one characteristic variable m of the line (b, c), with the
@@ -622,8 +634,7 @@ ADI_HD static inline void adi_stage4_line(const adi_view_t *v, int d, int b, int
  * them. ---- */
 ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, int c, int m, int has_lo)
 {
-  const int eig_of_char[5] = {1, 1, 1, 2, 3};
-  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = eig_of_char[m - 1], a, pa, pc[3];
+  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, pa, pc[3];
   int single = adi_single(v);
   double x;
   cell_index(d, 1, b, c, pc);
@@ -646,8 +657,7 @@ ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, in
 
 ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, int c, int m, int has_hi)
 {
-  const int eig_of_char[5] = {1, 1, 1, 2, 3};
-  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = eig_of_char[m - 1], a, pa, pc[3];
+  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, pa, pc[3];
   int single = adi_single(v);
   double x;
   cell_index(d, n, b, c, pc);
