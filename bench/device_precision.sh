@@ -91,16 +91,13 @@ EON
   done
   ;;
 sanitize)
-  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  [ -x "$cs" ] || { echo "device_precision.sh: compute-sanitizer not found" >&2; exit 2; }
   for k in split merged; do
-    for tool in memcheck racecheck initcheck synccheck; do
-      "$cs" --tool $tool --error-exitcode 9 "$B/adiflow" bench/cases/cube32_single.nml --backend gpu --kernels $k \
-        --max-iter 3 --run-dir $W/san-$k-$tool > "$O/sanitizer_${k}_$tool.log" 2>&1
-      rc=$?; sum=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/sanitizer_${k}_$tool.log" | tail -n 1)
-      if [ $rc -eq 0 ] && [ -n "$sum" ]; then ok "single mode, $k: compute-sanitizer $tool clean ($sum)"
-      else bad "single mode, $k: compute-sanitizer $tool (exit $rc): $sum"; fi
-    done
+    BUILD=$B bash validation/gpu_test.sh --sanitizer-only --kernels $k --out $W/gpu-test \
+      bench/cases/cube32_single.nml > "$O/sanitize_single_$k.log" 2>&1
+    grep -E '^(PASS|FAIL)' "$O/sanitize_single_$k.log"
+    p=$(grep -c '^PASS' "$O/sanitize_single_$k.log"); f=$(grep -c '^FAIL' "$O/sanitize_single_$k.log")
+    pass=$((pass + p)); fail=$((fail + f))
+    [ $((p + f)) -gt 0 ] || bad "single mode, $k: no sanitizer result ($(tail -n 1 "$O/sanitize_single_$k.log"))"
   done
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]

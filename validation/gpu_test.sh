@@ -12,7 +12,7 @@
 #   histories (residual.dat, iteration/cfl/norm columns) must be identical;
 #   otherwise: per-variable max|cpu-gpu|/max|cpu| <= 1e-12 (TOL=... overrides).
 # Then, if compute-sanitizer is found (PATH or /usr/local/cuda/bin), memcheck,
-# racecheck, initcheck and synccheck on the 32^3 case for 3 iterations.
+# racecheck, initcheck and synccheck on the first case for 3 iterations.
 #
 # Options:
 #   --seed128          add cases/seed128.nml (128^3, 2000 iterations; the CPU
@@ -28,6 +28,8 @@
 #                      --wait SECONDS, default 0) for the CPU references
 #   --max-iter N       override the cases' max_iter (quick checks)
 #   --no-sanitizer     skip compute-sanitizer
+#   --sanitizer-only   only compute-sanitizer (no CPU references, no
+#                      comparisons)
 #   --no-timing        do not collect per-kernel CUDA-event times
 #   --kernels K        GPU kernel family: split (default) or merged (the
 #                      GPU runs' folders and logs get a -merged suffix)
@@ -43,7 +45,7 @@ B=${BUILD:-build}
 OUTROOT=runs/gpu-test
 CASES=()
 EXTRA=()
-CPU_ONLY=0; GPU_ONLY=0; WAIT=0; MAXITER=""; SANITIZE=1; TIMING=1; KERNELS=${KERNELS:-split}
+CPU_ONLY=0; GPU_ONLY=0; SAN_ONLY=0; WAIT=0; MAXITER=""; SANITIZE=1; TIMING=1; KERNELS=${KERNELS:-split}
 while [ $# -gt 0 ]; do
   case "$1" in
     --seed128) EXTRA+=(cases/seed128.nml) ;;
@@ -54,6 +56,7 @@ while [ $# -gt 0 ]; do
     --wait) WAIT=$2; shift ;;
     --max-iter) MAXITER=$2; shift ;;
     --no-sanitizer) SANITIZE=0 ;;
+    --sanitizer-only) SANITIZE=1; CPU_ONLY=0; GPU_ONLY=1; SAN_ONLY=1 ;;
     --no-timing) TIMING=0 ;;
     --kernels) KERNELS=$2; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed 's/^# \{0,1\}//; /^set -u/d'; exit 0 ;;
@@ -185,7 +188,7 @@ gpu_check() { # CASE
 }
 
 sanitizers() {
-  local cs stem tool log rc c=cases/cube32_gpu_check.nml
+  local cs stem tool log rc c=${CASES[0]}
   cs=$(command -v compute-sanitizer 2>/dev/null || true)
   [ -z "$cs" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && cs=/usr/local/cuda/bin/compute-sanitizer
   if [ -z "$cs" ]; then
@@ -213,7 +216,7 @@ if [ $GPU_ONLY -eq 0 ]; then
   for c in "${CASES[@]}"; do cpu_ref "$c"; done
 fi
 if [ $CPU_ONLY -eq 0 ]; then
-  for c in "${CASES[@]}"; do gpu_check "$c"; done
+  [ $SAN_ONLY -eq 1 ] || for c in "${CASES[@]}"; do gpu_check "$c"; done
   [ $SANITIZE -eq 1 ] && sanitizers
 fi
 
