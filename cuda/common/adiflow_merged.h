@@ -46,7 +46,10 @@
  *             registers), __launch_bounds__ (needs MS_FUSE); used along i
  *             and j only (adi_merged_march): along k the 168-register
  *             marching kernel was slower than the fused one on an H200
- *             (0.61 vs 0.43 ms at 128^3, bench/log/2026-11-21-cfd.md)
+ *             (0.61 vs 0.43 ms at 128^3, bench/log/2026-11-21-cfd.md);
+ *             and only where its grid of blocks (one per column tile)
+ *             fills at least half the device, the fused kernel otherwise
+ *             (cuda/merged/flux_kernels.cu, mlaunch_flux_march)
  *   MS_TSWEEP i-sweeps warp by warp: each warp owns warp-size lines and
  *             moves chunks of 16 i x lines through shared memory with all
  *             of a chunk's loads in flight at once (unrolled), no block

@@ -175,13 +175,36 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
   }
 }
 
+/* blocks of the marching kernel of direction d (nt threads, smem bytes
+ * each) that the device runs at once, over all its SMs */
+static int march_capacity(int d, int nt, size_t smem, int *cap)
+{
+  int dev = 0, sms = 0, per = 0;
+  ADI_GPU_CHECK(cudaGetDevice(&dev));
+  ADI_GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  switch (d) {
+  case 1: ADI_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, m_flux_march_kernel<1>, nt, smem)); break;
+  case 2: ADI_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, m_flux_march_kernel<2>, nt, smem)); break;
+  default: ADI_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, m_flux_march_kernel<3>, nt, smem)); break;
+  }
+  *cap = per*sms;
+  return ADI_OK;
+}
+
 int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s)
 {
-  int T[3] = {sh.x, sh.y, sh.z}, N[3] = {v->ni, v->nj, v->nk}, G[3], a, nt = sh.x*sh.y*sh.z;
+  int T[3] = {sh.x, sh.y, sh.z}, N[3] = {v->ni, v->nj, v->nk}, G[3], a, nt = sh.x*sh.y*sh.z, cap = 0, rc;
   size_t smem = (size_t)5*(nt/T[d - 1])*(T[d - 1] + 1)*sizeof(double);
   /* a shape the marching kernel cannot take: the fused kernel instead */
   if (nt > FM_BOUND(d) || smem > 48*1024) return mlaunch_flux_fused(v, d, sh, first, s);
   for (a = 0; a < 3; ++a) G[a] = a == d - 1 ? 1 : m_div(N[a], T[a]);
+  /* One block per column tile: a small grid gives too few blocks to fill
+   * the device (at 64^3 along j, 128 blocks for 132 SMs), and the fused
+   * kernel, one block per tile of cells, has more. Under half of what the
+   * device holds at once, the fused kernel runs instead (the same numbers). */
+  rc = march_capacity(d, nt, smem, &cap);
+  if (rc != ADI_OK) return rc;
+  if (2*G[0]*G[1]*G[2] < cap) return mlaunch_flux_fused(v, d, sh, first, s);
   dim3 grid((unsigned)G[0], (unsigned)G[1], (unsigned)G[2]), block((unsigned)sh.x, (unsigned)sh.y, (unsigned)sh.z);
   switch (d) {
   case 1: m_flux_march_kernel<1><<<grid, block, smem, s>>>(*v, first); break;
