@@ -19,7 +19,7 @@
 # One more untimed run at 128^3 with the solver's defaults (rieper, van Leer).
 # Files in $OUT/kernels/: <size>_<precision>.txt (the per-kernel table),
 # roofline.dat (size precision kernel d ms bytes GB/s %copy, for
-# bench/plot_roofline.gp on the development machine), summary.txt (the
+# bench/plot_roofline.sh on the development machine), summary.txt (the
 # table printed last).
 set -u
 cd "$(dirname "$0")/.."
