@@ -37,15 +37,21 @@ pass=0; fail=0
 ok()  { pass=$((pass+1)); echo "PASS $*"; }
 bad() { fail=$((fail+1)); echo "FAIL $*"; }
 
+# single_gpu_test BUILD MODE KERNELS TAG: validation/gpu_test.sh (MODE:
+# --no-sanitizer or --sanitizer-only) on the single-mode check case; its
+# PASS/FAIL lines shown and counted, no result at all a failure
+single_gpu_test() {
+  local log="$O/${4}_single_$3.log" p f
+  BUILD=$1 bash validation/gpu_test.sh $2 --kernels $3 --out $W/gpu-test bench/cases/cube32_single.nml > "$log" 2>&1
+  grep -E '^(PASS|FAIL)' "$log"
+  p=$(grep -c '^PASS' "$log"); f=$(grep -c '^FAIL' "$log")
+  pass=$((pass + p)); fail=$((fail + f))
+  [ $((p + f)) -gt 0 ] || bad "single mode, $3, $4: no result ($(tail -n 1 "$log"))"
+}
+
 case "${1:-}" in
 check)
-  for k in split merged; do
-    BUILD=$BS bash validation/gpu_test.sh --no-sanitizer --kernels $k --out $W/gpu-test \
-      bench/cases/cube32_single.nml > "$O/check_single_$k.log" 2>&1
-    grep -E '^(PASS|FAIL)' "$O/check_single_$k.log"
-    p=$(grep -c '^PASS' "$O/check_single_$k.log"); f=$(grep -c '^FAIL' "$O/check_single_$k.log")
-    pass=$((pass + p)); fail=$((fail + f))
-  done
+  for k in split merged; do single_gpu_test "$BS" --no-sanitizer $k check; done
   # the multigrid deck in single mode: a case file with the key added
   sed "s/^&adiflow$/\&adiflow\n  implicit_precision = 'single'/" tests/cases/mg_cube16.nml > $W/mg_cube16_single.nml
   grep -q "implicit_precision = 'single'" $W/mg_cube16_single.nml || bad "could not write the single-mode deck"
@@ -91,14 +97,7 @@ EON
   done
   ;;
 sanitize)
-  for k in split merged; do
-    BUILD=$B bash validation/gpu_test.sh --sanitizer-only --kernels $k --out $W/gpu-test \
-      bench/cases/cube32_single.nml > "$O/sanitize_single_$k.log" 2>&1
-    grep -E '^(PASS|FAIL)' "$O/sanitize_single_$k.log"
-    p=$(grep -c '^PASS' "$O/sanitize_single_$k.log"); f=$(grep -c '^FAIL' "$O/sanitize_single_$k.log")
-    pass=$((pass + p)); fail=$((fail + f))
-    [ $((p + f)) -gt 0 ] || bad "single mode, $k: no sanitizer result ($(tail -n 1 "$O/sanitize_single_$k.log"))"
-  done
+  for k in split merged; do single_gpu_test "$B" --sanitizer-only $k sanitize; done
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;
