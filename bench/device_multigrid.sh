@@ -17,7 +17,7 @@
 #   steady  64^3 Re = 400 and 1000 with mass_fix to a 10-order drop, single
 #           grid and multigrid: the converged fields agree to 1e-8 relative
 # bench, single128 and steady use the plain scheme of the recorded table
-# (ROE=none LIMITER=vanalbada); ROE=rieper LIMITER=vanleer measures the
+# (ROE=none LIMITER=vanalbada); ROE=rieper LIMITER=venkat measures the
 # solver's defaults.
 # Prints a table last. Usage: bash bench/device_multigrid.sh check|bench [128]|single128
 set -u

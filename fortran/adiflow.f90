@@ -101,8 +101,9 @@ program adiflow
   nthreads = 1
   !$ nthreads = omp_get_max_threads()
   write(output_unit, '(a)') 'adiflow: '//trim(cs%title)//' ('//trim(case_path)//')'
-  write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3,a,i0)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
-    cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach, ', MUSCL order ', cs%order
+  write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
+    cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach
+  write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
   write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
 
   call allocate_fields(lay, f)

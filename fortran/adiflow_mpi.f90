@@ -150,8 +150,9 @@ program adiflow_mpi
   if (okflag == 0) call stop_all(2, why)
   if (rank == 0) then
     write(output_unit, '(a)') 'adiflow_mpi: '//trim(cs%title)//' ('//trim(case_path)//')'
-    write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3,a,i0)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
-      cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach, ', MUSCL order ', cs%order
+    write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
+      cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach
+    write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
     write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  decomposition: npj x npk = ', dc%npj, ' x ', dc%npk, &
       ' over ', nranks, ' ranks (rank 0 block ', dc%nloc(2), ' x ', dc%nloc(3), ' in j x k)'

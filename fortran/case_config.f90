@@ -11,7 +11,7 @@ module case_config
   private
   public :: case_t, read_case, apply_overrides, validate_case, make_solver_params
   public :: case_error, io_error, bc_code, lower, cfl_at, case_stem, extra_option
-  public :: command_argument, run_folder, max_path_len, implicit_text
+  public :: command_argument, run_folder, max_path_len, implicit_text, scheme_text
 
   !> A driver's own "--flag value" option: .true. if flag is one of its own
   !> (and then it has taken value, or stopped with a case_error).
@@ -33,7 +33,7 @@ module case_config
   character(len=*), parameter :: case_keys = 'adiflow:title=s80,ni=i,nj=i,nk=i,lx=r,ly=r,lz=r,'// &
     'beta_x=r,beta_y=r,beta_z=r,grid_type=s16,wavy_amplitude=r,reynolds=r,mach=r,gamma=r,prandtl=r,'// &
     'viscosity_law=s16,sutherland_s=r,wall_thermal=s16,t_wall=r,lid_u=r,lid_v=r,lid_w=r,'// &
-    'bc_imin=s16,bc_imax=s16,bc_jmin=s16,bc_jmax=s16,bc_kmin=s16,bc_kmax=s16,order=i,limiter=s16,'// &
+    'bc_imin=s16,bc_imax=s16,bc_jmin=s16,bc_jmax=s16,bc_kmin=s16,bc_kmax=s16,order=i,limiter=s16,limiter_k=r,'// &
     'roe_low_mach=s16,implicit_precision=s16,'// &
     'entropy_fix=r,cfl=r,cfl_start=r,cfl_ramp_iters=i,mass_fix=l,max_iter=i,tol=r,'// &
     'monitor_interval=i,output_interval=i,restart_interval=i,restart=l,run_dir=s4000,backend=s16,'// &
@@ -73,9 +73,14 @@ module case_config
     character(len=16) :: bc_kmin = 'wall', bc_kmax = 'wall'
     ! numerics
     integer :: order = 2
-    !> van Leer's limiter and Rieper's low-Mach fix by default: together the
-    !> smallest error per cell of the measured choices (validation/ACCURACY.md)
-    character(len=16) :: limiter = 'vanleer'
+    !> Venkatakrishnan's limiter (K = 5) and Rieper's low-Mach fix by
+    !> default: together the smallest error per cell of the measured choices,
+    !> second order on the cube (validation/ACCURACY.md)
+    character(len=16) :: limiter = 'venkat'
+    !> 'venkat' limiter's threshold constant K: eps^2 = (K/N)^3, N the
+    !> largest of ni, nj, nk (differences in the solver's units: the lid
+    !> speed, rho U^2)
+    real(rk) :: limiter_k = 5.0_rk
     !> 'none' or 'rieper': Rieper's low-Mach scaling of the Roe dissipation
     character(len=16) :: roe_low_mach = 'rieper'
     !> 'double' or 'single': the precision of the implicit LU-ADI operator
@@ -143,7 +148,7 @@ contains
     integer :: monitor_interval, output_interval, restart_interval
     real(rk) :: lx, ly, lz, beta_x, beta_y, beta_z, wavy_amplitude
     real(rk) :: reynolds, mach, gamma, prandtl, sutherland_s, t_wall
-    real(rk) :: lid_u, lid_v, lid_w, entropy_fix, cfl, cfl_start, tol
+    real(rk) :: lid_u, lid_v, lid_w, entropy_fix, cfl, cfl_start, tol, limiter_k
     character(len=16) :: grid_type, viscosity_law, wall_thermal, limiter
     character(len=16) :: bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax
     character(len=16) :: backend, kernels
@@ -155,7 +160,7 @@ contains
       grid_type, wavy_amplitude, reynolds, mach, gamma, prandtl, viscosity_law, &
       sutherland_s, wall_thermal, t_wall, lid_u, lid_v, lid_w, &
       bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax, &
-      order, limiter, roe_low_mach, implicit_precision, entropy_fix, cfl, cfl_start, cfl_ramp_iters, mass_fix, &
+      order, limiter, limiter_k, roe_low_mach, implicit_precision, entropy_fix, cfl, cfl_start, cfl_ramp_iters, mass_fix, &
       max_iter, tol, monitor_interval, output_interval, restart_interval, &
       restart, run_dir, backend, kernels, write_vtk, write_tecplot, &
       write_profiles, write_dump, write_plot
@@ -183,7 +188,7 @@ contains
     lid_u = cs%lid_u; lid_v = cs%lid_v; lid_w = cs%lid_w
     bc_imin = cs%bc_imin; bc_imax = cs%bc_imax; bc_jmin = cs%bc_jmin
     bc_jmax = cs%bc_jmax; bc_kmin = cs%bc_kmin; bc_kmax = cs%bc_kmax
-    order = cs%order; limiter = cs%limiter; entropy_fix = cs%entropy_fix
+    order = cs%order; limiter = cs%limiter; limiter_k = cs%limiter_k; entropy_fix = cs%entropy_fix
     roe_low_mach = cs%roe_low_mach
     implicit_precision = cs%implicit_precision
     cfl = cs%cfl; cfl_start = cs%cfl_start; cfl_ramp_iters = cs%cfl_ramp_iters
@@ -228,7 +233,7 @@ contains
     cs%bc_imin = lower(bc_imin); cs%bc_imax = lower(bc_imax)
     cs%bc_jmin = lower(bc_jmin); cs%bc_jmax = lower(bc_jmax)
     cs%bc_kmin = lower(bc_kmin); cs%bc_kmax = lower(bc_kmax)
-    cs%order = order; cs%limiter = lower(limiter); cs%entropy_fix = entropy_fix
+    cs%order = order; cs%limiter = lower(limiter); cs%limiter_k = limiter_k; cs%entropy_fix = entropy_fix
     cs%roe_low_mach = lower(roe_low_mach)
     cs%implicit_precision = lower(implicit_precision)
     cs%cfl = cfl; cs%cfl_start = cfl_start; cs%cfl_ramp_iters = cfl_ramp_iters
@@ -392,7 +397,8 @@ contains
       end if
     end do
     call check_int('order', cs%order, 1, 2)
-    call check_choice('limiter', cs%limiter, 'vanalbada minmod vanleer')
+    call check_choice('limiter', cs%limiter, 'vanalbada minmod vanleer venkat')
+    call check_real('limiter_k', cs%limiter_k, 0.0_rk, 1.0e3_rk, .true.)
     call check_choice('roe_low_mach', cs%roe_low_mach, 'none rieper')
     call check_choice('implicit_precision', cs%implicit_precision, 'double single')
     call check_real('entropy_fix', cs%entropy_fix, 0.0_rk, 1.0_rk, .false.)
@@ -429,6 +435,7 @@ contains
     select case (trim(cs%limiter))
     case ('minmod'); sp%limiter = LIM_MINMOD
     case ('vanleer'); sp%limiter = LIM_VANLEER
+    case ('venkat'); sp%limiter = LIM_VENKAT
     case default; sp%limiter = LIM_VANALBADA
     end select
     sp%wall_thermal = merge(WALL_ISOTHERMAL, WALL_ADIABATIC, cs%wall_thermal == 'isothermal')
@@ -438,7 +445,27 @@ contains
     sp%bc(3) = bc_code('bc_jmin', cs%bc_jmin); sp%bc(4) = bc_code('bc_jmax', cs%bc_jmax)
     sp%bc(5) = bc_code('bc_kmin', cs%bc_kmin); sp%bc(6) = bc_code('bc_kmax', cs%bc_kmax)
     sp%ni = cs%ni; sp%nj = cs%nj; sp%nk = cs%nk
+    ! from the whole grid's sizes, so that every MPI block and every
+    ! multigrid level limits with the same threshold
+    sp%lim_eps2 = (cs%limiter_k/real(max(cs%ni, cs%nj, cs%nk), rk))**3
   end function make_solver_params
+
+  !> The convective scheme (order, limiter, low-Mach fix), for the run header.
+  function scheme_text(cs) result(t)
+    type(case_t), intent(in) :: cs
+    character(len=128) :: t
+    character(len=32) :: k
+    if (cs%order == 1) then
+      t = 'first order'
+    else
+      t = 'MUSCL order 2, limiter '//trim(cs%limiter)
+      if (cs%limiter == 'venkat') then
+        write(k, '(g0.6)') cs%limiter_k
+        t = trim(t)//' (K = '//trim(adjustl(k))//')'
+      end if
+    end if
+    t = trim(t)//', roe_low_mach '//trim(cs%roe_low_mach)
+  end function scheme_text
 
   !> The implicit operator's precision, for the run header.
   function implicit_text(cs) result(t)

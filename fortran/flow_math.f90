@@ -41,13 +41,17 @@ contains
     end if
   end function viscosity
 
-  !> Slope limiter of two one-sided differences (zero at extrema): van
-  !> Albada, minmod, or van Leer's harmonic mean 2ab/(a+b).
+  !> Slope limiter of two one-sided differences a = q(i) - q(i-1) and
+  !> b = q(i+1) - q(i): van Albada, minmod, van Leer's harmonic mean
+  !> 2ab/(a+b) (these three zero at extrema), or Venkatakrishnan's
+  !> (LIM_VENKAT, venkat_slope).
   pure function limiter(sp, a, b) result(s)
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: a, b
     real(rk) :: s
-    if (a*b <= 0.0_rk) then
+    if (sp%limiter == LIM_VENKAT) then
+      s = venkat_slope(sp%lim_eps2, a, b)
+    else if (a*b <= 0.0_rk) then
       s = 0.0_rk
     else if (sp%limiter == LIM_MINMOD) then
       if (abs(a) < abs(b)) then
@@ -61,6 +65,34 @@ contains
       s = a*b*(a + b)/(a*a + b*b)
     end if
   end function limiter
+
+  !> Venkatakrishnan's limiter (J. Comput. Phys. 118, 1995) along one grid
+  !> line: the central slope (a+b)/2, scaled by the smaller of the factors
+  !> of its two face increments (+-h, h = |a+b|/4) against the room to the
+  !> neighbours' extreme values (bp, bm). The threshold eps2 lets increments
+  !> well below it through unscaled, smooth extrema included; well above it
+  !> an extremum is clipped to a zero slope.
+  pure function venkat_slope(eps2, a, b) result(s)
+    real(rk), intent(in) :: eps2, a, b
+    real(rk) :: s, sigma, h, bp, bm, phi
+    sigma = 0.5_rk*(a + b)
+    if (sigma == 0.0_rk) then
+      s = 0.0_rk
+    else
+      h = 0.5_rk*abs(sigma)
+      bp = max(max(0.0_rk, -a), b)
+      bm = max(max(0.0_rk, a), -b)
+      phi = min(min(1.0_rk, venkat_factor(eps2, h, bp)), venkat_factor(eps2, h, bm))
+      s = phi*sigma
+    end if
+  end function venkat_slope
+
+  !> Venkatakrishnan's smooth factor of an increment h against the room r.
+  pure function venkat_factor(eps2, h, r) result(phi)
+    real(rk), intent(in) :: eps2, h, r
+    real(rk) :: phi
+    phi = (r*r + eps2 + 2.0_rk*h*r)/(r*r + 2.0_rk*h*h + h*r + eps2)
+  end function venkat_factor
 
   !> Roe flux-difference splitting with Harten's entropy fix on the acoustic
   !> waves, through a face of area vector (sx, sy, sz). Returns flux * area.

@@ -9,14 +9,18 @@ module solver_params
   private
   public :: solver_params_t
   public :: BC_WALL, BC_LID, BC_PERIODIC
-  public :: VISC_CONSTANT, VISC_SUTHERLAND, LIM_VANALBADA, LIM_MINMOD, LIM_VANLEER
+  public :: VISC_CONSTANT, VISC_SUTHERLAND, LIM_VANALBADA, LIM_MINMOD, LIM_VANLEER, LIM_VENKAT
   public :: WALL_ADIABATIC, WALL_ISOTHERMAL
   public :: ROE_LM_NONE, ROE_LM_RIEPER
   public :: IMPLICIT_DOUBLE, IMPLICIT_SINGLE
 
   integer(c_int), parameter :: BC_WALL = 0, BC_LID = 1, BC_PERIODIC = 2
   integer(c_int), parameter :: VISC_CONSTANT = 0, VISC_SUTHERLAND = 1
-  integer(c_int), parameter :: LIM_VANALBADA = 0, LIM_MINMOD = 1, LIM_VANLEER = 2
+  !> limiter: van Albada, minmod, van Leer (all zero at an extremum), or van
+  !> Albada's with Venkatakrishnan's threshold eps^2 = (K/N)^3 (lim_eps2),
+  !> which leaves differences below the threshold, smooth extrema among
+  !> them, unlimited
+  integer(c_int), parameter :: LIM_VANALBADA = 0, LIM_MINMOD = 1, LIM_VANLEER = 2, LIM_VENKAT = 3
   integer(c_int), parameter :: WALL_ADIABATIC = 0, WALL_ISOTHERMAL = 1
   !> roe_low_mach: the Roe dissipation as it is, or with Rieper's (2011)
   !> low-Mach scaling of the normal-velocity jump in the acoustic waves
@@ -47,5 +51,6 @@ module solver_params
     integer(c_int) :: ldi = 0, ldj = 0, ldk = 0
     integer(c_int) :: roe_low_mach = 0   !< ROE_LM_NONE or ROE_LM_RIEPER (appended: older members keep their offsets)
     integer(c_int) :: implicit_single = 0 !< IMPLICIT_DOUBLE or IMPLICIT_SINGLE (appended, as roe_low_mach)
+    real(c_double) :: lim_eps2 = 0.0d0    !< LIM_VENKAT's eps^2 = (limiter_k / N)^3, N the largest cell count (appended)
   end type solver_params_t
 end module solver_params

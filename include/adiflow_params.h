@@ -5,7 +5,7 @@
 
 enum { ADI_BC_WALL = 0, ADI_BC_LID = 1, ADI_BC_PERIODIC = 2 };
 enum { ADI_VISC_CONSTANT = 0, ADI_VISC_SUTHERLAND = 1 };
-enum { ADI_LIM_VANALBADA = 0, ADI_LIM_MINMOD = 1, ADI_LIM_VANLEER = 2 };
+enum { ADI_LIM_VANALBADA = 0, ADI_LIM_MINMOD = 1, ADI_LIM_VANLEER = 2, ADI_LIM_VENKAT = 3 };
 enum { ADI_WALL_ADIABATIC = 0, ADI_WALL_ISOTHERMAL = 1 };
 /* roe_low_mach: Roe's dissipation as it is, or Rieper's (2011) low-Mach fix */
 enum { ADI_ROE_LM_NONE = 0, ADI_ROE_LM_RIEPER = 1 };
@@ -34,6 +34,7 @@ typedef struct adi_solver_params {
   int ldi, ldj, ldk;
   int roe_low_mach;    /* ADI_ROE_LM_NONE or ADI_ROE_LM_RIEPER (appended: older members keep their offsets) */
   int implicit_single; /* ADI_IMPLICIT_DOUBLE or ADI_IMPLICIT_SINGLE (appended, as roe_low_mach) */
+  double lim_eps2;     /* ADI_LIM_VENKAT's eps^2 = (limiter_k / N)^3, N the largest cell count (appended) */
 } adi_solver_params;
 
 #endif

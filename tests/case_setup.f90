@@ -56,7 +56,7 @@ contains
     call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)
   end subroutine setup_case
 
-  !> Emulation case n (1..4) and its label: A a stretched 3D cavity; B a wavy
+  !> Emulation case n (1..4) and its label: A a stretched 3D cavity (van Leer); B a wavy
   !> grid, periodic in k, Sutherland, minmod, adiabatic, a lid on imax with v;
   !> C quasi-2D with one periodic cell, order 1; D a fully periodic wavy box
   !> with wide padding (ni = 13 -> ldi = 32). B and D take Rieper's low-Mach
@@ -71,7 +71,8 @@ contains
       cs%ni = 12; cs%nj = 10; cs%nk = 8
       cs%beta_x = 1.2_rk; cs%beta_y = 1.0_rk; cs%beta_z = 0.8_rk
       cs%reynolds = 100.0_rk; cs%mach = 0.1_rk
-      label = 'A (12x10x8 stretched cavity, order 2, van Albada, isothermal)'
+      cs%limiter = 'vanleer'
+      label = 'A (12x10x8 stretched cavity, order 2, van Leer, isothermal)'
     case (2)
       cs%ni = 10; cs%nj = 9; cs%nk = 8
       cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.03_rk
@@ -93,7 +94,8 @@ contains
       cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
       cs%mach = 0.5_rk
       cs%roe_low_mach = 'rieper'
-      label = 'D (13x6x7 fully periodic wavy box, low-Mach Roe)'
+      cs%limiter = 'venkat'; cs%limiter_k = 2.0_rk
+      label = 'D (13x6x7 fully periodic wavy box, low-Mach Roe, venkat limiter)'
     end select
   end subroutine emulation_case
 end module case_setup

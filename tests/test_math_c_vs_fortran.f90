@@ -110,24 +110,25 @@ program test_math_c_vs_fortran
   bad_eig_sp = 0; bad_chr_sp = 0; bad_cons_sp = 0; bad_swp_sp = 0; n_sp_own = 0
 
   ! every combination of viscosity law, wall thermal condition and limiter,
-  ! each with the plain Roe dissipation (combo < 12) and Rieper's low-Mach fix
-  do combo = 0, 23
+  ! each with the plain Roe dissipation (combo < 16) and Rieper's low-Mach fix
+  do combo = 0, 31
     call random_number(x)
     sp = make_params(1.1_rk + 0.6_rk*x(1), 0.05_rk + 2.0_rk*x(2), 10.0_rk + 1.0e4_rk*x(3), &
-      0.5_rk + x(4), iand(combo, 1), mod(combo, 12)/4, iand(ishft(combo, -1), 1))
-    sp%roe_low_mach = merge(ROE_LM_RIEPER, ROE_LM_NONE, combo >= 12)
+      0.5_rk + x(4), iand(combo, 1), mod(combo, 16)/4, iand(ishft(combo, -1), 1))
+    sp%roe_low_mach = merge(ROE_LM_RIEPER, ROE_LM_NONE, combo >= 16)
     do trial = 1, ntrial
       call random_number(x)
       call one_trial(x)
     end do
   end do
 
-  write(name, '(a,i0,a)') 'cons_to_prim: C == Fortran bit for bit (', 24*ntrial, ' random states)'
+  write(name, '(a,i0,a)') 'cons_to_prim: C == Fortran bit for bit (', 32*ntrial, ' random states)'
   call check(bad_prim == 0, trim(name))
   call check(bad_visc == 0, 'viscosity (constant and Sutherland): C == Fortran bit for bit')
-  write(name, '(a,i0,a,i0,a)') 'limiter (van Albada, minmod, van Leer): C == Fortran bit for bit (', n_lim_zero, &
+  write(name, '(a,i0,a,i0,a)') 'limiter (van Albada, minmod, van Leer, venkat): C == Fortran bit for bit (', n_lim_zero, &
     ' extrema, ', n_lim_tie, ' ties)'
   call check(bad_lim == 0, trim(name))
+  call check_venkat_regimes()
   write(name, '(a,i0,a)') 'roe_flux (roe_low_mach none and rieper): C == Fortran bit for bit (entropy fix active in ', &
     n_efix, ' cases)'
   call check(bad_roe == 0, trim(name))
@@ -149,11 +150,34 @@ program test_math_c_vs_fortran
   call check(bad_swp_sp == 0, 'adi4_fwd_first_sp, adi4_fwd_sp, adi4_bwd_sp (implicit_precision single): '// &
     'C == Fortran bit for bit')
   write(name, '(a,i0,a,i0,a)') 'char_from_cons_sp computes in single precision: it differs from the double '// &
-    'result rounded to single in ', n_sp_own, ' of ', 24*ntrial, ' cases'
-  call check(n_sp_own > 24*ntrial/20, trim(name))
+    'result rounded to single in ', n_sp_own, ' of ', 32*ntrial, ' cases'
+  call check(n_sp_own > 32*ntrial/20, trim(name))
   call test_summary()
 
 contains
+
+  !> venkat: the central slope (a+b)/2 well below the threshold (smooth
+  !> extrema kept) and on a smooth monotone line (a = b); well above it an
+  !> extremum is clipped to 0 and a monotone jump keeps within 2 min(a, b)
+  !> (TVD); symmetric under (a, b) -> (b, a) and (a, b) -> (-a, -b).
+  subroutine check_venkat_regimes()
+    type(solver_params_t) :: s
+    real(rk) :: small
+    s = make_params(1.4_rk, 0.1_rk, 100.0_rk, 0.72_rk, 0, 3, 0)
+    s%lim_eps2 = 1.0_rk
+    small = limiter(s, 1.0e-4_rk, -3.0e-4_rk)
+    call check(abs(small - (-1.0e-4_rk)) < 1.0e-11_rk, &
+      'venkat below its threshold: a smooth extremum (a = 1e-4, b = -3e-4) keeps the central slope (a+b)/2')
+    call check(limiter(s, 0.0_rk, 0.0_rk) == 0.0_rk, 'venkat: slope 0 where both differences are 0')
+    call check(limiter(s, 0.3_rk, -0.7_rk) == limiter(s, -0.7_rk, 0.3_rk) .and. &
+      limiter(s, 0.3_rk, -0.7_rk) == -limiter(s, -0.3_rk, 0.7_rk), 'venkat is symmetric in a and b and odd')
+    s%lim_eps2 = 1.0e-20_rk
+    call check(limiter(s, 0.25_rk, 0.25_rk) == 0.25_rk, 'venkat keeps the slope of a straight line (a = b)')
+    call check(abs(limiter(s, 0.2_rk, -0.5_rk)) < 1.0e-15_rk, &
+      'venkat well above its threshold clips an extremum (a*b < 0) to 0')
+    call check(limiter(s, 0.01_rk, 1.0_rk) > 0.0_rk .and. limiter(s, 0.01_rk, 1.0_rk) <= 0.02_rk + 1.0e-15_rk, &
+      'venkat well above its threshold keeps a monotone jump (a = 0.01, b = 1) within 0 < s <= 2 min(a, b)')
+  end subroutine check_venkat_regimes
 
   !> Parameters as case_config's make_solver_params derives them.
   function make_params(gamma, mach, re, pr, visc, lim, wall) result(s)
@@ -172,7 +196,10 @@ contains
     s%t_wall = 0.8_rk + 0.4_rk*pr
     s%lid_u = 1.0_rk; s%lid_v = 0.0_rk; s%lid_w = 0.0_rk
     s%visc_law = merge(VISC_SUTHERLAND, VISC_CONSTANT, visc == 1)
-    s%limiter = merge(LIM_MINMOD, merge(LIM_VANLEER, LIM_VANALBADA, lim == 2), lim == 1)
+    s%limiter = merge(LIM_MINMOD, merge(LIM_VANLEER, merge(LIM_VENKAT, LIM_VANALBADA, lim == 3), lim == 2), lim == 1)
+    ! venkat's threshold eps = 0.1 inside the range of the random slopes
+    ! (-0.5..0.5): both of its regimes are reached
+    s%lim_eps2 = 0.01_rk
     s%wall_thermal = merge(WALL_ISOTHERMAL, WALL_ADIABATIC, wall == 1)
   end function make_params
 

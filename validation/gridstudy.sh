@@ -9,12 +9,12 @@
 #
 #   validation/gridstudy.sh [--geometry cube|quasi2d] [--re 100,400,1000] [--grids 32,64,128]
 #       [--backend auto|cpu|gpu] [--kernels split|merged] [--mach 0.1] [--roe-low-mach rieper|none]
-#       [--limiter vanleer|vanalbada|minmod] [--beta 1.2] [--tol 1e-7] [--max-iter N]
+#       [--limiter venkat|vanleer|vanalbada|minmod] [--limiter-k 5] [--beta 1.2] [--tol 1e-7] [--max-iter N]
 #       [--run-root DIR] [--out DIR] [--tag NAME] [--reuse] [--analyse-only] [--time-limit SECONDS]
 #       [--mg-levels N] [--mg-cycle v|w] [--no-plots]
 #
 # Defaults: the issue's study, the cube at Re = 100, 400, 1000 on 32^3, 64^3,
-# 128^3 (beta 1.2, lid Mach 0.1, the solver's defaults rieper + van Leer),
+# 128^3 (beta 1.2, lid Mach 0.1, the solver's defaults rieper + venkat, K = 5),
 # each to a residual drop of 1e-7, backend auto. 128^3 is GPU work; with
 # --mg-levels 5 two CPU cores do the cube at --grids 16,32,64 in about half an
 # hour (64^3 at Re = 1000 takes most of it), and --geometry quasi2d (one
@@ -43,17 +43,17 @@ set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
 geometry=cube; res=100,400,1000; grids=32,64,128; backend=auto; kernels=""; mach=0.1; roe=rieper
-limiter=vanleer; beta=1.2; tol=1e-7; maxit=400000; root=runs/gridstudy; out=validation/gridstudy; tag=""
+limiter=venkat; limk=5; beta=1.2; tol=1e-7; maxit=400000; root=runs/gridstudy; out=validation/gridstudy; tag=""
 reuse=0; analyse_only=0; tlimit=0; plots=1; mglev=1; mgcyc=w
 die() { echo "gridstudy: error: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
-    --geometry|--re|--grids|--backend|--kernels|--mach|--roe-low-mach|--limiter|--beta|--tol|--max-iter|\
+    --geometry|--re|--grids|--backend|--kernels|--mach|--roe-low-mach|--limiter|--limiter-k|--beta|--tol|--max-iter|\
     --run-root|--out|--tag|--time-limit|--mg-levels|--mg-cycle)
       [ $# -ge 2 ] || die "$1 needs a value"
       case $1 in
         --geometry) geometry=$2;; --re) res=$2;; --grids) grids=$2;; --backend) backend=$2;;
-        --kernels) kernels=$2;; --mach) mach=$2;; --roe-low-mach) roe=$2;; --limiter) limiter=$2;;
+        --kernels) kernels=$2;; --mach) mach=$2;; --roe-low-mach) roe=$2;; --limiter) limiter=$2;; --limiter-k) limk=$2;;
         --beta) beta=$2;; --tol) tol=$2;; --max-iter) maxit=$2;; --run-root) root=$2;; --out) out=$2;;
         --tag) tag=$2;; --time-limit) tlimit=$2;; --mg-levels) mglev=$2;; --mg-cycle) mgcyc=$2;;
       esac
@@ -72,7 +72,8 @@ case $geometry in cube|quasi2d) ;; *) die "--geometry $geometry: use cube or qua
 case $backend in auto|cpu|gpu|cuda|hip) ;; *) die "--backend $backend: use auto, cpu or gpu";; esac
 case $kernels in ""|split|merged) ;; *) die "--kernels $kernels: use split or merged";; esac
 case $roe in none|rieper) ;; *) die "--roe-low-mach $roe: use none or rieper";; esac
-case $limiter in vanalbada|minmod|vanleer) ;; *) die "--limiter $limiter: use vanalbada, minmod or vanleer";; esac
+case $limiter in vanalbada|minmod|vanleer|venkat) ;; *) die "--limiter $limiter: use vanalbada, minmod, vanleer or venkat";; esac
+isnum "$limk" || die "--limiter-k $limk: a number > 0"
 isnum "$mach" || die "--mach $mach: a number > 0"
 awk -v x="$beta" 'BEGIN { exit !(x + 0 == x && x >= 0 && x <= 10) }' || die "--beta $beta: a number 0..10"
 awk -v x="$tol" 'BEGIN { exit !(x + 0 == x && x > 0 && x < 1) }' || die "--tol $tol: a number in (0, 1)"
@@ -87,7 +88,10 @@ for re in "${RES[@]}"; do isnum "$re" || die "--re: $re is not a number > 0"; do
 [ ${#NS[@]} -ge 3 ] || die "--grids $grids: give at least three grid sizes"
 for n in "${NS[@]}"; do [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 4 ] && [ "$n" -le 4096 ] || die "--grids: $n is not a size 4..4096"; done
 [ "$(printf '%s\n' "${NS[@]}" | sort -n | uniq | wc -l)" -eq ${#NS[@]} ] || die "--grids $grids: the sizes must differ"
-[ -n "$tag" ] || tag=${geometry}_M${mach}_${roe}_${limiter}
+if [ -z "$tag" ]; then
+  tag=${geometry}_M${mach}_${roe}_${limiter}
+  [ $limiter = venkat ] && tag=${tag}_k$limk
+fi
 [[ $tag =~ ^[A-Za-z0-9._-]+$ ]] || die "--tag $tag: letters, digits, . _ - only"
 [ -x "$B/gridstudy" ] || die "$B/gridstudy not found: build it first (make)"
 [ $analyse_only = 1 ] || [ -x "$B/adiflow" ] || die "$B/adiflow not found: build it first (make)"
@@ -119,7 +123,7 @@ case_text() {
   beta_x = $beta, beta_y = $beta, beta_z = $bz
   reynolds = $re, mach = $mach
   bc_kmin = $bck, bc_kmax = $bck
-  order = 2, limiter = '$limiter', roe_low_mach = '$roe'
+  order = 2, limiter = '$limiter', limiter_k = $limk, roe_low_mach = '$roe'
   cfl = $cfl, cfl_start = $cfl0, cfl_ramp_iters = 200
   tol = $tol, mass_fix = .true.
   max_iter = $maxit

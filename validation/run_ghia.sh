@@ -212,12 +212,16 @@ out=$OUT/RESULTS.md
 keep=""
 [ -f "$out" ] && keep=$(sed -n '/^## CPU vs GPU/,$p' "$out")
 be_list=$(printf '%s\n' "${backends[@]}" | sort -u | paste -sd/ -)
+scheme_lim=$(nml_value $CASE_DIR/cavity2d_re100.nml limiter | tr -d "'\"")
+[ "$scheme_lim" = venkat ] && scheme_lim="venkat, K = $(nml_value $CASE_DIR/cavity2d_re100.nml limiter_k)"
+scheme_roe=$(nml_value $CASE_DIR/cavity2d_re100.nml roe_low_mach | tr -d "'\"")
 {
   echo "# Validation: lid-driven cavity against Ghia, Ghia & Shin (1982)"
   echo
   echo "Produced by \`make validate\` ($(date -u +%Y-%m-%d), $(uname -m), ${be_list^^} backend)."
   echo "Quasi-2D cavity (one periodic cell in z), 128x128 cells clustered to the walls (tanh, beta 1.2),"
-  echo "lid Mach 0.1, isothermal walls, MUSCL order 2 (van Albada), CFL 10, FAS multigrid (W-cycles, 5 levels). Our profiles are interpolated"
+  echo "lid Mach 0.1, isothermal walls, MUSCL order 2 (limiter $scheme_lim, roe_low_mach $scheme_roe, as the decks say), CFL 10,"
+  echo "FAS multigrid (W-cycles, 5 levels). Our profiles are interpolated"
   echo "linearly to Ghia's 17 stations; the bounds: 0.02 for Re = 100 and 400, 0.03 for Re = 1000."
   echo "Ghia's Re=400 v at x=0.9063 is a known misprint and is reported apart."
   echo "Reference data: validation/data/ghia1982 (Ghia, Ghia & Shin 1982, J. Comput. Phys. 48, Tables I and II)."

@@ -63,12 +63,44 @@ ADI_HD static inline double viscosity(const adi_solver_params *sp, double t)
   return mu;
 }
 
-/* Slope limiter of two one-sided differences (zero at extrema): van
- * Albada, minmod, or van Leer's harmonic mean 2ab/(a+b). */
+/* Venkatakrishnan's smooth factor of an increment h against the room r. */
+ADI_HD static inline double venkat_factor(double eps2, double h, double r)
+{
+  return (r*r + eps2 + 2.0*h*r)/(r*r + 2.0*h*h + h*r + eps2);
+}
+
+/* Venkatakrishnan's limiter (J. Comput. Phys. 118, 1995) along one grid
+ * line: the central slope (a+b)/2, scaled by the smaller of the factors
+ * of its two face increments (+-h, h = |a+b|/4) against the room to the
+ * neighbours' extreme values (bp, bm). The threshold eps2 lets increments
+ * well below it through unscaled, smooth extrema included; well above it
+ * an extremum is clipped to a zero slope. */
+ADI_HD static inline double venkat_slope(double eps2, double a, double b)
+{
+  double s, sigma, h, bp, bm, phi;
+  sigma = 0.5*(a + b);
+  if (sigma == 0.0) {
+    s = 0.0;
+  } else {
+    h = 0.5*fabs(sigma);
+    bp = fmax(fmax(0.0, -a), b);
+    bm = fmax(fmax(0.0, a), -b);
+    phi = fmin(fmin(1.0, venkat_factor(eps2, h, bp)), venkat_factor(eps2, h, bm));
+    s = phi*sigma;
+  }
+  return s;
+}
+
+/* Slope limiter of two one-sided differences a = q(i) - q(i-1) and
+ * b = q(i+1) - q(i): van Albada, minmod, van Leer's harmonic mean
+ * 2ab/(a+b) (these three zero at extrema), or Venkatakrishnan's
+ * (ADI_LIM_VENKAT, venkat_slope). */
 ADI_HD static inline double limiter(const adi_solver_params *sp, double a, double b)
 {
   double s;
-  if (a*b <= 0.0) {
+  if (sp->limiter == ADI_LIM_VENKAT) {
+    s = venkat_slope(sp->lim_eps2, a, b);
+  } else if (a*b <= 0.0) {
     s = 0.0;
   } else if (sp->limiter == ADI_LIM_MINMOD) {
     if (fabs(a) < fabs(b)) {
