@@ -67,14 +67,16 @@ contains
   end function limiter
 
   !> Venkatakrishnan's limiter (J. Comput. Phys. 118, 1995) along one grid
-  !> line: the central slope (a+b)/2, scaled by the smaller of the factors
-  !> of its two face increments (+-h, h = |a+b|/4) against the room to the
-  !> neighbours' extreme values (bp, bm). The threshold eps2 lets increments
-  !> well below it through unscaled, smooth extrema included; well above it
-  !> an extremum is clipped to a zero slope.
+  !> line: the central slope (a+b)/2, scaled by the smaller of the smooth
+  !> factors phi = num/den of its two face increments (+-h, h = |a+b|/4)
+  !> against the room to the neighbours' extreme values (bp, bm), and by at
+  !> most 1. The threshold eps2 lets increments well below it through
+  !> unscaled, smooth extrema included; well above it an extremum is clipped
+  !> to a zero slope. The two factors are compared by cross products (the
+  !> denominators are positive), so that only the smaller one is divided out.
   pure function venkat_slope(eps2, a, b) result(s)
     real(rk), intent(in) :: eps2, a, b
-    real(rk) :: s, sigma, h, bp, bm, phi
+    real(rk) :: s, sigma, h, bp, bm, nump, denp, numm, denm
     sigma = 0.5_rk*(a + b)
     if (sigma == 0.0_rk) then
       s = 0.0_rk
@@ -82,17 +84,21 @@ contains
       h = 0.5_rk*abs(sigma)
       bp = max(max(0.0_rk, -a), b)
       bm = max(max(0.0_rk, a), -b)
-      phi = min(min(1.0_rk, venkat_factor(eps2, h, bp)), venkat_factor(eps2, h, bm))
-      s = phi*sigma
+      nump = bp*bp + eps2 + 2.0_rk*h*bp
+      denp = bp*bp + 2.0_rk*h*h + h*bp + eps2
+      numm = bm*bm + eps2 + 2.0_rk*h*bm
+      denm = bm*bm + 2.0_rk*h*h + h*bm + eps2
+      if (numm*denp < nump*denm) then
+        nump = numm
+        denp = denm
+      end if
+      if (nump >= denp) then
+        s = sigma
+      else
+        s = (nump/denp)*sigma
+      end if
     end if
   end function venkat_slope
-
-  !> Venkatakrishnan's smooth factor of an increment h against the room r.
-  pure function venkat_factor(eps2, h, r) result(phi)
-    real(rk), intent(in) :: eps2, h, r
-    real(rk) :: phi
-    phi = (r*r + eps2 + 2.0_rk*h*r)/(r*r + 2.0_rk*h*h + h*r + eps2)
-  end function venkat_factor
 
   !> Roe flux-difference splitting with Harten's entropy fix on the acoustic
   !> waves, through a face of area vector (sx, sy, sz). Returns flux * area.

@@ -63,21 +63,17 @@ ADI_HD static inline double viscosity(const adi_solver_params *sp, double t)
   return mu;
 }
 
-/* Venkatakrishnan's smooth factor of an increment h against the room r. */
-ADI_HD static inline double venkat_factor(double eps2, double h, double r)
-{
-  return (r*r + eps2 + 2.0*h*r)/(r*r + 2.0*h*h + h*r + eps2);
-}
-
 /* Venkatakrishnan's limiter (J. Comput. Phys. 118, 1995) along one grid
- * line: the central slope (a+b)/2, scaled by the smaller of the factors
- * of its two face increments (+-h, h = |a+b|/4) against the room to the
- * neighbours' extreme values (bp, bm). The threshold eps2 lets increments
- * well below it through unscaled, smooth extrema included; well above it
- * an extremum is clipped to a zero slope. */
+ * line: the central slope (a+b)/2, scaled by the smaller of the smooth
+ * factors phi = num/den of its two face increments (+-h, h = |a+b|/4)
+ * against the room to the neighbours' extreme values (bp, bm), and by at
+ * most 1. The threshold eps2 lets increments well below it through
+ * unscaled, smooth extrema included; well above it an extremum is clipped
+ * to a zero slope. The two factors are compared by cross products (the
+ * denominators are positive), so that only the smaller one is divided out. */
 ADI_HD static inline double venkat_slope(double eps2, double a, double b)
 {
-  double s, sigma, h, bp, bm, phi;
+  double s, sigma, h, bp, bm, nump, denp, numm, denm;
   sigma = 0.5*(a + b);
   if (sigma == 0.0) {
     s = 0.0;
@@ -85,8 +81,19 @@ ADI_HD static inline double venkat_slope(double eps2, double a, double b)
     h = 0.5*fabs(sigma);
     bp = fmax(fmax(0.0, -a), b);
     bm = fmax(fmax(0.0, a), -b);
-    phi = fmin(fmin(1.0, venkat_factor(eps2, h, bp)), venkat_factor(eps2, h, bm));
-    s = phi*sigma;
+    nump = bp*bp + eps2 + 2.0*h*bp;
+    denp = bp*bp + 2.0*h*h + h*bp + eps2;
+    numm = bm*bm + eps2 + 2.0*h*bm;
+    denm = bm*bm + 2.0*h*h + h*bm + eps2;
+    if (numm*denp < nump*denm) {
+      nump = numm;
+      denp = denm;
+    }
+    if (nump >= denp) {
+      s = sigma;
+    } else {
+      s = (nump/denp)*sigma;
+    }
   }
   return s;
 }
