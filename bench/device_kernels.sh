@@ -16,7 +16,7 @@
 #     fields each kernel reads and writes), GB/s and % of the copy bandwidth;
 #   - an untimed run (graph on, the production path): ms per iteration from
 #     the monitor, and ns per cell-iteration.
-# One more untimed run at 128^3 with the solver's defaults (rieper, van Leer).
+# One more untimed run at 128^3 with the solver's defaults (rieper, venkat).
 # Files in $OUT/kernels/: <size>_<precision>.txt (the per-kernel table),
 # roofline.dat (size precision kernel d ms bytes GB/s %copy, for
 # bench/plot_roofline.sh on the development machine), summary.txt (the
@@ -79,9 +79,9 @@ for sz in ${SIZES//,/ }; do
       "${kt% *}" "$(awk -v g=${kt#* } -v bw=$BW 'BEGIN { print 100*g/bw }')" >> $S
   done
 done
-# the solver's defaults (rieper + van Leer) at 128^3, double: the production path's figure
+# the solver's defaults (rieper + venkat) at 128^3, double: the production path's figure
 "$B/adiflow" "$(deck 128x128x128 defaults 300)" --backend gpu --kernels merged --run-dir $W/g_def > $W/g_def.log 2>&1 \
-  && printf "%-12s %-9s %10s %12.3f   (defaults: rieper, van Leer)\n" 128x128x128 double \
+  && printf "%-12s %-9s %10s %12.3f   (defaults: rieper, venkat)\n" 128x128x128 double \
        "$(awk -v s=$(spi $W/g_def.log) 'BEGIN { printf "%.4f", 1e3*s }')" \
        "$(awk -v s=$(spi $W/g_def.log) 'BEGIN { print 1e9*s/2097152 }')" >> $S
 cp $W/*.log "$O/" 2> /dev/null
