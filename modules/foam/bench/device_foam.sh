@@ -29,7 +29,9 @@
 #     in the same process.
 # Writes logs and foam_bench.txt under $OUT (or /tmp/foam_device); prints the
 # table last. DRYRUN=1 runs the same flow on a machine without a GPU (backend
-# cpu, tiny sizes) to check the script itself.
+# cpu, tiny sizes) to check the script itself. SKIPA=1 skips A; in B,
+# GPUONLY=1 leaves out OpenFOAM's own runs and ONEGPU=1 the 2-GPU runs (a
+# machine with one GPU: OpenFOAM's rows and the 1-GPU ones).
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
 ROOT=$PWD
@@ -216,7 +218,8 @@ for N in $SIZES; do
     for v in c16 c2; do rm -rf "$C/$v"; cp -al "$C/base" "$C/$v"; rm -f "$C/$v/system/fvSolution" "$C/$v/system/decomposeParDict"; cp "$C/base/system/fvSolution" "$C/$v/system/"; done
     d16=""
     [ "${GPUONLY:-0}" != 1 ] && { ( decomp "$C/c16" "$NC" "$( [ "$NC" = 16 ] && echo '4 2 2' || echo "1 1 $NC")" ) & d16=$!; }
-    ( decomp "$C/c2" 2 "1 1 2" ) & d2=$!
+    d2=""
+    [ "${ONEGPU:-0}" != 1 ] && { ( decomp "$C/c2" 2 "1 1 2" ) & d2=$!; }
     setp() { mkcase_body=$2; awk -v body="$mkcase_body" '/^    p$/ { print; getline; print; print body; skip=1; next } skip && /^    }/ { skip=0 } skip { next } { print }' "$1/system/fvSolution" > "$1/system/fvSolution.new" && mv "$1/system/fvSolution.new" "$1/system/fvSolution"; }
     # 1 GPU while the decompositions run on other cores
     setp "$C/base" "$P_DIAG"; solo "$C/base" log.gpu1_diag; row "$cells" "adiflowPCG diagonal, 1 GPU" 1 "$C/base/log.gpu1_diag"
@@ -231,9 +234,14 @@ for N in $SIZES; do
     setp "$C/c16" "$P_PCG"; par "$C/c16" log.pcg16 "$NC"; row "$cells" "OpenFOAM PCG+diagonal, $NC cores" "$NC" "$C/c16/log.pcg16"
     setp "$C/c16" "$P_GAMG"; par "$C/c16" log.gamg16 "$NC"; row "$cells" "OpenFOAM GAMG, $NC cores" "$NC" "$C/c16/log.gamg16"
     fi
+    # ONEGPU=1: no 2-GPU rows (a machine with one GPU: the OpenFOAM rows and the 1-GPU ones)
+    if [ "${ONEGPU:-0}" != 1 ]; then
     setp "$C/c2" "$P_DIAG"; par "$C/c2" log.gpu2_diag 2; row "$cells" "adiflowPCG diagonal, 2 GPUs" 2 "$C/c2/log.gpu2_diag"
     setp "$C/c2" "$P_CHEB"; par "$C/c2" log.gpu2_cheb 2; row "$cells" "adiflowPCG Chebyshev(4), 2 GPUs" 2 "$C/c2/log.gpu2_cheb"
     say "   cube $N^3 done at $(( $(date +%s) - t_start )) s; exchange on 2 GPUs: $(grep -h -o "exchange '[^']*'" "$C/c2/log.gpu2_diag" | head -n1)"
+    else
+    say "   cube $N^3 done at $(( $(date +%s) - t_start )) s (ONEGPU=1: no 2-GPU rows)"
+    fi
     rm -rf "$C/base/constant/polyMesh" "$C"/c*/processor* "$C"/c*/constant/polyMesh   # disk: keep the logs only
 done
 say ""
