@@ -30,12 +30,13 @@ re=${1:-}; grids=${2:-32,64,128}; roe=${3:-rieper}; lim=${4:-venkat}; limk=${5:-
 case $re in 100|400|1000) ;; *) echo "usage: $0 RE [GRIDS] [none|rieper] [LIMITER] [LIMITER_K]  (RE: 100, 400, 1000)" >&2; exit 2;; esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2> /dev/null
 mkdir -p "$O/gridstudy/runs"
-BUILD=$B bash validation/gridstudy.sh --geometry cube --re "$re" --grids "$grids" --backend gpu --kernels "$K" \
-  --roe-low-mach "$roe" --limiter "$lim" --limiter-k "$limk" --tol 1e-7 --max-iter 20000 --mg-levels 5 --reuse --time-limit "${TIME_LIMIT:-540}" \
-  --out "$O/gridstudy"
-rc=$?
+# the study's tag (its runs' folder), named here once and handed to gridstudy.sh
 tag=cube_M0.1_${roe}_${lim}
 [ "$lim" = venkat ] && tag=${tag}_k$limk
+BUILD=$B bash validation/gridstudy.sh --geometry cube --re "$re" --grids "$grids" --backend gpu --kernels "$K" \
+  --roe-low-mach "$roe" --limiter "$lim" --limiter-k "$limk" --tol 1e-7 --max-iter 20000 --mg-levels 5 --reuse --time-limit "${TIME_LIMIT:-540}" \
+  --tag "$tag" --out "$O/gridstudy"
+rc=$?
 for d in runs/gridstudy/$tag/re${re}_*; do
   [ -d "$d" ] || continue
   t=$O/gridstudy/runs/$tag/$(basename "$d"); mkdir -p "$t"
