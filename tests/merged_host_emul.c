@@ -12,7 +12,8 @@
  *              (flux_fused_cell); on the GPU each face is computed once, in
  *              shared memory, by one thread of the block - the same numbers
  *   MK_FLUXF with MS_FMARCH: per column along d (launch_flux_march), the
- *              faces in order, each once (convective part, then minus the
+ *              cells' slopes and the faces in order, each once (the face's
+ *              convective part from its two cells' slopes, then minus the
  *              viscous part), the cell between the carried face and the
  *              new one updated - as the marching kernel's chunks do
  *   MK_ADI4    adi4_line_comps per line, or per (component, line) with
@@ -42,29 +43,42 @@ static void run_point(const adi_view *v, int kernel, int d, double cfl, int m0, 
 
 /* the marching fused flux (MS_FMARCH): one column (b, c) across d at a
  * time, in forward or reverse order of columns */
-static void fm_face(const adi_view *v, int d, int p, double g[5])
+static void fm_face(const adi_view *v, int d, int p, const double sl[5], const double sr[5], double g[5])
 {
   double fv[5];
   int m;
-  flux_face_conv_dir(v, d, p, g);
+  if (v->sp.order == 2) flux_face_conv_slopes(v, d, p, sl, sr, g);
+  else flux_face_conv_dir(v, d, p, g);
   flux_face_visc_dir(v, d, p, fv);
   for (m = 0; m < 5; ++m) g[m] = g[m] - fv[m];
+}
+
+/* cell p's slope at order 2 (nothing at order 1), as the kernel's slope
+ * buffer holds it */
+static void fm_slope(const adi_view *v, int d, int p, double sl[5])
+{
+  if (v->sp.order == 2) muscl_cell_slope(v, d, p, sl);
 }
 
 static void launch_flux_march(const adi_view *v, int d, int reverse)
 {
   int n = adi_ncells(v, d), e = adi_stride(v, d), nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
   int b, c, bi, ci, a, p, pc[3], m;
-  double gl[5], gh[5];
+  double gl[5], gh[5], sl[5] = {0}, sr[5] = {0};
   for (ci = 1; ci <= nc; ++ci)
     for (bi = 1; bi <= nb; ++bi) {
       b = reverse ? nb + 1 - bi : bi;
       c = reverse ? nc + 1 - ci : ci;
       cell_index(d, 1, b, c, pc);
       p = adi_pt(v, pc[0], pc[1], pc[2]);
-      fm_face(v, d, p, gl);
+      /* each cell's slope once (cells 0..n+1), each face once (1..n+1) */
+      fm_slope(v, d, p - e, sl);
+      fm_slope(v, d, p, sr);
+      fm_face(v, d, p, sl, sr, gl);
       for (a = 1; a <= n; ++a) {
-        fm_face(v, d, p + e, gh);
+        for (m = 0; m < 5; ++m) sl[m] = sr[m];
+        fm_slope(v, d, p + e, sr);
+        fm_face(v, d, p + e, sl, sr, gh);
         flux_res_update(v, p, d == 1, gl, gh);
         for (m = 0; m < 5; ++m) gl[m] = gh[m];
         p += e;

@@ -40,13 +40,15 @@
  *   MS_ADI123 ADI_kernel3 folded into the merged ADI_kernel1+2
  *   MS_PT     primitives and local time step in one kernel
  *   MS_FMARCH fused flux, marching: a block owns a cross-section tile and
- *             marches along d in chunks; each face's g computed exactly
- *             once (the chunk's last face carried to the next chunk in
- *             shared memory), convective then viscous part (fewer live
- *             registers), __launch_bounds__ (needs MS_FUSE); used along i
- *             and j only (adi_merged_march): along k the 168-register
- *             marching kernel was slower than the fused one on an H200
- *             (0.61 vs 0.43 ms at 128^3, bench/log/2026-11-21-cfd.md);
+ *             marches along d in chunks; each cell's limited slope and
+ *             each face's g computed exactly once (the chunk's last slope
+ *             and face carried to the next chunk in shared memory),
+ *             convective then viscous part (fewer live registers),
+ *             __launch_bounds__ (needs MS_FUSE); used along i and j only
+ *             (adi_merged_march): along k the 168-register marching
+ *             kernel was slower than the fused one on an H200, with and
+ *             without shared slopes (bench/log/2026-11-21-cfd.md,
+ *             2026-11-23-cfd.md);
  *             and only where its grid of blocks (one per column tile)
  *             fills at least half the device, the fused kernel otherwise
  *             (cuda/merged/flux_kernels.cu, mlaunch_flux_march)
@@ -118,11 +120,42 @@ ADI_HD static inline void adi12_point(const adi_view_t *v, int d, int i, int j, 
   }
 }
 
+/* The limited MUSCL slope of cell p along d, per component:
+ * limiter(q(p) - q(p - s), q(p + s) - q(p)), the du(p), du(p + s) of
+ * flux_stage2_point. Face p + s takes it for its left state, face p for its
+ * right state: the marching kernel computes it once per cell and shares it
+ * between the two faces (the same operands, the same bits). */
+ADI_HD static ADI_FORCEINLINE void muscl_cell_slope(const adi_view *v, int d, int p, double sl[5])
+{
+  int s = adi_stride(v, d), m;
+  for (m = 1; m <= 5; ++m)
+    sl[m - 1] = limiter(&v->sp, ADI_F(v, qp, m, p) - ADI_F(v, qp, m, p - s),
+                        ADI_F(v, qp, m, p + s) - ADI_F(v, qp, m, p));
+}
+
+/* the convective flux at face p of direction d from the slopes of its two
+ * cells: ql = q(p - s) + 0.5*sl, qr = q(p) - 0.5*sr (order 2) */
+ADI_HD static ADI_FORCEINLINE void flux_face_conv_slopes(const adi_view *v, int d, int p, const double sl[5],
+                                                         const double sr[5], double f[5])
+{
+  int s = adi_stride(v, d), il = p - s, s0 = 3*(d - 1), m;
+  double ql[5], qr[5];
+  for (m = 1; m <= 5; ++m) {
+    ql[m - 1] = ADI_F(v, qp, m, il) + 0.5*sl[m - 1];
+    qr[m - 1] = ADI_F(v, qp, m, p) - 0.5*sr[m - 1];
+  }
+  roe_flux(&v->sp, ql[0], ql[1], ql[2], ql[3], ql[4], qr[0], qr[1], qr[2], qr[3], qr[4],
+           ADI_F(v, sf, s0 + 1, p), ADI_F(v, sf, s0 + 2, p), ADI_F(v, sf, s0 + 3, p), f);
+}
+
 /* ---- fused flux: g = fc - fv at face p of direction d (between p - s and
  * p), faces 1..n+1, interior across. The du, ql/qr, fc and fv of
  * flux_stage1..3_point and viscous_flux_point, in registers. Two parts:
  * the convective flux fc (flux_face_conv_dir) and the viscous flux fv
- * (flux_face_visc_dir); g = fc - fv. ---- */
+ * (flux_face_visc_dir); g = fc - fv. flux_face_conv_dir computes both
+ * cells' slopes itself, with the difference between them loaded once (the
+ * same operations as muscl_cell_slope + flux_face_conv_slopes; written
+ * through them, the fused kernel ran slower: bench/log/2026-11-23-cfd.md). ---- */
 ADI_HD static ADI_FORCEINLINE void flux_face_conv_dir(const adi_view *v, int d, int p, double f[5])
 {
   int s = adi_stride(v, d), il = p - s, ir = p + s, s0 = 3*(d - 1), m;

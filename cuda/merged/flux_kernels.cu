@@ -106,28 +106,47 @@ int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStre
 
 /* ---- fused flux, marching (MS_FMARCH): the block owns a cross-section
  * tile (its extents across D) and marches along D over cells 1..n in
- * chunks of T_D cells. Slot 0 of the block's face buffer holds the face
- * below the chunk (face 1 before the first chunk, computed by the threads
- * with t_D = 0; afterwards the previous chunk's last face, carried), slots
- * 1..T_D the faces computed by the chunk's threads: each face's g exactly
- * once. g = fc - fv: the convective part is stored first, the viscous part
- * subtracted by the same thread (the registers of the two parts are not
- * live together). Residual update: flux_res_update(gl = slot t, gh = slot
- * t + 1), the CPU's order. Two block barriers per chunk. ---- */
+ * chunks of T_D cells. Two buffers of slots per column, slot s standing for
+ * cell (or face) c0 - 1 + s of the chunk that starts at cell c0:
+ *  - slopes (order 2): each thread computes the limited slope of one cell
+ *    (muscl_cell_slope, cells 0..n+1), once; slot 0 is the previous
+ *    chunk's last slope, carried;
+ *  - faces: each thread computes g = fc - fv at one face from the two
+ *    cells' slopes (faces 1..n+1), exactly once; slot 0 carried likewise.
+ *    The convective part is stored first, the viscous part subtracted by
+ *    the same thread (the registers of the two parts are not live
+ *    together).
+ * The chunk c0 = 1 - T_D only computes the slopes of cells 0 and 1 and face
+ * 1 (its last threads): one call site of each body. Residual update:
+ * flux_res_update(gl = slot t, gh = slot t + 1), the CPU's order. Three
+ * block barriers per chunk (two at order 1). ---- */
 enum { FM_MAXT = 256, FM_MAXT3 = 192, FM_MINB = 2 };
 /* threads per block at most: 256 (<= 128 registers), 192 along k (<= 168
- * registers: at 128 the k kernel spills) */
+ * registers) */
 #define FM_BOUND(D) ((D) == 3 ? FM_MAXT3 : FM_MAXT)
 
+/* doubles of shared memory per (component, column slot): the face buffer,
+ * and the slope buffer at order 2 */
+static inline int fm_buffers(const adi_view *v) { return v->sp.order == 2 ? 2 : 1; }
+
 template <int D>
-__device__ ADI_FORCEINLINE void fm_face(const adi_view *v, int p, double *sg, int slot, int stride)
+__device__ ADI_FORCEINLINE void fm_face(const adi_view *v, int p, double *sc, const double *ss, int slot,
+                                        int stride)
 {
-  double f[5];
+  double f[5], sl[5], sr[5];
   int m;
-  flux_face_conv_dir(v, D, p, f);
-  for (m = 0; m < 5; ++m) sg[m*stride + slot] = f[m];
+  if (ss != NULL) {
+    for (m = 0; m < 5; ++m) {
+      sl[m] = ss[m*stride + slot - 1];
+      sr[m] = ss[m*stride + slot];
+    }
+    flux_face_conv_slopes(v, D, p, sl, sr, f);
+  } else {
+    flux_face_conv_dir(v, D, p, f);
+  }
+  for (m = 0; m < 5; ++m) sc[m*stride + slot] = f[m];
   flux_face_visc_dir(v, D, p, f);
-  for (m = 0; m < 5; ++m) sg[m*stride + slot] = sg[m*stride + slot] - f[m];
+  for (m = 0; m < 5; ++m) sc[m*stride + slot] = sc[m*stride + slot] - f[m];
 }
 
 template <int D>
@@ -142,10 +161,12 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
   /* the thread's column within the block (its coordinates across D) */
   const int a1 = D == 1 ? 1 : 0, a2 = D == 3 ? 1 : 2;
   const int ncol = T[a1]*T[a2], col = t[a1] + T[a1]*t[a2];
-  const int stride = ncol*(TD + 1);          /* doubles per component */
+  const int stride = ncol*(TD + 1);          /* doubles per component of a buffer */
+  const int o2 = v.sp.order == 2;
   double *sc = sg + col*(TD + 1);            /* the column's face slots 0..TD */
+  double *ss = o2 ? sg + 5*stride + col*(TD + 1) : NULL;   /* its slope slots */
   int c[3], a, valid = 1, m, p, e, c0, cd;
-  double carry[5], gl[5], gh[5];
+  double carry[5], scarry[5], gl[5], gh[5], sl[5];
   for (a = 0; a < 3; ++a) {
     c[a] = 1 + B[a]*T[a] + t[a];
     if (a != D - 1 && c[a] > N[a]) valid = 0;
@@ -153,12 +174,17 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
   c[D - 1] = 1;
   e = adi_stride(&v, D);
   p = adi_pt(&v, c[0], c[1], c[2]);          /* cell 1 of the column along D */
-  /* chunk c0 = 1 - TD only computes face 1 (its last thread), carried to
-   * slot 0: one call site of the face body */
 #pragma unroll 1
   for (c0 = 1 - TD; c0 <= nd; c0 += TD) {
-    cd = c0 + td;                            /* the thread's cell; its face cd + 1 */
-    if (valid && cd >= 0 && cd <= nd) fm_face<D>(&v, p + cd*e, sc, td + 1, stride);
+    cd = c0 + td;                            /* the thread's cell cd + 1 and face cd + 1 */
+    if (o2) {
+      if (valid && cd >= -1 && cd <= nd) {
+        muscl_cell_slope(&v, D, p + cd*e, sl);
+        for (m = 0; m < 5; ++m) ss[m*stride + td + 1] = sl[m];
+      }
+      __syncthreads();
+    }
+    if (valid && cd >= 0 && cd <= nd) fm_face<D>(&v, p + cd*e, sc, ss, td + 1, stride);
     __syncthreads();
     if (valid && cd >= 1 && cd <= nd) {
       for (m = 0; m < 5; ++m) {
@@ -168,10 +194,16 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
       flux_res_update(&v, p + (cd - 1)*e, first, gl, gh);
     }
     if (valid && td == 0)
-      for (m = 0; m < 5; ++m) carry[m] = sc[m*stride + TD];
+      for (m = 0; m < 5; ++m) {
+        carry[m] = sc[m*stride + TD];
+        if (o2) scarry[m] = ss[m*stride + TD];
+      }
     __syncthreads();
     if (valid && td == 0)
-      for (m = 0; m < 5; ++m) sc[m*stride] = carry[m];
+      for (m = 0; m < 5; ++m) {
+        sc[m*stride] = carry[m];
+        if (o2) ss[m*stride] = scarry[m];
+      }
   }
 }
 
@@ -194,7 +226,7 @@ static int march_capacity(int d, int nt, size_t smem, int *cap)
 int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s)
 {
   int T[3] = {sh.x, sh.y, sh.z}, N[3] = {v->ni, v->nj, v->nk}, G[3], a, nt = sh.x*sh.y*sh.z, cap = 0, rc;
-  size_t smem = (size_t)5*(nt/T[d - 1])*(T[d - 1] + 1)*sizeof(double);
+  size_t smem = (size_t)5*fm_buffers(v)*(nt/T[d - 1])*(T[d - 1] + 1)*sizeof(double);
   /* a shape the marching kernel cannot take: the fused kernel instead */
   if (nt > FM_BOUND(d) || smem > 48*1024) return mlaunch_flux_fused(v, d, sh, first, s);
   for (a = 0; a < 3; ++a) G[a] = a == d - 1 ? 1 : m_div(N[a], T[a]);
