@@ -22,16 +22,22 @@
 #     icoFoam step = 2 pressure solves to tolerance 1e-6, relTol 0 (maxIter
 #     $MAXIT, so that every solver converges); the 2nd
 #     (warm) solve is reported: OpenFOAM PCG + diagonal on 1 core (capped at
-#     $CAP1 iterations; its per-solve time projected from the 1-GPU iteration
-#     count) and on $NC cores, OpenFOAM GAMG on $NC cores, adiflowPCG diagonal
+#     $CAP1 iterations; its per-solve time projected to the 1-GPU iteration
+#     count, or to PROJ1) and on $NC cores, OpenFOAM GAMG on $NC cores, adiflowPCG diagonal
 #     and Chebyshev on 1 and 2 GPUs; time per iteration and per solve, the
 #     modelled bytes/iteration over time against the copy bandwidth measured
 #     in the same process.
 # Writes logs and foam_bench.txt under $OUT (or /tmp/foam_device); prints the
 # table last. DRYRUN=1 runs the same flow on a machine without a GPU (backend
-# cpu, tiny sizes) to check the script itself. SKIPA=1 skips A; in B,
-# GPUONLY=1 leaves out OpenFOAM's own runs and ONEGPU=1 the 2-GPU runs (a
-# machine with one GPU: OpenFOAM's rows and the 1-GPU ones).
+# cpu, tiny sizes) to check the script itself. SKIPA=1 skips A. In B,
+# ROWS picks the rows (default all): gpu1 (adiflowPCG, 1 GPU), pcg1 (OpenFOAM
+# PCG on 1 core), pcg16 (OpenFOAM PCG on $NC cores), gamg16 (GAMG on $NC
+# cores), gpu2 (adiflowPCG, 2 GPUs); a size whose rows do not fit one call
+# (27M: blockMesh and the decomposition alone take minutes) is measured over
+# several calls, each with some of the rows. PROJ1=N: the iteration count
+# that the 1-core row is projected to when gpu1 is not among the rows (the
+# 1-GPU count of the same size from another call). Shorthands: GPUONLY=1 is
+# ROWS="gpu1 gpu2"; ONEGPU=1 drops gpu2 (a machine with one GPU).
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
 ROOT=$PWD
@@ -44,6 +50,15 @@ NC=${NC:-$(nproc)}; [ "$NC" -gt 16 ] && NC=16
 RES=$O/foam_bench.txt; : > "$RES"
 say() { echo "$*" | tee -a "$RES"; }
 t_start=$(date +%s)
+ROWS=${ROWS:-"gpu1 pcg1 pcg16 gamg16 gpu2"}
+[ "${GPUONLY:-0}" = 1 ] && ROWS="gpu1 gpu2"
+[ "${ONEGPU:-0}" = 1 ] && ROWS=$(echo " $ROWS " | sed 's/ gpu2 / /')
+for r in $ROWS; do
+    case $r in gpu1|pcg1|pcg16|gamg16|gpu2) ;; *) echo "ROWS: unknown row '$r' (allowed: gpu1 pcg1 pcg16 gamg16 gpu2)"; exit 2;; esac
+done
+case "${PROJ1:-}" in ''|*[!0-9]*) [ -n "${PROJ1:-}" ] && { echo "PROJ1=$PROJ1: want an iteration count (a positive integer)"; exit 2; };; esac
+want() { case " $ROWS " in *" $1 "*) return 0;; esac; return 1; }
+elapsed() { echo "$(( $(date +%s) - t_start )) s"; }
 
 # ---- runtime ----------------------------------------------------------------
 RT=${RT:-/tmp/afrt}
@@ -74,7 +89,7 @@ MPIRUN="mpirun --allow-run-as-root --oversubscribe --bind-to none"
 GPU=gpu; [ "$DRY" = 1 ] && GPU=cpu
 DTREE=""; [ "$DRY" = 1 ] && DTREE=" reduction tree;"   # a dry run: the cpu path in the GPU's order
 say "== adiflowPCG on $(hostname): $(nvidia-smi -L 2>/dev/null | head -n 2 | tr '\n' ' ')"
-say "   $(mpirun --version 2>/dev/null | head -n1); NCCL ${nccl:-not found}; $NC cores for OpenFOAM; sizes $SIZES"
+say "   $(mpirun --version 2>/dev/null | head -n1); NCCL ${nccl:-not found}; $NC cores for OpenFOAM; sizes $SIZES; rows $ROWS"
 
 # ---- helpers ------------------------------------------------------------------
 # mkcase DIR "p body" [cube N]: the cavity tutorial, or a cube of N^3 cells
@@ -194,7 +209,8 @@ row() {  # SIZE NAME RANKS LOG [projected iterations]
     it=$(echo "$l" | sed 's/.* iterations \([0-9]*\).*/\1/'); s=$(echo "$l" | sed 's/.* solve_s \([^ ]*\).*/\1/')
     per=$(awk -v s="$s" -v i="$it" 'BEGIN { printf "%.3g", (i > 0 ? s / i : 0) }')
     solve=$s
-    if [ -n "${5:-}" ]; then solve=$(awk -v p="$per" -v i="$5" 'BEGIN { printf "%.3g(proj)", p * i }'); fi
+    if [ "${5:-}" = none ]; then solve="-(capped)"
+    elif [ -n "${5:-}" ]; then solve=$(awk -v p="$per" -v i="$5" 'BEGIN { printf "%.3g(proj)", p * i }'); fi
     local gbs="-" pct="-"
     if [ -n "$g" ]; then
         local gi m c
@@ -217,30 +233,39 @@ for N in $SIZES; do
     say "   cube $N^3: blockMesh $(( $(date +%s) - tb )) s"
     for v in c16 c2; do rm -rf "$C/$v"; cp -al "$C/base" "$C/$v"; rm -f "$C/$v/system/fvSolution" "$C/$v/system/decomposeParDict"; cp "$C/base/system/fvSolution" "$C/$v/system/"; done
     d16=""
-    [ "${GPUONLY:-0}" != 1 ] && { ( decomp "$C/c16" "$NC" "$( [ "$NC" = 16 ] && echo '4 2 2' || echo "1 1 $NC")" ) & d16=$!; }
+    { want pcg16 || want gamg16; } && { ( decomp "$C/c16" "$NC" "$( [ "$NC" = 16 ] && echo '4 2 2' || echo "1 1 $NC")" ) & d16=$!; }
     d2=""
-    [ "${ONEGPU:-0}" != 1 ] && { ( decomp "$C/c2" 2 "1 1 2" ) & d2=$!; }
+    want gpu2 && { ( decomp "$C/c2" 2 "1 1 2" ) & d2=$!; }
     setp() { mkcase_body=$2; awk -v body="$mkcase_body" '/^    p$/ { print; getline; print; print body; skip=1; next } skip && /^    }/ { skip=0 } skip { next } { print }' "$1/system/fvSolution" > "$1/system/fvSolution.new" && mv "$1/system/fvSolution.new" "$1/system/fvSolution"; }
     # 1 GPU while the decompositions run on other cores
+    git1=${PROJ1:-}
+    if want gpu1; then
     setp "$C/base" "$P_DIAG"; solo "$C/base" log.gpu1_diag; row "$cells" "adiflowPCG diagonal, 1 GPU" 1 "$C/base/log.gpu1_diag"
     git1=$(grep '^adiflowTimed:' "$C/base/log.gpu1_diag" | sed -n 2p | sed 's/.* iterations \([0-9]*\).*/\1/')
     setp "$C/base" "$P_CHEB"; solo "$C/base" log.gpu1_cheb; row "$cells" "adiflowPCG Chebyshev(4), 1 GPU" 1 "$C/base/log.gpu1_cheb"
-    wait $d16 $d2
-    # GPUONLY=1: the GPU rows only (the 2-GPU scaling at a size where OpenFOAM's own runs cost minutes)
-    if [ "${GPUONLY:-0}" != 1 ]; then
-    # OpenFOAM on 1 core: capped, projected to the 1-GPU iteration count of the same serial matrix
-    setp "$C/base" "$P_PCG1"; solo "$C/base" log.pcg1
-    row "$cells" "OpenFOAM PCG+diagonal, 1 core" 1 "$C/base/log.pcg1" "${git1:-0}"
-    setp "$C/c16" "$P_PCG"; par "$C/c16" log.pcg16 "$NC"; row "$cells" "OpenFOAM PCG+diagonal, $NC cores" "$NC" "$C/c16/log.pcg16"
-    setp "$C/c16" "$P_GAMG"; par "$C/c16" log.gamg16 "$NC"; row "$cells" "OpenFOAM GAMG, $NC cores" "$NC" "$C/c16/log.gamg16"
+    say "   cube $N^3: 1-GPU rows at $(elapsed)"
     fi
-    # ONEGPU=1: no 2-GPU rows (a machine with one GPU: the OpenFOAM rows and the 1-GPU ones)
-    if [ "${ONEGPU:-0}" != 1 ]; then
+    [ -n "$d16$d2" ] && { wait $d16 $d2; say "   cube $N^3: decomposition(s) done at $(elapsed)"; }
+    # OpenFOAM on 1 core: capped, projected to the 1-GPU iteration count of the same serial matrix
+    if want pcg1; then
+    setp "$C/base" "$P_PCG1"; solo "$C/base" log.pcg1
+    row "$cells" "OpenFOAM PCG+diagonal, 1 core" 1 "$C/base/log.pcg1" "${git1:-none}"
+    say "   cube $N^3: 1-core row at $(elapsed) (solve time projected to ${git1:-no} iterations)"
+    fi
+    if want pcg16; then
+    setp "$C/c16" "$P_PCG"; par "$C/c16" log.pcg16 "$NC"; row "$cells" "OpenFOAM PCG+diagonal, $NC cores" "$NC" "$C/c16/log.pcg16"
+    say "   cube $N^3: $NC-core PCG row at $(elapsed)"
+    fi
+    if want gamg16; then
+    setp "$C/c16" "$P_GAMG"; par "$C/c16" log.gamg16 "$NC"; row "$cells" "OpenFOAM GAMG, $NC cores" "$NC" "$C/c16/log.gamg16"
+    say "   cube $N^3: $NC-core GAMG row at $(elapsed)"
+    fi
+    if want gpu2; then
     setp "$C/c2" "$P_DIAG"; par "$C/c2" log.gpu2_diag 2; row "$cells" "adiflowPCG diagonal, 2 GPUs" 2 "$C/c2/log.gpu2_diag"
     setp "$C/c2" "$P_CHEB"; par "$C/c2" log.gpu2_cheb 2; row "$cells" "adiflowPCG Chebyshev(4), 2 GPUs" 2 "$C/c2/log.gpu2_cheb"
-    say "   cube $N^3 done at $(( $(date +%s) - t_start )) s; exchange on 2 GPUs: $(grep -h -o "exchange '[^']*'" "$C/c2/log.gpu2_diag" | head -n1)"
+    say "   cube $N^3 done at $(elapsed); exchange on 2 GPUs: $(grep -h -o "exchange '[^']*'" "$C/c2/log.gpu2_diag" | head -n1)"
     else
-    say "   cube $N^3 done at $(( $(date +%s) - t_start )) s (ONEGPU=1: no 2-GPU rows)"
+    say "   cube $N^3 done at $(elapsed) (rows: $ROWS)"
     fi
     rm -rf "$C/base/constant/polyMesh" "$C"/c*/processor* "$C"/c*/constant/polyMesh   # disk: keep the logs only
 done
