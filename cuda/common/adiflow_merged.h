@@ -53,8 +53,9 @@
  *             fills at least half the device, the fused kernel otherwise
  *             (cuda/merged/flux_kernels.cu, mlaunch_flux_march)
  *   MS_TSWEEP i-sweeps warp by warp: each warp owns warp-size lines and
- *             moves chunks of 16 i x lines through shared memory with all
- *             of a chunk's loads in flight at once (unrolled), no block
+ *             moves chunks of 16 i (8 with float storage) x lines through
+ *             shared memory with all of a chunk's loads in flight at once
+ *             (unrolled), no block
  *             barriers (needs MS_SWEEP; without it MS_SWEEP's block-wide
  *             shared-memory i-sweep runs)
  *   MS_ADI5F  ADI_kernel5 of direction d fused with ADI_kernel1+2+3 of

@@ -254,18 +254,24 @@ __global__ void m_adi4_smem_i_kernel(adi_view_wk<T> v, int mper)
  * start on 128-byte boundaries). A chunk's loads: element e = lane +
  * ADI_WARP_SIZE*r (r < TW_CH) is offset e % TW_CH of the warp's line
  * e / TW_CH (that line's base by a shuffle, once per kernel), so one load
- * instruction covers whole 128-byte rows; all TW_CH x 3 loads of a lane
+ * instruction covers whole rows of the chunk (TW_CH elements: 128 bytes of
+ * doubles, 32 of floats); all TW_CH x 3 loads of a lane
  * are issued before the first is stored to shared memory (register
  * staging). Then each lane runs its line's recurrence through the tile
  * (adi4x_fwd_first / adi4x_fwd / adi4x_bwd, the order of adi_stage4_line)
  * and the warp writes the chunk back the way it loaded it. Tiles:
  * lines x (TW_CH + 1) elements of T, three of them (wch, flmp/flmn,
  * diag). ---- */
-enum { TW_CH = 16, TW_PITCH = TW_CH + 1 };
+/* TW_CH per storage type: 16 rows of doubles, 8 of floats (a float chunk of
+ * 16 halves the bytes but not the time: bench/log/2026-11-23-cfd.md) */
+template <typename T> struct tw_chunk {
+  enum { CH = sizeof(T) == sizeof(double) ? 16 : 8, PITCH = CH + 1 };
+};
 
 template <typename T>
 __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view_wk<T> v, int mper)
 {
+  constexpr int TW_CH = tw_chunk<T>::CH, TW_PITCH = tw_chunk<T>::PITCH;
   extern __shared__ double sm[];
   const int nt = (int)blockDim.x, tid = (int)threadIdx.x, lane = tid % ADI_WARP_SIZE;
   const int wbase = tid - lane;              /* the warp's first thread = its first line's tile row */
@@ -407,7 +413,7 @@ static int launch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStre
   dim3 block((unsigned)sh.x, (unsigned)sh.y, 1);
   if ((flags & MS_SWEEP) && (flags & MS_TSWEEP) && d == 1) {
     int nt = tw_lines(sh);
-    size_t smem = (size_t)3*nt*TW_PITCH*sizeof(T);
+    size_t smem = (size_t)3*nt*tw_chunk<T>::PITCH*sizeof(T);
     dim3 g2((unsigned)m_div(v->nj*v->nk, nt), (unsigned)(5/mper), 1);
     m_adi4_warp_i_kernel<T><<<g2, dim3((unsigned)nt, 1, 1), smem, s>>>(adi_view_as<T>(v), mper);
   } else if ((flags & MS_SWEEP) && d == 1) {
