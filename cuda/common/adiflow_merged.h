@@ -55,9 +55,8 @@
  *   MS_TSWEEP i-sweeps warp by warp: each warp owns warp-size lines and
  *             moves chunks of 16 i (8 with float storage) x lines through
  *             shared memory with all of a chunk's loads in flight at once
- *             (unrolled), no block
- *             barriers (needs MS_SWEEP; without it MS_SWEEP's block-wide
- *             shared-memory i-sweep runs)
+ *             (unrolled), no block barriers (needs MS_SWEEP; without it
+ *             MS_SWEEP's block-wide shared-memory i-sweep runs)
  *   MS_ADI5F  ADI_kernel5 of direction d fused with ADI_kernel1+2+3 of
  *             d + 1 (d = 1, 2) into one point kernel, ADI_kernel5_123
  *             (adi5f_point): stage 5's increments at p go from registers

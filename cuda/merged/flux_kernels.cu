@@ -122,11 +122,11 @@ int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStre
  * block barriers per chunk (two at order 1). ---- */
 enum { FM_MAXT = 256, FM_MAXT3 = 192, FM_MINB = 2 };
 /* threads per block at most: 256 (<= 128 registers), 192 along k (<= 168
- * registers) */
+ * registers: at 128 the k kernel spills) */
 #define FM_BOUND(D) ((D) == 3 ? FM_MAXT3 : FM_MAXT)
 
-/* doubles of shared memory per (component, column slot): the face buffer,
- * and the slope buffer at order 2 */
+/* buffers of 5 x (column slots) doubles in shared memory: the faces', and
+ * the slopes' at order 2 */
 static inline int fm_buffers(const adi_view *v) { return v->sp.order == 2 ? 2 : 1; }
 
 template <int D>
