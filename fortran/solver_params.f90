@@ -16,10 +16,10 @@ module solver_params
 
   integer(c_int), parameter :: BC_WALL = 0, BC_LID = 1, BC_PERIODIC = 2
   integer(c_int), parameter :: VISC_CONSTANT = 0, VISC_SUTHERLAND = 1
-  !> limiter: van Albada, minmod, van Leer (all zero at an extremum), or van
-  !> Albada's with Venkatakrishnan's threshold eps^2 = (K/N)^3 (lim_eps2),
-  !> which leaves differences below the threshold, smooth extrema among
-  !> them, unlimited
+  !> limiter: van Albada, minmod, van Leer (all zero at an extremum), or
+  !> Venkatakrishnan's (flow_math's venkat_slope) with the threshold
+  !> eps^2 = (K/N)^3 (lim_eps2), which leaves differences below the
+  !> threshold, smooth extrema among them, unlimited
   integer(c_int), parameter :: LIM_VANALBADA = 0, LIM_MINMOD = 1, LIM_VANLEER = 2, LIM_VENKAT = 3
   integer(c_int), parameter :: WALL_ADIABATIC = 0, WALL_ISOTHERMAL = 1
   !> roe_low_mach: the Roe dissipation as it is, or with Rieper's (2011)
