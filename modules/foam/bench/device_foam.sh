@@ -56,7 +56,9 @@ ROWS=${ROWS:-"gpu1 pcg1 pcg16 gamg16 gpu2"}
 for r in $ROWS; do
     case $r in gpu1|pcg1|pcg16|gamg16|gpu2) ;; *) echo "ROWS: unknown row '$r' (allowed: gpu1 pcg1 pcg16 gamg16 gpu2)"; exit 2;; esac
 done
-case "${PROJ1:-}" in ''|*[!0-9]*) [ -n "${PROJ1:-}" ] && { echo "PROJ1=$PROJ1: want an iteration count (a positive integer)"; exit 2; };; esac
+if [ -n "${PROJ1:-}" ] && ! [[ $PROJ1 =~ ^[1-9][0-9]*$ ]]; then
+    echo "PROJ1=$PROJ1: want an iteration count (a positive integer)"; exit 2
+fi
 want() { case " $ROWS " in *" $1 "*) return 0;; esac; return 1; }
 elapsed() { echo "$(( $(date +%s) - t_start )) s"; }
 
