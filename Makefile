@@ -97,7 +97,8 @@ TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
-         $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision
+         $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
+         $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
 # CUDA backend only
@@ -218,6 +219,10 @@ mpi-test: mpi
 $(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortran/safe_file.c \
   include/field_format.h fortran/safe_file.h | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran validation/compare_fields.c fortran/field_file.c fortran/safe_file.c -lm -o $@
+# fixtures of compare_fields' tolerance tests (tests/run_tests.sh)
+$(BUILD)/dump_fixtures: tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c include/field_format.h \
+  fortran/safe_file.h | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c -lm -o $@
 $(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
 # grid-convergence analysis (observed order, Richardson, GCI) of centreline profiles

@@ -196,15 +196,17 @@ contains
   end subroutine roe_flux
 
   !> The unit normal (nx, ny, nz) of a cell's metric vector (kx, ky, kz):
-  !> ADI stages 3 and 5 transform along it.
+  !> ADI stages 3 and 5 transform along it. 1/|k| is taken once and
+  !> multiplied (a division is a long dependent chain on a GPU).
   pure subroutine unit_normal(kx, ky, kz, nx, ny, nz)
     real(rk), intent(in) :: kx, ky, kz
     real(rk), intent(out) :: nx, ny, nz
-    real(rk) :: kmag
+    real(rk) :: kmag, rkmag
     kmag = sqrt(kx*kx + ky*ky + kz*kz)
-    nx = kx/kmag
-    ny = ky/kmag
-    nz = kz/kmag
+    rkmag = 1.0_rk/kmag
+    nx = kx*rkmag
+    ny = ky*rkmag
+    nz = kz*rkmag
   end subroutine unit_normal
 
   !> ADI stage 3 at one point: conservative increments r(1:5) to the
@@ -214,19 +216,21 @@ contains
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: rho, u, v, w, p, nx, ny, nz, r(5)
     real(rk), intent(out) :: ch(5)
-    real(rk) :: c, q2h, dpr, du, dv, dw, dun, ent, pc
+    real(rk) :: c, q2h, dpr, du, dv, dw, dun, ent, pc, rrho, rc
     c = sqrt(sp%gamma*p/rho)
+    rrho = 1.0_rk/rho
+    rc = 1.0_rk/c
     q2h = 0.5_rk*(u*u + v*v + w*w)
     dpr = sp%gm1*(r(5) - (u*r(2) + v*r(3) + w*r(4)) + q2h*r(1))
-    du = (r(2) - u*r(1))/rho
-    dv = (r(3) - v*r(1))/rho
-    dw = (r(4) - w*r(1))/rho
+    du = (r(2) - u*r(1))*rrho
+    dv = (r(3) - v*r(1))*rrho
+    dw = (r(4) - w*r(1))*rrho
     dun = nx*du + ny*dv + nz*dw
-    ent = r(1) - dpr/(c*c)
+    ent = r(1) - dpr*(rc*rc)
     ch(1) = nx*ent - (ny*dw - nz*dv)
     ch(2) = ny*ent - (nz*du - nx*dw)
     ch(3) = nz*ent - (nx*dv - ny*du)
-    pc = dpr/(rho*c)
+    pc = dpr*(rrho*rc)
     ch(4) = 0.5_rk*(pc + dun)
     ch(5) = 0.5_rk*(pc - dun)
   end subroutine char_from_cons
@@ -236,8 +240,9 @@ contains
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: rho, u, v, w, p, nx, ny, nz, ch(5)
     real(rk), intent(out) :: r(5)
-    real(rk) :: c, q2h, ent, dun, dpr, du, dv, dw
+    real(rk) :: c, q2h, ent, dun, dpr, du, dv, dw, rc
     c = sqrt(sp%gamma*p/rho)
+    rc = 1.0_rk/c
     q2h = 0.5_rk*(u*u + v*v + w*w)
     ent = nx*ch(1) + ny*ch(2) + nz*ch(3)
     dun = ch(4) - ch(5)
@@ -245,7 +250,7 @@ contains
     du = (ny*ch(3) - nz*ch(2)) + nx*dun
     dv = (nz*ch(1) - nx*ch(3)) + ny*dun
     dw = (nx*ch(2) - ny*ch(1)) + nz*dun
-    r(1) = ent + dpr/(c*c)
+    r(1) = ent + dpr*(rc*rc)
     r(2) = rho*du + u*r(1)
     r(3) = rho*dv + v*r(1)
     r(4) = rho*dw + w*r(1)

@@ -44,19 +44,21 @@ contains
     type(solver_params_t), intent(in) :: sp
     real(sk), intent(in) :: rho, u, v, w, p, nx, ny, nz, r(5)
     real(sk), intent(out) :: ch(5)
-    real(sk) :: c, q2h, dpr, du, dv, dw, dun, ent, pc
+    real(sk) :: c, q2h, dpr, du, dv, dw, dun, ent, pc, rrho, rc
     c = sqrt(real(sp%gamma, sk)*p/rho)
+    rrho = 1.0_sk/rho
+    rc = 1.0_sk/c
     q2h = 0.5_sk*(u*u + v*v + w*w)
     dpr = real(sp%gm1, sk)*(r(5) - (u*r(2) + v*r(3) + w*r(4)) + q2h*r(1))
-    du = (r(2) - u*r(1))/rho
-    dv = (r(3) - v*r(1))/rho
-    dw = (r(4) - w*r(1))/rho
+    du = (r(2) - u*r(1))*rrho
+    dv = (r(3) - v*r(1))*rrho
+    dw = (r(4) - w*r(1))*rrho
     dun = nx*du + ny*dv + nz*dw
-    ent = r(1) - dpr/(c*c)
+    ent = r(1) - dpr*(rc*rc)
     ch(1) = nx*ent - (ny*dw - nz*dv)
     ch(2) = ny*ent - (nz*du - nx*dw)
     ch(3) = nz*ent - (nx*dv - ny*du)
-    pc = dpr/(rho*c)
+    pc = dpr*(rrho*rc)
     ch(4) = 0.5_sk*(pc + dun)
     ch(5) = 0.5_sk*(pc - dun)
   end subroutine char_from_cons_sp
@@ -66,8 +68,9 @@ contains
     type(solver_params_t), intent(in) :: sp
     real(sk), intent(in) :: rho, u, v, w, p, nx, ny, nz, ch(5)
     real(sk), intent(out) :: r(5)
-    real(sk) :: c, q2h, ent, dun, dpr, du, dv, dw
+    real(sk) :: c, q2h, ent, dun, dpr, du, dv, dw, rc
     c = sqrt(real(sp%gamma, sk)*p/rho)
+    rc = 1.0_sk/c
     q2h = 0.5_sk*(u*u + v*v + w*w)
     ent = nx*ch(1) + ny*ch(2) + nz*ch(3)
     dun = ch(4) - ch(5)
@@ -75,7 +78,7 @@ contains
     du = (ny*ch(3) - nz*ch(2)) + nx*dun
     dv = (nz*ch(1) - nx*ch(3)) + ny*dun
     dw = (nx*ch(2) - ny*ch(1)) + nz*dun
-    r(1) = ent + dpr/(c*c)
+    r(1) = ent + dpr*(rc*rc)
     r(2) = rho*du + u*r(1)
     r(3) = rho*dv + v*r(1)
     r(4) = rho*dw + w*r(1)
@@ -84,17 +87,18 @@ contains
 
   !> ADI stage 4's recurrences, one element each: the first cell of the
   !> forward sweep, the forward step, the backward step (lu_adi.f90's
-  !> adi_stage4_sweeps).
-  pure elemental function adi4_fwd_first_sp(w, dg) result(x)
-    real(sk), intent(in) :: w, dg
+  !> adi_stage4_sweeps). rdg is the reciprocal of the diagonal (stage 2
+  !> stores 1/diag, so the forward step multiplies).
+  pure elemental function adi4_fwd_first_sp(w, rdg) result(x)
+    real(sk), intent(in) :: w, rdg
     real(sk) :: x
-    x = w/dg
+    x = w*rdg
   end function adi4_fwd_first_sp
 
-  pure elemental function adi4_fwd_sp(w, flmp, dg, xp) result(x)
-    real(sk), intent(in) :: w, flmp, dg, xp
+  pure elemental function adi4_fwd_sp(w, flmp, rdg, xp) result(x)
+    real(sk), intent(in) :: w, flmp, rdg, xp
     real(sk) :: x
-    x = (w - flmp*xp)/dg
+    x = (w - flmp*xp)*rdg
   end function adi4_fwd_sp
 
   pure elemental function adi4_bwd_sp(w, flmn, xn) result(x)

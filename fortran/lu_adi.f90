@@ -2,18 +2,21 @@
 !> one direction at a time, in the five stages of the seed paper, mirrored
 !> one to one by cuda/split/adi_kernels.cu:
 !>   stage 1  eigenvalues and their split lam+- (three distinct: U, U+c|k|, U-c|k|)
-!>   stage 2  sweep coefficients flmp, flmn, diag
+!>   stage 2  sweep coefficients flmp, flmn, rdiag (the diagonal's reciprocal)
 !>   stage 3  right-hand side into characteristic variables
 !>   stage 4  forward and backward bidiagonal sweeps along every grid line
 !>   stage 5  back to conservative increments; after the last direction, update q
 !> The factor (D - dt lam+_{c-1}) D^-1 (D + dt lam-_{c+1}) of each scalar
 !> characteristic equation is solved as
-!>   res(c) = (res(c) - flmp(c) res(c-1)) / diag(c)      c = 2..n  (res(1) /= diag(1))
+!>   res(c) = (res(c) - flmp(c) res(c-1)) * rdiag(c)     c = 2..n  (res(1) *= rdiag(1))
 !>   res(c) =  res(c) - flmn(c) res(c+1)                 c = n-1..1
-!> with flmp(c) = -dtv(c) lam+(c-1), diag(c) = 1 + dtv(c) |lam|_v(c),
-!> flmn(c) = dtv(c) lam-(c+1) / diag(c); increments beyond the wall are zero.
+!> with flmp(c) = -dtv(c) lam+(c-1), rdiag(c) = 1/(1 + dtv(c) |lam|_v(c)),
+!> flmn(c) = dtv(c) lam-(c+1) rdiag(c); increments beyond the wall are zero.
+!> The reciprocal of the diagonal is stored, not the diagonal, so that the
+!> forward recurrence multiplies: a division on its dependent chain is slow
+!> on a GPU, and the C mirror must do the same operations.
 !> Work fields (last index of wk): lamp 1-3, lamn 4-6, lamv 7-9, flmp 10-12,
-!> flmn 13-15, diag 16-18, characteristic rhs 19-23.
+!> flmn 13-15, rdiag 16-18, characteristic rhs 19-23.
 !>
 !> implicit_precision = 'single' (sp%implicit_single == IMPLICIT_SINGLE): the
 !> operator, which only steers the update towards the steady state, runs in
@@ -24,7 +27,7 @@
 !>   stage 1  rho, c, mu and eigen_parts (ucon, ck, lv) in double; ucon, ck,
 !>            lv rounded to real(sk); lam, |lam|_v, lam+- in real(sk)
 !>            (flow_math_sp's eigen_split_sp)
-!>   stage 2  dtv rounded to real(sk) once; diag, flmp, flmn in real(sk)
+!>   stage 2  dtv rounded to real(sk) once; rdiag, flmp, flmn in real(sk)
 !>   stage 3  r = -(dtv*res) (res + forcing on a coarse multigrid level) or
 !>            dq in double, as in double mode; the unit normal in double; then
 !>            rho, u, v, w, p, the normal and r rounded to real(sk) and
@@ -52,10 +55,10 @@ module lu_adi
   public :: adi_stage1_eigenvalues, adi_stage2_coefficients, adi_stage3_characteristic_rhs
   public :: adi_stage4_sweeps, adi_stage5_update
   public :: adi4x_fwd_first, adi4x_fwd, adi4x_bwd
-  public :: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH
+  public :: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_RDIAG, WK_WCH
 
   integer, parameter :: WK_LAMP = 0, WK_LAMN = 3, WK_LAMV = 6, WK_FLMP = 9
-  integer, parameter :: WK_FLMN = 12, WK_DIAG = 15, WK_WCH = 18
+  integer, parameter :: WK_FLMN = 12, WK_RDIAG = 15, WK_WCH = 18
   !> which eigenvalue set each characteristic variable travels with
   integer, parameter :: eig_of_char(5) = [1, 1, 1, 2, 3]
 
@@ -119,8 +122,8 @@ contains
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
     integer, intent(in), optional :: offset(3), nglobal(3)
     integer :: i, j, k, s, e(3), p(3), nd(3), off(3)
-    real(rk) :: dg
-    real(sk) :: dtf, dgf
+    real(rk) :: rdg
+    real(sk) :: dtf, rdgf
     logical :: single
     e = 0; e(d) = 1
     nd = [lay%ni, lay%nj, lay%nk]
@@ -128,7 +131,7 @@ contains
     if (present(offset)) off = offset
     if (present(nglobal)) nd = nglobal
     single = sp%implicit_single == IMPLICIT_SINGLE
-    !$omp parallel do collapse(2) private(i, s, p, dg, dtf, dgf)
+    !$omp parallel do collapse(2) private(i, s, p, rdg, dtf, rdgf)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -136,15 +139,15 @@ contains
           if (single) then
             dtf = real(dtv(i,j,k), sk)
             do s = 1, 3
-              dgf = 1.0_sk + dtf*real(wk(i,j,k,WK_LAMV+s), sk)
-              wk(i,j,k,WK_DIAG+s) = real(dgf, rk)
+              rdgf = 1.0_sk/(1.0_sk + dtf*real(wk(i,j,k,WK_LAMV+s), sk))
+              wk(i,j,k,WK_RDIAG+s) = real(rdgf, rk)
               if (p(d) > 1) then
                 wk(i,j,k,WK_FLMP+s) = real(-(dtf*real(wk(i-e(1),j-e(2),k-e(3),WK_LAMP+s), sk)), rk)
               else
                 wk(i,j,k,WK_FLMP+s) = 0.0_rk
               end if
               if (p(d) < nd(d)) then
-                wk(i,j,k,WK_FLMN+s) = real(dtf*real(wk(i+e(1),j+e(2),k+e(3),WK_LAMN+s), sk)/dgf, rk)
+                wk(i,j,k,WK_FLMN+s) = real(dtf*real(wk(i+e(1),j+e(2),k+e(3),WK_LAMN+s), sk)*rdgf, rk)
               else
                 wk(i,j,k,WK_FLMN+s) = 0.0_rk
               end if
@@ -152,15 +155,15 @@ contains
             cycle
           end if
           do s = 1, 3
-            dg = 1.0_rk + dtv(i,j,k)*wk(i,j,k,WK_LAMV+s)
-            wk(i,j,k,WK_DIAG+s) = dg
+            rdg = 1.0_rk/(1.0_rk + dtv(i,j,k)*wk(i,j,k,WK_LAMV+s))
+            wk(i,j,k,WK_RDIAG+s) = rdg
             if (p(d) > 1) then
               wk(i,j,k,WK_FLMP+s) = -(dtv(i,j,k)*wk(i-e(1),j-e(2),k-e(3),WK_LAMP+s))
             else
               wk(i,j,k,WK_FLMP+s) = 0.0_rk
             end if
             if (p(d) < nd(d)) then
-              wk(i,j,k,WK_FLMN+s) = dtv(i,j,k)*wk(i+e(1),j+e(2),k+e(3),WK_LAMN+s)/dg
+              wk(i,j,k,WK_FLMN+s) = dtv(i,j,k)*wk(i+e(1),j+e(2),k+e(3),WK_LAMN+s)*rdg
             else
               wk(i,j,k,WK_FLMN+s) = 0.0_rk
             end if
@@ -233,9 +236,9 @@ contains
         do j = 1, nj
           do m = 1, 5
             r = WK_WCH + m; s = eig_of_char(m)
-            wk(1,j,k,r) = adi4x_fwd_first(single, wk(1,j,k,r), wk(1,j,k,WK_DIAG+s))
+            wk(1,j,k,r) = adi4x_fwd_first(single, wk(1,j,k,r), wk(1,j,k,WK_RDIAG+s))
             do a = 2, ni
-              wk(a,j,k,r) = adi4x_fwd(single, wk(a,j,k,r), wk(a,j,k,WK_FLMP+s), wk(a,j,k,WK_DIAG+s), wk(a-1,j,k,r))
+              wk(a,j,k,r) = adi4x_fwd(single, wk(a,j,k,r), wk(a,j,k,WK_FLMP+s), wk(a,j,k,WK_RDIAG+s), wk(a-1,j,k,r))
             end do
             do a = ni - 1, 1, -1
               wk(a,j,k,r) = adi4x_bwd(single, wk(a,j,k,r), wk(a,j,k,WK_FLMN+s), wk(a+1,j,k,r))
@@ -250,11 +253,11 @@ contains
         do m = 1, 5
           r = WK_WCH + m; s = eig_of_char(m)
           do i = 1, ni
-            wk(i,1,k,r) = adi4x_fwd_first(single, wk(i,1,k,r), wk(i,1,k,WK_DIAG+s))
+            wk(i,1,k,r) = adi4x_fwd_first(single, wk(i,1,k,r), wk(i,1,k,WK_RDIAG+s))
           end do
           do a = 2, nj
             do i = 1, ni
-              wk(i,a,k,r) = adi4x_fwd(single, wk(i,a,k,r), wk(i,a,k,WK_FLMP+s), wk(i,a,k,WK_DIAG+s), wk(i,a-1,k,r))
+              wk(i,a,k,r) = adi4x_fwd(single, wk(i,a,k,r), wk(i,a,k,WK_FLMP+s), wk(i,a,k,WK_RDIAG+s), wk(i,a-1,k,r))
             end do
           end do
           do a = nj - 1, 1, -1
@@ -271,11 +274,11 @@ contains
         do m = 1, 5
           r = WK_WCH + m; s = eig_of_char(m)
           do i = 1, ni
-            wk(i,j,1,r) = adi4x_fwd_first(single, wk(i,j,1,r), wk(i,j,1,WK_DIAG+s))
+            wk(i,j,1,r) = adi4x_fwd_first(single, wk(i,j,1,r), wk(i,j,1,WK_RDIAG+s))
           end do
           do a = 2, nk
             do i = 1, ni
-              wk(i,j,a,r) = adi4x_fwd(single, wk(i,j,a,r), wk(i,j,a,WK_FLMP+s), wk(i,j,a,WK_DIAG+s), wk(i,j,a-1,r))
+              wk(i,j,a,r) = adi4x_fwd(single, wk(i,j,a,r), wk(i,j,a,WK_FLMP+s), wk(i,j,a,WK_RDIAG+s), wk(i,j,a-1,r))
             end do
           end do
           do a = nk - 1, 1, -1
@@ -293,25 +296,25 @@ contains
   !> precision (adiflow_stages.h's adi4x_*): in single mode every operand is
   !> a real(sk) value stored promoted, so rounding it back is exact, the
   !> recurrence runs in real(sk) and its result is stored promoted.
-  pure elemental function adi4x_fwd_first(single, w, dg) result(x)
+  pure elemental function adi4x_fwd_first(single, w, rdg) result(x)
     logical, intent(in) :: single
-    real(rk), intent(in) :: w, dg
+    real(rk), intent(in) :: w, rdg
     real(rk) :: x
     if (single) then
-      x = real(adi4_fwd_first_sp(real(w, sk), real(dg, sk)), rk)
+      x = real(adi4_fwd_first_sp(real(w, sk), real(rdg, sk)), rk)
     else
-      x = w/dg
+      x = w*rdg
     end if
   end function adi4x_fwd_first
 
-  pure elemental function adi4x_fwd(single, w, flmp, dg, xp) result(x)
+  pure elemental function adi4x_fwd(single, w, flmp, rdg, xp) result(x)
     logical, intent(in) :: single
-    real(rk), intent(in) :: w, flmp, dg, xp
+    real(rk), intent(in) :: w, flmp, rdg, xp
     real(rk) :: x
     if (single) then
-      x = real(adi4_fwd_sp(real(w, sk), real(flmp, sk), real(dg, sk), real(xp, sk)), rk)
+      x = real(adi4_fwd_sp(real(w, sk), real(flmp, sk), real(rdg, sk), real(xp, sk)), rk)
     else
-      x = (w - flmp*xp)/dg
+      x = (w - flmp*xp)*rdg
     end if
   end function adi4x_fwd
 

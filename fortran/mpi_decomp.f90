@@ -28,7 +28,7 @@ module mpi_decomp
   use output_file, only: out_file_t, out_open, out_check, out_commit
   use residual_norms, only: add_residual_plane_sums, norms_from_plane_sums
   use mass_constraint, only: add_mass_plane_sums, mass_from_plane_sums, rescale_to_mass
-  use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_DIAG, WK_WCH, adi4x_fwd_first, adi4x_fwd, adi4x_bwd
+  use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_RDIAG, WK_WCH, adi4x_fwd_first, adi4x_fwd, adi4x_bwd
   implicit none
   private
   public :: decomp_t, choose_process_grid, decomp_setup, block_range
@@ -282,24 +282,24 @@ contains
           if (lo == MPI_PROC_NULL) then
             if (d == 2) then
               do i = 1, ni
-                wk(i,1,x,r) = adi4x_fwd_first(single, wk(i,1,x,r), wk(i,1,x,WK_DIAG+s))
+                wk(i,1,x,r) = adi4x_fwd_first(single, wk(i,1,x,r), wk(i,1,x,WK_RDIAG+s))
               end do
             else
               do i = 1, ni
-                wk(i,x,1,r) = adi4x_fwd_first(single, wk(i,x,1,r), wk(i,x,1,WK_DIAG+s))
+                wk(i,x,1,r) = adi4x_fwd_first(single, wk(i,x,1,r), wk(i,x,1,WK_RDIAG+s))
               end do
             end if
           end if
           if (d == 2) then
             do a = a0, nl
               do i = 1, ni
-                wk(i,a,x,r) = adi4x_fwd(single, wk(i,a,x,r), wk(i,a,x,WK_FLMP+s), wk(i,a,x,WK_DIAG+s), wk(i,a-1,x,r))
+                wk(i,a,x,r) = adi4x_fwd(single, wk(i,a,x,r), wk(i,a,x,WK_FLMP+s), wk(i,a,x,WK_RDIAG+s), wk(i,a-1,x,r))
               end do
             end do
           else
             do a = a0, nl
               do i = 1, ni
-                wk(i,x,a,r) = adi4x_fwd(single, wk(i,x,a,r), wk(i,x,a,WK_FLMP+s), wk(i,x,a,WK_DIAG+s), wk(i,x,a-1,r))
+                wk(i,x,a,r) = adi4x_fwd(single, wk(i,x,a,r), wk(i,x,a,WK_FLMP+s), wk(i,x,a,WK_RDIAG+s), wk(i,x,a-1,r))
               end do
             end do
           end if

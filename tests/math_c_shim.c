@@ -78,7 +78,7 @@ void c_cons_from_char_sp(const adi_solver_params *sp, const float st[5], const f
   cons_from_char_sp(sp, st[0], st[1], st[2], st[3], st[4], n[0], n[1], n[2], ch, r);
 }
 
-/* in = w, flmp (or flmn), dg, x; out = fwd_first(w, dg), fwd(w, flmp, dg, x), bwd(w, flmn, x) */
+/* in = w, flmp (or flmn), rdg, x; out = fwd_first(w, rdg), fwd(w, flmp, rdg, x), bwd(w, flmn, x) */
 void c_adi4_sp(const float in[4], float out[3])
 {
   out[0] = adi4_fwd_first_sp(in[0], in[2]);

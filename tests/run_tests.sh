@@ -69,6 +69,13 @@ expect 'diff <(grep -v "^#" tests/golden/cube12_residual.txt) <(grep -v "^#" "$f
 expect '[ "$(md5sum < "$f/field.dump" | cut -d" " -f1)" = "$(cat tests/golden/cube12_field.md5)" ]' \
   "field.dump of cube12 == the stored golden one (md5 in tests/golden/cube12_field.md5), bit for bit"
 
+# ---- compare_fields' tolerance: the momenta against the momentum's scale ----
+mkdir -p "$T/fx" && ./$B/dump_fixtures "$T/fx"
+expect './$B/compare_fields "$T/fx/base.dump" "$T/fx/wnoise.dump" --tol 1e-12 > "$T/fx/w.txt" && grep -q "^  rho\*w .* 8.000e-17 " "$T/fx/w.txt"' \
+  "compare_fields --tol 1e-12: rho*w round-off (3e-17) in a quasi-2D state is measured against the momentum's scale (8e-17), within"
+expect '! ./$B/compare_fields "$T/fx/base.dump" "$T/fx/upert.dump" --tol 1e-12 > "$T/fx/u.txt" && grep -q "^  rho\*u .* 1.000e-10 .*ABOVE TOLERANCE" "$T/fx/u.txt"' \
+  "compare_fields --tol 1e-12: a rho*u change of 1e-10 of the momentum's scale is above"
+
 # ---- bad input: clear message naming the key/value, exit code 2 ----
 badcase() { # NAME "namelist body" "expected message part"
   printf '&adiflow\n%s\n/\n' "$2" > "$T/bad.nml"

@@ -64,11 +64,12 @@ int main(void)
   for (d = 2; d <= 3; ++d) {
     adi_view v;
     sp.implicit_single = single ? ADI_IMPLICIT_SINGLE : ADI_IMPLICIT_DOUBLE;
-    /* a diagonally dominant system with rounding in every operation */
+    /* a diagonally dominant system with rounding in every operation (the
+     * diagonal's reciprocal stored: diagonals 1.5 .. 3) */
     for (f = 0; f < ADI_NWORK; ++f)
       for (p = 0; p < npts; ++p) {
         double x;
-        if (f >= WK_DIAG && f < WK_DIAG + 3) x = rnd(&seed, 1.5, 3.0);
+        if (f >= WK_RDIAG && f < WK_RDIAG + 3) x = 1.0/rnd(&seed, 1.5, 3.0);
         else if (f >= WK_FLMP && f < WK_FLMN + 3) x = rnd(&seed, -0.45, 0.45);
         else x = rnd(&seed, -1.0, 1.0);
         ref[(ptrdiff_t)f*npts + p] = single ? (double)(float)x : x;

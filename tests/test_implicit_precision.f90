@@ -74,7 +74,7 @@ contains
     call check(all(fd%res == ff%res), trim(title)//': the residual (double in both modes) is the same bits')
 
     ! the ADI work fields of the last direction (lam+-, |lam|_v, flmp, flmn,
-    ! diag, wch: 1 .. WK_WCH + 5) and dq of direction 2
+    ! rdiag, wch: 1 .. WK_WCH + 5) and dq of direction 2
     nff = n_not_single(ff%wk(1:ni, 1:nj, 1:nk, 1:WK_WCH+5)) + n_not_single(ff%dq(1:ni, 1:nj, 1:nk, :))
     nfd = n_not_single(fd%wk(1:ni, 1:nj, 1:nk, 1:WK_WCH+5)) + n_not_single(fd%dq(1:ni, 1:nj, 1:nk, :))
     write(msg, '(a,i0,a)') ': single mode leaves single-precision numbers in wk and dq (double mode: ', nfd, &

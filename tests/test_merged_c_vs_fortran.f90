@@ -6,14 +6,14 @@
 !> q, qp, res, dq and dtv must be the same bits everywhere (ghosts and padding included; dq not with MS_ADI5F, whose
 !> fused ADI_kernel5_123 hands the increments over in registers and never
 !> writes dq), the ADI work fields that
-!> the merged family still writes (flmp, flmn, diag, wch) the same bits on
+!> the merged family still writes (flmp, flmn, rdiag, wch) the same bits on
 !> the interior, with the launches' points visited forwards and backwards.
 !> Every grid runs three times: with implicit_precision = 'double', with
 !> 'single' (the single-precision ADI bodies, fortran/lu_adi.f90's header)
 !> and with 'single' and the ADI work fields stored as floats in wkf, as a
 !> single-mode grid of the GPU backend stores them
 !> (emul_iteration_merged_wkf): there wkf promoted, not wk, must be the
-!> Fortran's flmp, flmn, diag, wch bit for bit.
+!> Fortran's flmp, flmn, rdiag, wch bit for bit.
 program test_merged_c_vs_fortran
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int64, output_unit
@@ -112,7 +112,7 @@ contains
     nd(4) = 0
     if (with_dq) nd(4) = ndiff(5*np, f1%dq, f2%dq)
     nd(5) = ndiff(np, f1%dtv, f2%dtv)
-    ! flmp, flmn, diag, wch: WK_FLMP + 1 .. NWORK_ADI
+    ! flmp, flmn, rdiag, wch: WK_FLMP + 1 .. NWORK_ADI
     nw = ni*nj*nk*(NWORK_ADI - WK_FLMP)
     if (allocated(wkf)) then
       w2 = real(wkf(1:ni, 1:nj, 1:nk, WK_FLMP+1:NWORK_ADI), rk)

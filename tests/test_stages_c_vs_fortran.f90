@@ -27,7 +27,7 @@ program test_stages_c_vs_fortran
   use case_config
   use flow_fields
   use solver_cpu, only: cpu_iteration
-  use lu_adi, only: WK_DIAG, WK_WCH
+  use lu_adi, only: WK_RDIAG, WK_WCH
   use residual_norms, only: compute_residual_norms
   use mass_constraint, only: total_mass, add_mass_plane_sums, mass_from_plane_sums, mass_scale_factor, &
     scale_state
@@ -231,9 +231,10 @@ contains
     end do
     call check(nbad == 0 .and. maxval(abs(f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 2))) > 0.0_rk, &
       trim(title)//': emulated GPU launch sequence == cpu_iteration bit for bit, all fields')
-    ! diag = 1 + dtv*|lam|_v >= 1: zero where the ADI stages had not written wkf
+    ! rdiag = 1/(1 + dtv*|lam|_v) in (0, 1]: zero where the ADI stages had not written wkf
     if (float_wk) call check(nbad == 0 .and. &
-      all(wkf(1:lay%ni, 1:lay%nj, 1:lay%nk, WK_DIAG+1:WK_DIAG+3) >= 1.0_c_float), &
+      all(wkf(1:lay%ni, 1:lay%nj, 1:lay%nk, WK_RDIAG+1:WK_RDIAG+3) > 0.0_c_float) .and. &
+      all(wkf(1:lay%ni, 1:lay%nj, 1:lay%nk, WK_RDIAG+1:WK_RDIAG+3) <= 1.0_c_float), &
       trim(title)//': the ADI stages wrote wkf, whose floats promoted == the Fortran wk(1:23) bit for bit')
     call check(nbad_norm == 0 .and. all(n1 > 0.0_rk), &
       trim(title)//': residual norms computed the GPU way == compute_residual_norms bit for bit')

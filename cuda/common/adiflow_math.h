@@ -220,13 +220,15 @@ ADI_HD static inline void roe_flux(const adi_solver_params *sp, double rl, doubl
 }
 
 /* The unit normal (nx, ny, nz) of a cell's metric vector (kx, ky, kz):
- * ADI stages 3 and 5 transform along it. */
+ * ADI stages 3 and 5 transform along it. 1/|k| is taken once and
+ * multiplied (a division is a long dependent chain on a GPU). */
 ADI_HD static inline void unit_normal(double kx, double ky, double kz, double *nx, double *ny, double *nz)
 {
   double kmag = sqrt(kx*kx + ky*ky + kz*kz);
-  *nx = kx/kmag;
-  *ny = ky/kmag;
-  *nz = kz/kmag;
+  double rkmag = 1.0/kmag;
+  *nx = kx*rkmag;
+  *ny = ky*rkmag;
+  *nz = kz*rkmag;
 }
 
 /* ADI stage 3 at one point: conservative increments r(1:5) to the
@@ -236,19 +238,21 @@ ADI_HD static inline void char_from_cons(const adi_solver_params *sp, double rho
                                          double v, double w, double p, double nx, double ny,
                                          double nz, const double r[5], double ch[5])
 {
-  double c, q2h, dpr, du, dv, dw, dun, ent, pc;
+  double c, q2h, dpr, du, dv, dw, dun, ent, pc, rrho, rc;
   c = sqrt(sp->gamma*p/rho);
+  rrho = 1.0/rho;
+  rc = 1.0/c;
   q2h = 0.5*(u*u + v*v + w*w);
   dpr = sp->gm1*(r[4] - (u*r[1] + v*r[2] + w*r[3]) + q2h*r[0]);
-  du = (r[1] - u*r[0])/rho;
-  dv = (r[2] - v*r[0])/rho;
-  dw = (r[3] - w*r[0])/rho;
+  du = (r[1] - u*r[0])*rrho;
+  dv = (r[2] - v*r[0])*rrho;
+  dw = (r[3] - w*r[0])*rrho;
   dun = nx*du + ny*dv + nz*dw;
-  ent = r[0] - dpr/(c*c);
+  ent = r[0] - dpr*(rc*rc);
   ch[0] = nx*ent - (ny*dw - nz*dv);
   ch[1] = ny*ent - (nz*du - nx*dw);
   ch[2] = nz*ent - (nx*dv - ny*du);
-  pc = dpr/(rho*c);
+  pc = dpr*(rrho*rc);
   ch[3] = 0.5*(pc + dun);
   ch[4] = 0.5*(pc - dun);
 }
@@ -258,8 +262,9 @@ ADI_HD static inline void cons_from_char(const adi_solver_params *sp, double rho
                                          double v, double w, double p, double nx, double ny,
                                          double nz, const double ch[5], double r[5])
 {
-  double c, q2h, ent, dun, dpr, du, dv, dw;
+  double c, q2h, ent, dun, dpr, du, dv, dw, rc;
   c = sqrt(sp->gamma*p/rho);
+  rc = 1.0/c;
   q2h = 0.5*(u*u + v*v + w*w);
   ent = nx*ch[0] + ny*ch[1] + nz*ch[2];
   dun = ch[3] - ch[4];
@@ -267,7 +272,7 @@ ADI_HD static inline void cons_from_char(const adi_solver_params *sp, double rho
   du = (ny*ch[2] - nz*ch[1]) + nx*dun;
   dv = (nz*ch[0] - nx*ch[2]) + ny*dun;
   dw = (nx*ch[1] - ny*ch[0]) + nz*dun;
-  r[0] = ent + dpr/(c*c);
+  r[0] = ent + dpr*(rc*rc);
   r[1] = rho*du + u*r[0];
   r[2] = rho*dv + v*r[0];
   r[3] = rho*dw + w*r[0];
@@ -307,19 +312,21 @@ ADI_HD static inline void char_from_cons_sp(const adi_solver_params *sp, float r
                                             float w, float p, float nx, float ny, float nz,
                                             const float r[5], float ch[5])
 {
-  float c, q2h, dpr, du, dv, dw, dun, ent, pc;
+  float c, q2h, dpr, du, dv, dw, dun, ent, pc, rrho, rc;
   c = sqrtf((float)sp->gamma*p/rho);
+  rrho = 1.0f/rho;
+  rc = 1.0f/c;
   q2h = 0.5f*(u*u + v*v + w*w);
   dpr = (float)sp->gm1*(r[4] - (u*r[1] + v*r[2] + w*r[3]) + q2h*r[0]);
-  du = (r[1] - u*r[0])/rho;
-  dv = (r[2] - v*r[0])/rho;
-  dw = (r[3] - w*r[0])/rho;
+  du = (r[1] - u*r[0])*rrho;
+  dv = (r[2] - v*r[0])*rrho;
+  dw = (r[3] - w*r[0])*rrho;
   dun = nx*du + ny*dv + nz*dw;
-  ent = r[0] - dpr/(c*c);
+  ent = r[0] - dpr*(rc*rc);
   ch[0] = nx*ent - (ny*dw - nz*dv);
   ch[1] = ny*ent - (nz*du - nx*dw);
   ch[2] = nz*ent - (nx*dv - ny*du);
-  pc = dpr/(rho*c);
+  pc = dpr*(rrho*rc);
   ch[3] = 0.5f*(pc + dun);
   ch[4] = 0.5f*(pc - dun);
 }
@@ -329,8 +336,9 @@ ADI_HD static inline void cons_from_char_sp(const adi_solver_params *sp, float r
                                             float w, float p, float nx, float ny, float nz,
                                             const float ch[5], float r[5])
 {
-  float c, q2h, ent, dun, dpr, du, dv, dw;
+  float c, q2h, ent, dun, dpr, du, dv, dw, rc;
   c = sqrtf((float)sp->gamma*p/rho);
+  rc = 1.0f/c;
   q2h = 0.5f*(u*u + v*v + w*w);
   ent = nx*ch[0] + ny*ch[1] + nz*ch[2];
   dun = ch[3] - ch[4];
@@ -338,7 +346,7 @@ ADI_HD static inline void cons_from_char_sp(const adi_solver_params *sp, float r
   du = (ny*ch[2] - nz*ch[1]) + nx*dun;
   dv = (nz*ch[0] - nx*ch[2]) + ny*dun;
   dw = (nx*ch[1] - ny*ch[0]) + nz*dun;
-  r[0] = ent + dpr/(c*c);
+  r[0] = ent + dpr*(rc*rc);
   r[1] = rho*du + u*r[0];
   r[2] = rho*dv + v*r[0];
   r[3] = rho*dw + w*r[0];
@@ -346,9 +354,11 @@ ADI_HD static inline void cons_from_char_sp(const adi_solver_params *sp, float r
 }
 
 /* ADI stage 4's recurrences, one element each: the first cell of the
- * forward sweep, the forward step, the backward step. */
-ADI_HD static inline float adi4_fwd_first_sp(float w, float dg) { return w/dg; }
-ADI_HD static inline float adi4_fwd_sp(float w, float flmp, float dg, float xp) { return (w - flmp*xp)/dg; }
+ * forward sweep, the forward step, the backward step. rdg is the
+ * reciprocal of the diagonal (stage 2 stores 1/diag, so the forward step
+ * multiplies). */
+ADI_HD static inline float adi4_fwd_first_sp(float w, float rdg) { return w*rdg; }
+ADI_HD static inline float adi4_fwd_sp(float w, float flmp, float rdg, float xp) { return (w - flmp*xp)*rdg; }
 ADI_HD static inline float adi4_bwd_sp(float w, float flmn, float xn) { return w - flmn*xn; }
 
 /* Ghost state mirroring an interior state across a no-slip wall moving

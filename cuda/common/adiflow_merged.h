@@ -87,7 +87,7 @@ static inline int adi_merged_march(int flags, int d)
 
 
 
-/* ---- ADI_kernel1+2 merged: diag, flmp, flmn at (i,j,k) with the
+/* ---- ADI_kernel1+2 merged: rdiag, flmp, flmn at (i,j,k) with the
  * eigenvalues of the point and its two neighbours along d in registers
  * (the neighbours' recomputed); the expressions of adi_stage2_point. The
  * lam fields of wk are not written (nothing after stage 2 reads them). ---- */
@@ -95,13 +95,13 @@ ADI_VIEW_TEMPLATE
 ADI_HD static inline void adi12_point(const adi_view_t *v, int d, int i, int j, int k)
 {
   int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd, single = adi_single(v);
-  double lp[3], ln[3], lv[3], xp[3], xn[3], xv[3], dg, dt;
+  double lp[3], ln[3], lv[3], xp[3], xn[3], xv[3], rdg, dt;
   pd = (d == 1 ? i : (d == 2 ? j : k)) + v->off[d - 1];   /* global position along d */
   adi_eig_split(v, d, p, lp, ln, lv);
   dt = v->dtv[p];
   for (s = 1; s <= 3; ++s) {
-    dg = adi2_diag(single, dt, lv[s - 1]);
-    adi_wk_put(v, WK_DIAG + s, p, dg);
+    rdg = adi2_rdiag(single, dt, lv[s - 1]);
+    adi_wk_put(v, WK_RDIAG + s, p, rdg);
   }
   if (pd > 1) {
     adi_eig_split(v, d, p - e, xp, xn, xv);
@@ -112,8 +112,8 @@ ADI_HD static inline void adi12_point(const adi_view_t *v, int d, int i, int j, 
   if (pd < n) {
     adi_eig_split(v, d, p + e, xp, xn, xv);
     for (s = 1; s <= 3; ++s) {
-      dg = adi2_diag(single, dt, lv[s - 1]);
-      adi_wk_put(v, WK_FLMN + s, p, adi2_flmn(single, dt, xn[s - 1], dg));
+      rdg = adi2_rdiag(single, dt, lv[s - 1]);
+      adi_wk_put(v, WK_FLMN + s, p, adi2_flmn(single, dt, xn[s - 1], rdg));
     }
   } else {
     for (s = 1; s <= 3; ++s) adi_wk_put(v, WK_FLMN + s, p, 0.0);
@@ -306,7 +306,7 @@ static inline int adi_merged_box_stage(int k)
 
 /* ---- ADI_kernel5 of d fused with ADI_kernel1+2+3 of d + 1 (MS_ADI5F,
  * d = 1, 2; MK_ADI5F with st.d = d): at (i,j,k) of the interior, stage 1+2
- * of d + 1 (adi12_point: diag, flmp, flmn; the neighbours' eigenvalues
+ * of d + 1 (adi12_point: rdiag, flmp, flmn; the neighbours' eigenvalues
  * recomputed from qp), then stage 5 of d (adi_stage5_incr: the increments
  * r from wch, read before stage 3 overwrites wch at the same p) and stage 3
  * of d + 1 on r (adi_stage3_char) - the expressions of adi_stage5_point

@@ -33,10 +33,10 @@
 /* work fields (1-based component = offset + m), convective_flux.f90 */
 enum { WK_DU = 0, WK_QL = 5, WK_QR = 10, WK_FC = 15, WK_FV = 20 };
 /* work fields of the ADI stages, lu_adi.f90 */
-enum { WK_LAMP = 0, WK_LAMN = 3, WK_LAMV = 6, WK_FLMP = 9, WK_FLMN = 12, WK_DIAG = 15, WK_WCH = 18 };
+enum { WK_LAMP = 0, WK_LAMN = 3, WK_LAMV = 6, WK_FLMP = 9, WK_FLMN = 12, WK_RDIAG = 15, WK_WCH = 18 };
 enum { ADI_NVAR = 5, ADI_NPRIM = 6, ADI_NWORK = 25, ADI_NMETRIC = 9 };
 /* the ADI stages' work fields, components 1..23 (lam+-, |lam|_v, flmp, flmn,
- * diag, wch): what the view's float copy wkf holds */
+ * rdiag, wch): what the view's float copy wkf holds */
 enum { ADI_NWORK_ADI = WK_WCH + 5 };
 /* fields of one run: q 5, qp 6, res 5, dq 5, dtv 1, wk 25, sf 9, sc 9, vol 1 */
 enum { ADI_NFIELDS = 5 + 6 + 5 + 5 + 1 + 25 + 9 + 9 + 1 };
@@ -422,12 +422,14 @@ typedef adi_view adi_view_t;
 #endif
 
 /* ADI stage 2's coefficients from dtv and the lam values, in the view's
- * precision (single: dtv rounded once, the lam values and dg are floats
- * promoted): diag = 1 + dtv*|lam|_v, flmp = -(dtv*lam+(c-1)),
- * flmn = dtv*lam-(c+1)/diag */
-ADI_HD static inline double adi2_diag(int single, double dt, double lamv)
+ * precision (single: dtv rounded once, the lam values and rdg are floats
+ * promoted): the reciprocal of the diagonal rdiag = 1/(1 + dtv*|lam|_v),
+ * flmp = -(dtv*lam+(c-1)), flmn = dtv*lam-(c+1)*rdiag. The reciprocal is
+ * stored instead of the diagonal so that the forward sweep's recurrence
+ * multiplies: a division on that dependent chain cost every step. */
+ADI_HD static inline double adi2_rdiag(int single, double dt, double lamv)
 {
-  return single ? (double)(1.0f + (float)dt*(float)lamv) : 1.0 + dt*lamv;
+  return single ? (double)(1.0f/(1.0f + (float)dt*(float)lamv)) : 1.0/(1.0 + dt*lamv);
 }
 
 ADI_HD static inline double adi2_flmp(int single, double dt, double lamp)
@@ -435,27 +437,27 @@ ADI_HD static inline double adi2_flmp(int single, double dt, double lamp)
   return single ? (double)(-((float)dt*(float)lamp)) : -(dt*lamp);
 }
 
-ADI_HD static inline double adi2_flmn(int single, double dt, double lamn, double dg)
+ADI_HD static inline double adi2_flmn(int single, double dt, double lamn, double rdg)
 {
-  return single ? (double)((float)dt*(float)lamn/(float)dg) : dt*lamn/dg;
+  return single ? (double)((float)dt*(float)lamn*(float)rdg) : dt*lamn*rdg;
 }
 
 /* ---- ADI_kernel4's recurrences, one element each (adi_stage4_line) ---- */
-ADI_HD static inline double adi4_fwd_first(double w, double dg) { return w/dg; }
-ADI_HD static inline double adi4_fwd(double w, double flmp, double dg, double x) { return (w - flmp*x)/dg; }
+ADI_HD static inline double adi4_fwd_first(double w, double rdg) { return w*rdg; }
+ADI_HD static inline double adi4_fwd(double w, double flmp, double rdg, double x) { return (w - flmp*x)*rdg; }
 ADI_HD static inline double adi4_bwd(double w, double flmn, double x) { return w - flmn*x; }
 
 /* the same in the view's precision: in single mode every operand is a float
  * stored promoted, so rounding it to float is exact (adi4_*_sp of
  * adiflow_math.h) */
-ADI_HD static inline double adi4x_fwd_first(int single, double w, double dg)
+ADI_HD static inline double adi4x_fwd_first(int single, double w, double rdg)
 {
-  return single ? (double)adi4_fwd_first_sp((float)w, (float)dg) : adi4_fwd_first(w, dg);
+  return single ? (double)adi4_fwd_first_sp((float)w, (float)rdg) : adi4_fwd_first(w, rdg);
 }
 
-ADI_HD static inline double adi4x_fwd(int single, double w, double flmp, double dg, double x)
+ADI_HD static inline double adi4x_fwd(int single, double w, double flmp, double rdg, double x)
 {
-  return single ? (double)adi4_fwd_sp((float)w, (float)flmp, (float)dg, (float)x) : adi4_fwd(w, flmp, dg, x);
+  return single ? (double)adi4_fwd_sp((float)w, (float)flmp, (float)rdg, (float)x) : adi4_fwd(w, flmp, rdg, x);
 }
 
 ADI_HD static inline double adi4x_bwd(int single, double w, double flmn, double x)
@@ -518,18 +520,18 @@ ADI_VIEW_TEMPLATE
 ADI_HD static inline void adi_stage2_point(const adi_view_t *v, int d, int i, int j, int k)
 {
   int p = adi_pt(v, i, j, k), e = adi_stride(v, d), n = v->nglob[d - 1], s, pd, single = adi_single(v);
-  double dg;
+  double rdg;
   pd = (d == 1 ? i : (d == 2 ? j : k)) + v->off[d - 1];   /* global position along d */
   for (s = 1; s <= 3; ++s) {
-    dg = adi2_diag(single, v->dtv[p], adi_wk_get(v, WK_LAMV + s, p));
-    adi_wk_put(v, WK_DIAG + s, p, dg);
+    rdg = adi2_rdiag(single, v->dtv[p], adi_wk_get(v, WK_LAMV + s, p));
+    adi_wk_put(v, WK_RDIAG + s, p, rdg);
     if (pd > 1) {
       adi_wk_put(v, WK_FLMP + s, p, adi2_flmp(single, v->dtv[p], adi_wk_get(v, WK_LAMP + s, p - e)));
     } else {
       adi_wk_put(v, WK_FLMP + s, p, 0.0);
     }
     if (pd < n) {
-      adi_wk_put(v, WK_FLMN + s, p, adi2_flmn(single, v->dtv[p], adi_wk_get(v, WK_LAMN + s, p + e), dg));
+      adi_wk_put(v, WK_FLMN + s, p, adi2_flmn(single, v->dtv[p], adi_wk_get(v, WK_LAMN + s, p + e), rdg));
     } else {
       adi_wk_put(v, WK_FLMN + s, p, 0.0);
     }
@@ -597,12 +599,12 @@ ADI_HD static inline void adi4_line_comps(const adi_view_t *v, int d, int b, int
   p1 = adi_pt(v, pc[0], pc[1], pc[2]);
   for (m = m0; m <= m1; ++m) {
     r = WK_WCH + m; s = adi_eig_of_char(m);
-    x = adi4x_fwd_first(single, adi_wk_get(v, r, p1), adi_wk_get(v, WK_DIAG + s, p1));
+    x = adi4x_fwd_first(single, adi_wk_get(v, r, p1), adi_wk_get(v, WK_RDIAG + s, p1));
     adi_wk_put(v, r, p1, x);
     pa = p1;
     for (a = 2; a <= n; ++a) {
       pa += e;
-      x = adi4x_fwd(single, adi_wk_get(v, r, pa), adi_wk_get(v, WK_FLMP + s, pa), adi_wk_get(v, WK_DIAG + s, pa),
+      x = adi4x_fwd(single, adi_wk_get(v, r, pa), adi_wk_get(v, WK_FLMP + s, pa), adi_wk_get(v, WK_RDIAG + s, pa),
                     x);
       adi_wk_put(v, r, pa, x);
     }
@@ -643,13 +645,13 @@ ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, in
     x = ADI_F(v, wk, r, pa - e);
     a = 1;
   } else {
-    x = adi4x_fwd_first(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_DIAG + s, pa));
+    x = adi4x_fwd_first(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_RDIAG + s, pa));
     ADI_F(v, wk, r, pa) = x;
     pa += e;
     a = 2;
   }
   for (; a <= n; ++a) {
-    x = adi4x_fwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_DIAG + s, pa), x);
+    x = adi4x_fwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_RDIAG + s, pa), x);
     ADI_F(v, wk, r, pa) = x;
     pa += e;
   }

@@ -7,7 +7,7 @@
  *   MS_SWEEP on   i-sweeps (d = 1): the paper's coalesced shared-memory line
  *                 solver - the block's lines are read 16 points at a time,
  *                 16 consecutive threads on 16 consecutive i (128 bytes),
- *                 into tiles lines x 17 (res/wch, flmp, diag forwards;
+ *                 into tiles lines x 17 (res/wch, flmp, rdiag forwards;
  *                 wch, flmn backwards), then each thread sweeps its line in
  *                 shared memory (the ablation "all,-tsweep" runs it; with
  *                 MS_TSWEEP the warp-by-warp kernel below replaces it);
@@ -118,9 +118,9 @@ __global__ void m_adi4_reg_kernel(adi_view_wk<T> v, int d, int nb, int nc, int m
     sx = adi_eig_of_char(m);
     T *W = adi_wk_field(&v, WK_WCH + m);
     const T *P = adi_wk_field(&v, WK_FLMP + sx);
-    const T *Dg = adi_wk_field(&v, WK_DIAG + sx);
+    const T *Rd = adi_wk_field(&v, WK_RDIAG + sx);
     const T *Nn = adi_wk_field(&v, WK_FLMN + sx);
-    x = adi4x_fwd_first(single, W[p1], Dg[p1]);
+    x = adi4x_fwd_first(single, W[p1], Rd[p1]);
     W[p1] = x;
     pa = p1;
     a = 2;
@@ -128,7 +128,7 @@ __global__ void m_adi4_reg_kernel(adi_view_wk<T> v, int d, int nb, int nc, int m
       T w[U], f[U], g[U];
 #pragma unroll
       for (u = 0; u < U; ++u) {
-        w[u] = W[pa + (u + 1)*e]; f[u] = P[pa + (u + 1)*e]; g[u] = Dg[pa + (u + 1)*e];
+        w[u] = W[pa + (u + 1)*e]; f[u] = P[pa + (u + 1)*e]; g[u] = Rd[pa + (u + 1)*e];
       }
 #pragma unroll
       for (u = 0; u < U; ++u) {
@@ -139,7 +139,7 @@ __global__ void m_adi4_reg_kernel(adi_view_wk<T> v, int d, int nb, int nc, int m
     }
     for (; a <= n; ++a) {
       pa += e;
-      x = adi4x_fwd(single, W[pa], P[pa], Dg[pa], x);
+      x = adi4x_fwd(single, W[pa], P[pa], Rd[pa], x);
       W[pa] = x;
     }
     /* pa is cell n; x its value */
@@ -186,7 +186,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view_wk<T> v, int mper)
     sx = adi_eig_of_char(m);
     T *W = adi_wk_field(&v, WK_WCH + m);
     const T *P = adi_wk_field(&v, WK_FLMP + sx);
-    const T *Dg = adi_wk_field(&v, WK_DIAG + sx);
+    const T *Rd = adi_wk_field(&v, WK_RDIAG + sx);
     const T *Nn = adi_wk_field(&v, WK_FLMN + sx);
     /* forward */
     for (ch = 0; ch < nch; ++ch) {
@@ -195,7 +195,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view_wk<T> v, int mper)
         jl = j0 + l%(int)blockDim.x; kl = k0 + l/(int)blockDim.x;
         if (i >= 1 && i <= ni && jl <= v.nj && kl <= v.nk) {
           int p = adi_pt(&v, i, jl, kl);
-          s0[l*ADI4_PITCH + ii] = W[p]; s1[l*ADI4_PITCH + ii] = P[p]; s2[l*ADI4_PITCH + ii] = Dg[p];
+          s0[l*ADI4_PITCH + ii] = W[p]; s1[l*ADI4_PITCH + ii] = P[p]; s2[l*ADI4_PITCH + ii] = Rd[p];
         }
       }
       __syncthreads();
@@ -261,7 +261,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view_wk<T> v, int mper)
  * (adi4x_fwd_first / adi4x_fwd / adi4x_bwd, the order of adi_stage4_line)
  * and the warp writes the chunk back the way it loaded it. Tiles:
  * lines x (TW_CH + 1) elements of T, three of them (wch, flmp/flmn,
- * diag). ---- */
+ * rdiag). ---- */
 /* TW_CH per storage type: 16 rows of doubles, 8 of floats (a float chunk of
  * 16 halves the bytes but not the time: bench/log/2026-11-23-cfd.md) */
 template <typename T> struct tw_chunk {
@@ -292,7 +292,7 @@ __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view_wk<T> v, in
     sx = adi_eig_of_char(m);
     T *W = adi_wk_field(&v, WK_WCH + m);
     const T *P = adi_wk_field(&v, WK_FLMP + sx);
-    const T *Dg = adi_wk_field(&v, WK_DIAG + sx);
+    const T *Rd = adi_wk_field(&v, WK_RDIAG + sx);
     const T *Nn = adi_wk_field(&v, WK_FLMN + sx);
     /* forward: cells 1..ni */
     for (ch = 0; ch < nch; ++ch) {
@@ -301,7 +301,7 @@ __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view_wk<T> v, in
         ii = (lane + ADI_WARP_SIZE*r) % TW_CH; i = ch*TW_CH + ii - 1;
         if (bb[r] >= 0 && i >= 1 && i <= ni) {
           off = bb[r] + ch*TW_CH + ii;
-          a0[r] = W[off]; a1[r] = P[off]; a2[r] = Dg[off];
+          a0[r] = W[off]; a1[r] = P[off]; a2[r] = Rd[off];
         }
       }
 #pragma unroll

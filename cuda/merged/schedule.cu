@@ -241,12 +241,12 @@ static double kernel_bytes(const adi_view *v, int k, int d)
   case MK_VISC: per = 19; break;
   case MK_FLUX4: per = 20; break;
   case MK_FLUXF: per = 16 + (d == 1 ? 5 : 10); break;   /* qp 6, sf 3, sc 6, vol; res */
-  case MK_ADI12: per = 20; wkn = 9; break;               /* diag, flmp, flmn */
+  case MK_ADI12: per = 20; wkn = 9; break;               /* rdiag, flmp, flmn */
   case MK_ADI123: per = 30; wkn = 14; break;             /* + wch */
   case MK_ADI3: per = d == 1 ? 19 : 18; wkn = 5; break;  /* wch */
-  case MK_ADI4: per = 19; wkn = 19; break;               /* wch r+w, flmp, diag, flmn */
+  case MK_ADI4: per = 19; wkn = 19; break;               /* wch r+w, flmp, rdiag, flmn */
   case MK_ADI5: per = d < 3 ? 18 : 23; wkn = 5; break;   /* wch */
-  case MK_ADI5F: per = 33; wkn = 19; break;  /* qp 6, sc 3+3, vol, dtv, wch r+w; diag, flmp, flmn */
+  case MK_ADI5F: per = 33; wkn = 19; break;  /* qp 6, sc 3+3, vol, dtv, wch r+w; rdiag, flmp, flmn */
   default: per = 0;
   }
   return (8.0*(per - wkn) + wsz*wkn)*n;

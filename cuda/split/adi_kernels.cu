@@ -1,6 +1,6 @@
 /* Diagonalised LU-ADI of direction d in the seed paper's five kernels:
  *   ADI_kernel1  eigenvalues and their split lam+-     one thread per cell
- *   ADI_kernel2  sweep coefficients flmp, flmn, diag   one thread per cell
+ *   ADI_kernel2  sweep coefficients flmp, flmn, rdiag  one thread per cell
  *   ADI_kernel3  rhs into characteristic variables     one thread per cell
  *   ADI_kernel4  forward then backward sweep           ONE THREAD PER GRID LINE
  *   ADI_kernel5  back to conservative increments       one thread per cell
