@@ -1,22 +1,43 @@
-/* Boundary conditions: ghost-cell fill of direction d, one thread per line
- * (b, c) across d over the full cross-section, ghosts included (both sides,
- * both layers). The bridge launches d = 1, 2, 3 one after another, as
+/* Boundary conditions: ghost-cell fill of direction d over the full
+ * cross-section of lines (b, c) across d, ghosts included. The four ghosts
+ * of a line are independent (bc_fill_ghost). Along j and k one thread fills
+ * one ghost, blockIdx.z = 2*(side - 1) + layer - 1: one thread per line ran
+ * the four one after the other, a chain of dependent loads. Along i (d = 1)
+ * one thread still fills the whole line (bc_fill_line): there a line's
+ * ghosts and mirror cells of a side share 32-byte sectors, and spreading
+ * them over threads (per ghost or per side) was slower on large grids. The
+ * bridge launches d = 1, 2, 3 one after another, as
  * apply_boundary_conditions loops, so edge and corner ghosts get the values
- * of the CPU. bc_temperature_kernel sets the ghost temperatures of isothermal
- * walls after the primitives, in the same direction order.
+ * of the CPU.
+ * bc_temperature_kernel sets the ghost temperatures of isothermal walls
+ * after the primitives, in the same direction order and the same layout.
  * Mirror: fortran/boundary_conditions.f90. */
 #include "kernels.cuh"
 
+/* the lines' box with its third extent over the threads of a line: one
+ * along i, the four ghosts along j and k */
+static adi_box ghost_box(const adi_view *v, int stage, int d)
+{
+  adi_box b = adi_stage_box(v, stage, d);
+  b.lo[2] = 0;
+  b.hi[2] = d == 1 ? 0 : 3;
+  return b;
+}
+
 __global__ void bc_kernel(adi_view v, int d, adi_box b)
 {
-  int bb, cc, unused;
-  if (!adi_box_cell(&b, &bb, &cc, &unused)) return;
-  bc_fill_line(&v, d, bb, cc);
+  int bb, cc, g;
+  if (!adi_box_cell(&b, &bb, &cc, &g)) return;
+  if (d == 1) {
+    bc_fill_line(&v, d, bb, cc);
+  } else {
+    bc_fill_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
+  }
 }
 
 int launch_bc_kernel(const adi_view *v, int d, cudaStream_t s)
 {
-  adi_box b = adi_stage_box(v, ST_BC, d);
+  adi_box b = ghost_box(v, ST_BC, d);
   bc_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
   ADI_LAUNCH_CHECK("bc_kernel");
   return ADI_OK;
@@ -24,14 +45,18 @@ int launch_bc_kernel(const adi_view *v, int d, cudaStream_t s)
 
 __global__ void bc_temperature_kernel(adi_view v, int d, adi_box b)
 {
-  int bb, cc, unused;
-  if (!adi_box_cell(&b, &bb, &cc, &unused)) return;
-  wall_temperature_line(&v, d, bb, cc);
+  int bb, cc, g;
+  if (!adi_box_cell(&b, &bb, &cc, &g)) return;
+  if (d == 1) {
+    wall_temperature_line(&v, d, bb, cc);
+  } else {
+    wall_temperature_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
+  }
 }
 
 int launch_bc_temperature_kernel(const adi_view *v, int d, cudaStream_t s)
 {
-  adi_box b = adi_stage_box(v, ST_WALLT, d);
+  adi_box b = ghost_box(v, ST_WALLT, d);
   bc_temperature_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
   ADI_LAUNCH_CHECK("bc_temperature_kernel");
   return ADI_OK;
