@@ -1,6 +1,6 @@
 /* dump_fixtures DIR: writes three field dumps of a small quasi-2D state for
  * the tests of compare_fields' tolerance (tests/run_tests.sh), through the
- * solver's own writer (fortran/field_file.c):
+ * one writer of the format (include/field_format.h, fortran/field_file.c):
  *   base.dump    rho, rho*u, rho*v, E of order 1, rho*w exactly zero
  *   wnoise.dump  base with rho*w holding round-off (|rho*w| <= 3e-17), as a
  *                quasi-2D run may leave it: within 1e-12 of base, since the
@@ -8,27 +8,26 @@
  *   upert.dump   base with one rho*u value moved by 1e-10 of its scale:
  *                above 1e-12
  * Exit 0 when all three are written, 2 otherwise. */
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-int adi_dump_save(const char *path, const int32_t *dims, const double *q, int64_t iteration, const double *res0,
-                  char *msg, int msglen);
+#include "field_format.h"
 
-enum { NI = 8, NJ = 6, NK = 1, LDI = NI + 4, LDJ = NJ + 4, LDK = NK + 4 };
+enum { NI = 8, NJ = 6, NCELL = NI*NJ };   /* nk = 1 */
 
-static size_t at(int i, int j, int k, int m)
+/* q[m][cell]: the five blocks, interior cells, i fastest (the file's order) */
+static int save(const char *dir, const char *name, double q[5][NCELL])
 {
-  return (size_t)(i + 1) + (size_t)LDI*((size_t)(j + 1) + (size_t)LDJ*((size_t)(k + 1) + (size_t)LDK*(size_t)(m - 1)));
-}
-
-static int save(const char *dir, const char *name, const double *q)
-{
-  const int32_t dims[6] = {NI, NJ, NK, LDI, LDJ, LDK};
-  const double res0[5] = {1.0, 1.0, 1.0, 1.0, 1.0};
+  adi_dump_header h = {ADI_DUMP_VERSION, NI, NJ, 1, 5, 10, {1.0, 1.0, 1.0, 1.0, 1.0}};
+  adi_dump_writer w;
   char path[4096], msg[512];
+  int m;
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  if (adi_dump_save(path, dims, q, 10, res0, msg, (int)sizeof msg) != 0) {
+  if (adi_dump_begin(&w, path, &h, msg, sizeof msg) != 0) {
+    fprintf(stderr, "dump_fixtures: %s\n", msg);
+    return 2;
+  }
+  for (m = 0; m < 5; ++m) adi_dump_write(&w, q[m], NCELL);
+  if (adi_dump_commit(&w, msg, sizeof msg) != 0) {
     fprintf(stderr, "dump_fixtures: %s\n", msg);
     return 2;
   }
@@ -37,27 +36,26 @@ static int save(const char *dir, const char *name, const double *q)
 
 int main(int argc, char **argv)
 {
-  double *q = calloc((size_t)LDI*LDJ*LDK*5, sizeof(double));
-  int i, j, rc = 0;
-  if (argc != 2 || q == NULL) {
+  static double q[5][NCELL];
+  int i, j, c, rc = 0;
+  if (argc != 2) {
     fprintf(stderr, "usage: dump_fixtures DIR\n");
     return 2;
   }
   for (j = 1; j <= NJ; ++j)
     for (i = 1; i <= NI; ++i) {
-      q[at(i, j, 1, 1)] = 1.0 + 0.01*i;
-      q[at(i, j, 1, 2)] = 0.9*(j - 3.5)/NJ;
-      q[at(i, j, 1, 3)] = 0.4*(i - 4.5)/NI;
-      q[at(i, j, 1, 5)] = 71.4 + 0.1*j;
+      c = (i - 1) + NI*(j - 1);
+      q[0][c] = 1.0 + 0.01*i;
+      q[1][c] = 0.9*(j - 3.5)/NJ;
+      q[2][c] = 0.4*(i - 4.5)/NI;
+      q[4][c] = 71.4 + 0.1*j;
     }
   rc |= save(argv[1], "base.dump", q);
   for (j = 1; j <= NJ; ++j)
-    for (i = 1; i <= NI; ++i) q[at(i, j, 1, 4)] = ((i + 3*j) % 7 - 3)*1.0e-17;
+    for (i = 1; i <= NI; ++i) q[3][(i - 1) + NI*(j - 1)] = ((i + 3*j) % 7 - 3)*1.0e-17;
   rc |= save(argv[1], "wnoise.dump", q);
-  for (j = 1; j <= NJ; ++j)
-    for (i = 1; i <= NI; ++i) q[at(i, j, 1, 4)] = 0.0;
-  q[at(3, 2, 1, 2)] += 1.0e-10*0.9*(2.5/NJ);
+  for (c = 0; c < NCELL; ++c) q[3][c] = 0.0;
+  q[1][(3 - 1) + NI*(2 - 1)] += 1.0e-10*0.9*(2.5/NJ);
   rc |= save(argv[1], "upert.dump", q);
-  free(q);
   return rc;
 }
