@@ -101,12 +101,12 @@ steps_run() {
   row "128^3 merged, $3: kernels ms/iteration" "$tot"
 }
 STEPS=""
-for st in none align sweep tune fuse comp adi123 pt fmarch tsweep adi5f; do
+for st in none align sweep tune fuse comp adi123 pt fmarch tsweep adi5f adiline; do
   [ $st = none ] && STEPS=none || STEPS="$STEPS,$st"
   steps_run st_$st "$STEPS" "steps up to +$st ($STEPS)"
 done
 # the ablation: the default with one technique off at a time (graph: below)
-for st in all align sweep tune fuse comp adi123 pt fmarch tsweep adi5f; do
+for st in all align sweep tune fuse comp adi123 pt fmarch tsweep adi5f adiline; do
   STEPS=$([ $st = all ] && echo all || echo all,-$st)
   steps_run ab_$st "$STEPS" "steps $STEPS"
 done

@@ -5,7 +5,7 @@
 !> (none, some built up from none, each technique switched off alone, all).
 !> q, qp, res, dq and dtv must be the same bits everywhere (ghosts and padding included; dq not with MS_ADI5F, whose
 !> fused ADI_kernel5_123 hands the increments over in registers and never
-!> writes dq), the ADI work fields that
+!> writes dq, unless MS_ADIL supersedes it), the ADI work fields that
 !> the merged family still writes (flmp, flmn, rdiag, wch) the same bits on
 !> the interior, with the launches' points visited forwards and backwards.
 !> Every grid runs three times: with implicit_precision = 'double', with
@@ -53,16 +53,16 @@ program test_merged_c_vs_fortran
   ! cuda/common/adiflow_merged.h, enum adi_merged_step_flag
   integer(c_int), parameter :: MS_ALIGN = 1, MS_SWEEP = 2, MS_TUNE = 4, MS_FUSE = 8, MS_COMP = 16, &
     MS_GRAPH = 32, MS_ADI123 = 64, MS_PT = 128, MS_FMARCH = 256, MS_TSWEEP = 512, MS_ADI5F = 1024, &
-    MS_ALL = 2047
+    MS_ADIL = 2048, MS_ALL = 4095
   ! the default (all), each technique that changes the host schedule switched
   ! off alone (the ablation bench/device_merged.sh measures), and a few sets
   ! built up from none
-  integer(c_int), parameter :: flag_sets(13) = [0_c_int, MS_FUSE, MS_COMP + MS_SWEEP, MS_ADI123 + MS_PT, &
-    MS_FUSE + MS_FMARCH, MS_ADI5F, MS_ALL - MS_FUSE, MS_ALL - MS_COMP, MS_ALL - MS_ADI123, MS_ALL - MS_PT, &
-    MS_ALL - MS_FMARCH, MS_ALL - MS_ADI5F, MS_ALL]
-  character(len=*), parameter :: flag_names(13) = [character(len=15) :: 'none', 'fuse', 'comp+sweep', &
-    'adi123+pt', 'fuse+fmarch', 'adi5f', 'all,-fuse', 'all,-comp', 'all,-adi123', 'all,-pt', 'all,-fmarch', &
-    'all,-adi5f', 'all']
+  integer(c_int), parameter :: flag_sets(15) = [0_c_int, MS_FUSE, MS_COMP + MS_SWEEP, MS_ADI123 + MS_PT, &
+    MS_FUSE + MS_FMARCH, MS_ADI5F, MS_ADIL, MS_ALL - MS_FUSE, MS_ALL - MS_COMP, MS_ALL - MS_ADI123, &
+    MS_ALL - MS_PT, MS_ALL - MS_FMARCH, MS_ALL - MS_ADI5F - MS_ADIL, MS_ALL - MS_ADIL, MS_ALL]
+  character(len=*), parameter :: flag_names(15) = [character(len=19) :: 'none', 'fuse', 'comp+sweep', &
+    'adi123+pt', 'fuse+fmarch', 'adi5f', 'adiline', 'all,-fuse', 'all,-comp', 'all,-adi123', 'all,-pt', &
+    'all,-fmarch', 'all,-adi5f,-adiline', 'all,-adiline', 'all']
   !> the ADI work fields (lu_adi.f90): what wkf holds
   integer, parameter :: NWORK_ADI = WK_WCH + 5
   type(case_t) :: cs
@@ -166,7 +166,8 @@ contains
         end if
         write(lbl, '(a,a,a,i0,a)') 'steps ', trim(flag_names(fs)), ', iteration ', it, &
           merge(' (reverse)', ' (forward)', rev == 1)
-        nbad = nbad + compare(trim(lbl), lay, f1, f2, wkf, iand(flag_sets(fs), MS_ADI5F) == 0)
+        nbad = nbad + compare(trim(lbl), lay, f1, f2, wkf, &
+          iand(flag_sets(fs), MS_ADI5F) == 0 .or. iand(flag_sets(fs), MS_ADIL) /= 0)
       end do
       call check(nbad == 0 .and. maxval(abs(f1%q(1:lay%ni, 1:lay%nj, 1:lay%nk, 2))) > 0.0_rk, &
         trim(title)//': merged schedule, steps '//trim(flag_names(fs))//' == cpu_iteration bit for bit')

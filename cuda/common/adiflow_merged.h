@@ -65,6 +65,17 @@
  *             adi12_point's (whatever MS_ADI123 says), which reads
  *             only qp, sc, vol and dtv, none written in the kernel. The
  *             schedule: [123 of 1] 4(1) 5_123(1) 4(2) 5_123(2) 4(3) 5(3)
+ *   MS_ADIL   every ADI stage of direction d in one kernel, ADI_line
+ *             (adi_line; supersedes MS_ADI123 and MS_ADI5F): a block holds
+ *             whole lines along d in shared memory - the characteristic
+ *             increments and the sweep coefficients never reach global
+ *             memory. Stage 1 computes each point's eigenvalue split once
+ *             (not three times), stage 2 takes the neighbours' from shared
+ *             memory, the sweeps run there, stage 5 writes dq (q after d =
+ *             3). The schedule: line(1) line(2) line(3). One domain only (a
+ *             block of a decomposed grid sweeps across blocks); a line too
+ *             long for 64 KB of shared memory runs ADI_kernel123, 4 and 5
+ *             instead (cuda/merged/schedule.cu)
  */
 #ifndef ADIFLOW_MERGED_H
 #define ADIFLOW_MERGED_H
@@ -75,8 +86,8 @@
 enum adi_merged_step_flag {
   MS_ALIGN = 1 << 0, MS_SWEEP = 1 << 1, MS_TUNE = 1 << 2, MS_FUSE = 1 << 3, MS_COMP = 1 << 4,
   MS_GRAPH = 1 << 5, MS_ADI123 = 1 << 6, MS_PT = 1 << 7, MS_FMARCH = 1 << 8, MS_TSWEEP = 1 << 9,
-  MS_ADI5F = 1 << 10,
-  MS_ALL = (1 << 11) - 1
+  MS_ADI5F = 1 << 10, MS_ADIL = 1 << 11,
+  MS_ALL = (1 << 12) - 1
 };
 
 /* Whether the fused flux of direction d runs as the marching kernel. */
@@ -220,6 +231,29 @@ ADI_HD static inline void flux_fused_cell(const adi_view *v, int d, int i, int j
   flux_res_update(v, p, d == 1, gl, gh);
 }
 
+/* ---- every ADI stage of direction d on the line (b, c) across d
+ * (MS_ADIL): stages 1-3 at each point (adi12_point, adi_stage3_point), the
+ * sweeps (adi_stage4_line), stage 5 at each point. The host emulation runs
+ * this; the GPU's ADI_line kernel (cuda/merged/adi_line.cu) computes the
+ * same values with the same operations, keeping what this writes to the
+ * ADI work fields in shared memory instead (each point's eigenvalue split
+ * once, its neighbours' read there). One domain: the line is whole. ---- */
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_line(const adi_view_t *v, int d, int b, int c)
+{
+  int n = adi_ncells(v, d), a, pc[3];
+  for (a = 1; a <= n; ++a) {
+    cell_index(d, a, b, c, pc);
+    adi12_point(v, d, pc[0], pc[1], pc[2]);
+    adi_stage3_point(v, d, pc[0], pc[1], pc[2]);
+  }
+  adi_stage4_line(v, d, b, c);
+  for (a = 1; a <= n; ++a) {
+    cell_index(d, a, b, c, pc);
+    adi_stage5_point(v, d, pc[0], pc[1], pc[2]);
+  }
+}
+
 /* ---- the merged family's kernels: the one list a kernel is registered in.
  * The enum, the names, the point kernels' bodies and launch switches
  * (cuda/merged/flux_kernels.cu, adi_kernels.cu), the schedule's dispatch
@@ -261,7 +295,8 @@ ADI_HD static inline void flux_fused_cell(const adi_view *v, int d, int i, int j
   X(ADI4,     "ADI_kernel4",           OWN,    ST_ADI4,     adi4_line_comps(v, d, i, j, m0, m1))        \
   X(ADI5,     "ADI_kernel5",           ADIPT,  ST_ADI1,     adi_stage5_point(v, d, i, j, k))            \
   X(WALLT,    "bc_temperature_kernel", OWN,    ST_WALLT,    wall_temperature_line(v, d, i, j))          \
-  X(ADI5F,    "ADI_kernel5_123",       ADIPT,  ST_ADI1,     adi5f_point(v, d, i, j, k))
+  X(ADI5F,    "ADI_kernel5_123",       ADIPT,  ST_ADI1,     adi5f_point(v, d, i, j, k))                 \
+  X(ADIL,     "ADI_line",              OWN,    ST_ADI4,     adi_line(v, d, i, j))
 
 enum adi_merged_kernel {
 #define ADI_X(id, name, launch, box, body) MK_##id,
@@ -360,6 +395,10 @@ static inline int adi_merged_schedule(int flags, int order, int isothermal, adi_
     }
   }
   for (d = 1; d <= 3; ++d) {
+    if (flags & MS_ADIL) {
+      MS_PUSH(MK_ADIL, d);
+      continue;
+    }
     if ((flags & MS_ADI5F) && d > 1) {
       /* stages 1-3 of d ran in MK_ADI5F of d - 1 */
     } else if (flags & MS_ADI123) {

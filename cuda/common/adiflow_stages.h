@@ -554,11 +554,14 @@ ADI_HD static inline void adi_stage2_point(const adi_view_t *v, int d, int i, in
  * direction: rhs = -dtv*res, later ones: the previous direction's dq.
  * adi_stage3_char: the part after the rhs r (the merged family's
  * ADI_kernel5_123 hands it the r of stage 5 in registers, not via dq) ---- */
+/* the characteristic increments ch of r at p (promoted floats in single
+ * mode); adi_stage3_char stores them in the ADI work fields, the merged
+ * family's line kernel in shared memory */
 ADI_VIEW_TEMPLATE
-ADI_HD static ADI_FORCEINLINE void adi_stage3_char(const adi_view_t *v, int d, int p, const double r[5])
+ADI_HD static ADI_FORCEINLINE void adi_stage3_ch(const adi_view_t *v, int d, int p, const double r[5], double ch[5])
 {
   int s0 = 3*(d - 1), m;
-  double ch[5], nx, ny, nz;
+  double nx, ny, nz;
   unit_normal(ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &nx, &ny, &nz);
   if (adi_single(v)) {
     float rf[5], chf[5];
@@ -566,19 +569,27 @@ ADI_HD static ADI_FORCEINLINE void adi_stage3_char(const adi_view_t *v, int d, i
     char_from_cons_sp(&v->sp, (float)ADI_F(v, qp, 1, p), (float)ADI_F(v, qp, 2, p), (float)ADI_F(v, qp, 3, p),
                       (float)ADI_F(v, qp, 4, p), (float)ADI_F(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
                       rf, chf);
-    for (m = 1; m <= 5; ++m) adi_wk_put(v, WK_WCH + m, p, (double)chf[m - 1]);
+    for (m = 0; m < 5; ++m) ch[m] = (double)chf[m];
     return;
   }
   char_from_cons(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, r, ch);
-  for (m = 1; m <= 5; ++m) adi_wk_put(v, WK_WCH + m, p, ch[m - 1]);
 }
 
 ADI_VIEW_TEMPLATE
-ADI_HD static inline void adi_stage3_point(const adi_view_t *v, int d, int i, int j, int k)
+ADI_HD static ADI_FORCEINLINE void adi_stage3_char(const adi_view_t *v, int d, int p, const double r[5])
 {
-  int p = adi_pt(v, i, j, k), m;
-  double r[5];
+  int m;
+  double ch[5];
+  adi_stage3_ch(v, d, p, r, ch);
+  for (m = 1; m <= 5; ++m) adi_wk_put(v, WK_WCH + m, p, ch[m - 1]);
+}
+
+/* the right-hand side r of stage 3 at p */
+ADI_VIEW_TEMPLATE
+ADI_HD static ADI_FORCEINLINE void adi_stage3_rhs(const adi_view_t *v, int d, int p, double r[5])
+{
+  int m;
   if (d == 1 && v->forcing != NULL) {
     /* the CPU stores res + P first (add_forcing), then forms -(dtv*res) */
     for (m = 1; m <= 5; ++m) r[m - 1] = -(v->dtv[p]*(ADI_F(v, res, m, p) + ADI_F(v, forcing, m, p)));
@@ -587,6 +598,14 @@ ADI_HD static inline void adi_stage3_point(const adi_view_t *v, int d, int i, in
   } else {
     for (m = 1; m <= 5; ++m) r[m - 1] = ADI_F(v, dq, m, p);
   }
+}
+
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_stage3_point(const adi_view_t *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k);
+  double r[5];
+  adi_stage3_rhs(v, d, p, r);
   adi_stage3_char(v, d, p, r);
 }
 
@@ -694,37 +713,58 @@ ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, in
 /* ---- ADI stage 5: back to conservative increments: dq for the next
  * direction or, after the last (d = 3), q = q + dq. adi_stage5_incr: the
  * increments r at p, before they are stored ---- */
+/* the increments r at p from the characteristic values ch (promoted floats
+ * in single mode): adi_stage5_incr reads them from the ADI work fields, the
+ * merged family's line kernel from shared memory */
 ADI_VIEW_TEMPLATE
-ADI_HD static ADI_FORCEINLINE void adi_stage5_incr(const adi_view_t *v, int d, int p, double r[5])
+ADI_HD static ADI_FORCEINLINE void adi_stage5_from_ch(const adi_view_t *v, int d, int p, const double ch[5],
+                                                      double r[5])
 {
   int s0 = 3*(d - 1), m;
-  double ch[5], nx, ny, nz;
+  double nx, ny, nz;
   unit_normal(ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &nx, &ny, &nz);
   if (adi_single(v)) {
     float chf[5], rf[5];
-    for (m = 1; m <= 5; ++m) chf[m - 1] = (float)adi_wk_get(v, WK_WCH + m, p);
+    for (m = 0; m < 5; ++m) chf[m] = (float)ch[m];
     cons_from_char_sp(&v->sp, (float)ADI_F(v, qp, 1, p), (float)ADI_F(v, qp, 2, p), (float)ADI_F(v, qp, 3, p),
                       (float)ADI_F(v, qp, 4, p), (float)ADI_F(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
                       chf, rf);
     for (m = 0; m < 5; ++m) r[m] = (double)rf[m];
     return;
   }
-  for (m = 1; m <= 5; ++m) ch[m - 1] = adi_wk_get(v, WK_WCH + m, p);
   cons_from_char(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
                  ADI_F(v, qp, 5, p), nx, ny, nz, ch, r);
 }
 
 ADI_VIEW_TEMPLATE
-ADI_HD static inline void adi_stage5_point(const adi_view_t *v, int d, int i, int j, int k)
+ADI_HD static ADI_FORCEINLINE void adi_stage5_incr(const adi_view_t *v, int d, int p, double r[5])
 {
-  int p = adi_pt(v, i, j, k), m;
-  double r[5];
-  adi_stage5_incr(v, d, p, r);
+  int m;
+  double ch[5];
+  for (m = 1; m <= 5; ++m) ch[m - 1] = adi_wk_get(v, WK_WCH + m, p);
+  adi_stage5_from_ch(v, d, p, ch, r);
+}
+
+/* stage 5's store of the increments r at p: dq for the next direction or,
+ * after the last (d = 3), q = q + dq */
+ADI_VIEW_TEMPLATE
+ADI_HD static ADI_FORCEINLINE void adi_stage5_store(const adi_view_t *v, int d, int p, const double r[5])
+{
+  int m;
   if (d < 3) {
     for (m = 1; m <= 5; ++m) ADI_F(v, dq, m, p) = r[m - 1];
   } else {
     for (m = 1; m <= 5; ++m) ADI_F(v, q, m, p) = ADI_F(v, q, m, p) + r[m - 1];
   }
+}
+
+ADI_VIEW_TEMPLATE
+ADI_HD static inline void adi_stage5_point(const adi_view_t *v, int d, int i, int j, int k)
+{
+  int p = adi_pt(v, i, j, k);
+  double r[5];
+  adi_stage5_incr(v, d, p, r);
+  adi_stage5_store(v, d, p, r);
 }
 
 /* ---- residual norms: sum of (res/vol)^2 over k-plane k of variable m,

@@ -401,7 +401,8 @@ static int setup_storage(void)
 int mkernels_setup(void)
 {
   int rc = setup_storage<double>();
-  return rc != ADI_OK ? rc : setup_storage<float>();
+  if (rc == ADI_OK) rc = setup_storage<float>();
+  return rc != ADI_OK ? rc : madil_setup();
 }
 
 template <typename T>

@@ -6,7 +6,8 @@
  * Environment:
  *   ADIFLOW_MERGED_STEPS   which techniques are on: "all" (default), "none",
  *                          or a comma list of align, sweep, tune, fuse,
- *                          comp, graph, adi123, pt, fmarch, tsweep, adi5f;
+ *                          comp, graph, adi123, pt, fmarch, tsweep, adi5f,
+ *                          adiline;
  *                          "all,-graph" turns single ones off
  *                          (bench/device_merged.sh measures them)
  *   ADIFLOW_TUNE_TABLE=F   block-shape table to load (default: the first of
@@ -71,7 +72,7 @@ struct merged_state {
 static const struct { const char *name; int flag; } step_names[] = {
   {"align", MS_ALIGN}, {"sweep", MS_SWEEP}, {"tune", MS_TUNE}, {"fuse", MS_FUSE}, {"comp", MS_COMP},
   {"graph", MS_GRAPH}, {"adi123", MS_ADI123}, {"pt", MS_PT}, {"fmarch", MS_FMARCH}, {"tsweep", MS_TSWEEP},
-  {"adi5f", MS_ADI5F},
+  {"adi5f", MS_ADI5F}, {"adiline", MS_ADIL},
 };
 
 /* The technique flags of a merged_steps text ("all", "none", names, "-name"
@@ -146,6 +147,7 @@ static m_shape mk(int x, int y, int z) { m_shape s; s.x = x; s.y = y; s.z = z; r
 static m_shape default_shape(int k, int d)
 {
   if (k == MK_FLUXF) return d == 1 ? mk(32, 4, 1) : (d == 2 ? mk(32, 8, 1) : mk(32, 1, 8));
+  if (k == MK_ADIL) return mk(4, 256, 1);   /* lines per block at most, threads */
   return mk(32, 4, 1);
 }
 
@@ -161,6 +163,7 @@ static int shape_ok(const merged_state *m, int k, int d, m_shape s)
 {
   int t = s.x*s.y*s.z;
   if (s.x < 1 || s.y < 1 || s.z < 1 || t > 1024) return 0;
+  if (k == MK_ADIL) return s.z == 1 && s.x <= 64 && s.y <= 512 && s.y % 32 == 0;
   if (adi_merged_launch(k) != MKL_OWN || k == MK_ADI4) {
     if (s.z != 1) return 0;
     if (k == MK_ADI4 && d == 1) return madi4_smem_bytes(s) > 0;
@@ -247,12 +250,26 @@ static double kernel_bytes(const adi_view *v, int k, int d)
   case MK_ADI4: per = 19; wkn = 19; break;               /* wch r+w, flmp, rdiag, flmn */
   case MK_ADI5: per = d < 3 ? 18 : 23; wkn = 5; break;   /* wch */
   case MK_ADI5F: per = 33; wkn = 19; break;  /* qp 6, sc 3+3, vol, dtv, wch r+w; rdiag, flmp, flmn */
+  case MK_ADIL: per = d < 3 ? 21 : 26; break; /* qp 6, sc 3, vol, dtv, res or dq 5; dq 5 or q r+w */
   default: per = 0;
   }
   return (8.0*(per - wkn) + wsz*wkn)*n;
 }
 
 /* ---------------------------------------------------------------- launch */
+
+static int launch(merged_state *m, int k, int d);
+
+/* MS_ADIL on a line too long for the line kernel's shared memory: the same
+ * stages in three kernels (stage 5 writes dq, which the next direction's
+ * stage 3 reads) */
+static int launch_adi_three(merged_state *m, int d)
+{
+  int rc = launch(m, MK_ADI123, d);
+  if (rc == ADI_OK) rc = launch(m, MK_ADI4, d);
+  if (rc == ADI_OK) rc = launch(m, MK_ADI5, d);
+  return rc;
+}
 
 static int launch(merged_state *m, int k, int d)
 {
@@ -272,6 +289,9 @@ static int launch(merged_state *m, int k, int d)
     if (adi_merged_march(m->flags, d)) return mlaunch_flux_march(v, d, sh, d == 1, m->s);
     return mlaunch_flux_fused(v, d, sh, d == 1, m->s);
   case MK_ADI4: return mlaunch_adi4(v, d, sh, m->flags, m->s);
+  case MK_ADIL:
+    if (madil_lines(v, d, sh.x) > 0) return mlaunch_adi_line(v, d, sh, m->s);
+    return launch_adi_three(m, d);
   default:
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged kernel %d has no launcher", k);
   }
@@ -326,6 +346,9 @@ static int tune(merged_state *m, const char *out_path, const double *q_host)
                                {32, 1, 8}, {16, 1, 8}, {32, 2, 4}, {64, 1, 4}, {32, 1, 16}, {16, 2, 8}};
   static const m_shape ln[] = {{32, 1, 1}, {32, 2, 1}, {32, 4, 1}, {64, 1, 1}, {64, 2, 1}, {16, 4, 1},
                                {16, 8, 1}, {128, 1, 1}, {8, 8, 1}, {16, 2, 1}, {8, 4, 1}};
+  /* the line kernel: lines per block at most (fewer where 64 KB cannot hold them), threads */
+  static const m_shape al[] = {{1, 64, 1}, {1, 128, 1}, {2, 128, 1}, {2, 256, 1}, {4, 128, 1}, {4, 256, 1},
+                               {4, 384, 1}, {4, 512, 1}, {8, 256, 1}, {8, 512, 1}};
   const int reps = 5;
   FILE *f = fopen(out_path, "w");
   cudaDeviceProp prop;
@@ -348,9 +371,10 @@ static int tune(merged_state *m, const char *out_path, const double *q_host)
   rc = launch_all(m, 0);
   for (k = 0; k < MK_COUNT && rc == ADI_OK; ++k) {
     if (k == MK_BC || k == MK_WALLT || k == MK_RES_ZERO) continue;
-    cand = k == MK_FLUXF ? fx : (k == MK_ADI4 ? ln : pt);
+    cand = k == MK_FLUXF ? fx : (k == MK_ADI4 ? ln : (k == MK_ADIL ? al : pt));
     ncand = k == MK_FLUXF ? (int)(sizeof fx/sizeof fx[0])
-          : (k == MK_ADI4 ? (int)(sizeof ln/sizeof ln[0]) : (int)(sizeof pt/sizeof pt[0]));
+          : (k == MK_ADI4 ? (int)(sizeof ln/sizeof ln[0])
+          : (k == MK_ADIL ? (int)(sizeof al/sizeof al[0]) : (int)(sizeof pt/sizeof pt[0])));
     for (d = 0; d <= 3; ++d) {
       int undirected = k == MK_PRIM || k == MK_TSTEP || k == MK_PT;
       if (undirected != (d == 0)) continue;
@@ -401,6 +425,8 @@ static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, cons
   m->block = block;
   if (merged_check_steps(steps, msg, sizeof msg) != 0) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", msg);
   parse_steps(steps, &m->flags, msg, sizeof msg);
+  /* a block of a decomposed grid sweeps across the blocks: no whole lines */
+  if (block != NULL) m->flags &= ~MS_ADIL;
   m->last_cfl = -1.0;
   for (k = 0; k < MK_COUNT; ++k)
     for (d = 0; d < 4; ++d) m->shape[k][d] = default_shape(k, d);
@@ -493,7 +519,9 @@ int merged_residual(merged_state *m, double cfl)
   if (rc != ADI_OK) return rc;
   for (s = 0; s < m->nsteps; ++s) {
     k = m->steps[s].kernel;
-    if (k == MK_ADI12 || k == MK_ADI123 || k == MK_ADI3 || k == MK_ADI4 || k == MK_ADI5 || k == MK_ADI5F) break;
+    if (k == MK_ADI12 || k == MK_ADI123 || k == MK_ADI3 || k == MK_ADI4 || k == MK_ADI5 || k == MK_ADI5F ||
+        k == MK_ADIL)
+      break;
     rc = launch(m, k, m->steps[s].d);
     if (rc != ADI_OK) return rc;
   }

@@ -1,0 +1,200 @@
+/* Merged family, MS_ADIL: every ADI stage of one direction in one kernel,
+ * ADI_line. A block owns L whole lines along d (consecutive b at one c,
+ * cell_index order) and keeps, for each of their cells, the characteristic
+ * increments (5) and the sweep coefficients flmp, flmn, rdiag (3 each) in
+ * shared memory, so none of them goes through global memory:
+ *   phase 1  per cell (all threads): the eigenvalue split, once - rdiag
+ *            stored, lam+ put where the next cell's flmp needs it, lam-
+ *            where the previous cell's flmn does; the right-hand side and
+ *            its characteristic increments (stage 3)
+ *   phase 2  per cell: flmp, flmn from the neighbours' lam+- in place
+ *            (stage 2; 0 at the line's ends)
+ *   phase 3  per (line, component): the forward and backward recurrences
+ *            (stage 4), in shared memory
+ *   phase 4  per cell: the increments back to conservative ones, into dq
+ *            (q = q + dq after d = 3) (stage 5)
+ * The operations are those of adi_line (cuda/common/adiflow_merged.h), the
+ * host emulation's body: adi_eig_split, adi2_*, adi_stage3_rhs/_ch,
+ * adi4x_*, adi_stage5_from_ch/_store; only where the values live differs.
+ * T: the storage of the shared arrays, double, or float in single mode
+ * (every value there is a float then: the same bits as wkf holds).
+ * Shared memory: 14 x L x (n + 1) x sizeof(T) bytes (pitch n + 1: the
+ * sweep threads' rows fall in different banks), at most 64 KB (HIP's
+ * limit); a longer line runs the three-kernel path (schedule.cu). */
+#include "merged.cuh"
+
+enum { ADIL_NF = 14, ADIL_WCH = 0, ADIL_FP = 5, ADIL_FN = 8, ADIL_RD = 11, ADIL_U = 4, ADIL_MAXT = 512 };
+static const size_t ADIL_SMEM_MAX = 64*1024;
+
+size_t madil_smem_bytes(int n, int lines, int single_storage)
+{
+  return (size_t)ADIL_NF*lines*(n + 1)*(single_storage ? sizeof(float) : sizeof(double));
+}
+
+int madil_lines(const adi_view *v, int d, int want)
+{
+  int n = adi_ncells(v, d), l;
+  for (l = want; l >= 1; --l)
+    if (madil_smem_bytes(n, l, adi_storage_float(v)) <= ADIL_SMEM_MAX) return l;
+  return 0;
+}
+
+/* cell a0 (0-based along d) of line l of the block: its point, for the
+ * block's first line b0 and cross position c */
+template <int D>
+__device__ static __forceinline__ int adil_point(const adi_view *v, int b0, int c, int l, int a0)
+{
+  int pc[3];
+  cell_index(D, a0 + 1, b0 + l, c, pc);
+  return adi_pt(v, pc[0], pc[1], pc[2]);
+}
+
+/* the block's cell idx (0 .. nl*n - 1): along d first for i-lines (the
+ * cells of a line are consecutive in memory), across the lines first
+ * otherwise (consecutive lines are consecutive i) */
+template <int D>
+__device__ static __forceinline__ void adil_cell(int idx, int n, int nl, int *l, int *a0)
+{
+  if (D == 1) {
+    *l = idx/n; *a0 = idx - *l*n;
+  } else {
+    *a0 = idx/nl; *l = idx - *a0*nl;
+  }
+}
+
+template <int D, typename T>
+__global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> view, int L)
+{
+  extern __shared__ __align__(16) unsigned char adil_raw[];
+  T *sm = reinterpret_cast<T *>(adil_raw);
+  const adi_view_wk<T> *v = &view;
+  const int single = adi_single(v);
+  const int n = adi_ncells(v, D), pitch = n + 1;
+  const int nb = D == 1 ? v->nj : v->ni;
+  const int b0 = 1 + (int)blockIdx.x*L, c = 1 + (int)blockIdx.y;
+  const int nl = min(L, nb - b0 + 1), ncell = nl*n, tid = (int)threadIdx.x, nt = (int)blockDim.x;
+  int idx, l, a0, p, s, m;
+  double lp[3], ln[3], lv[3], r[5], ch[5], dt;
+#define ADIL_S(f, ll, aa) sm[((f)*L + (ll))*pitch + (aa)]
+  /* phase 1: eigenvalue split once per cell; rdiag; lam+ into the flmp
+   * slot of the next cell, lam- into the flmn slot of the previous; stage 3 */
+  for (idx = tid; idx < ncell; idx += nt) {
+    adil_cell<D>(idx, n, nl, &l, &a0);
+    p = adil_point<D>(v, b0, c, l, a0);
+    adi_eig_split(v, D, p, lp, ln, lv);
+    dt = v->dtv[p];
+    for (s = 0; s < 3; ++s) {
+      ADIL_S(ADIL_RD + s, l, a0) = (T)adi2_rdiag(single, dt, lv[s]);
+      if (a0 + 1 < n) ADIL_S(ADIL_FP + s, l, a0 + 1) = (T)lp[s];
+      if (a0 > 0) ADIL_S(ADIL_FN + s, l, a0 - 1) = (T)ln[s];
+    }
+    adi_stage3_rhs(v, D, p, r);
+    adi_stage3_ch(v, D, p, r, ch);
+    for (m = 0; m < 5; ++m) ADIL_S(ADIL_WCH + m, l, a0) = (T)ch[m];
+  }
+  __syncthreads();
+  /* phase 2: flmp = -(dtv*lam+(a-1)), flmn = dtv*lam-(a+1)*rdiag, in place */
+  for (idx = tid; idx < ncell; idx += nt) {
+    adil_cell<D>(idx, n, nl, &l, &a0);
+    dt = v->dtv[adil_point<D>(v, b0, c, l, a0)];
+    for (s = 0; s < 3; ++s) {
+      ADIL_S(ADIL_FP + s, l, a0) = (T)(a0 > 0 ? adi2_flmp(single, dt, (double)ADIL_S(ADIL_FP + s, l, a0)) : 0.0);
+      ADIL_S(ADIL_FN + s, l, a0) = (T)(a0 + 1 < n ? adi2_flmn(single, dt, (double)ADIL_S(ADIL_FN + s, l, a0),
+                                                              (double)ADIL_S(ADIL_RD + s, l, a0))
+                                                  : 0.0);
+    }
+  }
+  __syncthreads();
+  /* phase 3: the recurrences of (line l, component m), ADIL_U steps' loads
+   * at a time */
+  if (tid < 5*nl) {
+    int a, u;
+    T x;
+    m = tid/nl; l = tid - m*nl;
+    s = adi_eig_of_char(m + 1) - 1;
+    T *W = &ADIL_S(ADIL_WCH + m, l, 0);
+    const T *P = &ADIL_S(ADIL_FP + s, l, 0), *N = &ADIL_S(ADIL_FN + s, l, 0), *R = &ADIL_S(ADIL_RD + s, l, 0);
+    x = (T)adi4x_fwd_first(single, (double)W[0], (double)R[0]);
+    W[0] = x;
+    for (a = 1; a + ADIL_U <= n; a += ADIL_U) {
+      T w[ADIL_U], f[ADIL_U], g[ADIL_U];
+#pragma unroll
+      for (u = 0; u < ADIL_U; ++u) { w[u] = W[a + u]; f[u] = P[a + u]; g[u] = R[a + u]; }
+#pragma unroll
+      for (u = 0; u < ADIL_U; ++u) {
+        x = (T)adi4x_fwd(single, (double)w[u], (double)f[u], (double)g[u], (double)x);
+        W[a + u] = x;
+      }
+    }
+    for (; a < n; ++a) {
+      x = (T)adi4x_fwd(single, (double)W[a], (double)P[a], (double)R[a], (double)x);
+      W[a] = x;
+    }
+    /* x is cell n's value */
+    for (a = n - 2; a - ADIL_U + 1 >= 0; a -= ADIL_U) {
+      T w[ADIL_U], f[ADIL_U];
+#pragma unroll
+      for (u = 0; u < ADIL_U; ++u) { w[u] = W[a - u]; f[u] = N[a - u]; }
+#pragma unroll
+      for (u = 0; u < ADIL_U; ++u) {
+        x = (T)adi4x_bwd(single, (double)w[u], (double)f[u], (double)x);
+        W[a - u] = x;
+      }
+    }
+    for (; a >= 0; --a) {
+      x = (T)adi4x_bwd(single, (double)W[a], (double)N[a], (double)x);
+      W[a] = x;
+    }
+  }
+  __syncthreads();
+  /* phase 4: stage 5 */
+  for (idx = tid; idx < ncell; idx += nt) {
+    adil_cell<D>(idx, n, nl, &l, &a0);
+    p = adil_point<D>(v, b0, c, l, a0);
+    for (m = 0; m < 5; ++m) ch[m] = (double)ADIL_S(ADIL_WCH + m, l, a0);
+    adi_stage5_from_ch(v, D, p, ch, r);
+    adi_stage5_store(v, D, p, r);
+  }
+#undef ADIL_S
+}
+
+template <typename T>
+static int launch_line(const adi_view *v, int d, int lines, int threads, cudaStream_t s)
+{
+  int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
+  size_t smem = madil_smem_bytes(adi_ncells(v, d), lines, sizeof(T) == sizeof(float));
+  dim3 grid((unsigned)m_div(nb, lines), (unsigned)nc, 1), block((unsigned)threads, 1, 1);
+  switch (d) {
+  case 1: m_adi_line_kernel<1, T><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
+  case 2: m_adi_line_kernel<2, T><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
+  default: m_adi_line_kernel<3, T><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
+  }
+  ADI_LAUNCH_CHECK("ADI_line");
+  return ADI_OK;
+}
+
+int mlaunch_adi_line(const adi_view *v, int d, m_shape sh, cudaStream_t s)
+{
+  int lines = madil_lines(v, d, sh.x), threads = sh.y;
+  if (lines < 1 || threads < 1 || threads > ADIL_MAXT) return ADI_ERR_CONFIG;
+  if (adi_storage_float(v)) return launch_line<float>(v, d, lines, threads, s);
+  return launch_line<double>(v, d, lines, threads, s);
+}
+
+template <typename T>
+static int setup_line(void)
+{
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<1, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)ADIL_SMEM_MAX));
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<2, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)ADIL_SMEM_MAX));
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)ADIL_SMEM_MAX));
+  return ADI_OK;
+}
+
+int madil_setup(void)
+{
+  int rc = setup_line<double>();
+  return rc != ADI_OK ? rc : setup_line<float>();
+}
