@@ -162,8 +162,9 @@ static int kernel_id(const char *name)
 static int shape_ok(const merged_state *m, int k, int d, m_shape s)
 {
   int t = s.x*s.y*s.z;
+  /* the line kernel's x is lines per block, y its threads */
+  if (k == MK_ADIL) return s.x >= 1 && s.x <= 64 && s.y >= 32 && s.y <= 512 && s.y % 32 == 0 && s.z == 1;
   if (s.x < 1 || s.y < 1 || s.z < 1 || t > 1024) return 0;
-  if (k == MK_ADIL) return s.z == 1 && s.x <= 64 && s.y <= 512 && s.y % 32 == 0;
   if (adi_merged_launch(k) != MKL_OWN || k == MK_ADI4) {
     if (s.z != 1) return 0;
     if (k == MK_ADI4 && d == 1) return madi4_smem_bytes(s) > 0;
@@ -347,8 +348,8 @@ static int tune(merged_state *m, const char *out_path, const double *q_host)
   static const m_shape ln[] = {{32, 1, 1}, {32, 2, 1}, {32, 4, 1}, {64, 1, 1}, {64, 2, 1}, {16, 4, 1},
                                {16, 8, 1}, {128, 1, 1}, {8, 8, 1}, {16, 2, 1}, {8, 4, 1}};
   /* the line kernel: lines per block at most (fewer where 64 KB cannot hold them), threads */
-  static const m_shape al[] = {{1, 64, 1}, {1, 128, 1}, {2, 128, 1}, {2, 256, 1}, {4, 128, 1}, {4, 256, 1},
-                               {4, 384, 1}, {4, 512, 1}, {8, 256, 1}, {8, 512, 1}};
+  static const m_shape al[] = {{1, 64, 1}, {1, 128, 1}, {2, 128, 1}, {2, 256, 1}, {2, 512, 1}, {4, 128, 1},
+                               {4, 256, 1}, {4, 384, 1}, {4, 512, 1}, {8, 256, 1}, {8, 512, 1}};
   const int reps = 5;
   FILE *f = fopen(out_path, "w");
   cudaDeviceProp prop;
