@@ -26,7 +26,7 @@
 enum { ADIL_NF = 14, ADIL_WCH = 0, ADIL_FP = 5, ADIL_FN = 8, ADIL_RD = 11, ADIL_U = 4, ADIL_MAXT = 512 };
 static const size_t ADIL_SMEM_MAX = 64*1024;
 
-size_t madil_smem_bytes(int n, int lines, int single_storage)
+static size_t madil_smem_bytes(int n, int lines, int single_storage)
 {
   return (size_t)ADIL_NF*lines*(n + 1)*(single_storage ? sizeof(float) : sizeof(double));
 }
@@ -173,10 +173,11 @@ static int launch_line(const adi_view *v, int d, int lines, int threads, cudaStr
   return ADI_OK;
 }
 
-int mlaunch_adi_line(const adi_view *v, int d, m_shape sh, cudaStream_t s)
+int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, cudaStream_t s)
 {
-  int lines = madil_lines(v, d, sh.x), threads = sh.y;
-  if (lines < 1 || threads < 1 || threads > ADIL_MAXT) return ADI_ERR_CONFIG;
+  if (lines < 1 || madil_smem_bytes(adi_ncells(v, d), lines, adi_storage_float(v)) > ADIL_SMEM_MAX ||
+      threads < 1 || threads > ADIL_MAXT)
+    return ADI_ERR_CONFIG;
   if (adi_storage_float(v)) return launch_line<float>(v, d, lines, threads, s);
   return launch_line<double>(v, d, lines, threads, s);
 }

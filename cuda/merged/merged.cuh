@@ -46,13 +46,12 @@ int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s
 size_t madi4_smem_bytes(m_shape sh);
 /* raise the kernels' dynamic shared-memory limits to 64 KB (once) */
 int mkernels_setup(void);
-/* every ADI stage of direction d (MS_ADIL, cuda/merged/adi_line.cu): sh.x
- * = lines per block at most, sh.y = threads per block (<= 512) */
-int mlaunch_adi_line(const adi_view *v, int d, m_shape sh, cudaStream_t s);
+/* every ADI stage of direction d (MS_ADIL, cuda/merged/adi_line.cu): lines
+ * per block (from madil_lines), threads per block (<= 512) */
+int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, cudaStream_t s);
 /* the lines per block (<= want) whose shared arrays fit in 64 KB; 0: not
  * even one line fits (the three-kernel path runs instead) */
 int madil_lines(const adi_view *v, int d, int want);
-size_t madil_smem_bytes(int n, int lines, int single_storage);
 /* the line kernels' dynamic shared-memory limits (once) */
 int madil_setup(void);
 

@@ -290,9 +290,10 @@ static int launch(merged_state *m, int k, int d)
     if (adi_merged_march(m->flags, d)) return mlaunch_flux_march(v, d, sh, d == 1, m->s);
     return mlaunch_flux_fused(v, d, sh, d == 1, m->s);
   case MK_ADI4: return mlaunch_adi4(v, d, sh, m->flags, m->s);
-  case MK_ADIL:
-    if (madil_lines(v, d, sh.x) > 0) return mlaunch_adi_line(v, d, sh, m->s);
-    return launch_adi_three(m, d);
+  case MK_ADIL: {
+    int lines = madil_lines(v, d, sh.x);
+    return lines > 0 ? mlaunch_adi_line(v, d, lines, sh.y, m->s) : launch_adi_three(m, d);
+  }
   default:
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged kernel %d has no launcher", k);
   }
