@@ -209,6 +209,7 @@ template <typename F> static inline hipError_t adi_hip_func_set_attribute(F *ker
 #define cudaEventDefault hipEventDefault
 #define cudaEventDisableTiming hipEventDisableTiming
 #define cudaDevAttrMaxSharedMemoryPerBlock hipDeviceAttributeMaxSharedMemoryPerBlock
+#define cudaDevAttrMaxSharedMemoryPerBlockOptin hipDeviceAttributeSharedMemPerBlockOptin
 #define cudaDevAttrWarpSize hipDeviceAttributeWarpSize
 #define cudaDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
 

@@ -74,8 +74,9 @@
  *             memory, the sweeps run there, stage 5 writes dq (q after d =
  *             3). The schedule: line(1) line(2) line(3). One domain only (a
  *             block of a decomposed grid sweeps across blocks); a line too
- *             long for 64 KB of shared memory runs ADI_kernel123, 4 and 5
- *             instead (cuda/merged/schedule.cu)
+ *             long for the kernel's shared memory (64 KB along i, the
+ *             device's opt-in limit along j and k) runs ADI_kernel123, 4
+ *             and 5 instead (cuda/merged/schedule.cu)
  */
 #ifndef ADIFLOW_MERGED_H
 #define ADIFLOW_MERGED_H

@@ -398,11 +398,11 @@ static int setup_storage(void)
   return ADI_OK;
 }
 
-int mkernels_setup(void)
+int mkernels_setup(size_t adil_cap[4])
 {
   int rc = setup_storage<double>();
   if (rc == ADI_OK) rc = setup_storage<float>();
-  return rc != ADI_OK ? rc : madil_setup();
+  return rc != ADI_OK ? rc : madil_setup(adil_cap);
 }
 
 template <typename T>

@@ -19,23 +19,28 @@
  * T: the storage of the shared arrays, double, or float in single mode
  * (every value there is a float then: the same bits as wkf holds).
  * Shared memory: 14 x L x (n + 1) x sizeof(T) bytes (pitch n + 1: the
- * sweep threads' rows fall in different banks), at most 64 KB (HIP's
- * limit); a longer line runs the three-kernel path (schedule.cu). */
+ * sweep threads' rows fall in different banks). Along i a line is a row
+ * of memory and the lines of a block share nothing: at most 64 KB, so that
+ * three blocks share an SM. Along j and k the lines of a block are
+ * consecutive i, so each plane of the block is one row segment of L cells:
+ * up to the device's opt-in limit (CUDA 227 KB, HIP 64 KB): 8 lines of
+ * doubles make 64-byte segments where 4 made 32-byte ones. A line too long
+ * for the limit runs the three-kernel path (schedule.cu). */
 #include "merged.cuh"
 
 enum { ADIL_NF = 14, ADIL_WCH = 0, ADIL_FP = 5, ADIL_FN = 8, ADIL_RD = 11, ADIL_U = 4, ADIL_MAXT = 512 };
-static const size_t ADIL_SMEM_MAX = 64*1024;
+static const size_t ADIL_SMEM_I = 64*1024;   /* along i (see above) */
 
 static size_t madil_smem_bytes(int n, int lines, int single_storage)
 {
   return (size_t)ADIL_NF*lines*(n + 1)*(single_storage ? sizeof(float) : sizeof(double));
 }
 
-int madil_lines(const adi_view *v, int d, int want)
+int madil_lines(const adi_view *v, int d, int want, const size_t cap[4])
 {
   int n = adi_ncells(v, d), l;
   for (l = want; l >= 1; --l)
-    if (madil_smem_bytes(n, l, adi_storage_float(v)) <= ADIL_SMEM_MAX) return l;
+    if (madil_smem_bytes(n, l, adi_storage_float(v)) <= cap[d]) return l;
   return 0;
 }
 
@@ -173,9 +178,9 @@ static int launch_line(const adi_view *v, int d, int lines, int threads, cudaStr
   return ADI_OK;
 }
 
-int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, cudaStream_t s)
+int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], cudaStream_t s)
 {
-  if (lines < 1 || madil_smem_bytes(adi_ncells(v, d), lines, adi_storage_float(v)) > ADIL_SMEM_MAX ||
+  if (lines < 1 || madil_smem_bytes(adi_ncells(v, d), lines, adi_storage_float(v)) > cap[d] ||
       threads < 1 || threads > ADIL_MAXT)
     return ADI_ERR_CONFIG;
   if (adi_storage_float(v)) return launch_line<float>(v, d, lines, threads, s);
@@ -183,19 +188,25 @@ int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, cudaStrea
 }
 
 template <typename T>
-static int setup_line(void)
+static int setup_line(const size_t cap[4])
 {
   ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<1, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)ADIL_SMEM_MAX));
+                                      (int)cap[1]));
   ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<2, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)ADIL_SMEM_MAX));
+                                      (int)cap[2]));
   ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)ADIL_SMEM_MAX));
+                                      (int)cap[3]));
   return ADI_OK;
 }
 
-int madil_setup(void)
+int madil_setup(size_t cap[4])
 {
-  int rc = setup_line<double>();
-  return rc != ADI_OK ? rc : setup_line<float>();
+  int dev = 0, optin = 0, rc;
+  ADI_GPU_CHECK(cudaGetDevice(&dev));
+  ADI_GPU_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  cap[0] = 0;
+  cap[1] = (size_t)optin < ADIL_SMEM_I ? (size_t)optin : ADIL_SMEM_I;
+  cap[2] = cap[3] = (size_t)optin;
+  rc = setup_line<double>(cap);
+  return rc != ADI_OK ? rc : setup_line<float>(cap);
 }

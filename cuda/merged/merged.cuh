@@ -3,7 +3,8 @@
  * schedule offers the bridge: cuda/common/schedules.cuh). Bodies:
  * cuda/common/adiflow_merged.h (new) and cuda/common/adiflow_stages.h (the
  * split family's, unchanged).
- * Portability (HIP): no warp-size constants, shared-memory tiles <= 64 KB,
+ * Portability (HIP): no warp-size constants, shared-memory tiles <= 64 KB
+ * (the line kernel along j and k: the device's opt-in limit, 64 KB on HIP),
  * CUDA graphs only in schedule.cu behind ADIFLOW_NO_GRAPHS. */
 #ifndef ADIFLOW_MERGED_CUH
 #define ADIFLOW_MERGED_CUH
@@ -44,15 +45,17 @@ int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s
 /* shared memory the i-sweep kernel needs for sh with the ADI work fields in
  * double (in float: half); 0 if sh is not allowed (for either storage) */
 size_t madi4_smem_bytes(m_shape sh);
-/* raise the kernels' dynamic shared-memory limits to 64 KB (once) */
-int mkernels_setup(void);
+/* raise the kernels' dynamic shared-memory limits (once): 64 KB, the line
+ * kernels' per direction into adil_cap[d] (madil_setup) */
+int mkernels_setup(size_t adil_cap[4]);
 /* every ADI stage of direction d (MS_ADIL, cuda/merged/adi_line.cu): lines
- * per block (from madil_lines), threads per block (<= 512) */
-int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, cudaStream_t s);
-/* the lines per block (<= want) whose shared arrays fit in 64 KB; 0: not
- * even one line fits (the three-kernel path runs instead) */
-int madil_lines(const adi_view *v, int d, int want);
-/* the line kernels' dynamic shared-memory limits (once) */
-int madil_setup(void);
+ * per block (from madil_lines with the same cap), threads per block (<= 512) */
+int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], cudaStream_t s);
+/* the lines per block (<= want) whose shared arrays fit in cap[d] bytes; 0:
+ * not even one line fits (the three-kernel path runs instead) */
+int madil_lines(const adi_view *v, int d, int want, const size_t cap[4]);
+/* the line kernels' dynamic shared-memory limits, set and returned in cap[d]
+ * (d = 1..3): 64 KB along i, the device's opt-in limit along j and k */
+int madil_setup(size_t cap[4]);
 
 #endif

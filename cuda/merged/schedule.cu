@@ -58,6 +58,7 @@ struct merged_state {
   adi_mstep steps[ADI_MAX_MSTEPS];
   int nsteps;
   m_shape shape[MK_COUNT][4];            /* [kernel][d] */
+  size_t adil_cap[4];                    /* ADI_line: shared memory per block at most, [d] */
   char table_from[512];
   int events_ready;
   cudaEvent_t ev[ADI_MAX_MSTEPS + 1];
@@ -291,8 +292,8 @@ static int launch(merged_state *m, int k, int d)
     return mlaunch_flux_fused(v, d, sh, d == 1, m->s);
   case MK_ADI4: return mlaunch_adi4(v, d, sh, m->flags, m->s);
   case MK_ADIL: {
-    int lines = madil_lines(v, d, sh.x);
-    return lines > 0 ? mlaunch_adi_line(v, d, lines, sh.y, m->s) : launch_adi_three(m, d);
+    int lines = madil_lines(v, d, sh.x, m->adil_cap);
+    return lines > 0 ? mlaunch_adi_line(v, d, lines, sh.y, m->adil_cap, m->s) : launch_adi_three(m, d);
   }
   default:
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged kernel %d has no launcher", k);
@@ -348,7 +349,7 @@ static int tune(merged_state *m, const char *out_path, const double *q_host)
                                {32, 1, 8}, {16, 1, 8}, {32, 2, 4}, {64, 1, 4}, {32, 1, 16}, {16, 2, 8}};
   static const m_shape ln[] = {{32, 1, 1}, {32, 2, 1}, {32, 4, 1}, {64, 1, 1}, {64, 2, 1}, {16, 4, 1},
                                {16, 8, 1}, {128, 1, 1}, {8, 8, 1}, {16, 2, 1}, {8, 4, 1}};
-  /* the line kernel: lines per block at most (fewer where 64 KB cannot hold them), threads */
+  /* the line kernel: lines per block at most (fewer where its shared memory cannot hold them), threads */
   static const m_shape al[] = {{1, 64, 1}, {1, 128, 1}, {2, 128, 1}, {2, 256, 1}, {2, 512, 1}, {4, 128, 1},
                                {4, 256, 1}, {4, 384, 1}, {4, 512, 1}, {8, 256, 1}, {8, 512, 1}};
   const int reps = 5;
@@ -436,7 +437,7 @@ static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, cons
   ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));
   find_table(m, prop.major, prop.minor,
              adi_settings_text("ADIFLOW_TUNE_TABLE", settings ? settings->tuning_table : NULL));
-  rc = mkernels_setup();
+  rc = mkernels_setup(m->adil_cap);
   if (rc != ADI_OK) return rc;
   ADI_GPU_CHECK(cudaMalloc((void **)&m->d_cfl, sizeof(double)));
   ADI_GPU_CHECK(cudaMallocHost((void **)&m->h_cfl, sizeof(double)));
