@@ -169,6 +169,19 @@ ADI_HD static inline int adi_modulo(int a, int n)
  * mirror, or its periodic image; walls need n >= 2) and writes only itself,
  * so the four ghosts of a line are independent: the GPU fills them in
  * parallel (cuda/split/bc_kernels.cu) ---- */
+/* the ghost g and its mirror cell m along a line of n cells: ghost layer
+ * `layer` (1, 2) on side `side` (1: below cell 1, 2: above cell n) */
+ADI_HD static inline void ghost_and_mirror(int n, int side, int layer, int *g, int *m)
+{
+  if (side == 1) {
+    *g = 1 - layer;           /* ghosts 0, -1 */
+    *m = layer;               /* mirror cells 1, 2 */
+  } else {
+    *g = n + layer;           /* ghosts n+1, n+2 */
+    *m = n + 1 - layer;       /* mirror cells n, n-1 */
+  }
+}
+
 ADI_HD static inline void bc_fill_ghost(const adi_view *v, int d, int b, int c, int side, int layer)
 {
   int n, g, m, bc, pg[3], pm[3], ig, im, comp;
@@ -180,13 +193,7 @@ ADI_HD static inline void bc_fill_ghost(const adi_view *v, int d, int b, int c, 
   if (bc == ADI_BC_LID) {
     uw = v->sp.lid_u; vw = v->sp.lid_v; ww = v->sp.lid_w;
   }
-  if (side == 1) {
-    g = 1 - layer;           /* ghosts 0, -1 */
-    m = layer;               /* mirror cells 1, 2 */
-  } else {
-    g = n + layer;           /* ghosts n+1, n+2 */
-    m = n + 1 - layer;       /* mirror cells n, n-1 */
-  }
+  ghost_and_mirror(n, side, layer, &g, &m);
   if (bc == ADI_BC_PERIODIC) m = 1 + adi_modulo(g - 1, n);
   cell_index(d, g, b, c, pg);
   cell_index(d, m, b, c, pm);
@@ -219,13 +226,7 @@ ADI_HD static inline void wall_temperature_ghost(const adi_view *v, int d, int b
   bc = v->sp.bc[2*d - 2 + side - 1];
   if (!v->phys[2*d - 2 + side - 1] || bc == ADI_BC_PERIODIC) return;
   n = adi_ncells(v, d);
-  if (side == 1) {
-    g = 1 - layer;
-    m = layer;
-  } else {
-    g = n + layer;
-    m = n + 1 - layer;
-  }
+  ghost_and_mirror(n, side, layer, &g, &m);
   cell_index(d, g, b, c, pg);
   cell_index(d, m, b, c, pm);
   ADI_F(v, qp, 6, adi_pt(v, pg[0], pg[1], pg[2])) =
