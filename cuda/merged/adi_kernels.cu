@@ -19,7 +19,10 @@
  *                 recurrences are independent, the arithmetic unchanged)
  * Bodies: cuda/common/adiflow_merged.h (adi12_point) and adiflow_stages.h
  * (adi4x_fwd_first/fwd/bwd: the recurrences in double, or in float with
- * implicit_precision = 'single', a branch on the grid's uniform flag).
+ * implicit_precision = 'single'). The sweep kernels take the precision of
+ * their operations as SP, a constant of the instantiation that the
+ * launcher picks from the grid's uniform flag, so the recurrences carry no
+ * branch between their steps.
  *
  * Storage of the ADI work fields (adi_view's wkf): every kernel here is a
  * template on T, the type they are stored in, and takes its view as an
@@ -100,12 +103,12 @@ int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int alig
 
 /* ---- sweeps, one thread per line (b, c) and per component group; U
  * points' loads issued before their recurrence steps ---- */
-template <int U, typename T>
+template <int U, typename T, int SP>
 __global__ void m_adi4_reg_kernel(adi_view_wk<T> v, int d, int nb, int nc, int mper)
 {
   int b = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x), c = 1 + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   int m0 = 1 + (int)blockIdx.z*mper, m1 = m0 + mper - 1, n, e, p1, pa, a, m, u, sx;
-  const int single = adi_single(&v);
+  const int single = SP;
   int pc[3];
   T x;
   if (b > nb || c > nc) return;
@@ -169,7 +172,7 @@ __global__ void m_adi4_reg_kernel(adi_view_wk<T> v, int d, int nb, int nc, int m
  * of the block; line l = threadIdx.x + blockDim.x*threadIdx.y is thread
  * l's. Chunk ch holds row offsets ch*16 .. ch*16+15 (i = offset - 1); only
  * i in 1..ni is read or written. ---- */
-template <typename T>
+template <typename T, int SP>
 __global__ void m_adi4_smem_i_kernel(adi_view_wk<T> v, int mper)
 {
   extern __shared__ double sm[];
@@ -177,7 +180,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view_wk<T> v, int mper)
   const int j0 = 1 + (int)(blockIdx.x*blockDim.x), k0 = 1 + (int)(blockIdx.y*blockDim.y);
   const int ni = v.ni, nch = (ni + 2 + ADI4_CH - 1)/ADI4_CH;
   const int active = j0 + (int)threadIdx.x <= v.nj && k0 + (int)threadIdx.y <= v.nk;
-  const int single = adi_single(&v);
+  const int single = SP;
   T *s0 = reinterpret_cast<T *>(sm), *s1 = s0 + L*ADI4_PITCH, *s2 = s0 + 2*L*ADI4_PITCH;
   int m0 = 1 + (int)blockIdx.z*mper, m1 = m0 + mper - 1, m, sx, ch, e, l, ii, i, jl, kl, idx;
   T x = 0;
@@ -268,7 +271,7 @@ template <typename T> struct tw_chunk {
   enum { CH = sizeof(T) == sizeof(double) ? 16 : 8, PITCH = CH + 1 };
 };
 
-template <typename T>
+template <typename T, int SP>
 __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view_wk<T> v, int mper)
 {
   constexpr int TW_CH = tw_chunk<T>::CH, TW_PITCH = tw_chunk<T>::PITCH;
@@ -278,7 +281,7 @@ __global__ void __launch_bounds__(128) m_adi4_warp_i_kernel(adi_view_wk<T> v, in
   const int nl = v.nj*v.nk, L = (int)blockIdx.x*nt + tid, ni = v.ni;
   const int nch = (ni + 2 + TW_CH - 1)/TW_CH;
   const int active = L < nl;
-  const int single = adi_single(&v);
+  const int single = SP;
   T *s0 = reinterpret_cast<T *>(sm), *s1 = s0 + nt*TW_PITCH, *s2 = s0 + 2*nt*TW_PITCH;
   int m0 = 1 + (int)blockIdx.y*mper, m1 = m0 + mper - 1, m, sx, ch, r, ii, i, off, idx;
   int base = -1, bb[TW_CH];
@@ -388,26 +391,28 @@ size_t madi4_smem_bytes(m_shape sh)
   return b <= ADI4_SMEM_MAX ? b : 0;
 }
 
-template <typename T>
+template <typename T, int SP>
 static int setup_storage(void)
 {
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_smem_i_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_smem_i_kernel<T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       ADI4_SMEM_MAX));
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_warp_i_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_warp_i_kernel<T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       ADI4_SMEM_MAX));
   return ADI_OK;
 }
 
 int mkernels_setup(size_t adil_cap[4])
 {
-  int rc = setup_storage<double>();
-  if (rc == ADI_OK) rc = setup_storage<float>();
+  int rc = setup_storage<double, 0>();
+  if (rc == ADI_OK) rc = setup_storage<double, 1>();
+  if (rc == ADI_OK) rc = setup_storage<float, 1>();
   return rc != ADI_OK ? rc : madil_setup(adil_cap);
 }
 
-template <typename T>
+template <typename T, int SP>
 static int launch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s)
 {
+  static_assert(SP == 1 || sizeof(T) == sizeof(double), "float storage is single mode");
   int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
   int mper = (flags & MS_COMP) ? 1 : 5;
   dim3 grid((unsigned)m_div(nb, sh.x), (unsigned)m_div(nc, sh.y), (unsigned)(5/mper));
@@ -416,14 +421,14 @@ static int launch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStre
     int nt = tw_lines(sh);
     size_t smem = (size_t)3*nt*tw_chunk<T>::PITCH*sizeof(T);
     dim3 g2((unsigned)m_div(v->nj*v->nk, nt), (unsigned)(5/mper), 1);
-    m_adi4_warp_i_kernel<T><<<g2, dim3((unsigned)nt, 1, 1), smem, s>>>(adi_view_as<T>(v), mper);
+    m_adi4_warp_i_kernel<T, SP><<<g2, dim3((unsigned)nt, 1, 1), smem, s>>>(adi_view_as<T>(v), mper);
   } else if ((flags & MS_SWEEP) && d == 1) {
     if (madi4_smem_bytes(sh) == 0) return ADI_ERR_CONFIG;
-    m_adi4_smem_i_kernel<T><<<grid, block, adi4_tiles_bytes(sh, sizeof(T)), s>>>(adi_view_as<T>(v), mper);
+    m_adi4_smem_i_kernel<T, SP><<<grid, block, adi4_tiles_bytes(sh, sizeof(T)), s>>>(adi_view_as<T>(v), mper);
   } else if (flags & MS_SWEEP) {
-    m_adi4_reg_kernel<ADI4_U, T><<<grid, block, 0, s>>>(adi_view_as<T>(v), d, nb, nc, mper);
+    m_adi4_reg_kernel<ADI4_U, T, SP><<<grid, block, 0, s>>>(adi_view_as<T>(v), d, nb, nc, mper);
   } else {
-    m_adi4_reg_kernel<1, T><<<grid, block, 0, s>>>(adi_view_as<T>(v), d, nb, nc, mper);
+    m_adi4_reg_kernel<1, T, SP><<<grid, block, 0, s>>>(adi_view_as<T>(v), d, nb, nc, mper);
   }
   ADI_LAUNCH_CHECK("ADI_kernel4 (merged)");
   return ADI_OK;
@@ -431,6 +436,7 @@ static int launch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStre
 
 int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s)
 {
-  if (adi_storage_float(v)) return launch_adi4<float>(v, d, sh, flags, s);
-  return launch_adi4<double>(v, d, sh, flags, s);
+  if (adi_storage_float(v)) return launch_adi4<float, 1>(v, d, sh, flags, s);
+  if (adi_single(v)) return launch_adi4<double, 1>(v, d, sh, flags, s);
+  return launch_adi4<double, 0>(v, d, sh, flags, s);
 }

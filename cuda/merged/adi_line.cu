@@ -17,7 +17,10 @@
  * host emulation's body: adi_eig_split, adi2_*, adi_stage3_rhs/_ch,
  * adi4x_*, adi_stage5_from_ch/_store; only where the values live differs.
  * T: the storage of the shared arrays, double, or float in single mode
- * (every value there is a float then: the same bits as wkf holds).
+ * (every value there is a float then: the same bits as wkf holds). SP:
+ * the precision of the operations, single mode or not, as a constant of
+ * the instantiation (the launch reads the grid's uniform flag): the
+ * recurrences of phase 3 then carry no branch between their steps.
  * Shared memory: 14 x L x (n + 1) x sizeof(T) bytes (pitch n + 1: the
  * sweep threads' rows fall in different banks). Along i a line is a row
  * of memory and the lines of a block share nothing: at most 64 KB, so that
@@ -67,13 +70,14 @@ __device__ static __forceinline__ void adil_cell(int idx, int n, int nl, int *l,
   }
 }
 
-template <int D, typename T>
+template <int D, typename T, int SP>
 __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> view, int L)
 {
+  static_assert(SP == 1 || sizeof(T) == sizeof(double), "float storage is single mode");
   extern __shared__ __align__(16) unsigned char adil_raw[];
   T *sm = reinterpret_cast<T *>(adil_raw);
   const adi_view_wk<T> *v = &view;
-  const int single = adi_single(v);
+  const int single = SP;
   const int n = adi_ncells(v, D), pitch = n + 1;
   const int nb = D == 1 ? v->nj : v->ni;
   const int b0 = 1 + (int)blockIdx.x*L, c = 1 + (int)blockIdx.y;
@@ -163,16 +167,16 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
 #undef ADIL_S
 }
 
-template <typename T>
+template <typename T, int SP>
 static int launch_line(const adi_view *v, int d, int lines, int threads, cudaStream_t s)
 {
   int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
   size_t smem = madil_smem_bytes(adi_ncells(v, d), lines, sizeof(T) == sizeof(float));
   dim3 grid((unsigned)m_div(nb, lines), (unsigned)nc, 1), block((unsigned)threads, 1, 1);
   switch (d) {
-  case 1: m_adi_line_kernel<1, T><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
-  case 2: m_adi_line_kernel<2, T><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
-  default: m_adi_line_kernel<3, T><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
+  case 1: m_adi_line_kernel<1, T, SP><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
+  case 2: m_adi_line_kernel<2, T, SP><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
+  default: m_adi_line_kernel<3, T, SP><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
   }
   ADI_LAUNCH_CHECK("ADI_line");
   return ADI_OK;
@@ -183,18 +187,19 @@ int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const siz
   if (lines < 1 || madil_smem_bytes(adi_ncells(v, d), lines, adi_storage_float(v)) > cap[d] ||
       threads < 1 || threads > ADIL_MAXT)
     return ADI_ERR_CONFIG;
-  if (adi_storage_float(v)) return launch_line<float>(v, d, lines, threads, s);
-  return launch_line<double>(v, d, lines, threads, s);
+  if (adi_storage_float(v)) return launch_line<float, 1>(v, d, lines, threads, s);
+  if (adi_single(v)) return launch_line<double, 1>(v, d, lines, threads, s);
+  return launch_line<double, 0>(v, d, lines, threads, s);
 }
 
-template <typename T>
+template <typename T, int SP>
 static int setup_line(const size_t cap[4])
 {
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<1, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<1, T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)cap[1]));
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<2, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<2, T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)cap[2]));
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)cap[3]));
   return ADI_OK;
 }
@@ -207,6 +212,7 @@ int madil_setup(size_t cap[4])
   cap[0] = 0;
   cap[1] = (size_t)optin < ADIL_SMEM_I ? (size_t)optin : ADIL_SMEM_I;
   cap[2] = cap[3] = (size_t)optin;
-  rc = setup_line<double>(cap);
-  return rc != ADI_OK ? rc : setup_line<float>(cap);
+  rc = setup_line<double, 0>(cap);
+  if (rc == ADI_OK) rc = setup_line<double, 1>(cap);
+  return rc != ADI_OK ? rc : setup_line<float, 1>(cap);
 }
