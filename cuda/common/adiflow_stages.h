@@ -93,6 +93,16 @@ static inline adi_view adi_make_view(const adi_solver_params *sp, double *q, dou
 
 /* a(i,j,k,m) of the Fortran for a field array a of the view, point p */
 #define ADI_F(v, a, m, p) ((v)->a[(ptrdiff_t)((m) - 1)*(v)->npts + (p)])
+/* The same element, read where no kernel that reads it this way writes the
+ * field (the implicit operator's reads of qp, sc and vol: only the
+ * primitives and the grid set them, in other launches): on the device
+ * through the read-only data cache (__ldg); the same value. */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define ADI_RO(x) __ldg(&(x))
+#else
+#define ADI_RO(x) (x)
+#endif
+#define ADI_FR(v, a, m, p) ADI_RO(ADI_F(v, a, m, p))
 
 /* ADI work field m (1-based, 1..ADI_NWORK_ADI: the Fortran's wk(i,j,k,m) of
  * lu_adi.f90) at point p, in wkf when the grid stores those fields as
@@ -487,11 +497,11 @@ ADI_HD static inline void adi_eig_split(const adi_view_t *v, int d, int p, doubl
 {
   int s0 = 3*(d - 1), s;
   double rho, c, mu, ucon, ck, lv, lam[3], av;
-  rho = ADI_F(v, qp, 1, p);
-  c = sqrt(v->sp.gamma*ADI_F(v, qp, 5, p)/rho);
-  mu = viscosity(&v->sp, ADI_F(v, qp, 6, p));
-  eigen_parts(&v->sp, rho, ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p), c, mu, v->vol[p],
-              ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &ucon, &ck, &lv);
+  rho = ADI_FR(v, qp, 1, p);
+  c = sqrt(v->sp.gamma*ADI_FR(v, qp, 5, p)/rho);
+  mu = viscosity(&v->sp, ADI_FR(v, qp, 6, p));
+  eigen_parts(&v->sp, rho, ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p), ADI_FR(v, qp, 4, p), c, mu, ADI_RO(v->vol[p]),
+              ADI_FR(v, sc, s0 + 1, p), ADI_FR(v, sc, s0 + 2, p), ADI_FR(v, sc, s0 + 3, p), &ucon, &ck, &lv);
   if (adi_single(v)) {
     float lpf[3], lnf[3], lvf[3];
     eigen_split_sp((float)ucon, (float)ck, (float)lv, lpf, lnf, lvf);
@@ -563,18 +573,18 @@ ADI_HD static ADI_FORCEINLINE void adi_stage3_ch(const adi_view_t *v, int d, int
 {
   int s0 = 3*(d - 1), m;
   double nx, ny, nz;
-  unit_normal(ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &nx, &ny, &nz);
+  unit_normal(ADI_FR(v, sc, s0 + 1, p), ADI_FR(v, sc, s0 + 2, p), ADI_FR(v, sc, s0 + 3, p), &nx, &ny, &nz);
   if (adi_single(v)) {
     float rf[5], chf[5];
     for (m = 0; m < 5; ++m) rf[m] = (float)r[m];
-    char_from_cons_sp(&v->sp, (float)ADI_F(v, qp, 1, p), (float)ADI_F(v, qp, 2, p), (float)ADI_F(v, qp, 3, p),
-                      (float)ADI_F(v, qp, 4, p), (float)ADI_F(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
+    char_from_cons_sp(&v->sp, (float)ADI_FR(v, qp, 1, p), (float)ADI_FR(v, qp, 2, p), (float)ADI_FR(v, qp, 3, p),
+                      (float)ADI_FR(v, qp, 4, p), (float)ADI_FR(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
                       rf, chf);
     for (m = 0; m < 5; ++m) ch[m] = (double)chf[m];
     return;
   }
-  char_from_cons(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
-                 ADI_F(v, qp, 5, p), nx, ny, nz, r, ch);
+  char_from_cons(&v->sp, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p), ADI_FR(v, qp, 4, p),
+                 ADI_FR(v, qp, 5, p), nx, ny, nz, r, ch);
 }
 
 ADI_VIEW_TEMPLATE
@@ -723,18 +733,18 @@ ADI_HD static ADI_FORCEINLINE void adi_stage5_from_ch(const adi_view_t *v, int d
 {
   int s0 = 3*(d - 1), m;
   double nx, ny, nz;
-  unit_normal(ADI_F(v, sc, s0 + 1, p), ADI_F(v, sc, s0 + 2, p), ADI_F(v, sc, s0 + 3, p), &nx, &ny, &nz);
+  unit_normal(ADI_FR(v, sc, s0 + 1, p), ADI_FR(v, sc, s0 + 2, p), ADI_FR(v, sc, s0 + 3, p), &nx, &ny, &nz);
   if (adi_single(v)) {
     float chf[5], rf[5];
     for (m = 0; m < 5; ++m) chf[m] = (float)ch[m];
-    cons_from_char_sp(&v->sp, (float)ADI_F(v, qp, 1, p), (float)ADI_F(v, qp, 2, p), (float)ADI_F(v, qp, 3, p),
-                      (float)ADI_F(v, qp, 4, p), (float)ADI_F(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
+    cons_from_char_sp(&v->sp, (float)ADI_FR(v, qp, 1, p), (float)ADI_FR(v, qp, 2, p), (float)ADI_FR(v, qp, 3, p),
+                      (float)ADI_FR(v, qp, 4, p), (float)ADI_FR(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
                       chf, rf);
     for (m = 0; m < 5; ++m) r[m] = (double)rf[m];
     return;
   }
-  cons_from_char(&v->sp, ADI_F(v, qp, 1, p), ADI_F(v, qp, 2, p), ADI_F(v, qp, 3, p), ADI_F(v, qp, 4, p),
-                 ADI_F(v, qp, 5, p), nx, ny, nz, ch, r);
+  cons_from_char(&v->sp, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p), ADI_FR(v, qp, 4, p),
+                 ADI_FR(v, qp, 5, p), nx, ny, nz, ch, r);
 }
 
 ADI_VIEW_TEMPLATE
