@@ -39,7 +39,7 @@ CFLAGS ?= -O2 -g -std=c11 -Wall -Wextra -ffp-contract=off -Iinclude
 NVFLAGS := -O3 -std=c++17 -Iinclude -Icuda/common -gencode arch=$(CUDA_PTX),code=$(CUDA_ARCH) \
            -gencode arch=$(CUDA_PTX),code=$(CUDA_PTX) -Xcompiler -Wall
 ifeq ($(STRICT),1)
-NVFLAGS += --fmad=false
+NVFLAGS += --fmad=false -DADIFLOW_STRICT
 endif
 ifeq ($(DEBUG),1)
 FFLAGS_USE := $(FFLAGS)

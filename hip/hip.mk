@@ -59,7 +59,7 @@ HIP_ARCHS_OK ?=
 HIP_MODE      = $(if $(filter 1,$(STRICT)),strict,fast)
 HIP_STAMP     = $(HIP_OBJ)/.hip-$(HIP_MODE)-$(subst :,_,$(subst $(hip_space),-,$(strip $(HIP_ARCHS_OK))))$(if $(filter 1,$(HIP_GRAPHS)),-graphs)
 HIPFLAGS_ALL  = $(HIPFLAGS) $(HIP_INC) $(addprefix --offload-arch=,$(HIP_ARCHS_OK)) \
-                $(if $(filter 1,$(STRICT)),-ffp-contract=off) $(if $(filter 1,$(HIP_GRAPHS)),-DADIFLOW_HIP_GRAPHS)
+                $(if $(filter 1,$(STRICT)),-ffp-contract=off -DADIFLOW_STRICT) $(if $(filter 1,$(HIP_GRAPHS)),-DADIFLOW_HIP_GRAPHS)
 
 .PHONY: hip hip-build hip-clean gpu-vendor-check
 

@@ -177,8 +177,8 @@ gpu_check() { # CASE
       fi
     else
       say "    residual norms, max relative difference GPU vs CPU over the history: $(paste \
-        <(grep -v '^#' "$d/cpu/residual.dat") <(grep -v '^#' "$g/residual.dat") | awk -v n=9 '
-        { for (c = 3; c <= 7; c++) { a = $c; b = $(c + n); d = a - b; if (d < 0) d = -d;
+        <(grep -v '^#' "$d/cpu/residual.dat") <(grep -v '^#' "$g/residual.dat") | awk '
+        { n = NF/2; for (c = 3; c <= 7; c++) { a = $c; b = $(c + n); d = a - b; if (d < 0) d = -d;
             m = (a < 0 ? -a : a); if (m > 0 && d/m > r) r = d/m } } END { printf "%.3e", r + 0 }')"
     fi
   fi

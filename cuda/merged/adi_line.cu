@@ -29,9 +29,15 @@
  * up to the device's opt-in limit (CUDA 227 KB, HIP 64 KB): 8 lines of
  * doubles make 64-byte segments where 4 made 32-byte ones. A line too long
  * for the limit runs the three-kernel path (schedule.cu). */
+#include <type_traits>
 #include "merged.cuh"
 
 enum { ADIL_NF = 14, ADIL_WCH = 0, ADIL_FP = 5, ADIL_FN = 8, ADIL_RD = 11, ADIL_U = 4, ADIL_MAXT = 512 };
+/* the fast build's scan of the recurrences (adil_sweep_scan) runs on lines
+ * of at least ADIL_SCAN_N cells: there the one thread per recurrence is
+ * what a block waits on; on shorter lines the scan's extra work costs more
+ * than its shorter chain saves (bench/log/2026-11-24-cfd.md) */
+enum { ADIL_SCAN_N = 256 };
 static const size_t ADIL_SMEM_I = 64*1024;   /* along i (see above) */
 
 static size_t madil_smem_bytes(int n, int lines, int single_storage)
@@ -70,6 +76,138 @@ __device__ static __forceinline__ void adil_cell(int idx, int n, int nl, int *l,
   }
 }
 
+#define ADIL_S(f, ll, aa) sm[((f)*L + (ll))*pitch + (aa)]
+
+/* phase 3 in the CPU's order (the strict build): thread tid < 5*nl runs the
+ * forward, then the backward recurrence of (line l, component m) alone,
+ * ADIL_U steps' loads at a time */
+template <typename T, int SP>
+__device__ static void adil_sweep_seq(T *sm, int L, int pitch, int n, int nl, int tid)
+{
+  const int single = SP;
+  const int m = tid/nl, l = tid - m*nl, s = adi_eig_of_char(m + 1) - 1;
+  T *W = &ADIL_S(ADIL_WCH + m, l, 0);
+  const T *P = &ADIL_S(ADIL_FP + s, l, 0), *N = &ADIL_S(ADIL_FN + s, l, 0), *R = &ADIL_S(ADIL_RD + s, l, 0);
+  int a, u;
+  T x;
+  x = (T)adi4x_fwd_first(single, (double)W[0], (double)R[0]);
+  W[0] = x;
+  for (a = 1; a + ADIL_U <= n; a += ADIL_U) {
+    T w[ADIL_U], f[ADIL_U], g[ADIL_U];
+#pragma unroll
+    for (u = 0; u < ADIL_U; ++u) { w[u] = W[a + u]; f[u] = P[a + u]; g[u] = R[a + u]; }
+#pragma unroll
+    for (u = 0; u < ADIL_U; ++u) {
+      x = (T)adi4x_fwd(single, (double)w[u], (double)f[u], (double)g[u], (double)x);
+      W[a + u] = x;
+    }
+  }
+  for (; a < n; ++a) {
+    x = (T)adi4x_fwd(single, (double)W[a], (double)P[a], (double)R[a], (double)x);
+    W[a] = x;
+  }
+  /* x is cell n's value */
+  for (a = n - 2; a - ADIL_U + 1 >= 0; a -= ADIL_U) {
+    T w[ADIL_U], f[ADIL_U];
+#pragma unroll
+    for (u = 0; u < ADIL_U; ++u) { w[u] = W[a - u]; f[u] = N[a - u]; }
+#pragma unroll
+    for (u = 0; u < ADIL_U; ++u) {
+      x = (T)adi4x_bwd(single, (double)w[u], (double)f[u], (double)x);
+      W[a - u] = x;
+    }
+  }
+  for (; a >= 0; --a) {
+    x = (T)adi4x_bwd(single, (double)W[a], (double)N[a], (double)x);
+    W[a] = x;
+  }
+}
+
+/* phase 3 of the fast build: each recurrence cut into C chunks of K
+ * consecutive cells, one lane each (the C lanes of a recurrence are in one
+ * warp). Forward, x(a) = (w(a) - flmp(a)*x(a-1))*rdiag(a), is affine in
+ * x(a-1): a lane composes its chunk's map x_out = A + B*x_in, the lanes
+ * combine their maps by a shuffle scan, and each lane runs its chunk again
+ * from its true entry value, storing. The backward recurrence, x(a) = w(a)
+ * - flmn(a)*x(a+1), the same from the other end. flmp = 0 at the first
+ * cell and flmn = 0 at the last (phase 2) make the ends need no case of
+ * their own. The same recurrences summed in another order: the strict
+ * build keeps adil_sweep_seq, the CPU's order. Precision of the operations:
+ * float in single mode (SP), as in adil_sweep_seq. */
+template <typename T, int SP>
+__device__ static void adil_sweep_scan(T *sm, int L, int pitch, int n, int nl, int tid, int nt)
+{
+  typedef typename std::conditional<SP == 1, float, double>::type S;
+  const int nrec = 5*nl;
+  const int wpc = (int)(sizeof(T)/4);       /* 4-byte bank words per value */
+  int C = 16, K, o;
+  /* lanes per recurrence: a power of two up to 16 that the block's threads
+   * cover, chunks of 4 cells at least */
+  while (C > 1 && (C*nrec > nt || 4*C > n)) C >>= 1;
+  /* chunk length: n/C rounded up, then up to K*wpc = 32/C modulo 64/C, so
+   * that the C lanes of a recurrence start their chunks in different
+   * shared-memory banks (chunks of 16 doubles put all 8 lanes in one) */
+  K = (n + C - 1)/C;
+  if (C > 1)
+    while ((K*wpc) % (64/C) != 32/C) ++K;
+  const int nscan = ((C*nrec + ADI_WARP_SIZE - 1)/ADI_WARP_SIZE)*ADI_WARP_SIZE;
+  if (tid >= nscan) return;                 /* whole warps from here on */
+  const int rec = tid/C, q = tid - rec*C;
+  const int a0 = min(n, q*K), a1 = min(n, a0 + K);
+  const int valid = rec < nrec;
+  const int m = valid ? rec/nl : 0, l = valid ? rec - m*nl : 0, s = adi_eig_of_char(m + 1) - 1;
+  T *W = &ADIL_S(ADIL_WCH + m, l, 0);
+  const T *P = &ADIL_S(ADIL_FP + s, l, 0), *N = &ADIL_S(ADIL_FN + s, l, 0), *R = &ADIL_S(ADIL_RD + s, l, 0);
+  int a;
+  S A = 0, B = 1, Ao, Bo, x;
+  /* forward: the chunk's map, the scan, the chunk again */
+  if (valid)
+    for (a = a0; a < a1; ++a) {
+      const S f = (S)P[a], r = (S)R[a];
+      A = ((S)W[a] - f*A)*r;
+      B = (-(f*B))*r;
+    }
+  for (o = 1; o < C; o <<= 1) {
+    Ao = adi_shfl_up(A, o, C);
+    Bo = adi_shfl_up(B, o, C);
+    if (q >= o) {
+      A = A + B*Ao;
+      B = B*Bo;
+    }
+  }
+  x = adi_shfl_up(A, 1, C);
+  if (q == 0) x = 0;
+  if (valid)
+    for (a = a0; a < a1; ++a) {
+      x = ((S)W[a] - (S)P[a]*x)*(S)R[a];
+      W[a] = (T)x;
+    }
+  /* backward */
+  A = 0;
+  B = 1;
+  if (valid)
+    for (a = a1 - 1; a >= a0; --a) {
+      const S f = (S)N[a];
+      A = (S)W[a] - f*A;
+      B = -(f*B);
+    }
+  for (o = 1; o < C; o <<= 1) {
+    Ao = adi_shfl_down(A, o, C);
+    Bo = adi_shfl_down(B, o, C);
+    if (q + o < C) {
+      A = A + B*Ao;
+      B = B*Bo;
+    }
+  }
+  x = adi_shfl_down(A, 1, C);
+  if (q == C - 1) x = 0;
+  if (valid)
+    for (a = a1 - 1; a >= a0; --a) {
+      x = (S)W[a] - (S)N[a]*x;
+      W[a] = (T)x;
+    }
+}
+
 template <int D, typename T, int SP>
 __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> view, int L)
 {
@@ -84,7 +222,6 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
   const int nl = min(L, nb - b0 + 1), ncell = nl*n, tid = (int)threadIdx.x, nt = (int)blockDim.x;
   int idx, l, a0, p, s, m;
   double lp[3], ln[3], lv[3], r[5], ch[5], dt;
-#define ADIL_S(f, ll, aa) sm[((f)*L + (ll))*pitch + (aa)]
   /* phase 1: eigenvalue split once per cell; rdiag; lam+ into the flmp
    * slot of the next cell, lam- into the flmn slot of the previous; stage 3 */
   for (idx = tid; idx < ncell; idx += nt) {
@@ -114,47 +251,14 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
     }
   }
   __syncthreads();
-  /* phase 3: the recurrences of (line l, component m), ADIL_U steps' loads
-   * at a time */
-  if (tid < 5*nl) {
-    int a, u;
-    T x;
-    m = tid/nl; l = tid - m*nl;
-    s = adi_eig_of_char(m + 1) - 1;
-    T *W = &ADIL_S(ADIL_WCH + m, l, 0);
-    const T *P = &ADIL_S(ADIL_FP + s, l, 0), *N = &ADIL_S(ADIL_FN + s, l, 0), *R = &ADIL_S(ADIL_RD + s, l, 0);
-    x = (T)adi4x_fwd_first(single, (double)W[0], (double)R[0]);
-    W[0] = x;
-    for (a = 1; a + ADIL_U <= n; a += ADIL_U) {
-      T w[ADIL_U], f[ADIL_U], g[ADIL_U];
-#pragma unroll
-      for (u = 0; u < ADIL_U; ++u) { w[u] = W[a + u]; f[u] = P[a + u]; g[u] = R[a + u]; }
-#pragma unroll
-      for (u = 0; u < ADIL_U; ++u) {
-        x = (T)adi4x_fwd(single, (double)w[u], (double)f[u], (double)g[u], (double)x);
-        W[a + u] = x;
-      }
-    }
-    for (; a < n; ++a) {
-      x = (T)adi4x_fwd(single, (double)W[a], (double)P[a], (double)R[a], (double)x);
-      W[a] = x;
-    }
-    /* x is cell n's value */
-    for (a = n - 2; a - ADIL_U + 1 >= 0; a -= ADIL_U) {
-      T w[ADIL_U], f[ADIL_U];
-#pragma unroll
-      for (u = 0; u < ADIL_U; ++u) { w[u] = W[a - u]; f[u] = N[a - u]; }
-#pragma unroll
-      for (u = 0; u < ADIL_U; ++u) {
-        x = (T)adi4x_bwd(single, (double)w[u], (double)f[u], (double)x);
-        W[a - u] = x;
-      }
-    }
-    for (; a >= 0; --a) {
-      x = (T)adi4x_bwd(single, (double)W[a], (double)N[a], (double)x);
-      W[a] = x;
-    }
-  }
+  /* phase 3: the recurrences of every (line l, component m) */
+#ifndef ADIFLOW_STRICT
+  if (n >= ADIL_SCAN_N)
+    adil_sweep_scan<T, SP>(sm, L, pitch, n, nl, tid, nt);
+  else
+#endif
+  if (tid < 5*nl)
+    adil_sweep_seq<T, SP>(sm, L, pitch, n, nl, tid);
   __syncthreads();
   /* phase 4: stage 5 */
   for (idx = tid; idx < ncell; idx += nt) {
