@@ -208,16 +208,30 @@ ADI_HD static inline void flux_face_g(const adi_view *v, int d, int p, double g[
 
 /* flux_stage4_point with the face values given: res(p) = r0 + (gh - gl),
  * r0 = 0 for the first direction when the reset is folded in (the CPU's
- * res = 0 then res = res + ..., the same bits, -0 included) */
+ * res = 0 then res = res + ..., the same bits, -0 included). In two parts
+ * for the GPU kernels: flux_res_old loads r0 before the block's barrier,
+ * so that the loads are in flight while the block waits (zero: r0 = 0, no
+ * load; set for every thread, so that r0 is not live across a kernel's
+ * loop), flux_res_store adds the face values after it. */
+ADI_HD static inline void flux_res_old(const adi_view *v, int p, int zero, double r0[5])
+{
+  int m;
+  for (m = 1; m <= 5; ++m) r0[m - 1] = zero ? 0.0 : ADI_F(v, res, m, p);
+}
+
+ADI_HD static inline void flux_res_store(const adi_view *v, int p, const double r0[5], const double gl[5],
+                                         const double gh[5])
+{
+  int m;
+  for (m = 1; m <= 5; ++m) ADI_F(v, res, m, p) = r0[m - 1] + (gh[m - 1] - gl[m - 1]);
+}
+
 ADI_HD static inline void flux_res_update(const adi_view *v, int p, int first, const double gl[5],
                                           const double gh[5])
 {
-  int m;
-  double r0;
-  for (m = 1; m <= 5; ++m) {
-    r0 = first ? 0.0 : ADI_F(v, res, m, p);
-    ADI_F(v, res, m, p) = r0 + (gh[m - 1] - gl[m - 1]);
-  }
+  double r0[5];
+  flux_res_old(v, p, first, r0);
+  flux_res_store(v, p, r0, gl, gh);
 }
 
 /* the fused flux at cell p the way the host emulation runs it: both faces'

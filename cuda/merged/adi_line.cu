@@ -223,18 +223,20 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
   int idx, l, a0, p, s, m;
   double lp[3], ln[3], lv[3], r[5], ch[5], dt;
   /* phase 1: eigenvalue split once per cell; rdiag; lam+ into the flmp
-   * slot of the next cell, lam- into the flmn slot of the previous; stage 3 */
+   * slot of the next cell, lam- into the flmn slot of the previous; stage 3.
+   * The right-hand side (res or dq, and dtv) is read first, so that its
+   * loads are in flight during the split */
   for (idx = tid; idx < ncell; idx += nt) {
     adil_cell<D>(idx, n, nl, &l, &a0);
     p = adil_point<D>(v, b0, c, l, a0);
-    adi_eig_split(v, D, p, lp, ln, lv);
+    adi_stage3_rhs(v, D, p, r);
     dt = v->dtv[p];
+    adi_eig_split(v, D, p, lp, ln, lv);
     for (s = 0; s < 3; ++s) {
       ADIL_S(ADIL_RD + s, l, a0) = (T)adi2_rdiag(single, dt, lv[s]);
       if (a0 + 1 < n) ADIL_S(ADIL_FP + s, l, a0 + 1) = (T)lp[s];
       if (a0 > 0) ADIL_S(ADIL_FN + s, l, a0 - 1) = (T)ln[s];
     }
-    adi_stage3_rhs(v, D, p, r);
     adi_stage3_ch(v, D, p, r, ch);
     for (m = 0; m < 5; ++m) ADIL_S(ADIL_WCH + m, l, a0) = (T)ch[m];
   }
@@ -260,13 +262,22 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
   if (tid < 5*nl)
     adil_sweep_seq<T, SP>(sm, L, pitch, n, nl, tid);
   __syncthreads();
-  /* phase 4: stage 5 */
+  /* phase 4: stage 5. Along k it ends in q = q + dq (adi_stage5_store):
+   * q is loaded first, so that its loads are in flight while the
+   * increments are formed (left to the compiler, they waited until after) */
   for (idx = tid; idx < ncell; idx += nt) {
+    double q0[5];
     adil_cell<D>(idx, n, nl, &l, &a0);
     p = adil_point<D>(v, b0, c, l, a0);
+    if (D == 3)
+      for (m = 0; m < 5; ++m) q0[m] = ADI_F(v, q, m + 1, p);
     for (m = 0; m < 5; ++m) ch[m] = (double)ADIL_S(ADIL_WCH + m, l, a0);
     adi_stage5_from_ch(v, D, p, ch, r);
-    adi_stage5_store(v, D, p, r);
+    if (D == 3) {
+      for (m = 0; m < 5; ++m) ADI_F(v, q, m + 1, p) = q0[m] + r[m];
+    } else {
+      adi_stage5_store(v, D, p, r);
+    }
   }
 #undef ADIL_S
 }

@@ -57,9 +57,10 @@ int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int ali
 /* ---- fused flux of direction D: the threads of a block compute
  * g = fc - fv at consecutive faces along D into shared memory, then every
  * thread but the last along D updates the cell between its face and the
- * next (flux_res_update: res = res + (g(face+1) - g(face)), the CPU's
- * order). Blocks overlap by one face along D. Faces 1..n+1 along D, cells
- * 1..n, interior across. ---- */
+ * next (res = res + (g(face+1) - g(face)), the CPU's order: res loaded by
+ * flux_res_old before the barrier, stored by flux_res_store after it).
+ * Blocks overlap by one face along D. Faces 1..n+1 along D, cells 1..n,
+ * interior across. ---- */
 template <int D>
 __global__ void m_flux_fused_kernel(adi_view v, int first)
 {
@@ -70,21 +71,23 @@ __global__ void m_flux_fused_kernel(adi_view v, int first)
   const int N[3] = {v.ni, v.nj, v.nk};
   const int nt = T[0]*T[1]*T[2], tid = t[0] + T[0]*(t[1] + T[1]*t[2]);
   const int bstride = D == 1 ? 1 : (D == 2 ? T[0] : T[0]*T[1]);
-  int c[3], a, valid = 1, m, p = 0;
-  double g[5], gh[5];
+  int c[3], a, valid = 1, upd, m, p = 0;
+  double g[5], gh[5], r0[5];
   for (a = 0; a < 3; ++a) {
     c[a] = 1 + B[a]*(T[a] - (a == D - 1 ? 1 : 0)) + t[a];
     if (c[a] > N[a] + (a == D - 1 ? 1 : 0)) valid = 0;
   }
+  upd = valid && t[D - 1] < T[D - 1] - 1 && c[D - 1] <= N[D - 1];   /* the thread updates cell p */
   if (valid) {
     p = adi_pt(&v, c[0], c[1], c[2]);
     flux_face_g_dir(&v, D, p, g);
     for (m = 0; m < 5; ++m) sg[m*nt + tid] = g[m];
   }
+  flux_res_old(&v, p, first || !upd, r0);
   __syncthreads();
-  if (valid && t[D - 1] < T[D - 1] - 1 && c[D - 1] <= N[D - 1]) {
+  if (upd) {
     for (m = 0; m < 5; ++m) gh[m] = sg[m*nt + tid + bstride];
-    flux_res_update(&v, p, first, g, gh);
+    flux_res_store(&v, p, r0, g, gh);
   }
 }
 
@@ -118,8 +121,9 @@ int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStre
  *    together).
  * The chunk c0 = 1 - T_D only computes the slopes of cells 0 and 1 and face
  * 1 (its last threads): one call site of each body. Residual update:
- * flux_res_update(gl = slot t, gh = slot t + 1), the CPU's order. Three
- * block barriers per chunk (two at order 1). ---- */
+ * flux_res_old before the faces' barrier, flux_res_store(gl = slot t, gh =
+ * slot t + 1) after it, the CPU's order. Three block barriers per chunk
+ * (two at order 1). ---- */
 enum { FM_MAXT = 256, FM_MAXT3 = 192, FM_MINB = 2 };
 /* threads per block at most: 256 (<= 128 registers), 192 along k (<= 168
  * registers: at 128 the k kernel spills) */
@@ -166,7 +170,7 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
   double *sc = sg + col*(TD + 1);            /* the column's face slots 0..TD */
   double *ss = o2 ? sg + 5*stride + col*(TD + 1) : NULL;   /* its slope slots */
   int c[3], a, valid = 1, m, p, e, c0, cd;
-  double carry[5], scarry[5], gl[5], gh[5], sl[5];
+  double carry[5], scarry[5], gl[5], gh[5], sl[5], r0[5];
   for (a = 0; a < 3; ++a) {
     c[a] = 1 + B[a]*T[a] + t[a];
     if (a != D - 1 && c[a] > N[a]) valid = 0;
@@ -185,13 +189,14 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
       __syncthreads();
     }
     if (valid && cd >= 0 && cd <= nd) fm_face<D>(&v, p + cd*e, sc, ss, td + 1, stride);
+    flux_res_old(&v, p + (cd - 1)*e, first || !(valid && cd >= 1 && cd <= nd), r0);
     __syncthreads();
     if (valid && cd >= 1 && cd <= nd) {
       for (m = 0; m < 5; ++m) {
         gl[m] = sc[m*stride + td];
         gh[m] = sc[m*stride + td + 1];
       }
-      flux_res_update(&v, p + (cd - 1)*e, first, gl, gh);
+      flux_res_store(&v, p + (cd - 1)*e, r0, gl, gh);
     }
     if (valid && td == 0)
       for (m = 0; m < 5; ++m) {
