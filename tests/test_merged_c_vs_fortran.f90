@@ -53,7 +53,7 @@ program test_merged_c_vs_fortran
   ! cuda/common/adiflow_merged.h, enum adi_merged_step_flag
   integer(c_int), parameter :: MS_ALIGN = 1, MS_SWEEP = 2, MS_TUNE = 4, MS_FUSE = 8, MS_COMP = 16, &
     MS_GRAPH = 32, MS_ADI123 = 64, MS_PT = 128, MS_FMARCH = 256, MS_TSWEEP = 512, MS_ADI5F = 1024, &
-    MS_ADIL = 2048, MS_ALL = 4095
+    MS_ADIL = 2048, MS_DEP = 4096, MS_ALL = 8191
   ! the default (all), each technique that changes the host schedule switched
   ! off alone (the ablation bench/device_merged.sh measures), and a few sets
   ! built up from none

@@ -45,6 +45,10 @@
  *   adi_gpu_allow_dynamic_shared  the opt-in NVIDIA needs above 48 KiB of
  *                                 dynamic shared memory; nothing to do on HIP
  *   ADI_PROP_SHMEM_PER_BLOCK(p)   the device's per-block shared-memory limit
+ *   adi_launch_dep, adi_dep_wait  a launch that may overlap the kernel before it
+ *                                 (CUDA's programmatic dependent launch), and the
+ *                                 wait such a kernel does first; on HIP an
+ *                                 ordinary launch and no wait
  *   ADI_HAS_HOPPER                1 only in device code compiled for sm_90+:
  *                                 the portable core uses sm_70 features only,
  *                                 anything Hopper-only sits behind this guard
@@ -118,6 +122,36 @@ template <typename F> static inline cudaError_t adi_gpu_allow_dynamic_shared(F *
   if (bytes <= ADI_SHMEM_DEFAULT_MAX) return cudaSuccess;
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
 }
+
+/* Programmatic dependent launch (sm_90 and later): a kernel started by
+ * adi_launch_dep(..., dep = 1, ...) may be scheduled while the kernel
+ * before it in the stream drains, so that its launch and set-up overlap
+ * that kernel's last blocks; before it touches global memory it calls
+ * adi_dep_wait(), which returns once the kernel before has finished and its
+ * writes are visible. dep = 0, or a kernel not launched this way: an
+ * ordinary launch (adi_dep_wait() returns at once). */
+__device__ __forceinline__ void adi_dep_wait(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+template <typename... P, typename... A>
+static inline cudaError_t adi_launch_dep(int dep, void (*kernel)(P...), dim3 grid, dim3 block, size_t smem,
+                                         cudaStream_t s, A... args)
+{
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute at[1];
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = s;
+  at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  at[0].val.programmaticStreamSerializationAllowed = dep ? 1 : 0;
+  cfg.attrs = at;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, kernel, static_cast<P>(args)...);
+}
 #endif /* __CUDACC__ */
 
 /* ====================================================================== HIP */
@@ -172,6 +206,17 @@ template <typename F> static inline hipError_t adi_gpu_allow_dynamic_shared(F *k
 {
   (void)kernel; (void)bytes;
   return hipSuccess;
+}
+
+/* no programmatic dependent launch: adi_launch_dep is an ordinary launch */
+__device__ __forceinline__ void adi_dep_wait(void) {}
+template <typename... P, typename... A>
+static inline hipError_t adi_launch_dep(int dep, void (*kernel)(P...), dim3 grid, dim3 block, size_t smem,
+                                        hipStream_t s, A... args)
+{
+  (void)dep;
+  kernel<<<grid, block, smem, s>>>(static_cast<P>(args)...);
+  return hipGetLastError();
 }
 
 /* CUDA's warp intrinsics, for code written the CUDA way (ROCm before 6.2 has

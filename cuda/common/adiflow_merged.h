@@ -77,6 +77,12 @@
  *             long for the kernel's shared memory (64 KB along i, the
  *             device's opt-in limit along j and k) runs ADI_kernel123, 4
  *             and 5 instead (cuda/merged/schedule.cu)
+ *   MS_DEP    the boundary, flux and ADI_line kernels launched so that each
+ *             may start while the kernel before it drains (CUDA's
+ *             programmatic dependent launch, adi_launch_dep): its blocks are
+ *             scheduled and set up, then wait (adi_dep_wait) until that
+ *             kernel is done; the gap between two kernels shrinks. Not in
+ *             a decomposed grid's blocks; an ordinary launch on HIP
  */
 #ifndef ADIFLOW_MERGED_H
 #define ADIFLOW_MERGED_H
@@ -87,8 +93,8 @@
 enum adi_merged_step_flag {
   MS_ALIGN = 1 << 0, MS_SWEEP = 1 << 1, MS_TUNE = 1 << 2, MS_FUSE = 1 << 3, MS_COMP = 1 << 4,
   MS_GRAPH = 1 << 5, MS_ADI123 = 1 << 6, MS_PT = 1 << 7, MS_FMARCH = 1 << 8, MS_TSWEEP = 1 << 9,
-  MS_ADI5F = 1 << 10, MS_ADIL = 1 << 11,
-  MS_ALL = (1 << 12) - 1
+  MS_ADI5F = 1 << 10, MS_ADIL = 1 << 11, MS_DEP = 1 << 12,
+  MS_ALL = (1 << 13) - 1
 };
 
 /* Whether the fused flux of direction d runs as the marching kernel. */

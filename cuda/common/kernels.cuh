@@ -67,6 +67,10 @@ __device__ static inline int adi_box_cell(const adi_box *b, int *i, int *j, int 
 /* boundary conditions (bc_kernels.cu) */
 int launch_bc_kernel(const adi_view *v, int d, cudaStream_t s);
 int launch_bc_temperature_kernel(const adi_view *v, int d, cudaStream_t s);
+/* the same, the launch allowed to overlap the kernel before it when dep
+ * (the merged family's step dep: adi_launch_dep) */
+int launch_bc_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s);
+int launch_bc_temperature_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s);
 /* primitives and local time step (timestep_kernels.cu) */
 int launch_primitives_kernel(const adi_view *v, cudaStream_t s);
 int launch_time_step_kernel(const adi_view *v, double cfl, cudaStream_t s);

@@ -222,6 +222,7 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
   const int nl = min(L, nb - b0 + 1), ncell = nl*n, tid = (int)threadIdx.x, nt = (int)blockDim.x;
   int idx, l, a0, p, s, m;
   double lp[3], ln[3], lv[3], r[5], ch[5], dt;
+  adi_dep_wait();
   /* phase 1: eigenvalue split once per cell; rdiag; lam+ into the flmp
    * slot of the next cell, lam- into the flmn slot of the previous; stage 3.
    * The right-hand side (res or dq, and dtv) is read first, so that its
@@ -283,28 +284,28 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
 }
 
 template <typename T, int SP>
-static int launch_line(const adi_view *v, int d, int lines, int threads, cudaStream_t s)
+static int launch_line(const adi_view *v, int d, int lines, int threads, int dep, cudaStream_t s)
 {
   int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
   size_t smem = madil_smem_bytes(adi_ncells(v, d), lines, sizeof(T) == sizeof(float));
   dim3 grid((unsigned)m_div(nb, lines), (unsigned)nc, 1), block((unsigned)threads, 1, 1);
   switch (d) {
-  case 1: m_adi_line_kernel<1, T, SP><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
-  case 2: m_adi_line_kernel<2, T, SP><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
-  default: m_adi_line_kernel<3, T, SP><<<grid, block, smem, s>>>(adi_view_as<T>(v), lines); break;
+  case 1: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<1, T, SP>, grid, block, smem, s, adi_view_as<T>(v), lines)); break;
+  case 2: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<2, T, SP>, grid, block, smem, s, adi_view_as<T>(v), lines)); break;
+  default: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<3, T, SP>, grid, block, smem, s, adi_view_as<T>(v), lines)); break;
   }
   ADI_LAUNCH_CHECK("ADI_line");
   return ADI_OK;
 }
 
-int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], cudaStream_t s)
+int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], int dep, cudaStream_t s)
 {
   if (lines < 1 || madil_smem_bytes(adi_ncells(v, d), lines, adi_storage_float(v)) > cap[d] ||
       threads < 1 || threads > ADIL_MAXT)
     return ADI_ERR_CONFIG;
-  if (adi_storage_float(v)) return launch_line<float, 1>(v, d, lines, threads, s);
-  if (adi_single(v)) return launch_line<double, 1>(v, d, lines, threads, s);
-  return launch_line<double, 0>(v, d, lines, threads, s);
+  if (adi_storage_float(v)) return launch_line<float, 1>(v, d, lines, threads, dep, s);
+  if (adi_single(v)) return launch_line<double, 1>(v, d, lines, threads, dep, s);
+  return launch_line<double, 0>(v, d, lines, threads, dep, s);
 }
 
 template <typename T, int SP>

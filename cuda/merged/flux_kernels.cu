@@ -19,6 +19,7 @@ __global__ void m_flux_point_kernel(adi_view view, int d, adi_box b, int x0, con
   int j = b.lo[1] + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   int k = b.lo[2] + (int)blockIdx.z;
   (void)cfl;
+  adi_dep_wait();
   if (i < b.lo[0] || i > b.hi[0] || j > b.hi[1] || k > b.hi[2]) return;
 #define ADI_X(id, name, launch, box, body) ADI_MK_BODY_##launch(id, body)
   ADI_MERGED_KERNELS(ADI_X) {}
@@ -26,13 +27,14 @@ __global__ void m_flux_point_kernel(adi_view view, int d, adi_box b, int x0, con
 }
 
 template <int K>
-static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int align, const double *cfl,
+static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int align, const double *cfl, int dep,
                         cudaStream_t s)
 {
   int x0 = m_x0(&b, align);
   dim3 grid((unsigned)m_div(b.hi[0] - x0 + 1, sh.x), (unsigned)m_div(b.hi[1] - b.lo[1] + 1, sh.y),
             (unsigned)(b.hi[2] - b.lo[2] + 1));
-  m_flux_point_kernel<K><<<grid, dim3((unsigned)sh.x, (unsigned)sh.y, 1), 0, s>>>(*v, d, b, x0, cfl);
+  ADI_GPU_CHECK(adi_launch_dep(dep, m_flux_point_kernel<K>, grid, dim3((unsigned)sh.x, (unsigned)sh.y, 1), 0, s, *v, d,
+                               b, x0, cfl));
   ADI_LAUNCH_CHECK("merged point kernel (flux family)");
   return ADI_OK;
 }
@@ -40,10 +42,10 @@ static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int ali
 /* d = 0 for the undirected kinds (primitives, time step), as the schedule
  * gives them */
 #define ADI_MK_CASE_FLUXPT(id, box) \
-  case MK_##id: return launch_point<MK_##id>(v, d, adi_stage_box(v, box, d), sh, align, d_cfl, s);
+  case MK_##id: return launch_point<MK_##id>(v, d, adi_stage_box(v, box, d), sh, align, d_cfl, dep, s);
 #define ADI_MK_CASE_ADIPT(id, box)
 #define ADI_MK_CASE_OWN(id, box)
-int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int align, const double *d_cfl,
+int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int align, const double *d_cfl, int dep,
                        cudaStream_t s)
 {
   switch (kernel) {
@@ -70,6 +72,7 @@ __global__ void m_flux_fused_kernel(adi_view v, int first)
   const int B[3] = {(int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z};
   const int N[3] = {v.ni, v.nj, v.nk};
   const int nt = T[0]*T[1]*T[2], tid = t[0] + T[0]*(t[1] + T[1]*t[2]);
+  adi_dep_wait();
   const int bstride = D == 1 ? 1 : (D == 2 ? T[0] : T[0]*T[1]);
   int c[3], a, valid = 1, upd, m, p = 0;
   double g[5], gh[5], r0[5];
@@ -91,7 +94,7 @@ __global__ void m_flux_fused_kernel(adi_view v, int first)
   }
 }
 
-int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s)
+int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, int dep, cudaStream_t s)
 {
   int T[3] = {sh.x, sh.y, sh.z}, N[3] = {v->ni, v->nj, v->nk}, G[3], a;
   size_t smem = (size_t)5*sh.x*sh.y*sh.z*sizeof(double);
@@ -99,9 +102,9 @@ int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStre
   for (a = 0; a < 3; ++a) G[a] = a == d - 1 ? m_div(N[a], T[a] - 1) : m_div(N[a], T[a]);
   dim3 grid((unsigned)G[0], (unsigned)G[1], (unsigned)G[2]), block((unsigned)sh.x, (unsigned)sh.y, (unsigned)sh.z);
   switch (d) {
-  case 1: m_flux_fused_kernel<1><<<grid, block, smem, s>>>(*v, first); break;
-  case 2: m_flux_fused_kernel<2><<<grid, block, smem, s>>>(*v, first); break;
-  default: m_flux_fused_kernel<3><<<grid, block, smem, s>>>(*v, first); break;
+  case 1: ADI_GPU_CHECK(adi_launch_dep(dep, m_flux_fused_kernel<1>, grid, block, smem, s, *v, first)); break;
+  case 2: ADI_GPU_CHECK(adi_launch_dep(dep, m_flux_fused_kernel<2>, grid, block, smem, s, *v, first)); break;
+  default: ADI_GPU_CHECK(adi_launch_dep(dep, m_flux_fused_kernel<3>, grid, block, smem, s, *v, first)); break;
   }
   ADI_LAUNCH_CHECK("flux_fused");
   return ADI_OK;
@@ -171,6 +174,7 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
   double *ss = o2 ? sg + 5*stride + col*(TD + 1) : NULL;   /* its slope slots */
   int c[3], a, valid = 1, m, p, e, c0, cd;
   double carry[5], scarry[5], gl[5], gh[5], sl[5], r0[5];
+  adi_dep_wait();
   for (a = 0; a < 3; ++a) {
     c[a] = 1 + B[a]*T[a] + t[a];
     if (a != D - 1 && c[a] > N[a]) valid = 0;
@@ -228,12 +232,12 @@ static int march_capacity(int d, int nt, size_t smem, int *cap)
   return ADI_OK;
 }
 
-int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s)
+int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, int dep, cudaStream_t s)
 {
   int T[3] = {sh.x, sh.y, sh.z}, N[3] = {v->ni, v->nj, v->nk}, G[3], a, nt = sh.x*sh.y*sh.z, cap = 0, rc;
   size_t smem = (size_t)5*fm_buffers(v)*(nt/T[d - 1])*(T[d - 1] + 1)*sizeof(double);
   /* a shape the marching kernel cannot take: the fused kernel instead */
-  if (nt > FM_BOUND(d) || smem > 48*1024) return mlaunch_flux_fused(v, d, sh, first, s);
+  if (nt > FM_BOUND(d) || smem > 48*1024) return mlaunch_flux_fused(v, d, sh, first, dep, s);
   for (a = 0; a < 3; ++a) G[a] = a == d - 1 ? 1 : m_div(N[a], T[a]);
   /* One block per column tile: a small grid gives too few blocks to fill
    * the device (at 64^3 along j, 128 blocks for 132 SMs), and the fused
@@ -241,12 +245,12 @@ int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStre
    * device holds at once, the fused kernel runs instead (the same numbers). */
   rc = march_capacity(d, nt, smem, &cap);
   if (rc != ADI_OK) return rc;
-  if (2*G[0]*G[1]*G[2] < cap) return mlaunch_flux_fused(v, d, sh, first, s);
+  if (2*G[0]*G[1]*G[2] < cap) return mlaunch_flux_fused(v, d, sh, first, dep, s);
   dim3 grid((unsigned)G[0], (unsigned)G[1], (unsigned)G[2]), block((unsigned)sh.x, (unsigned)sh.y, (unsigned)sh.z);
   switch (d) {
-  case 1: m_flux_march_kernel<1><<<grid, block, smem, s>>>(*v, first); break;
-  case 2: m_flux_march_kernel<2><<<grid, block, smem, s>>>(*v, first); break;
-  default: m_flux_march_kernel<3><<<grid, block, smem, s>>>(*v, first); break;
+  case 1: ADI_GPU_CHECK(adi_launch_dep(dep, m_flux_march_kernel<1>, grid, block, smem, s, *v, first)); break;
+  case 2: ADI_GPU_CHECK(adi_launch_dep(dep, m_flux_march_kernel<2>, grid, block, smem, s, *v, first)); break;
+  default: ADI_GPU_CHECK(adi_launch_dep(dep, m_flux_march_kernel<3>, grid, block, smem, s, *v, first)); break;
   }
   ADI_LAUNCH_CHECK("flux_fused (marching)");
   return ADI_OK;

@@ -32,14 +32,14 @@ static inline int m_x0(const adi_box *b, int align)
 /* the point kernels (one thread per cell): the kinds whose launch column in
  * ADI_MERGED_KERNELS is FLUXPT (d_cfl: the CFL number on the device, for
  * the time step), and ADIPT */
-int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int align, const double *d_cfl,
+int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int align, const double *d_cfl, int dep,
                        cudaStream_t s);
 int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s);
 /* fused flux of direction d (sh.{x,y,z}: block, the extent along d >= 2) */
-int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s);
+int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, int dep, cudaStream_t s);
 /* fused flux of direction d, marching along d (MS_FMARCH): sh = the
  * block (extent along d: the chunk), at most 256 threads */
-int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, cudaStream_t s);
+int mlaunch_flux_march(const adi_view *v, int d, m_shape sh, int first, int dep, cudaStream_t s);
 /* sweeps: sh = lines per block (x, y across d); flags: MS_SWEEP, MS_COMP */
 int mlaunch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStream_t s);
 /* shared memory the i-sweep kernel needs for sh with the ADI work fields in
@@ -50,7 +50,7 @@ size_t madi4_smem_bytes(m_shape sh);
 int mkernels_setup(size_t adil_cap[4]);
 /* every ADI stage of direction d (MS_ADIL, cuda/merged/adi_line.cu): lines
  * per block (from madil_lines with the same cap), threads per block (<= 512) */
-int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], cudaStream_t s);
+int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], int dep, cudaStream_t s);
 /* the lines per block (<= want) whose shared arrays fit in cap[d] bytes; 0:
  * not even one line fits (the three-kernel path runs instead) */
 int madil_lines(const adi_view *v, int d, int want, const size_t cap[4]);

@@ -73,7 +73,7 @@ struct merged_state {
 static const struct { const char *name; int flag; } step_names[] = {
   {"align", MS_ALIGN}, {"sweep", MS_SWEEP}, {"tune", MS_TUNE}, {"fuse", MS_FUSE}, {"comp", MS_COMP},
   {"graph", MS_GRAPH}, {"adi123", MS_ADI123}, {"pt", MS_PT}, {"fmarch", MS_FMARCH}, {"tsweep", MS_TSWEEP},
-  {"adi5f", MS_ADI5F}, {"adiline", MS_ADIL},
+  {"adi5f", MS_ADI5F}, {"adiline", MS_ADIL}, {"dep", MS_DEP},
 };
 
 /* The technique flags of a merged_steps text ("all", "none", names, "-name"
@@ -278,22 +278,25 @@ static int launch(merged_state *m, int k, int d)
   const adi_view *v = &m->v;
   m_shape sh = (m->flags & MS_TUNE) ? m->shape[k][d] : default_shape(k, d);
   int align = (m->flags & MS_ALIGN) != 0;
+  /* MS_DEP: launches that may overlap the kernel before; not between a
+   * block's kernels, whose halo exchanges run in between */
+  int dep = (m->flags & MS_DEP) != 0 && m->block == NULL;
   switch (adi_merged_launch(k)) {   /* the launch column of ADI_MERGED_KERNELS */
-  case MKL_FLUXPT: return mlaunch_flux_point(v, k, d, sh, align, m->d_cfl, m->s);
+  case MKL_FLUXPT: return mlaunch_flux_point(v, k, d, sh, align, m->d_cfl, dep, m->s);
   case MKL_ADIPT: return mlaunch_adi_point(v, k, d, sh, align, m->s);
   default: break;
   }
   switch (k) {
-  case MK_BC: return launch_bc_kernel(v, d, m->s);
-  case MK_WALLT: return launch_bc_temperature_kernel(v, d, m->s);
+  case MK_BC: return launch_bc_kernel_dep(v, d, dep, m->s);
+  case MK_WALLT: return launch_bc_temperature_kernel_dep(v, d, dep, m->s);
   case MK_RES_ZERO: return launch_res_zero(v, m->s);
   case MK_FLUXF:
-    if (adi_merged_march(m->flags, d)) return mlaunch_flux_march(v, d, sh, d == 1, m->s);
-    return mlaunch_flux_fused(v, d, sh, d == 1, m->s);
+    if (adi_merged_march(m->flags, d)) return mlaunch_flux_march(v, d, sh, d == 1, dep, m->s);
+    return mlaunch_flux_fused(v, d, sh, d == 1, dep, m->s);
   case MK_ADI4: return mlaunch_adi4(v, d, sh, m->flags, m->s);
   case MK_ADIL: {
     int lines = madil_lines(v, d, sh.x, m->adil_cap);
-    return lines > 0 ? mlaunch_adi_line(v, d, lines, sh.y, m->adil_cap, m->s) : launch_adi_three(m, d);
+    return lines > 0 ? mlaunch_adi_line(v, d, lines, sh.y, m->adil_cap, dep, m->s) : launch_adi_three(m, d);
   }
   default:
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged kernel %d has no launcher", k);

@@ -27,6 +27,7 @@ static adi_box ghost_box(const adi_view *v, int stage, int d)
 __global__ void bc_kernel(adi_view v, int d, adi_box b)
 {
   int bb, cc, g;
+  adi_dep_wait();
   if (!adi_box_cell(&b, &bb, &cc, &g)) return;
   if (d == 1) {
     bc_fill_line(&v, d, bb, cc);
@@ -35,17 +36,21 @@ __global__ void bc_kernel(adi_view v, int d, adi_box b)
   }
 }
 
-int launch_bc_kernel(const adi_view *v, int d, cudaStream_t s)
+/* dep: the launch may overlap the kernel before it (adi_launch_dep) */
+int launch_bc_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s)
 {
   adi_box b = ghost_box(v, ST_BC, d);
-  bc_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
+  ADI_GPU_CHECK(adi_launch_dep(dep, bc_kernel, adi_grid_dim(&b), adi_block_dim(), 0, s, *v, d, b));
   ADI_LAUNCH_CHECK("bc_kernel");
   return ADI_OK;
 }
 
+int launch_bc_kernel(const adi_view *v, int d, cudaStream_t s) { return launch_bc_kernel_dep(v, d, 0, s); }
+
 __global__ void bc_temperature_kernel(adi_view v, int d, adi_box b)
 {
   int bb, cc, g;
+  adi_dep_wait();
   if (!adi_box_cell(&b, &bb, &cc, &g)) return;
   if (d == 1) {
     wall_temperature_line(&v, d, bb, cc);
@@ -54,10 +59,15 @@ __global__ void bc_temperature_kernel(adi_view v, int d, adi_box b)
   }
 }
 
-int launch_bc_temperature_kernel(const adi_view *v, int d, cudaStream_t s)
+int launch_bc_temperature_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s)
 {
   adi_box b = ghost_box(v, ST_WALLT, d);
-  bc_temperature_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
+  ADI_GPU_CHECK(adi_launch_dep(dep, bc_temperature_kernel, adi_grid_dim(&b), adi_block_dim(), 0, s, *v, d, b));
   ADI_LAUNCH_CHECK("bc_temperature_kernel");
   return ADI_OK;
+}
+
+int launch_bc_temperature_kernel(const adi_view *v, int d, cudaStream_t s)
+{
+  return launch_bc_temperature_kernel_dep(v, d, 0, s);
 }
