@@ -151,6 +151,25 @@ ADI_HD static ADI_FORCEINLINE void muscl_cell_slope(const adi_view *v, int d, in
                         ADI_F(v, qp, m, p + s) - ADI_F(v, qp, m, p));
 }
 
+/* muscl_cell_slope in two parts, for a kernel that loads a slope's operands
+ * ahead of the barrier before it: the primitives of cells p - s, p, p + s
+ * (qn[3*(m-1) + 0..2]), then the slope from them (the same operations) */
+ADI_HD static ADI_FORCEINLINE void muscl_cell_loads(const adi_view *v, int d, int p, double qn[15])
+{
+  int s = adi_stride(v, d), m;
+  for (m = 1; m <= 5; ++m) {
+    qn[3*(m - 1)] = ADI_F(v, qp, m, p - s);
+    qn[3*(m - 1) + 1] = ADI_F(v, qp, m, p);
+    qn[3*(m - 1) + 2] = ADI_F(v, qp, m, p + s);
+  }
+}
+
+ADI_HD static ADI_FORCEINLINE void muscl_slope_of(const adi_view *v, const double qn[15], double sl[5])
+{
+  int m;
+  for (m = 0; m < 5; ++m) sl[m] = limiter(&v->sp, qn[3*m + 1] - qn[3*m], qn[3*m + 2] - qn[3*m + 1]);
+}
+
 /* the convective flux at face p of direction d from the slopes of its two
  * cells: ql = q(p - s) + 0.5*sl, qr = q(p) - 0.5*sr (order 2) */
 ADI_HD static ADI_FORCEINLINE void flux_face_conv_slopes(const adi_view *v, int d, int p, const double sl[5],

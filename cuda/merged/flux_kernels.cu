@@ -173,7 +173,7 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
   double *sc = sg + col*(TD + 1);            /* the column's face slots 0..TD */
   double *ss = o2 ? sg + 5*stride + col*(TD + 1) : NULL;   /* its slope slots */
   int c[3], a, valid = 1, m, p, e, c0, cd;
-  double carry[5], scarry[5], gl[5], gh[5], sl[5], r0[5];
+  double carry[5], scarry[5], gl[5], gh[5], sl[5], r0[5], qn[15];
   adi_dep_wait();
   for (a = 0; a < 3; ++a) {
     c[a] = 1 + B[a]*T[a] + t[a];
@@ -182,12 +182,14 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
   c[D - 1] = 1;
   e = adi_stride(&v, D);
   p = adi_pt(&v, c[0], c[1], c[2]);          /* cell 1 of the column along D */
+  cd = 1 - TD + td;
+  if (o2 && valid && cd >= -1 && cd <= nd) muscl_cell_loads(&v, D, p + cd*e, qn);
 #pragma unroll 1
   for (c0 = 1 - TD; c0 <= nd; c0 += TD) {
     cd = c0 + td;                            /* the thread's cell cd + 1 and face cd + 1 */
     if (o2) {
       if (valid && cd >= -1 && cd <= nd) {
-        muscl_cell_slope(&v, D, p + cd*e, sl);
+        muscl_slope_of(&v, qn, sl);          /* its operands were loaded before the last barrier */
         for (m = 0; m < 5; ++m) ss[m*stride + td + 1] = sl[m];
       }
       __syncthreads();
@@ -201,6 +203,13 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
         gh[m] = sc[m*stride + td + 1];
       }
       flux_res_store(&v, p + (cd - 1)*e, r0, gl, gh);
+    }
+    /* the next chunk's slope operands, in flight across the barrier below
+     * (set on every path, so that qn is not live through the face phase) */
+    if (o2 && valid && cd + TD >= -1 && cd + TD <= nd) {
+      muscl_cell_loads(&v, D, p + (cd + TD)*e, qn);
+    } else {
+      for (m = 0; m < 15; ++m) qn[m] = 0.0;
     }
     if (valid && td == 0)
       for (m = 0; m < 5; ++m) {
