@@ -116,7 +116,9 @@ int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, int dep,
  * cell (or face) c0 - 1 + s of the chunk that starts at cell c0:
  *  - slopes (order 2): each thread computes the limited slope of one cell
  *    (muscl_cell_slope, cells 0..n+1), once; slot 0 is the previous
- *    chunk's last slope, carried;
+ *    chunk's last slope, carried. Its operands are loaded one chunk ahead
+ *    (muscl_cell_loads after the residual update, muscl_slope_of at the
+ *    top of the next chunk), in flight across the chunk's last barrier;
  *  - faces: each thread computes g = fc - fv at one face from the two
  *    cells' slopes (faces 1..n+1), exactly once; slot 0 carried likewise.
  *    The convective part is stored first, the viscous part subtracted by
