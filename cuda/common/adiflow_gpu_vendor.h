@@ -128,8 +128,8 @@ template <typename F> static inline cudaError_t adi_gpu_allow_dynamic_shared(F *
  * before it in the stream drains, so that its launch and set-up overlap
  * that kernel's last blocks; before it touches global memory it calls
  * adi_dep_wait(), which returns once the kernel before has finished and its
- * writes are visible. dep = 0, or a kernel not launched this way: an
- * ordinary launch (adi_dep_wait() returns at once). */
+ * writes are visible. It needs compute capability 9.0 (the caller checks).
+ * dep = 0: an ordinary launch (adi_dep_wait() then returns at once). */
 __device__ __forceinline__ void adi_dep_wait(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -142,12 +142,16 @@ static inline cudaError_t adi_launch_dep(int dep, void (*kernel)(P...), dim3 gri
 {
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute at[1];
+  if (!dep) {
+    kernel<<<grid, block, smem, s>>>(static_cast<P>(args)...);
+    return cudaGetLastError();
+  }
   cfg.gridDim = grid;
   cfg.blockDim = block;
   cfg.dynamicSmemBytes = smem;
   cfg.stream = s;
   at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  at[0].val.programmaticStreamSerializationAllowed = dep ? 1 : 0;
+  at[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = at;
   cfg.numAttrs = 1;
   return cudaLaunchKernelEx(&cfg, kernel, static_cast<P>(args)...);

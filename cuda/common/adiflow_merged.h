@@ -81,8 +81,9 @@
  *             may start while the kernel before it drains (CUDA's
  *             programmatic dependent launch, adi_launch_dep): its blocks are
  *             scheduled and set up, then wait (adi_dep_wait) until that
- *             kernel is done; the gap between two kernels shrinks. Not in
- *             a decomposed grid's blocks; an ordinary launch on HIP
+ *             kernel is done; the gap between two kernels shrinks. Only on
+ *             compute capability 9.0 and later, not in a decomposed grid's
+ *             blocks; an ordinary launch on HIP
  */
 #ifndef ADIFLOW_MERGED_H
 #define ADIFLOW_MERGED_H

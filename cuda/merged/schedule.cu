@@ -278,9 +278,7 @@ static int launch(merged_state *m, int k, int d)
   const adi_view *v = &m->v;
   m_shape sh = (m->flags & MS_TUNE) ? m->shape[k][d] : default_shape(k, d);
   int align = (m->flags & MS_ALIGN) != 0;
-  /* MS_DEP: launches that may overlap the kernel before; not between a
-   * block's kernels, whose halo exchanges run in between */
-  int dep = (m->flags & MS_DEP) != 0 && m->block == NULL;
+  int dep = (m->flags & MS_DEP) != 0;   /* launches that may overlap the kernel before (merged_setup) */
   switch (adi_merged_launch(k)) {   /* the launch column of ADI_MERGED_KERNELS */
   case MKL_FLUXPT: return mlaunch_flux_point(v, k, d, sh, align, m->d_cfl, dep, m->s);
   case MKL_ADIPT: return mlaunch_adi_point(v, k, d, sh, align, m->s);
@@ -440,6 +438,9 @@ static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, cons
   ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));
   find_table(m, prop.major, prop.minor,
              adi_settings_text("ADIFLOW_TUNE_TABLE", settings ? settings->tuning_table : NULL));
+  /* programmatic dependent launch: compute capability 9.0 and later, and
+   * not between a block's kernels, whose halo exchanges run in between */
+  if (block != NULL || prop.major < 9 || ADI_GPU_HIP) m->flags &= ~MS_DEP;
   rc = mkernels_setup(m->adil_cap);
   if (rc != ADI_OK) return rc;
   ADI_GPU_CHECK(cudaMalloc((void **)&m->d_cfl, sizeof(double)));
