@@ -3,7 +3,8 @@
 !> Cells are numbered 1..n in each direction with ng=2 ghost layers, so a
 !> field is declared a(-1:ldi-2, -1:nj+2, -1:nk+2). The leading dimension
 !> ldi is ni+4 rounded up to a multiple of 16 doubles (128 bytes) so that
-!> every i-line starts on an aligned address on the device as well; it comes
+!> the same cell of every i-line has the same alignment (the device fields
+!> put cell i = 1 on a 128-byte boundary, cuda/api/grid.cu); it comes
 !> from the bridge's one formula (adi_layout_ldi, include/adiflow_bridge.h,
 !> through fortran/grid_layout_c.c). The C side addresses cell (i,j,k) as
 !> (i+1) + ldi*((j+1) + ldj*(k+1)) (0-based).

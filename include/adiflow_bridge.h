@@ -35,7 +35,9 @@ enum adi_kernel_family { ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1 };
 
 /* The field layout of fortran/grid_layout.f90 (its own copy of this rule
  * is the reference): 2 ghost layers on each side, rows padded to a
- * multiple of 16 doubles (128 bytes), so that every row starts aligned.
+ * multiple of 16 doubles (128 bytes), so that the same cell of every row
+ * has the same alignment (on the device, the first interior cell is on a
+ * 128-byte boundary: cuda/api/grid.cu).
  * adi_gpu_init refuses parameters whose ldi, ldj, ldk disagree. */
 enum { ADI_LAYOUT_GHOSTS = 2, ADI_LAYOUT_ALIGN = 16 };
 

@@ -44,21 +44,40 @@ int adi_gpu_grid_block(adi_gpu_grid *g, const char *fn, const adi_block_hooks **
 
 /* ---------------------------------------------------------------- memory */
 
+/* Fields of npts points (alloc_bytes) start row_shift bytes into their
+ * allocation: cell i = 1 of every i-line then sits on a 128-byte boundary
+ * (a float field's on a 64-byte one: its rows are 64-byte multiples). The
+ * leading dimension ldi is a multiple of 16 elements, and cell i = 1 is
+ * element ADI_LAYOUT_GHOSTS of its line, so without the shift the first
+ * interior cells of a line straddle one more 32-byte sector than they fill:
+ * a warp's 32 cells of an i-line touch 9 sectors instead of 8, a row segment
+ * of 8 cells (the line kernels along j and k) 3 instead of 2. */
+static size_t row_shift(size_t es) { return 128 - (size_t)ADI_LAYOUT_GHOSTS*es; }
+
+static void free_field(void *p, size_t es)
+{
+  if (p != NULL) cudaFree((char *)p - row_shift(es));
+}
+
 static void free_all(adi_gpu_grid *g)
 {
-  double **fields[] = {&g->v.q, &g->v.qp, &g->v.res, &g->v.dq, &g->v.dtv, &g->v.wk, &g->d_plane, &g->d_norms,
-                        &g->d_mrows, &g->d_mplane, &g->d_forcing, &g->d_q0};
+  double **fields[] = {&g->v.q, &g->v.qp, &g->v.res, &g->v.dq, &g->v.dtv, &g->v.wk, &g->d_forcing, &g->d_q0};
+  double **scratch[] = {&g->d_plane, &g->d_norms, &g->d_mrows, &g->d_mplane};
   const double **cfields[] = {&g->v.sf, &g->v.sc, &g->v.vol};
   size_t a;
   for (a = 0; a < sizeof fields/sizeof fields[0]; ++a) {
-    if (*fields[a]) cudaFree(*fields[a]);
+    free_field(*fields[a], sizeof(double));
     *fields[a] = NULL;
   }
+  for (a = 0; a < sizeof scratch/sizeof scratch[0]; ++a) {
+    if (*scratch[a]) cudaFree(*scratch[a]);
+    *scratch[a] = NULL;
+  }
   for (a = 0; a < sizeof cfields/sizeof cfields[0]; ++a) {
-    if (*cfields[a]) cudaFree((void *)*cfields[a]);
+    free_field((void *)*cfields[a], sizeof(double));
     *cfields[a] = NULL;
   }
-  if (g->v.wkf) cudaFree(g->v.wkf);
+  free_field(g->v.wkf, sizeof(float));
   g->v.wkf = NULL;
   if (g->h_norms) cudaFreeHost(g->h_norms);
   g->h_norms = NULL;
@@ -75,12 +94,15 @@ static void free_all(adi_gpu_grid *g)
   g->bytes = 0;
 }
 
-/* ncomp fields of npts elements of es bytes each */
+/* ncomp fields of npts elements of es bytes each, row_shift bytes into an
+ * allocation (aligned to 256 bytes at least) that free_field frees */
 static int alloc_bytes(adi_gpu_grid *g, void **p, int ncomp, size_t es)
 {
   size_t n = (size_t)g->v.npts*(size_t)ncomp*es;
-  ADI_GPU_CHECK(cudaMalloc(p, n));
-  g->bytes += n;
+  char *base = NULL;
+  ADI_GPU_CHECK(cudaMalloc((void **)&base, n + row_shift(es)));
+  *p = base + row_shift(es);
+  g->bytes += n + row_shift(es);
   ADI_GPU_CHECK(cudaMemset(*p, 0, n));   /* defined values everywhere, as allocate_fields */
   return ADI_OK;
 }

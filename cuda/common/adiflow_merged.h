@@ -26,8 +26,9 @@
  * cuda/merged/schedule.cu); the default is all of them, and switching one
  * off at a time measures each one (what is kept here is what that default
  * and those single-technique ablations reach):
- *   MS_ALIGN  (paper 2) aligned access: blocks start at the first point of
- *             a row (i = -1, a 128-byte boundary), not at i = 1
+ *   MS_ALIGN  (paper 2) aligned access: point kernels' blocks start on a
+ *             128-byte boundary (i = 1 modulo 16: the fields are allocated
+ *             with cell i = 1 on one), not at a box's first point (i = -1)
  *   MS_SWEEP  (paper 3) i-sweeps through shared-memory tiles (lines x 17),
  *             j/k sweeps with loads batched in registers
  *   MS_TUNE   (paper 5) per-kernel block shapes from the tuning table

@@ -22,11 +22,14 @@ typedef struct m_shape {
 static inline int m_div(int a, int b) { return (a + b - 1)/b; }
 
 /* first i of the blocks of a point kernel over box b: the box's own first
- * cell, or (MS_ALIGN) the first point of the row (i = -1: ldi is a multiple
- * of 16, so rows start on 128-byte boundaries) */
+ * cell, or (MS_ALIGN) the last i <= it with i = 1 modulo 16. The fields are
+ * allocated so that cell i = 1 of every row sits on a 128-byte boundary
+ * (row_shift, cuda/api/grid.cu; ldi is a multiple of 16), and so does every
+ * 16th cell after it: over the whole box (i from -1) the blocks start at
+ * i = -15 */
 static inline int m_x0(const adi_box *b, int align)
 {
-  return align ? ((b->lo[0] + 1) & ~15) - 1 : b->lo[0];
+  return align ? ((b->lo[0] - 1) & ~15) + 1 : b->lo[0];
 }
 
 /* the point kernels (one thread per cell): the kinds whose launch column in

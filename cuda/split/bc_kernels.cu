@@ -1,11 +1,11 @@
 /* Boundary conditions: ghost-cell fill of direction d over the full
  * cross-section of lines (b, c) across d, ghosts included. The four ghosts
- * of a line are independent (bc_fill_ghost). Along j and k one thread fills
- * one ghost, blockIdx.z = 2*(side - 1) + layer - 1: one thread per line ran
- * the four one after the other, a chain of dependent loads. Along i (d = 1)
- * one thread still fills the whole line (bc_fill_line): there a line's
- * ghosts and mirror cells of a side share 32-byte sectors, and spreading
- * them over threads (per ghost or per side) was slower on large grids. The
+ * of a line are independent (bc_fill_ghost): one thread fills one ghost,
+ * blockIdx.z = 2*(side - 1) + layer - 1; one thread per line ran the four
+ * one after the other, a chain of dependent loads. Along i that chain was
+ * kept while a side's ghosts and mirror cells shared one 32-byte sector;
+ * with cell i = 1 on a 128-byte boundary (cuda/api/grid.cu) they no longer
+ * do, and one thread per ghost is the faster there too. The
  * bridge launches d = 1, 2, 3 one after another, as
  * apply_boundary_conditions loops, so edge and corner ghosts get the values
  * of the CPU.
@@ -14,13 +14,12 @@
  * Mirror: fortran/boundary_conditions.f90. */
 #include "kernels.cuh"
 
-/* the lines' box with its third extent over the threads of a line: one
- * along i, the four ghosts along j and k */
+/* the lines' box with its third extent over the four ghosts of a line */
 static adi_box ghost_box(const adi_view *v, int stage, int d)
 {
   adi_box b = adi_stage_box(v, stage, d);
   b.lo[2] = 0;
-  b.hi[2] = d == 1 ? 0 : 3;
+  b.hi[2] = 3;
   return b;
 }
 
@@ -29,11 +28,7 @@ __global__ void bc_kernel(adi_view v, int d, adi_box b)
   int bb, cc, g;
   adi_dep_wait();
   if (!adi_box_cell(&b, &bb, &cc, &g)) return;
-  if (d == 1) {
-    bc_fill_line(&v, d, bb, cc);
-  } else {
-    bc_fill_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
-  }
+  bc_fill_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
 }
 
 /* dep: the launch may overlap the kernel before it (adi_launch_dep) */
@@ -52,11 +47,7 @@ __global__ void bc_temperature_kernel(adi_view v, int d, adi_box b)
   int bb, cc, g;
   adi_dep_wait();
   if (!adi_box_cell(&b, &bb, &cc, &g)) return;
-  if (d == 1) {
-    wall_temperature_line(&v, d, bb, cc);
-  } else {
-    wall_temperature_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
-  }
+  wall_temperature_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
 }
 
 int launch_bc_temperature_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s)
