@@ -460,9 +460,22 @@ ADI_HD static inline double adi2_flmp(int single, double dt, double lamp)
   return single ? (double)(-((float)dt*(float)lamp)) : -(dt*lamp);
 }
 
+/* flmn's two products in their order: dtv*lam- (adi2_flmn_part), then
+ * times rdiag (adi2_flmn_of); the line kernel forms them in different
+ * phases */
+ADI_HD static inline double adi2_flmn_part(int single, double dt, double lamn)
+{
+  return single ? (double)((float)dt*(float)lamn) : dt*lamn;
+}
+
+ADI_HD static inline double adi2_flmn_of(int single, double part, double rdg)
+{
+  return single ? (double)((float)part*(float)rdg) : part*rdg;
+}
+
 ADI_HD static inline double adi2_flmn(int single, double dt, double lamn, double rdg)
 {
-  return single ? (double)((float)dt*(float)lamn*(float)rdg) : dt*lamn*rdg;
+  return adi2_flmn_of(single, adi2_flmn_part(single, dt, lamn), rdg);
 }
 
 /* ---- ADI_kernel4's recurrences, one element each (adi_stage4_line) ---- */

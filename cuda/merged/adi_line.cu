@@ -4,14 +4,13 @@
  * increments (5) and the sweep coefficients flmp, flmn, rdiag (3 each) in
  * shared memory, so none of them goes through global memory:
  *   phase 1  per cell (all threads): the eigenvalue split, once - rdiag
- *            stored, lam+ put where the next cell's flmp needs it, lam-
- *            where the previous cell's flmn does; the right-hand side and
+ *            stored; with the neighbours' dtv, the next cell's flmp from
+ *            lam+ and the previous cell's flmn up to its rdiag factor from
+ *            lam- (stage 2; 0 at the line's ends); the right-hand side and
  *            its characteristic increments (stage 3)
- *   phase 2  per cell: flmp, flmn from the neighbours' lam+- in place
- *            (stage 2; 0 at the line's ends)
- *   phase 3  per (line, component): the forward and backward recurrences
- *            (stage 4), in shared memory
- *   phase 4  per cell: the increments back to conservative ones, into dq
+ *   phase 2  per (line, component): the forward and backward recurrences
+ *            (stage 4), in shared memory; the backward one completes flmn
+ *   phase 3  per cell: the increments back to conservative ones, into dq
  *            (q = q + dq after d = 3) (stage 5)
  * The operations are those of adi_line (cuda/common/adiflow_merged.h), the
  * host emulation's body: adi_eig_split, adi2_*, adi_stage3_rhs/_ch,
@@ -20,7 +19,7 @@
  * (every value there is a float then: the same bits as wkf holds). SP:
  * the precision of the operations, single mode or not, as a constant of
  * the instantiation (the launch reads the grid's uniform flag): the
- * recurrences of phase 3 then carry no branch between their steps.
+ * recurrences of phase 2 then carry no branch between their steps.
  * Shared memory: 14 x L x (n + 1) x sizeof(T) bytes (pitch n + 1: the
  * sweep threads' rows fall in different banks). Along i a line is a row
  * of memory and the lines of a block share nothing: at most 64 KB, so that
@@ -78,9 +77,10 @@ __device__ static __forceinline__ void adil_cell(int idx, int n, int nl, int *l,
 
 #define ADIL_S(f, ll, aa) sm[((f)*L + (ll))*pitch + (aa)]
 
-/* phase 3 in the CPU's order (the strict build): thread tid < 5*nl runs the
+/* phase 2 in the CPU's order (the strict build): thread tid < 5*nl runs the
  * forward, then the backward recurrence of (line l, component m) alone,
- * ADIL_U steps' loads at a time */
+ * ADIL_U steps' loads at a time. The flmn slots hold dtv*lam- (phase 1):
+ * times rdiag (adi2_flmn_of) is flmn, the product adi2_flmn forms */
 template <typename T, int SP>
 __device__ static void adil_sweep_seq(T *sm, int L, int pitch, int n, int nl, int tid)
 {
@@ -110,7 +110,7 @@ __device__ static void adil_sweep_seq(T *sm, int L, int pitch, int n, int nl, in
   for (a = n - 2; a - ADIL_U + 1 >= 0; a -= ADIL_U) {
     T w[ADIL_U], f[ADIL_U];
 #pragma unroll
-    for (u = 0; u < ADIL_U; ++u) { w[u] = W[a - u]; f[u] = N[a - u]; }
+    for (u = 0; u < ADIL_U; ++u) { w[u] = W[a - u]; f[u] = (T)adi2_flmn_of(single, (double)N[a - u], (double)R[a - u]); }
 #pragma unroll
     for (u = 0; u < ADIL_U; ++u) {
       x = (T)adi4x_bwd(single, (double)w[u], (double)f[u], (double)x);
@@ -118,19 +118,19 @@ __device__ static void adil_sweep_seq(T *sm, int L, int pitch, int n, int nl, in
     }
   }
   for (; a >= 0; --a) {
-    x = (T)adi4x_bwd(single, (double)W[a], (double)N[a], (double)x);
+    x = (T)adi4x_bwd(single, (double)W[a], adi2_flmn_of(single, (double)N[a], (double)R[a]), (double)x);
     W[a] = x;
   }
 }
 
-/* phase 3 of the fast build: each recurrence cut into C chunks of K
+/* phase 2 of the fast build: each recurrence cut into C chunks of K
  * consecutive cells, one lane each (the C lanes of a recurrence are in one
  * warp). Forward, x(a) = (w(a) - flmp(a)*x(a-1))*rdiag(a), is affine in
  * x(a-1): a lane composes its chunk's map x_out = A + B*x_in, the lanes
  * combine their maps by a shuffle scan, and each lane runs its chunk again
  * from its true entry value, storing. The backward recurrence, x(a) = w(a)
  * - flmn(a)*x(a+1), the same from the other end. flmp = 0 at the first
- * cell and flmn = 0 at the last (phase 2) make the ends need no case of
+ * cell and flmn = 0 at the last (phase 1) make the ends need no case of
  * their own. The same recurrences summed in another order: the strict
  * build keeps adil_sweep_seq, the CPU's order. Precision of the operations:
  * float in single mode (SP), as in adil_sweep_seq. */
@@ -187,7 +187,7 @@ __device__ static void adil_sweep_scan(T *sm, int L, int pitch, int n, int nl, i
   B = 1;
   if (valid)
     for (a = a1 - 1; a >= a0; --a) {
-      const S f = (S)N[a];
+      const S f = (S)adi2_flmn_of(SP, (double)N[a], (double)R[a]);
       A = (S)W[a] - f*A;
       B = -(f*B);
     }
@@ -203,7 +203,7 @@ __device__ static void adil_sweep_scan(T *sm, int L, int pitch, int n, int nl, i
   if (q == C - 1) x = 0;
   if (valid)
     for (a = a1 - 1; a >= a0; --a) {
-      x = (S)W[a] - (S)N[a]*x;
+      x = (S)W[a] - (S)adi2_flmn_of(SP, (double)N[a], (double)R[a])*x;
       W[a] = (T)x;
     }
 }
@@ -220,41 +220,37 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
   const int nb = D == 1 ? v->nj : v->ni;
   const int b0 = 1 + (int)blockIdx.x*L, c = 1 + (int)blockIdx.y;
   const int nl = min(L, nb - b0 + 1), ncell = nl*n, tid = (int)threadIdx.x, nt = (int)blockDim.x;
+  const int e = adi_stride(v, D);
   int idx, l, a0, p, s, m;
   double lp[3], ln[3], lv[3], r[5], ch[5], dt;
   adi_dep_wait();
-  /* phase 1: eigenvalue split once per cell; rdiag; lam+ into the flmp
-   * slot of the next cell, lam- into the flmn slot of the previous; stage 3.
-   * The right-hand side (res or dq, and dtv) is read first, so that its
-   * loads are in flight during the split */
+  /* phase 1: eigenvalue split once per cell; rdiag; with the neighbours'
+   * dtv, flmp of the next cell (from lam+) and the first product of flmn
+   * of the previous one (dtv*lam-: its rdiag is that cell's, phase 2
+   * multiplies); 0 at the line's ends; stage 3. The right-hand side (res or
+   * dq, and dtv) is read first, so that its loads are in flight during the
+   * split */
   for (idx = tid; idx < ncell; idx += nt) {
+    double dtn, dtp;
     adil_cell<D>(idx, n, nl, &l, &a0);
     p = adil_point<D>(v, b0, c, l, a0);
     adi_stage3_rhs(v, D, p, r);
     dt = v->dtv[p];
+    dtn = a0 + 1 < n ? v->dtv[p + e] : 0.0;
+    dtp = a0 > 0 ? v->dtv[p - e] : 0.0;
     adi_eig_split(v, D, p, lp, ln, lv);
     for (s = 0; s < 3; ++s) {
       ADIL_S(ADIL_RD + s, l, a0) = (T)adi2_rdiag(single, dt, lv[s]);
-      if (a0 + 1 < n) ADIL_S(ADIL_FP + s, l, a0 + 1) = (T)lp[s];
-      if (a0 > 0) ADIL_S(ADIL_FN + s, l, a0 - 1) = (T)ln[s];
+      if (a0 + 1 < n) ADIL_S(ADIL_FP + s, l, a0 + 1) = (T)adi2_flmp(single, dtn, lp[s]);
+      if (a0 == 0) ADIL_S(ADIL_FP + s, l, 0) = (T)0.0;
+      if (a0 > 0) ADIL_S(ADIL_FN + s, l, a0 - 1) = (T)adi2_flmn_part(single, dtp, ln[s]);
+      if (a0 + 1 == n) ADIL_S(ADIL_FN + s, l, a0) = (T)0.0;
     }
     adi_stage3_ch(v, D, p, r, ch);
     for (m = 0; m < 5; ++m) ADIL_S(ADIL_WCH + m, l, a0) = (T)ch[m];
   }
   __syncthreads();
-  /* phase 2: flmp = -(dtv*lam+(a-1)), flmn = dtv*lam-(a+1)*rdiag, in place */
-  for (idx = tid; idx < ncell; idx += nt) {
-    adil_cell<D>(idx, n, nl, &l, &a0);
-    dt = v->dtv[adil_point<D>(v, b0, c, l, a0)];
-    for (s = 0; s < 3; ++s) {
-      ADIL_S(ADIL_FP + s, l, a0) = (T)(a0 > 0 ? adi2_flmp(single, dt, (double)ADIL_S(ADIL_FP + s, l, a0)) : 0.0);
-      ADIL_S(ADIL_FN + s, l, a0) = (T)(a0 + 1 < n ? adi2_flmn(single, dt, (double)ADIL_S(ADIL_FN + s, l, a0),
-                                                              (double)ADIL_S(ADIL_RD + s, l, a0))
-                                                  : 0.0);
-    }
-  }
-  __syncthreads();
-  /* phase 3: the recurrences of every (line l, component m) */
+  /* phase 2: the recurrences of every (line l, component m) */
 #ifndef ADIFLOW_STRICT
   if (n >= ADIL_SCAN_N)
     adil_sweep_scan<T, SP>(sm, L, pitch, n, nl, tid, nt);
@@ -263,7 +259,7 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
   if (tid < 5*nl)
     adil_sweep_seq<T, SP>(sm, L, pitch, n, nl, tid);
   __syncthreads();
-  /* phase 4: stage 5. Along k it ends in q = q + dq (adi_stage5_store):
+  /* phase 3: stage 5. Along k it ends in q = q + dq (adi_stage5_store):
    * q is loaded first, so that its loads are in flight while the
    * increments are formed (left to the compiler, they waited until after) */
   for (idx = tid; idx < ncell; idx += nt) {
