@@ -38,6 +38,13 @@ enum { ADIL_NF = 14, ADIL_WCH = 0, ADIL_FP = 5, ADIL_FN = 8, ADIL_RD = 11, ADIL_
  * than its shorter chain saves (bench/log/2026-11-24-cfd.md) */
 enum { ADIL_SCAN_N = 256 };
 static const size_t ADIL_SMEM_I = 64*1024;   /* along i (see above) */
+/* Along j and k: the shared-memory carveout preferred, in percent of the
+ * most an SM has. Phase 1 reads the neighbours' dtv and phase 3 reads qp and
+ * the metrics again, through L1: two blocks of 8 lines of 128 doubles
+ * (115 KB each) would take nearly all of the SM's memory, and L1 with it.
+ * At half, one such block holds the SM and L1 keeps the rest; blocks of
+ * half that size (64-cell lines, or floats) still pair up. */
+enum { ADIL_CARVEOUT_JK = 50 };
 
 static size_t madil_smem_bytes(int n, int lines, int single_storage)
 {
@@ -313,6 +320,10 @@ static int setup_line(const size_t cap[4])
                                       (int)cap[2]));
   ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)cap[3]));
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<2, T, SP>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                      ADIL_CARVEOUT_JK));
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T, SP>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                      ADIL_CARVEOUT_JK));
   return ADI_OK;
 }
 
