@@ -770,16 +770,35 @@ ADI_HD static ADI_FORCEINLINE void adi_stage5_incr(const adi_view_t *v, int d, i
 }
 
 /* stage 5's store of the increments r at p: dq for the next direction or,
- * after the last (d = 3), q = q + dq */
+ * after the last (d = 3), q = q + dq. In two parts for a kernel that loads
+ * first: adi_stage5_old reads the q that the last direction adds to (into
+ * q0; nothing before d = 3), adi_stage5_store_to stores */
 ADI_VIEW_TEMPLATE
-ADI_HD static ADI_FORCEINLINE void adi_stage5_store(const adi_view_t *v, int d, int p, const double r[5])
+ADI_HD static ADI_FORCEINLINE void adi_stage5_old(const adi_view_t *v, int d, int p, double q0[5])
+{
+  int m;
+  if (d == 3)
+    for (m = 1; m <= 5; ++m) q0[m - 1] = ADI_F(v, q, m, p);
+}
+
+ADI_VIEW_TEMPLATE
+ADI_HD static ADI_FORCEINLINE void adi_stage5_store_to(const adi_view_t *v, int d, int p, const double q0[5],
+                                                       const double r[5])
 {
   int m;
   if (d < 3) {
     for (m = 1; m <= 5; ++m) ADI_F(v, dq, m, p) = r[m - 1];
   } else {
-    for (m = 1; m <= 5; ++m) ADI_F(v, q, m, p) = ADI_F(v, q, m, p) + r[m - 1];
+    for (m = 1; m <= 5; ++m) ADI_F(v, q, m, p) = q0[m - 1] + r[m - 1];
   }
+}
+
+ADI_VIEW_TEMPLATE
+ADI_HD static ADI_FORCEINLINE void adi_stage5_store(const adi_view_t *v, int d, int p, const double r[5])
+{
+  double q0[5];
+  adi_stage5_old(v, d, p, q0);
+  adi_stage5_store_to(v, d, p, q0, r);
 }
 
 ADI_VIEW_TEMPLATE

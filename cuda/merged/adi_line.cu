@@ -266,22 +266,17 @@ __global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> vi
   if (tid < 5*nl)
     adil_sweep_seq<T, SP>(sm, L, pitch, n, nl, tid);
   __syncthreads();
-  /* phase 3: stage 5. Along k it ends in q = q + dq (adi_stage5_store):
-   * q is loaded first, so that its loads are in flight while the
-   * increments are formed (left to the compiler, they waited until after) */
+  /* phase 3: stage 5. Along k it ends in q = q + dq: q is loaded first
+   * (adi_stage5_old), so that its loads are in flight while the increments
+   * are formed (left to the compiler, they waited until after) */
   for (idx = tid; idx < ncell; idx += nt) {
     double q0[5];
     adil_cell<D>(idx, n, nl, &l, &a0);
     p = adil_point<D>(v, b0, c, l, a0);
-    if (D == 3)
-      for (m = 0; m < 5; ++m) q0[m] = ADI_F(v, q, m + 1, p);
+    adi_stage5_old(v, D, p, q0);
     for (m = 0; m < 5; ++m) ch[m] = (double)ADIL_S(ADIL_WCH + m, l, a0);
     adi_stage5_from_ch(v, D, p, ch, r);
-    if (D == 3) {
-      for (m = 0; m < 5; ++m) ADI_F(v, q, m + 1, p) = q0[m] + r[m];
-    } else {
-      adi_stage5_store(v, D, p, r);
-    }
+    adi_stage5_store_to(v, D, p, q0, r);
   }
 #undef ADIL_S
 }

@@ -158,6 +158,13 @@ __device__ ADI_FORCEINLINE void fm_face(const adi_view *v, int p, double *sc, co
   for (m = 0; m < 5; ++m) sc[m*stride + slot] = sc[m*stride + slot] - f[m];
 }
 
+/* a thread of a valid column computes the slope of cell cd at order 2,
+ * cells 0..n+1 (cd = -1 .. nd: cell cd + 1) */
+static __device__ ADI_FORCEINLINE bool fm_slope_cell(int o2, int valid, int cd, int nd)
+{
+  return o2 && valid && cd >= -1 && cd <= nd;
+}
+
 template <int D>
 __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_view v, int first)
 {
@@ -185,12 +192,12 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
   e = adi_stride(&v, D);
   p = adi_pt(&v, c[0], c[1], c[2]);          /* cell 1 of the column along D */
   cd = 1 - TD + td;
-  if (o2 && valid && cd >= -1 && cd <= nd) muscl_cell_loads(&v, D, p + cd*e, qn);
+  if (fm_slope_cell(o2, valid, cd, nd)) muscl_cell_loads(&v, D, p + cd*e, qn);
 #pragma unroll 1
   for (c0 = 1 - TD; c0 <= nd; c0 += TD) {
     cd = c0 + td;                            /* the thread's cell cd + 1 and face cd + 1 */
     if (o2) {
-      if (valid && cd >= -1 && cd <= nd) {
+      if (fm_slope_cell(o2, valid, cd, nd)) {
         muscl_slope_of(&v, qn, sl);          /* its operands were loaded before the last barrier */
         for (m = 0; m < 5; ++m) ss[m*stride + td + 1] = sl[m];
       }
@@ -208,7 +215,7 @@ __global__ void __launch_bounds__(FM_BOUND(D), FM_MINB) m_flux_march_kernel(adi_
     }
     /* the next chunk's slope operands, in flight across the barrier below
      * (set on every path, so that qn is not live through the face phase) */
-    if (o2 && valid && cd + TD >= -1 && cd + TD <= nd) {
+    if (fm_slope_cell(o2, valid, cd + TD, nd)) {
       muscl_cell_loads(&v, D, p + (cd + TD)*e, qn);
     } else {
       for (m = 0; m < 15; ++m) qn[m] = 0.0;
