@@ -43,8 +43,13 @@ static const size_t ADIL_SMEM_I = 64*1024;   /* along i (see above) */
  * the metrics again, through L1: two blocks of 8 lines of 128 doubles
  * (115 KB each) would take nearly all of the SM's memory, and L1 with it.
  * At half, one such block holds the SM and L1 keeps the rest; blocks of
- * half that size (64-cell lines, or floats) still pair up. */
-enum { ADIL_CARVEOUT_JK = 50 };
+ * half that size (64-cell lines, or floats) still pair up. A block of more
+ * than ADIL_SMEM_PAIR bytes, alone on its SM, takes twice the tuning
+ * table's threads (up to ADIL_MAXT_ALONE): the SM keeps the warps that two
+ * blocks would bring. */
+enum { ADIL_CARVEOUT_JK = 50, ADIL_MAXT_ALONE = 1024 };
+static const size_t ADIL_SMEM_PAIR = 64*1024;
+#define ADIL_BOUND(D) ((D) == 1 ? ADIL_MAXT : ADIL_MAXT_ALONE)
 
 static size_t madil_smem_bytes(int n, int lines, int single_storage)
 {
@@ -216,7 +221,7 @@ __device__ static void adil_sweep_scan(T *sm, int L, int pitch, int n, int nl, i
 }
 
 template <int D, typename T, int SP>
-__global__ void __launch_bounds__(ADIL_MAXT) m_adi_line_kernel(adi_view_wk<T> view, int L)
+__global__ void __launch_bounds__(ADIL_BOUND(D)) m_adi_line_kernel(adi_view_wk<T> view, int L)
 {
   static_assert(SP == 1 || sizeof(T) == sizeof(double), "float storage is single mode");
   extern __shared__ __align__(16) unsigned char adil_raw[];
@@ -298,9 +303,9 @@ static int launch_line(const adi_view *v, int d, int lines, int threads, int dep
 
 int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], int dep, cudaStream_t s)
 {
-  if (lines < 1 || madil_smem_bytes(adi_ncells(v, d), lines, adi_storage_float(v)) > cap[d] ||
-      threads < 1 || threads > ADIL_MAXT)
-    return ADI_ERR_CONFIG;
+  size_t smem = madil_smem_bytes(adi_ncells(v, d), lines, adi_storage_float(v));
+  if (lines < 1 || smem > cap[d] || threads < 1 || threads > ADIL_MAXT) return ADI_ERR_CONFIG;
+  if (d > 1 && smem > ADIL_SMEM_PAIR) threads = 2*threads;
   if (adi_storage_float(v)) return launch_line<float, 1>(v, d, lines, threads, dep, s);
   if (adi_single(v)) return launch_line<double, 1>(v, d, lines, threads, dep, s);
   return launch_line<double, 0>(v, d, lines, threads, dep, s);
