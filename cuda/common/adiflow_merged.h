@@ -144,18 +144,10 @@ ADI_HD static inline void adi12_point(const adi_view_t *v, int d, int i, int j, 
  * limiter(q(p) - q(p - s), q(p + s) - q(p)), the du(p), du(p + s) of
  * flux_stage2_point. Face p + s takes it for its left state, face p for its
  * right state: the marching kernel computes it once per cell and shares it
- * between the two faces (the same operands, the same bits). */
-ADI_HD static ADI_FORCEINLINE void muscl_cell_slope(const adi_view *v, int d, int p, double sl[5])
-{
-  int s = adi_stride(v, d), m;
-  for (m = 1; m <= 5; ++m)
-    sl[m - 1] = limiter(&v->sp, ADI_F(v, qp, m, p) - ADI_F(v, qp, m, p - s),
-                        ADI_F(v, qp, m, p + s) - ADI_F(v, qp, m, p));
-}
-
-/* muscl_cell_slope in two parts, for a kernel that loads a slope's operands
- * ahead of the barrier before it: the primitives of cells p - s, p, p + s
- * (qn[3*(m-1) + 0..2]), then the slope from them (the same operations) */
+ * between the two faces (the same operands, the same bits). In two parts,
+ * for a kernel that loads a slope's operands ahead of the barrier before
+ * it: muscl_cell_loads, the primitives of cells p - s, p, p + s
+ * (qn[3*(m-1) + 0..2]), then muscl_slope_of, the slope from them. */
 ADI_HD static ADI_FORCEINLINE void muscl_cell_loads(const adi_view *v, int d, int p, double qn[15])
 {
   int s = adi_stride(v, d), m;
@@ -170,6 +162,13 @@ ADI_HD static ADI_FORCEINLINE void muscl_slope_of(const adi_view *v, const doubl
 {
   int m;
   for (m = 0; m < 5; ++m) sl[m] = limiter(&v->sp, qn[3*m + 1] - qn[3*m], qn[3*m + 2] - qn[3*m + 1]);
+}
+
+ADI_HD static ADI_FORCEINLINE void muscl_cell_slope(const adi_view *v, int d, int p, double sl[5])
+{
+  double qn[15];
+  muscl_cell_loads(v, d, p, qn);
+  muscl_slope_of(v, qn, sl);
 }
 
 /* the convective flux at face p of direction d from the slopes of its two
