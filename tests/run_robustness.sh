@@ -407,5 +407,15 @@ else
   echo "note: build/adiflow_mpi or mpirun missing: the MPI checks are skipped (make mpi)"
 fi
 
+# ------------------------------------------------------- parts by topic
+# Each file of tests/hostile/ is a part of this suite, sourced here so that it
+# shares try, nml, flip, sum, $T, $SMALL, $MPI and the counters.
+for part in tests/hostile/*.sh; do
+  [ -f "$part" ] || continue
+  echo "--- ${part#tests/}"
+  # shellcheck disable=SC1090
+  . "$part"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
