@@ -22,7 +22,8 @@ program adiflow
   use residual_norms, only: compute_residual_norms
   use mass_constraint, only: total_mass, mass_from_plane_sums, mass_scale_factor
   use field_io, only: write_field_dump, read_field_dump
-  use output_vtk, only: write_vts
+  use output_vtk, only: write_vts, snapshot_stem
+  use output_file, only: blocked_output
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
   use driver_loop, only: run_iterations
@@ -32,7 +33,7 @@ program adiflow
   use multigrid_cpu, only: cpu_mg_smooth, cpu_mg_down, cpu_mg_up
   use mass_constraint, only: rescale_to_mass
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
-    adi_host_memory_available, adi_ignore_file_size_signal, make_dirs, lock_run_dir
+    adi_host_memory_available, adi_guard_output_signals, make_dirs, lock_run_dir
   use gpu_bridge
   use gpu_settings, only: gpu_settings_t, make_gpu_settings
   !$ use omp_lib, only: omp_get_max_threads
@@ -61,7 +62,7 @@ program adiflow
   type(gpu_grid_t), allocatable :: gpu_levels(:)   ! levels 2.. on the device (level 1 is gpu)
   character(len=:), allocatable :: mg_note
 
-  call adi_ignore_file_size_signal()
+  call adi_guard_output_signals()
   case_path = command_argument(1)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|gpu] '// &
@@ -96,6 +97,9 @@ program adiflow
   if (make_dirs(dir, why) /= 0) call case_error(why)
   lock_fd = lock_run_dir(dir, why)
   if (lock_fd < 0) call case_error(why)
+  why = blocked_output(dir, 'restart.bin field.dump flow.vts flow.dat centreline_u.csv centreline_v.csv '// &
+    'residual.dat residual.gp residual.png')
+  if (len(why) > 0) call case_error(why)
   restart_path = dir//'/restart.bin'
 
   nthreads = 1
@@ -369,12 +373,10 @@ contains
 
   subroutine write_snapshot(iter)
     integer(ik8), intent(in) :: iter
-    character(len=16) :: name
     call fetch_state()
     call apply_boundary_conditions(sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
-    write(name, '(a,i7.7,a)') 'flow_', iter, '.vts'
-    if (cs%write_vtk) call write_vts(dir//'/'//trim(name), lay, sp, xn, f%qp)
+    if (cs%write_vtk) call write_vts(dir//'/'//snapshot_stem(iter, int(cs%max_iter, ik8))//'.vts', lay, sp, xn, f%qp)
   end subroutine write_snapshot
 
   subroutine write_outputs(iter, ref)

@@ -42,6 +42,7 @@ program adiflow_mpi
   use field_io, only: write_field_dump, read_field_dump
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
+  use output_vtk, only: snapshot_stem
   use driver_loop, only: run_iterations
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
   use multigrid_levels, only: mg_level_t, plan_levels, coarse_nodes, init_level, level_sizes_text
@@ -51,8 +52,8 @@ program adiflow_mpi
   use residual_norms, only: norms_from_plane_sums
   use mass_constraint, only: mass_scale_factor
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
-    adi_ignore_file_size_signal, make_dirs, lock_run_dir, regular_file
-  use output_file, only: out_file_t, out_open, out_check, out_commit
+    adi_guard_output_signals, make_dirs, lock_run_dir, regular_file
+  use output_file, only: out_file_t, out_open, out_check, out_commit, blocked_output
   use mpi_decomp
   use gpu_settings, only: gpu_settings_t, make_gpu_settings
   use gpu_bridge, only: gpu_settings_problem, adi_gpu_available, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
@@ -96,7 +97,7 @@ program adiflow_mpi
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
   call startup_barrier()
 
-  call adi_ignore_file_size_signal()
+  call adi_guard_output_signals()
   case_path = command_argument(1)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
@@ -144,6 +145,11 @@ program adiflow_mpi
     else
       lock_fd = lock_run_dir(dir, why)
       if (lock_fd < 0) okflag = 0
+      if (okflag == 1) then
+        why = blocked_output(dir, 'restart.decomp field.dump flow.pvts flow.dat centreline_u.csv '// &
+          'centreline_v.csv residual.dat residual.gp residual.png')
+        if (len(why) > 0) okflag = 0
+      end if
     end if
   end if
   call MPI_Bcast(okflag, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
@@ -701,12 +707,12 @@ contains
 
   subroutine write_snapshot(iter)
     integer(ik8), intent(in) :: iter
-    character(len=16) :: stem
+    character(len=:), allocatable :: stem
     if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
     call apply_wall_temperature(sp, lay, f%qp, dc%phys)
-    write(stem, '(a,i7.7)') 'flow_', iter
+    stem = snapshot_stem(iter, int(cs%max_iter, ik8))
     if (cs%write_vtk) call write_blocks(stem)
   end subroutine write_snapshot
 

@@ -11,6 +11,7 @@ module driver_loop
   use kinds, only: rk, ik8
   use case_config, only: case_t, cfl_at
   use residual_monitor, only: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
+  use sys_interface, only: signal_text
   implicit none
   private
   public :: run_iterations
@@ -80,7 +81,7 @@ contains
 
     res0 = res0_in
     work = 0.0_rk
-    if (root) call monitor_open(dir, cs%restart)
+    if (root) call monitor_open(dir, merge(it0, -1_ik8, cs%restart))
     call system_clock(t_start, t_rate)
     t_first = t_start
     it_last_restart = it0
@@ -127,11 +128,20 @@ contains
         if (mod(it, int(cs%output_interval, ik8)) == 0 .and. it /= cs%max_iter) call write_snapshot(it)
       end if
       if (stop_now) then
-        if (root) write(output_unit, '(a,i0,a)') prog//': interrupted at iteration ', it, &
+        if (root) write(output_unit, '(a,i0,a)') prog//': '//signal_text()//' at iteration ', it, &
           '; writing the restart and outputs before stopping'
         if (save_restart(it, res0)) it_last_restart = it
         call write_outputs(it, res0)
         if (root) call monitor_close()
+        if (root) then
+          if (it_last_restart > 0) then
+            write(output_unit, '(a,i0,a,i0,a)') prog//': stopped at iteration ', it, '; written: '//restart_name// &
+              ' (iteration ', it_last_restart, ') and the outputs in '//dir//'/'
+            write(output_unit, '(a)') '  to continue: '//continue_command(prog)
+          else
+            write(output_unit, '(a)') prog//': stopped; no restart could be written (the state was not finite)'
+          end if
+        end if
         call finish(130)
       end if
     end do
@@ -161,6 +171,51 @@ contains
     if (root) write(output_unit, '(a)') prog//': done; outputs in '//dir//'/'
     call finish(0)
   end subroutine run_iterations
+
+  !> The command that continues this run: its own command line with
+  !> --restart added (arguments quoted for a POSIX shell where needed). It is
+  !> only printed, never run.
+  function continue_command(prog) result(cmd)
+    character(len=*), intent(in) :: prog
+    character(len=:), allocatable :: cmd, arg
+    integer :: n, length
+    logical :: has_restart
+    cmd = ''
+    has_restart = .false.
+    do n = 0, command_argument_count()
+      call get_command_argument(n, length=length)
+      allocate(character(len=length) :: arg)
+      if (length > 0) call get_command_argument(n, arg)
+      if (arg == '--restart') has_restart = .true.
+      if (n > 0) cmd = cmd//' '
+      cmd = cmd//shell_quoted(arg)
+      deallocate(arg)
+    end do
+    if (.not. has_restart) cmd = cmd//' --restart'
+    if (prog == 'adiflow_mpi') cmd = 'mpirun -np <the same ranks> '//cmd
+  end function continue_command
+
+  !> s as one word for a POSIX shell: as it is when it holds only safe
+  !> characters, else in single quotes (a quote inside as '\'').
+  function shell_quoted(s) result(q)
+    character(len=*), intent(in) :: s
+    character(len=:), allocatable :: q
+    character(len=*), parameter :: safe = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=+,:@%'
+    integer :: i
+    if (len(s) > 0 .and. verify(s, safe) == 0) then
+      q = s
+      return
+    end if
+    q = "'"
+    do i = 1, len(s)
+      if (s(i:i) == "'") then
+        q = q//"'\''"
+      else
+        q = q//s(i:i)
+      end if
+    end do
+    q = q//"'"
+  end function shell_quoted
 
   !> Seconds with three decimals and a leading zero ("0.011", not ".011").
   function seconds_text(t) result(s)

@@ -10,11 +10,11 @@
 !> writes drop a failed write(2) (ENOSPC, EFBIG) without an error status.
 module output_file
   use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_long_long, c_null_char
-  use sys_interface, only: c_string, from_c
+  use sys_interface, only: c_string, from_c, output_slot_problem
   use case_config, only: io_error
   implicit none
   private
-  public :: out_file_t, out_open, out_check, out_commit
+  public :: out_file_t, out_open, out_check, out_commit, remove_stale, commit_finished, blocked_output
 
   type :: out_file_t
     integer :: unit = -1
@@ -107,4 +107,44 @@ contains
     if (adi_commit_file(c_string(of%tmp), c_string(of%path), pos - 1, cmsg, int(len(cmsg), c_size_t)) /= 0) &
       call io_error(from_c(cmsg)//'; the previous "'//of%path//'" is kept')
   end subroutine out_commit
+
+  !> The first of dir's outputs (names separated by blanks) that the run could
+  !> not replace at its end (a folder or a FIFO in its place), as a message;
+  !> '' when all can be. Checked at the start, so that no solve is lost to it.
+  function blocked_output(dir, names) result(why)
+    character(len=*), intent(in) :: dir, names
+    character(len=:), allocatable :: why
+    integer :: a, b
+    why = ''
+    a = 1
+    do while (a <= len_trim(names))
+      if (names(a:a) == ' ') then
+        a = a + 1
+        cycle
+      end if
+      b = index(names(a:), ' ')
+      b = merge(len_trim(names), a + b - 2, b == 0)
+      why = output_slot_problem(trim(dir)//'/'//names(a:b))
+      if (len(why) > 0) return
+      a = b + 1
+    end do
+  end function blocked_output
+
+  !> Remove a stale file or link at path (never following it).
+  subroutine remove_stale(path)
+    character(len=*), intent(in) :: path
+    call adi_remove_stale(c_string(path))
+  end subroutine remove_stale
+
+  !> A file another program finished at tmp (gnuplot's plot), checked to be
+  !> a regular file, synced and renamed over final; .false. with the reason
+  !> in why (tmp removed, final kept).
+  logical function commit_finished(tmp, final, why) result(done)
+    character(len=*), intent(in) :: tmp, final
+    character(len=:), allocatable, intent(out) :: why
+    character(kind=c_char, len=1024) :: cmsg
+    cmsg = c_null_char
+    done = adi_commit_file(c_string(tmp), c_string(final), -1_c_long_long, cmsg, int(len(cmsg), c_size_t)) == 0
+    why = from_c(cmsg)
+  end function commit_finished
 end module output_file

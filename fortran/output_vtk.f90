@@ -8,9 +8,24 @@ module output_vtk
   use output_file, only: out_file_t, out_open, out_check, out_commit
   implicit none
   private
-  public :: write_vts
+  public :: write_vts, snapshot_stem
 
 contains
+
+  !> "flow_NNNNNNN" for the snapshot of iteration iter: at least 7 digits,
+  !> and as many as the run's last iteration needs, so that the names of one
+  !> run never overflow into "*******" and sort in iteration order.
+  function snapshot_stem(iter, last_iter) result(stem)
+    integer(int64), intent(in) :: iter, last_iter
+    character(len=:), allocatable :: stem
+    character(len=32) :: digits, fmt
+    integer :: width
+    write(digits, '(i0)') max(iter, last_iter)
+    width = max(7, len_trim(digits))
+    write(fmt, '(a,i0,a,i0,a)') '(a,i', width, '.', width, ')'
+    write(digits, fmt) 'flow_', iter
+    stem = trim(digits)
+  end function snapshot_stem
 
   !> offset: where this block starts in a decomposed grid (its piece of the
   !> .pvts index); absent for a whole grid.

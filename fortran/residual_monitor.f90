@@ -4,47 +4,62 @@ module residual_monitor
   use, intrinsic :: iso_fortran_env, only: output_unit
   use kinds, only: rk, ik8
   use case_config, only: case_error, io_error
-  use output_file, only: out_file_t, out_open, out_check, out_commit
-  use sys_interface, only: run_gnuplot, c_string
-  use, intrinsic :: iso_c_binding, only: c_char, c_long_long
+  use output_file, only: out_file_t, out_open, out_check, out_commit, remove_stale, commit_finished
+  use sys_interface, only: run_gnuplot, c_string, from_c
+  use, intrinsic :: iso_c_binding, only: c_char, c_int, c_long_long, c_size_t, c_null_char
   implicit none
   private
   public :: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
 
-  integer :: unit_dat = -1
+  ! residual.dat's descriptor (fortran/history_file.c writes it), its path,
+  ! and the bytes it must hold
+  integer(c_int) :: fd_dat = -1
   character(len=:), allocatable :: dat_path
+  integer(c_long_long) :: dat_bytes = 0
   integer :: n_lines = 0     !< residual lines written by this run
 
   interface
-    integer(c_long_long) function adi_file_size(path) bind(c, name='adi_file_size')
-      import :: c_char, c_long_long
+    integer(c_int) function adi_history_open(path, header, keep_through, bytes, msg, msglen) &
+        bind(c, name='adi_history_open')
+      import :: c_int, c_char, c_long_long, c_size_t
+      character(kind=c_char), intent(in) :: path(*), header(*)
+      integer(c_long_long), value :: keep_through
+      integer(c_long_long), intent(out) :: bytes
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_history_append(fd, path, line, bytes, msg, msglen) bind(c, name='adi_history_append')
+      import :: c_int, c_char, c_long_long, c_size_t
+      integer(c_int), value :: fd
+      character(kind=c_char), intent(in) :: path(*), line(*)
+      integer(c_long_long), intent(inout) :: bytes
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_history_close(fd, path, msg, msglen) bind(c, name='adi_history_close')
+      import :: c_int, c_char, c_size_t
+      integer(c_int), value :: fd
       character(kind=c_char), intent(in) :: path(*)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
     end function
   end interface
 
 contains
 
-  subroutine monitor_open(dir, append)
+  !> Open residual.dat: a fresh history, or (restart_iter >= 0) the old one
+  !> kept up to the restart's iteration, so that iterations redone after a
+  !> kill are not listed twice. Never through a link planted in the folder.
+  subroutine monitor_open(dir, restart_iter)
     character(len=*), intent(in) :: dir
-    logical, intent(in) :: append
-    integer :: ios
-    character(len=512) :: msg
-    logical :: exists
-    ! formatted stream: its position is checked against the size on disk
-    ! after every line (written_in_full), since gfortran does not report a
-    ! failed buffered write
+    integer(ik8), intent(in) :: restart_iter
+    character(kind=c_char, len=1024) :: cmsg
     dat_path = trim(dir)//'/residual.dat'
-    inquire(file=dat_path, exist=exists)
-    if (append .and. exists) then
-      open(newunit=unit_dat, file=dat_path, access='stream', form='formatted', status='old', &
-        position='append', action='write', iostat=ios, iomsg=msg)
-    else
-      open(newunit=unit_dat, file=dat_path, access='stream', form='formatted', status='replace', &
-        action='write', iostat=ios, iomsg=msg)
-      if (ios == 0) write(unit_dat, '(a)') '# iter  cfl  L2(rho)  L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
-        '  drop(orders)  s/iter  work'
-    end if
-    if (ios /= 0) call io_error('cannot write residual.dat in "'//trim(dir)//'": '//trim(msg))
+    cmsg = c_null_char
+    fd_dat = adi_history_open(c_string(dat_path), c_string('# iter  cfl  L2(rho)  L2(rho*u)  L2(rho*v)  '// &
+      'L2(rho*w)  L2(E)  drop(orders)  s/iter  work'//new_line('a')), int(restart_iter, c_long_long), dat_bytes, &
+      cmsg, int(len(cmsg), c_size_t))
+    if (fd_dat < 0) call io_error(from_c(cmsg))
     n_lines = 0
     write(output_unit, '(a)') '    iter     cfl     L2(rho)    L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
       '       drop   s/iter      ETA        work'
@@ -74,8 +89,8 @@ contains
     integer(ik8), intent(in) :: iters_left
     real(rk) :: eta
     character(len=16) :: etas
-    integer :: ios
-    character(len=512) :: msg
+    character(len=256) :: line
+    character(kind=c_char, len=1024) :: cmsg
     eta = sec_per_iter*real(iters_left, rk)
     if (eta >= 3600.0_rk) then
       write(etas, '(f6.1,a)') eta/3600.0_rk, ' h'
@@ -87,36 +102,22 @@ contains
     write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,1x,a10,f12.1)') it, cfl, norms, &
       residual_drop(norms, res0), sec_per_iter, adjustl(etas(1:10)), work
     flush(output_unit)
-    write(unit_dat, '(i9,f9.3,5es23.15,f8.3,es11.3,f14.3)', iostat=ios, iomsg=msg) it, cfl, norms, &
-      residual_drop(norms, res0), sec_per_iter, work
-    if (ios == 0) flush(unit_dat, iostat=ios, iomsg=msg)
-    if (ios == 0 .and. .not. written_in_full()) then
-      ios = 1
-      msg = 'not every byte reached the disk'
-    end if
-    if (ios /= 0) call io_error('writing residual.dat failed: '//trim(msg)// &
-      ' (disk full or a file-size limit?); the last restart is kept')
+    write(line, '(i9,f9.3,5es23.15,f8.3,es11.3,f14.3)') it, cfl, norms, residual_drop(norms, res0), &
+      sec_per_iter, work
+    cmsg = c_null_char
+    if (adi_history_append(fd_dat, c_string(dat_path), c_string(trim(line)//new_line('a')), dat_bytes, cmsg, &
+      int(len(cmsg), c_size_t)) /= 0) call io_error(from_c(cmsg))
     n_lines = n_lines + 1
   end subroutine monitor_line
 
-  !> The bytes handed to the library all on disk (the position of the
-  !> stream against the file's size).
-  logical function written_in_full()
-    integer(c_long_long) :: pos
-    integer :: ios
-    inquire(unit=unit_dat, pos=pos, iostat=ios)
-    written_in_full = ios == 0 .and. adi_file_size(c_string(dat_path)) == pos - 1
-  end function written_in_full
-
   subroutine monitor_close()
-    integer :: ios
-    character(len=512) :: msg
-    if (unit_dat >= 0) then
-      close(unit_dat, iostat=ios, iomsg=msg)
-      if (ios /= 0) call io_error('writing residual.dat failed: '//trim(msg)// &
-        ' (disk full or a file-size limit?); the last restart is kept')
+    character(kind=c_char, len=1024) :: cmsg
+    if (fd_dat >= 0) then
+      cmsg = c_null_char
+      if (adi_history_close(fd_dat, c_string(dat_path), cmsg, int(len(cmsg), c_size_t)) /= 0) &
+        call io_error(from_c(cmsg))
     end if
-    unit_dat = -1
+    fd_dat = -1
   end subroutine monitor_close
 
   !> residual.png from residual.dat through gnuplot, if gnuplot is there.
@@ -145,8 +146,16 @@ contains
       "f u 1:($6>0?$6:1/0) w l t 'rho w', f u 1:7 w l t 'E'"
     call out_check(of, ios, msg)
     call out_commit(of)
+    ! gnuplot writes residual.png.tmp (made afresh: a planted link is
+    ! removed first), renamed over residual.png once drawn
+    call remove_stale(trim(dir)//'/residual.png.tmp')
     st = run_gnuplot(trim(dir)//'/residual.gp', trim(title), trim(dir)//'/residual.dat', &
-      trim(dir)//'/residual.png', why)
+      trim(dir)//'/residual.png.tmp', why)
+    if (st == 0) then
+      if (.not. commit_finished(trim(dir)//'/residual.png.tmp', trim(dir)//'/residual.png', why)) st = 2
+    else
+      call remove_stale(trim(dir)//'/residual.png.tmp')
+    end if
     select case (st)
     case (1)
       write(output_unit, '(a)') 'note: plot skipped (gnuplot not found); residual.dat holds the history'

@@ -4,8 +4,8 @@ module sys_interface
   implicit none
   private
   public :: adi_install_signal_handlers, adi_interrupt_requested
-  public :: adi_ignore_file_size_signal, make_dirs, lock_run_dir, run_gnuplot, regular_file
-  public :: adi_host_memory_available, c_string, from_c
+  public :: adi_guard_output_signals, make_dirs, lock_run_dir, run_gnuplot, regular_file
+  public :: adi_host_memory_available, c_string, from_c, signal_text, output_slot_problem
 
   interface
     subroutine adi_install_signal_handlers() bind(c, name='adi_install_signal_handlers')
@@ -22,7 +22,7 @@ module sys_interface
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
-    subroutine adi_ignore_file_size_signal() bind(c, name='adi_ignore_file_size_signal')
+    subroutine adi_guard_output_signals() bind(c, name='adi_guard_output_signals')
     end subroutine
     integer(c_int) function adi_make_dirs(path, msg, msglen) bind(c, name='adi_make_dirs')
       import :: c_int, c_char, c_size_t
@@ -33,6 +33,18 @@ module sys_interface
     integer(c_int) function adi_lock_run_dir(dir, msg, msglen) bind(c, name='adi_lock_run_dir')
       import :: c_int, c_char, c_size_t
       character(kind=c_char), intent(in) :: dir(*)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    subroutine adi_signal_name(sig, buf, buflen) bind(c, name='adi_signal_name')
+      import :: c_int, c_char, c_size_t
+      integer(c_int), value :: sig
+      character(kind=c_char), intent(out) :: buf(*)
+      integer(c_size_t), value :: buflen
+    end subroutine
+    integer(c_int) function adi_check_output_slot(path, msg, msglen) bind(c, name='adi_check_output_slot')
+      import :: c_int, c_char, c_size_t
+      character(kind=c_char), intent(in) :: path(*)
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
@@ -90,6 +102,31 @@ contains
     fd = int(adi_lock_run_dir(c_string(dir), buf, int(len(buf), c_size_t)))
     msg = from_c(buf)
   end function lock_run_dir
+
+  !> What stopped the run: "interrupted by SIGINT (Ctrl-C)", ..., or
+  !> "interrupted" when the signal came to another MPI rank.
+  function signal_text() result(s)
+    character(len=:), allocatable :: s
+    character(kind=c_char, len=64) :: buf
+    integer(c_int) :: sig
+    sig = adi_interrupt_requested()
+    s = 'interrupted'
+    if (sig == 0) return
+    buf = c_null_char
+    call adi_signal_name(sig, buf, int(len(buf), c_size_t))
+    s = s//' by '//from_c(buf)
+  end function signal_text
+
+  !> '' if path can take an output at the end of the run (absent, a file, or
+  !> a link that will be replaced); else why not (a folder, a FIFO, ...).
+  function output_slot_problem(path) result(why)
+    character(len=*), intent(in) :: path
+    character(len=:), allocatable :: why
+    character(kind=c_char, len=1024) :: buf
+    buf = c_null_char
+    why = ''
+    if (adi_check_output_slot(c_string(path), buf, int(len(buf), c_size_t)) /= 0) why = from_c(buf)
+  end function output_slot_problem
 
   !> gnuplot -c script title data png, no shell: 0 drawn, 1 not installed,
   !> 2 failed (msg says how).

@@ -1,11 +1,13 @@
 /* System services the Fortran drivers need and standard Fortran lacks: an
- * interrupt flag set by SIGINT/SIGTERM, the memory a run may use, the run folder (created without a
- * shell, locked against a second run) and the residual plot (gnuplot run
+ * interrupt flag set by SIGINT/SIGTERM/SIGHUP (and SIGPIPE kept from ending a run), the memory a run
+ * may use, the run folder's creation (without a shell; fortran/run_folder.c checks and locks it) and
+ * the residual plot (gnuplot run
  * without a shell, the case's text passed as data). Called through
  * fortran/sys_interface.f90. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -21,13 +23,47 @@
 
 static volatile sig_atomic_t interrupt_flag = 0;
 
-static void on_signal(int sig)
+/* Point fd at /dev/null (async-signal-safe calls only). */
+static void silence_fd(int fd)
 {
-  interrupt_flag = sig;
+  int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (nul >= 0) {
+    dup2(nul, fd);
+    close(nul);
+  }
 }
 
-/* Install handlers so Ctrl-C ends the run after the current iteration with a
- * restart written, instead of killing it mid-step. */
+/* SIGINT, SIGTERM, SIGHUP: stop after the current iteration. A hang-up means
+ * the terminal is gone: later lines would fail on it, so a terminal's output
+ * goes to /dev/null from here on (residual.dat still records the history). */
+static void on_signal(int sig)
+{
+  int saved = errno;
+  interrupt_flag = sig;
+  if (sig == SIGHUP) {
+    for (int fd = 1; fd <= 2; ++fd)
+      if (isatty(fd)) silence_fd(fd);
+  }
+  errno = saved;
+}
+
+/* SIGPIPE: the reader of our output went away (`adiflow case.nml | head`).
+ * That stops the printing, not the run: the broken descriptor is pointed at
+ * /dev/null and the solve goes on to its restart and outputs. */
+static void on_broken_pipe(int sig)
+{
+  int saved = errno;
+  (void)sig;
+  for (int fd = 1; fd <= 2; ++fd) {
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) silence_fd(fd);
+  }
+  errno = saved;
+}
+
+/* Install handlers so Ctrl-C, a kill or a closed terminal end the run after
+ * the current iteration with a restart written, instead of killing it
+ * mid-step (SIGPIPE: adi_guard_output_signals). */
 void adi_install_signal_handlers(void)
 {
   struct sigaction sa;
@@ -36,6 +72,29 @@ void adi_install_signal_handlers(void)
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Signals that concern the outputs, set at the very start: a file-size limit
+ * (ulimit -f) must turn into a failed write that the writer reports, not a
+ * SIGXFSZ that kills the run without a word; and a closed pipe on the
+ * terminal output (SIGPIPE, `adiflow case.nml | head -1`) must not end the
+ * run, whenever it comes. */
+void adi_guard_output_signals(void)
+{
+  struct sigaction sa;
+  signal(SIGXFSZ, SIG_IGN);
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_broken_pipe;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* The name of a handled signal, for the closing line. */
+void adi_signal_name(int sig, char *buf, size_t len)
+{
+  const char *name = sig == SIGINT ? "SIGINT (Ctrl-C)" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP (terminal closed)" : "a signal";
+  snprintf(buf, len, "%s", name);
 }
 
 int adi_interrupt_requested(void)
@@ -43,12 +102,7 @@ int adi_interrupt_requested(void)
   return (int)interrupt_flag;
 }
 
-/* A file-size limit (ulimit -f) must turn into a failed write that the
- * writer reports, not a SIGXFSZ that kills the run without a word. */
-void adi_ignore_file_size_signal(void)
-{
-  signal(SIGXFSZ, SIG_IGN);
-}
+
 
 /* "KEY: N kB" from a /proc file in bytes, or -1. */
 static long long proc_kb(const char *file, const char *key)
@@ -105,7 +159,10 @@ int adi_make_dirs(const char *path, char *msg, size_t msglen)
     if (p[i] != '/' && p[i] != '\0') continue;
     char c = p[i];
     p[i] = '\0';
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+    /* the run folder itself not writable by group or others whatever the
+     * umask: fortran/run_folder.c refuses such a folder (the folders above
+     * it are the user's business) */
+    if (mkdir(p, c == '\0' ? 0755 : 0777) != 0 && errno != EEXIST) {
       int e = errno;
       snprintf(msg, msglen, "cannot create folder \"%s\": %s", p, strerror(e));
       free(p);
@@ -121,41 +178,16 @@ int adi_make_dirs(const char *path, char *msg, size_t msglen)
   return 0;
 }
 
-/* An exclusive lock on DIR/.adiflow.lock, held until the process ends (the
- * kernel drops it then, also after kill -9). Returns the descriptor, or -1
- * with the reason in msg: another run holds it (its pid named), or the
- * folder is not writable. */
-int adi_lock_run_dir(const char *dir, char *msg, size_t msglen)
+/* path as gnuplot must get it: gnuplot reads a file name that starts with
+ * '<' as a command to read from and one that starts with '|' as a command to
+ * write to, so a relative path gets "./" in front (an absolute one starts
+ * with '/'). A new buffer, or NULL when out of memory. */
+static char *as_file_name(const char *path)
 {
-  size_t n = strlen(dir) + sizeof "/.adiflow.lock";
-  char *path = malloc(n), buf[32];
-  int fd;
-  if (!path) {
-    snprintf(msg, msglen, "out of memory");
-    return -1;
-  }
-  snprintf(path, n, "%s/.adiflow.lock", dir);
-  fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    snprintf(msg, msglen, "cannot write in the run folder \"%s\": %s", dir, strerror(errno));
-    free(path);
-    return -1;
-  }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    ssize_t got = pread(fd, buf, sizeof buf - 1, 0);
-    buf[got > 0 ? got : 0] = '\0';
-    buf[strcspn(buf, "\n")] = '\0';
-    snprintf(msg, msglen,
-             "another run (pid %s) is using the run folder \"%s\"; wait for it to end or choose another --run-dir",
-             buf[0] ? buf : "unknown", dir);
-    close(fd);
-    free(path);
-    return -1;
-  }
-  free(path);
-  snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
-  if (ftruncate(fd, 0) == 0) (void)!pwrite(fd, buf, strlen(buf), 0);
-  return fd;
+  size_t n = strlen(path) + 3;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s%s", path[0] == '/' ? "" : "./", path);
+  return p;
 }
 
 /* gnuplot -c SCRIPT TITLE DATA PNG, without a shell: the case's title and the
@@ -165,16 +197,27 @@ int adi_run_gnuplot(const char *script, const char *title, const char *data, con
                     size_t msglen)
 {
   extern char **environ;
-  char *argv[] = {"gnuplot", "-c", (char *)script, (char *)title, (char *)data, (char *)png, NULL};
+  char *s = as_file_name(script), *d = as_file_name(data), *p = as_file_name(png);
+  char *argv[] = {"gnuplot", "-c", s, (char *)title, d, p, NULL};
   posix_spawn_file_actions_t fa;
   pid_t pid;
   int st, e;
+  if (!s || !d || !p) {
+    free(s);
+    free(d);
+    free(p);
+    snprintf(msg, msglen, "out of memory");
+    return 2;
+  }
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
+  free(s);
+  free(d);
+  free(p);
   if (e == ENOENT) return 1;
   if (e != 0) {
     snprintf(msg, msglen, "cannot start gnuplot: %s", strerror(e));
