@@ -146,8 +146,9 @@ program adiflow_mpi
       lock_fd = lock_run_dir(dir, why)
       if (lock_fd < 0) okflag = 0
       if (okflag == 1) then
-        why = blocked_output(dir, 'restart.decomp field.dump flow.pvts flow.dat centreline_u.csv '// &
-          'centreline_v.csv residual.dat residual.gp residual.png')
+        ! (a restart's own index is checked by its reader, which says more)
+        why = blocked_output(dir, merge('              ', 'restart.decomp', cs%restart)//' field.dump flow.pvts '// &
+          'flow.dat centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png')
         if (len(why) > 0) okflag = 0
       end if
     end if

@@ -100,13 +100,16 @@ static int write_pid_file(const char *dir, char *msg, size_t msglen)
     goto done;
   }
   snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-  if (write(fd, pid, strlen(pid)) != (ssize_t)strlen(pid)) e = errno ? errno : EIO;
+  errno = 0;
+  if (write(fd, pid, strlen(pid)) != (ssize_t)strlen(pid)) e = errno ? errno : ENOSPC;
   if (close(fd) != 0 && !e) e = errno;
   if (!e && rename(tmp, final) != 0) e = errno;
-  if (e) {
-    unlink(tmp);
-    snprintf(msg, msglen, "cannot write in the run folder \"%s\": %s", dir, strerror(e));
-  }
+  if (e) unlink(tmp);
+  /* A full disk or quota is not the folder's fault: the pid is only for a
+   * second run's message, and the outputs report their own failed writes
+   * (exit 5, the previous files kept). */
+  if (e == ENOSPC || e == EDQUOT || e == EFBIG) e = 0;
+  if (e) snprintf(msg, msglen, "cannot write in the run folder \"%s\": %s", dir, strerror(e));
 done:
   free(tmp);
   free(final);
@@ -154,6 +157,6 @@ int adi_check_output_slot(const char *path, char *msg, size_t msglen)
   if (lstat(path, &st) != 0) return 0; /* absent: created at the end */
   if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) return 0; /* replaced by rename, a link never followed */
   snprintf(msg, msglen, "\"%s\" is %s: this run could not replace it with its output at the end; remove it first",
-           path, S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
+           path, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
   return EEXIST;
 }

@@ -183,5 +183,19 @@ expect "ooc2d full disk (ulimit -f 4)" 5 "${E}cannot write '$T/oout/final.bin': 
 rc=$(signal_run TERM 1 $O --nx 256 --ny 256 --nt 100000000 --device-mem 64K --method trivial --check none --quiet 1)
 [ "$rc" = 143 ] && grep -q "^ooc2d: interrupted by SIGTERM" "$LOG" && ok "ooc2d SIGTERM: exit 143 with a message" || bad "ooc2d SIGTERM" "exit $rc, output: $(shown)"
 
+# ================= the module test programs =================
+# an interrupted --make-velfile leaves neither the file nor its temporary
+if [ -x build/wave/test_wave ]; then
+    rc=$(signal_run TERM 0.5 build/wave/test_wave --make-velfile "$T/big_vel.bin" 12000 12000)
+    [ "$rc" = 143 ] && [ ! -e "$T/big_vel.bin" ] && no_tmp "$T" && grep -q "interrupted by SIGTERM" "$LOG" \
+        && ok "test_wave --make-velfile interrupted: exit 143, no partial file, no temporary" \
+        || bad "test_wave --make-velfile interrupted" "exit $rc, left: $(ls -s "$T" | grep -i vel | tr '\n' ' ')"
+    expect "test_wave --make-velfile writes a complete file" 0 "" build/wave/test_wave --make-velfile "$T/v2.bin" 30 20
+    [ "$(stat -c %s "$T/v2.bin" 2>/dev/null)" = 2400 ] && ok "test_wave --make-velfile: 30 x 20 x 4 bytes" || bad "test_wave --make-velfile size" "$(stat -c %s "$T/v2.bin")"
+    expect "test_wave refuses an unknown option" 2 'test_wave: unknown option "--frobnicate"' build/wave/test_wave --frobnicate
+fi
+[ -x build/stencil3d/test_stencil3d ] && expect "test_stencil3d refuses an unknown option" 2 'test_stencil3d: unknown option "--quick"' build/stencil3d/test_stencil3d --quick
+[ -x build/ooc/test_ooc ] && expect "test_ooc refuses an unknown option" 2 'test_ooc: unknown option "-v"' build/ooc/test_ooc -v
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -89,7 +89,7 @@ fi
 
 # --- outputs that cannot be replaced at the end are found at the start
 mkdir -p "$T/slot/flow.vts"
-try "adiflow: a folder where flow.vts goes is refused before the solve" 2 "flow.vts\" is a folder: this run could not replace it" \
+try "adiflow: a folder where flow.vts goes is refused before the solve" 2 "flow.vts\" is a directory: this run could not replace it" \
   ./build/adiflow "$T/lk.nml" --backend cpu --run-dir "$T/slot"
 mkdir -p "$T/slot2/.adiflow.lock"
 try "adiflow: a folder named .adiflow.lock is named as such" 2 "\.adiflow\.lock\" is a folder, where adiflow keeps its lock file" \

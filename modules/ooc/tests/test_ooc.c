@@ -210,9 +210,13 @@ static void test_bad_inputs(void)
     check(!rc && c.device_mem == 1610612736L, "size_suffixes", "--device-mem 1.5G = %ld bytes", c.device_mem);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     mod_init("test_ooc");   /* the name in a mod_fail message of the module's files */
+    if (argc > 1) {   /* it takes none: a mistyped option must not run the suite as if given */
+        fprintf(stderr, "test_ooc: unknown option \"%s\" (this test program takes no options)\n", argv[1]);
+        return 2;
+    }
 #ifdef _OPENMP
     omp_set_num_threads(1);   /* tiny grids: threads would only add overhead */
 #endif

@@ -258,13 +258,18 @@ int main(int argc, char **argv)
         char *e1, *e2;
         long nx = strtol(argv[3], &e1, 10), ny = strtol(argv[4], &e2, 10);
         if (*e1 || *e2 || nx < 1 || ny < 1 || nx > 100000 || ny > 100000) { fprintf(stderr, "test_wave: bad size %s x %s\n", argv[3], argv[4]); return 2; }
-        FILE *f = fopen(argv[2], "wb");
-        if (!f) { perror(argv[2]); return 5; }
-        int bad = 0;
+        /* through the guard: PATH.tmp-PID renamed into place, removed by an
+         * interrupt (the module's signal handler), so no partial file is left */
+        GuardOut o; char err[512];
+        if (guard_out_open(&o, argv[2], err, sizeof err)) { fprintf(stderr, "test_wave: %s\n", err); return 5; }
         for (long y = 0; y < ny; y++)
-            for (long x = 0; x < nx; x++) { float v = 1500.0f + 1000.0f * y / ny + 200.0f * (x > nx / 2); bad |= fwrite(&v, 4, 1, f) != 1; }
-        if (fclose(f) || bad) { perror(argv[2]); return 5; }
+            for (long x = 0; x < nx; x++) { float v = 1500.0f + 1000.0f * y / ny + 200.0f * (x > nx / 2); guard_out_write(&o, &v, 4); }
+        if (guard_out_close(&o, err, sizeof err)) { fprintf(stderr, "test_wave: %s\n", err); return 5; }
         return 0;
+    }
+    if (argc > 1 && !(argc == 3 && !strcmp(argv[1], "--dir"))) {
+        fprintf(stderr, "test_wave: unknown option \"%s\"\nusage: test_wave [--dir DIR] | --make-velfile PATH NX NY\n", argv[1]);
+        return 2;
     }
     pick_dir(argc, argv);
     printf("test_wave: files go to %s\n", g_dir);
