@@ -51,7 +51,7 @@ F_MODULES := kinds grid_layout solver_params gpu_settings sys_interface case_con
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
   multigrid_cycle multigrid_cpu field_io output_vtk output_tecplot output_profiles \
-  residual_monitor driver_loop gpu_bridge
+  residual_monitor convergence_rate driver_loop gpu_bridge
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check
@@ -98,6 +98,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
+         $(BUILD)/test_convergence_rate \
          $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
@@ -165,7 +166,8 @@ $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layou
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
   $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
 $(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_interface.o
-$(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o
+$(OBJ)/convergence_rate.o: $(OBJ)/case_config.o
+$(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o $(OBJ)/convergence_rate.o
 $(OBJ)/adiflow.o: $(F_OBJS)
 
 $(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS)

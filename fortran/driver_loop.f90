@@ -12,6 +12,7 @@ module driver_loop
   use case_config, only: case_t, cfl_at
   use residual_monitor, only: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
   use sys_interface, only: signal_text
+  use convergence_rate, only: drop_rate_t, iters_to_go
   implicit none
   private
   public :: run_iterations
@@ -78,10 +79,11 @@ contains
     integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate
     real(rk) :: norms(5), res0(5), cfl, sec_per_iter, work
     logical :: diverged, converged, stop_now
+    type(drop_rate_t) :: rate
 
     res0 = res0_in
     work = 0.0_rk
-    if (root) call monitor_open(dir, merge(it0, -1_ik8, cs%restart))
+    if (root) call monitor_open(dir, merge(it0, -1_ik8, cs%restart), cs%tol > 0.0_rk)
     call system_clock(t_start, t_rate)
     t_first = t_start
     it_last_restart = it0
@@ -108,7 +110,9 @@ contains
           sec_per_iter = real(t_now - t_first, rk)/real(t_rate, rk)/real(it - 1_ik8, rk)
         end if
         work = work_done()
-        if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, cs%max_iter - it, work)
+        call rate%add(it, residual_drop(norms, res0))
+        if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, iters_to_go(cs, it, rate), work, &
+          rate%factor())
         if (.not. all(abs(norms) <= huge(1.0_rk))) then
           diverged = .true.
           exit

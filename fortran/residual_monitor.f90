@@ -50,9 +50,12 @@ contains
   !> Open residual.dat: a fresh history, or (restart_iter >= 0) the old one
   !> kept up to the restart's iteration, so that iterations redone after a
   !> kill are not listed twice. Never through a link planted in the folder.
-  subroutine monitor_open(dir, restart_iter)
+  !> to_tol: the ETA column estimates the time to the tolerance (from the
+  !> observed rate), else the time to max_iter; the header says which.
+  subroutine monitor_open(dir, restart_iter, to_tol)
     character(len=*), intent(in) :: dir
     integer(ik8), intent(in) :: restart_iter
+    logical, intent(in) :: to_tol
     character(kind=c_char, len=1024) :: cmsg
     dat_path = trim(dir)//'/residual.dat'
     cmsg = c_null_char
@@ -62,7 +65,9 @@ contains
     if (fd_dat < 0) call io_error(from_c(cmsg))
     n_lines = 0
     write(output_unit, '(a)') '    iter     cfl     L2(rho)    L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
-      '       drop   s/iter      ETA        work'
+      '       drop   s/iter '//merge('ETA to tol', 'ETA to max', to_tol)//'    work  factor'
+    if (to_tol) write(output_unit, '(a)') '  (ETA to tol: from the residual''s rate of fall over the last lines; '// &
+      'factor: the residual''s mean reduction per '//'iteration over them)'
   end subroutine monitor_open
 
   !> Orders of magnitude the residual has dropped from the largest value
@@ -83,24 +88,30 @@ contains
 
   !> work: fine-grid work units this run has done (iterations for the
   !> single-grid solver; fortran/multigrid_cycle.f90 counts them for multigrid).
-  subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left, work)
+  !> iters_left < 0: not known yet (the ETA shows "--"); factor: the mean
+  !> residual reduction per iteration lately, <= 0 when not known.
+  subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left, work, factor)
     integer(ik8), intent(in) :: it
-    real(rk), intent(in) :: cfl, norms(5), res0(5), sec_per_iter, work
+    real(rk), intent(in) :: cfl, norms(5), res0(5), sec_per_iter, work, factor
     integer(ik8), intent(in) :: iters_left
     real(rk) :: eta
-    character(len=16) :: etas
+    character(len=16) :: etas, facs
     character(len=256) :: line
     character(kind=c_char, len=1024) :: cmsg
     eta = sec_per_iter*real(iters_left, rk)
-    if (eta >= 3600.0_rk) then
+    if (iters_left < 0) then
+      etas = '--'
+    else if (eta >= 3600.0_rk) then
       write(etas, '(f6.1,a)') eta/3600.0_rk, ' h'
     else if (eta >= 60.0_rk) then
       write(etas, '(f6.1,a)') eta/60.0_rk, ' min'
     else
       write(etas, '(f6.1,a)') eta, ' s'
     end if
-    write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,1x,a10,f12.1)') it, cfl, norms, &
-      residual_drop(norms, res0), sec_per_iter, adjustl(etas(1:10)), work
+    facs = '--'
+    if (factor > 0.0_rk) write(facs, '(f7.4)') factor
+    write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,1x,a10,f12.1,1x,a7)') it, cfl, norms, &
+      residual_drop(norms, res0), sec_per_iter, adjustl(etas(1:10)), work, adjustr(facs(1:7))
     flush(output_unit)
     write(line, '(i9,f9.3,5es23.15,f8.3,es11.3,f14.3)') it, cfl, norms, residual_drop(norms, res0), &
       sec_per_iter, work
