@@ -26,7 +26,7 @@ program adiflow
   use output_file, only: blocked_output
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
-  use driver_loop, only: run_iterations
+  use driver_loop, only: run_iterations, old_restart_note
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
   use multigrid_levels, only: mg_level_t, plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
   use multigrid_cycle, only: run_cycle
@@ -50,6 +50,7 @@ program adiflow
   logical :: use_gpu
   integer(ik8) :: it0
   real(rk) :: res0(5), mass0
+  integer :: rversion
   integer :: nthreads, lock_fd
   ! multigrid (fortran/multigrid_*.f90): the &multigrid group, the levels
   ! below the fine grid, their cost weights, the work units done
@@ -67,7 +68,7 @@ program adiflow
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     write(output_unit, '(a)') 'usage: adiflow CASE.nml [--backend auto|cpu|gpu] '// &
       '[--kernels split|merged] [--implicit-precision double|single] [--max-iter N] [--run-dir DIR] '// &
-      '[--restart] [--mass-fix] [--mg-levels N]'
+      '[--restart] [--accept-old-restart] [--mass-fix] [--mg-levels N]'
     write(output_unit, '(a)') 'case-file keys: see README.md, "Case file reference"'
     if (len_trim(case_path) == 0) error stop 2, quiet=.true.
     stop
@@ -120,8 +121,9 @@ program adiflow
   res0 = 0.0_rk
   it0 = 0
   if (cs%restart) then
-    call read_field_dump(restart_path, lay, f%q, it0, res0)
+    call read_field_dump(restart_path, lay, f%q, it0, res0, cs%accept_old_restart, rversion)
     write(output_unit, '(a,i0)') '  restarting from '//trim(restart_path)//' at iteration ', it0
+    call old_restart_note(output_unit, trim(restart_path), rversion, it0)
     if (it0 >= cs%max_iter) then
       write(output_unit, '(a,i0,a,i0,a)') 'adiflow: nothing left to do: the restart is at iteration ', it0, &
         ', max_iter is ', cs%max_iter, '; raise max_iter (or --max-iter) to continue. No file was changed.'

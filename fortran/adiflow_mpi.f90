@@ -5,7 +5,7 @@
 !>     &parallel  npj = 2, npk = 1, adi_mode = 'exact', pipeline_chunks = 0 /
 !> or from the command line:
 !>   mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] [--adi-mode exact|decoupled]
-!>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--backend auto|cpu|cuda]
+!>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] [--backend auto|cpu|cuda]
 !>          [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] [--mg-levels N]
 !> &multigrid (CPU backend): the same FAS cycle on every block, each coarse
 !> level decomposed like the fine one, as many levels as the blocks allow
@@ -43,7 +43,7 @@ program adiflow_mpi
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
   use output_vtk, only: snapshot_stem
-  use driver_loop, only: run_iterations
+  use driver_loop, only: run_iterations, old_restart_note
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
   use multigrid_levels, only: mg_level_t, plan_levels, coarse_nodes, init_level, level_sizes_text
   use multigrid_transfer
@@ -101,7 +101,7 @@ program adiflow_mpi
   case_path = command_argument(1)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
     if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
-      '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] '// &
+      '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] '// &
       '[--backend auto|cpu|gpu] [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] '// &
       '[--mg-levels N]'
     call finish(merge(2, 0, len_trim(case_path) == 0))
@@ -583,6 +583,15 @@ contains
     end associate
   end subroutine mg_up
 
+  !> Where this rank's block lies, recorded in its restart file and checked
+  !> on reading, so that a file under another rank's name (swapped,
+  !> renamed, copied from another run) is refused: rank, npj, npk, the
+  !> global grid, the block's 0-based offsets.
+  function block_place() result(p)
+    integer :: p(9)
+    p = [rank, dc%npj, dc%npk, dc%nglob, dc%off]
+  end function block_place
+
   !> Rank r's restart file of the set of iteration iter (format 2), or of the
   !> one set that format 1 kept (iter < 0).
   function rank_file(r, iter) result(p)
@@ -615,7 +624,7 @@ contains
     saved = all(abs(nrm) <= huge(1.0_rk))
     if (.not. saved) return
     if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
-    call write_field_dump(rank_file(rank, iter), lay, f%q, iter, ref)
+    call write_field_dump(rank_file(rank, iter), lay, f%q, iter, ref, block_place())
     call MPI_Barrier(dc%comm)
     if (rank == 0) then
       call out_open(idx, dir//'/restart.decomp')
@@ -638,8 +647,9 @@ contains
   end function save_restart
 
   subroutine read_restart()
-    integer :: u, ios, g(3), h(3), okflag, version
+    integer :: u, ios, g(3), h(3), okflag, version, rversion, vmin
     integer(ik8) :: hit, rit
+    real(rk) :: rmax(5)
     character(len=64) :: tag, t1, t2, t3
     character(len=600) :: m
     okflag = 1
@@ -690,14 +700,22 @@ contains
     call MPI_Bcast(version, 1, MPI_INTEGER, 0, dc%comm)
     ! format 1 kept one file per rank, overwritten in place
     if (version == 1) hit = -1_ik8
-    call read_field_dump(rank_file(rank, hit), lay, f%q, rit, res0)
+    call read_field_dump(rank_file(rank, hit), lay, f%q, rit, res0, cs%accept_old_restart, rversion, block_place())
     if (version == 1) hit = rit
     it_committed = hit
     if (any_rank(dc%comm, rit /= hit)) call stop_all(2, 'the rank restart files are not all from the '// &
       'iteration named in restart.decomp (an interrupted restart write?); use an older copy or start afresh')
     it0 = hit
+    ! one version-1 file (unprotected header) and no rank takes its res0;
+    ! otherwise every rank's file holds the same global reference
+    call MPI_Allreduce(rversion, vmin, 1, MPI_INTEGER, MPI_MIN, dc%comm)
+    if (vmin == 1) res0 = 0.0_rk
+    call MPI_Allreduce(res0, rmax, 5, MPI_DOUBLE_PRECISION, MPI_MAX, dc%comm)
+    if (any_rank(dc%comm, any(res0 /= rmax))) call stop_all(2, 'the rank restart files hold different reference '// &
+      'residuals (not one restart set?); use an older copy or start afresh')
     if (rank == 0) write(output_unit, '(a,i0)') '  restarting from '//dir// &
       '/restart.decomp + restart.rNNNNN.itN.bin at iteration ', it0
+    if (rank == 0) call old_restart_note(output_unit, 'the rank restart set', vmin, it0)
     if (it0 >= cs%max_iter) then
       if (rank == 0) write(output_unit, '(a,i0,a,i0,a)') 'adiflow_mpi: nothing left to do: the restart is at '// &
         'iteration ', it0, ', max_iter is ', cs%max_iter, '; raise max_iter (or --max-iter) to continue. '// &

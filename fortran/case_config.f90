@@ -99,6 +99,10 @@ module case_config
     integer :: output_interval = 0
     integer :: restart_interval = 0
     logical :: restart = .false.
+    !> --accept-old-restart (command line only): read restart files of format
+    !> versions 1 and 2, which this build no longer writes (see
+    !> include/field_format.h for what each leaves unprotected)
+    logical :: accept_old_restart = .false.
     character(len=max_path_len) :: run_dir = ''
     character(len=16) :: backend = 'auto'
     character(len=16) :: kernels = 'split'
@@ -259,7 +263,7 @@ contains
     character(len=:), allocatable :: arg, val
     character(len=400) :: allowed
     allowed = '--backend auto|cpu|gpu, --kernels split|merged, --implicit-precision double|single, '// &
-      '--max-iter N, --run-dir DIR, --restart, --mass-fix'
+      '--max-iter N, --run-dir DIR, --restart, --accept-old-restart, --mass-fix'
     if (present(extra_help)) allowed = trim(extra_help)//', '//allowed
     n = command_argument_count()
     ia = 2
@@ -270,6 +274,8 @@ contains
       select case (trim(arg))
       case ('--restart')
         cs%restart = .true.
+      case ('--accept-old-restart')
+        cs%accept_old_restart = .true.
       case ('--mass-fix')
         cs%mass_fix = .true.
       case ('--backend', '--kernels', '--implicit-precision', '--max-iter', '--run-dir')

@@ -15,7 +15,7 @@ module driver_loop
   use convergence_rate, only: drop_rate_t, iters_to_go
   implicit none
   private
-  public :: run_iterations
+  public :: run_iterations, old_restart_note
 
   abstract interface
     subroutine iterate_hook(cfl)
@@ -95,7 +95,11 @@ contains
       call iterate(cfl)
       stop_now = interrupted()
 
-      if (it == 1 .or. mod(it, int(cs%monitor_interval, ik8)) == 0 .or. it == cs%max_iter .or. stop_now) then
+      ! res0_in all zero after a restart: the file's reference residual was not
+      ! used (a version-1 file's unprotected header), so the reference starts
+      ! again from the residual of the first iteration after the restart
+      if (it == 1 .or. mod(it, int(cs%monitor_interval, ik8)) == 0 .or. it == cs%max_iter .or. stop_now .or. &
+          (it == it0 + 1 .and. all(res0_in == 0.0_rk))) then
         call norms_now(norms)
         res0 = max(res0, norms)
         call system_clock(t_now)
@@ -220,6 +224,22 @@ contains
     end do
     q = q//"'"
   end function shell_quoted
+
+  !> What a restart of an older format means for this run (version: the
+  !> file's, from read_field_dump); nothing for the current version.
+  subroutine old_restart_note(unit, name, version, it0)
+    integer, intent(in) :: unit, version
+    character(len=*), intent(in) :: name
+    integer(ik8), intent(in) :: it0
+    if (version == 1) then
+      write(unit, '(a,i0,a)') '  note: '//name//' is of format version 1 (read with --accept-old-restart): '// &
+        'nothing protected its header, so its reference residual is not used; the convergence reference '// &
+        'starts again from the residual of iteration ', it0 + 1, ' (the drop and tol count from there)'
+    else if (version == 2) then
+      write(unit, '(a)') '  note: '//name//' is of format version 2 (Fletcher-64 checksum); '// &
+        'the restarts of this run are written as version 3 (CRC-64)'
+    end if
+  end subroutine old_restart_note
 
   !> Seconds with three decimals and a leading zero ("0.011", not ".011").
   function seconds_text(t) result(s)

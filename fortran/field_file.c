@@ -2,12 +2,16 @@
  * (include/field_format.h), shared by the Fortran drivers (through
  * fortran/field_io.f90) and validation/compare_fields.c.
  *
- * Reading checks everything before the caller sees a value: a regular file
- * (a FIFO or a device would block or never end), every header field, the
- * exact size the header implies (computed without overflow), and the
- * checksum over the whole file. Writing goes to PATH.tmp; every write, the
- * flush and the close are checked, the finished file is read back and
- * verified, and only then renamed over PATH (fortran/safe_file.c). */
+ * Reading checks everything before the caller sees a value, cheapest first,
+ * so that a file that cannot fit is refused before its data is touched: a
+ * regular file (a FIFO or a device would block or never end), every header
+ * field, the exact size the header implies (computed without overflow), the
+ * header's own CRC, the header against what the caller expects (grid, rank,
+ * decomposition, offsets); only then the data, once: the CRC over the whole
+ * file and every value finite. Writing goes to PATH.tmp; every value is
+ * checked finite, every write, the flush and the close are checked, the
+ * finished file is read back and verified, and only then renamed over PATH
+ * (fortran/safe_file.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "field_format.h"
 
@@ -20,45 +24,118 @@
 
 #include "safe_file.h"
 
-enum { CHUNK_BYTES = 1 << 20 };
+enum { CHUNK_BYTES = 1 << 20 };   /* a multiple of 8: a chunk starts at a value */
 
-static void unpack_header(const unsigned char *b, adi_dump_header *h, int32_t *reserved)
+static const char *var_name[5] = {"rho", "rho*u", "rho*v", "rho*w", "E"};
+
+/* ---- CRC-64/XZ, slicing by 8 ----
+ * table[0] is the classic byte-at-a-time table of the reflected polynomial;
+ * table[k][b] is the CRC contribution of byte b followed by k zero bytes, so
+ * eight bytes are folded in with eight look-ups (about 8x the speed of the
+ * byte loop: restart files of large grids are gigabytes, read back after
+ * every write). */
+static uint64_t crc_table[8][256];
+static int crc_ready;
+
+static void crc_init(void)
+{
+  const uint64_t poly = 0xC96C5795D7870F42ull;   /* ECMA-182, bit-reflected */
+  for (int b = 0; b < 256; ++b) {
+    uint64_t c = (uint64_t)b;
+    for (int k = 0; k < 8; ++k) c = (c & 1u) ? (c >> 1) ^ poly : c >> 1;
+    crc_table[0][b] = c;
+  }
+  for (int b = 0; b < 256; ++b)
+    for (int k = 1; k < 8; ++k) crc_table[k][b] = (crc_table[k - 1][b] >> 8) ^ crc_table[0][crc_table[k - 1][b] & 0xffu];
+  crc_ready = 1;
+}
+
+uint64_t adi_crc64_update(uint64_t crc, const void *data, size_t nbytes)
+{
+  const unsigned char *p = (const unsigned char *)data;
+  if (!crc_ready) crc_init();
+  while (nbytes >= 8) {
+    /* the bytes in file order, whatever the machine's byte order */
+    uint64_t w = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+                 (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+    crc ^= w;
+    crc = crc_table[7][crc & 0xffu] ^ crc_table[6][(crc >> 8) & 0xffu] ^ crc_table[5][(crc >> 16) & 0xffu] ^
+          crc_table[4][(crc >> 24) & 0xffu] ^ crc_table[3][(crc >> 32) & 0xffu] ^ crc_table[2][(crc >> 40) & 0xffu] ^
+          crc_table[1][(crc >> 48) & 0xffu] ^ crc_table[0][crc >> 56];
+    p += 8;
+    nbytes -= 8;
+  }
+  while (nbytes-- > 0) crc = (crc >> 8) ^ crc_table[0][(crc ^ *p++) & 0xffu];
+  return crc;
+}
+
+adi_dump_place adi_dump_serial_place(int32_t ni, int32_t nj, int32_t nk)
+{
+  adi_dump_place p = {0, 1, 1, {ni, nj, nk}, {0, 0, 0}};
+  return p;
+}
+
+/* the header fields a reader checks beyond those of adi_dump_header */
+typedef struct raw_extra {
+  int32_t reserved, reserved2;
+  uint64_t crc;   /* version 3: the stored header CRC */
+} raw_extra;
+
+static void unpack_header(const unsigned char *b, adi_dump_header *h, raw_extra *x)
 {
   memcpy(&h->version, b + 8, 4);
   memcpy(&h->ni, b + 12, 4);
   memcpy(&h->nj, b + 16, 4);
   memcpy(&h->nk, b + 20, 4);
   memcpy(&h->nvar, b + 24, 4);
-  memcpy(reserved, b + 28, 4);
+  memcpy(&x->reserved, b + 28, 4);
   memcpy(&h->iteration, b + 32, 8);
   memcpy(h->res0, b + 40, 40);
+  x->reserved2 = 0;
+  x->crc = 0;
+  if (h->version < 3) {
+    h->place = adi_dump_serial_place(h->ni, h->nj, h->nk);
+    return;
+  }
+  memcpy(&h->place.rank, b + 80, 4);
+  memcpy(&h->place.npj, b + 84, 4);
+  memcpy(&h->place.npk, b + 88, 4);
+  memcpy(&x->reserved2, b + 92, 4);
+  memcpy(h->place.gn, b + 96, 12);
+  memcpy(h->place.off, b + 108, 12);
+  memcpy(&x->crc, b + 120, 8);
 }
 
-static void pack_header(unsigned char *b, const adi_dump_header *h)
+void adi_dump_pack_header(unsigned char b[ADI_DUMP_HEADER_BYTES], const adi_dump_header *h)
 {
-  const int32_t reserved = 0;
+  const int32_t version = ADI_DUMP_VERSION, zero = 0;
+  uint64_t crc;
+  memset(b, 0, ADI_DUMP_HEADER_BYTES);
   memcpy(b, ADI_DUMP_MAGIC, 8);
-  memcpy(b + 8, &h->version, 4);
+  memcpy(b + 8, &version, 4);
   memcpy(b + 12, &h->ni, 4);
   memcpy(b + 16, &h->nj, 4);
   memcpy(b + 20, &h->nk, 4);
   memcpy(b + 24, &h->nvar, 4);
-  memcpy(b + 28, &reserved, 4);
+  memcpy(b + 28, &zero, 4);
   memcpy(b + 32, &h->iteration, 8);
   memcpy(b + 40, h->res0, 40);
+  memcpy(b + 80, &h->place.rank, 4);
+  memcpy(b + 84, &h->place.npj, 4);
+  memcpy(b + 88, &h->place.npk, 4);
+  memcpy(b + 92, &zero, 4);
+  memcpy(b + 96, h->place.gn, 12);
+  memcpy(b + 108, h->place.off, 12);
+  crc = adi_crc64_final(adi_crc64_update(ADI_CRC64_INIT, b, 120));
+  memcpy(b + 120, &crc, 8);
 }
 
 /* Every header field against what the format allows; the message names the
  * field and its value. */
-static int check_header(const char *path, const adi_dump_header *h, int32_t reserved, char *msg, size_t msglen)
+static int check_header(const char *path, const adi_dump_header *h, const raw_extra *x, char *msg, size_t msglen)
 {
   static const char *dim_name[3] = {"ni", "nj", "nk"};
   const int32_t dims[3] = {h->ni, h->nj, h->nk};
-  if (h->version != 1 && h->version != ADI_DUMP_VERSION) {
-    snprintf(msg, msglen, "\"%s\": file version %d is not supported (this build reads versions 1 and %d)", path,
-             (int)h->version, ADI_DUMP_VERSION);
-    return EINVAL;
-  }
   for (int d = 0; d < 3; ++d) {
     if (dims[d] < 1 || dims[d] > ADI_DUMP_MAX_N) {
       snprintf(msg, msglen, "\"%s\": header field %s = %d is out of range (allowed 1 to %d): the file is damaged",
@@ -71,8 +148,9 @@ static int check_header(const char *path, const adi_dump_header *h, int32_t rese
              (int)h->nvar);
     return EINVAL;
   }
-  if (reserved != 0) {
-    snprintf(msg, msglen, "\"%s\": header field reserved = %d, must be 0: the file is damaged", path, (int)reserved);
+  if (x->reserved != 0 || x->reserved2 != 0) {
+    snprintf(msg, msglen, "\"%s\": header field reserved = %d, must be 0: the file is damaged", path,
+             (int)(x->reserved != 0 ? x->reserved : x->reserved2));
     return EINVAL;
   }
   if (h->iteration < 0) {
@@ -91,104 +169,84 @@ static int check_header(const char *path, const adi_dump_header *h, int32_t rese
   return 0;
 }
 
-int adi_dump_open(adi_dump_reader *r, const char *path, char *msg, size_t msglen)
+/* The version-3 fields of where the block lies: checked after the size, so
+ * that a damaged cell count is reported as the size it implies. */
+static int check_place(const char *path, const adi_dump_header *h, char *msg, size_t msglen)
 {
-  unsigned char hb[ADI_DUMP_HEADER_BYTES];
-  unsigned char *chunk = NULL;
-  uint64_t state[2] = {0, 0}, stored, expected, left;
-  int32_t reserved;
-  struct stat st;
-  int fd, e;
-
-  memset(r, 0, sizeof *r);
-  if ((e = adi_check_regular_file(path, msg, msglen)) != 0) return e;
-  /* O_NONBLOCK: a FIFO swapped in after the check must not block the open */
-  fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    e = errno;
-    snprintf(msg, msglen, "cannot open \"%s\": %s", path, strerror(e));
-    return e;
-  }
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    snprintf(msg, msglen, "\"%s\" is not a regular file", path);
+  static const char *dim_name[3] = {"ni", "nj", "nk"};
+  const int32_t dims[3] = {h->ni, h->nj, h->nk};
+  const adi_dump_place *p = &h->place;
+  if (h->version < 3) return 0;
+  if (p->npj < 1 || p->npj > ADI_DUMP_MAX_NP || p->npk < 1 || p->npk > ADI_DUMP_MAX_NP) {
+    snprintf(msg, msglen, "\"%s\": header fields npj x npk = %d x %d are out of range (allowed 1 to %d each): the file "
+             "is damaged", path, (int)p->npj, (int)p->npk, ADI_DUMP_MAX_NP);
     return EINVAL;
   }
-  r->f = fdopen(fd, "rb");
-  if (!r->f) {
-    e = errno;
-    close(fd);
-    snprintf(msg, msglen, "cannot open \"%s\": %s", path, strerror(e));
-    return e;
+  if (p->rank < 0 || (int64_t)p->rank >= (int64_t)p->npj * p->npk) {
+    snprintf(msg, msglen, "\"%s\": header field rank = %d is out of range (allowed 0 to %lld for npj x npk = %d x %d): "
+             "the file is damaged", path, (int)p->rank, (long long)p->npj * p->npk - 1, (int)p->npj, (int)p->npk);
+    return EINVAL;
   }
-  if (fread(hb, 1, sizeof hb, r->f) != sizeof hb) {
-    snprintf(msg, msglen, "\"%s\" is shorter than the 80-byte header: not an adiflow dump, or truncated", path);
-    goto bad;
-  }
-  if (memcmp(hb, ADI_DUMP_MAGIC, 8) != 0) {
-    snprintf(msg, msglen, "\"%s\" is not an adiflow restart/dump file (bad magic)", path);
-    goto bad;
-  }
-  unpack_header(hb, &r->h, &reserved);
-  if (check_header(path, &r->h, reserved, msg, msglen) != 0) goto bad;
-  r->ncell = (size_t)r->h.ni * (size_t)r->h.nj * (size_t)r->h.nk;
-  /* at most 65536^3 * 5 * 8 bytes, well inside 64 bits */
-  expected = ADI_DUMP_HEADER_BYTES + (uint64_t)r->h.nvar * (uint64_t)r->ncell * 8u + 8u;
-  if ((uint64_t)st.st_size != expected) {
-    snprintf(msg, msglen,
-             "\"%s\" holds %lld bytes, but its header (grid %d x %d x %d) means %llu bytes: the file is %s", path,
-             (long long)st.st_size, (int)r->h.ni, (int)r->h.nj, (int)r->h.nk, (unsigned long long)expected,
-             (uint64_t)st.st_size < expected ? "truncated" : "damaged");
-    goto bad;
-  }
-  /* the checksum over the whole file before any value is used */
-  if (r->h.version >= 2) adi_fletcher64_update(state, hb, sizeof hb);
-  chunk = malloc(CHUNK_BYTES);
-  if (!chunk) {
-    snprintf(msg, msglen, "out of memory reading \"%s\"", path);
-    goto bad;
-  }
-  left = expected - ADI_DUMP_HEADER_BYTES - 8u;
-  while (left > 0) {
-    size_t n = left > CHUNK_BYTES ? CHUNK_BYTES : (size_t)left;
-    if (fread(chunk, 1, n, r->f) != n) {
-      snprintf(msg, msglen, "read error in \"%s\": %s", path, ferror(r->f) ? strerror(errno) : "unexpected end");
-      goto bad;
+  for (int d = 0; d < 3; ++d) {
+    if (p->gn[d] < 1 || p->gn[d] > ADI_DUMP_MAX_N || p->off[d] < 0 || (int64_t)p->off[d] + dims[d] > p->gn[d]) {
+      snprintf(msg, msglen, "\"%s\": header fields global %s = %d, offset %d and %s = %d do not fit (allowed: global 1 "
+               "to %d, the block inside it): the file is damaged", path, dim_name[d], (int)p->gn[d], (int)p->off[d],
+               dim_name[d], (int)dims[d], ADI_DUMP_MAX_N);
+      return EINVAL;
     }
-    adi_fletcher64_update(state, chunk, n);
-    left -= n;
-  }
-  free(chunk);
-  chunk = NULL;
-  if (fread(&stored, 8, 1, r->f) != 1 || stored != adi_fletcher64_final(state)) {
-    snprintf(msg, msglen, "\"%s\" fails its checksum: the file is damaged; use an older copy or start afresh", path);
-    goto bad;
-  }
-  if (fseek(r->f, ADI_DUMP_HEADER_BYTES, SEEK_SET) != 0) {
-    snprintf(msg, msglen, "cannot seek in \"%s\": %s", path, strerror(errno));
-    goto bad;
-  }
-  return 0;
-bad:
-  free(chunk);
-  adi_dump_close(r);
-  return EINVAL;
-}
-
-int adi_dump_read(adi_dump_reader *r, double *values, size_t n, char *msg, size_t msglen)
-{
-  if (fread(values, sizeof(double), n, r->f) != n) {
-    snprintf(msg, msglen, "read error in a dump: %s (was the file changed while being read?)",
-             ferror(r->f) ? strerror(errno) : "unexpected end");
-    return EIO;
   }
   return 0;
 }
 
-void adi_dump_close(adi_dump_reader *r)
+static int is_serial(const adi_dump_place *p) { return p->npj == 1 && p->npk == 1; }
+
+/* The header against what the caller needs, before any data is read. A
+ * version-1 or -2 file records no place: only its cell counts are compared. */
+static int check_expect(const char *path, const adi_dump_header *h, const adi_dump_expect *e, char *msg, size_t msglen)
 {
-  if (r->f) fclose(r->f);
-  r->f = NULL;
+  const adi_dump_place *p = &h->place, *q = &e->place;
+  const int32_t n[3] = {h->ni, h->nj, h->nk};
+  if (h->version < 3) {
+    if (n[0] == e->n[0] && n[1] == e->n[1] && n[2] == e->n[2]) return 0;
+    if (is_serial(q))
+      snprintf(msg, msglen, "\"%s\": grid %d x %d x %d does not match the case grid %d x %d x %d", path, (int)n[0],
+               (int)n[1], (int)n[2], (int)q->gn[0], (int)q->gn[1], (int)q->gn[2]);
+    else
+      snprintf(msg, msglen, "\"%s\": holds a block of %d x %d x %d cells, but rank %d's block is %d x %d x %d", path,
+               (int)n[0], (int)n[1], (int)n[2], (int)q->rank, (int)e->n[0], (int)e->n[1], (int)e->n[2]);
+    return EINVAL;
+  }
+  if (p->gn[0] != q->gn[0] || p->gn[1] != q->gn[1] || p->gn[2] != q->gn[2]) {
+    snprintf(msg, msglen, "\"%s\": grid %d x %d x %d does not match the case grid %d x %d x %d", path, (int)p->gn[0],
+             (int)p->gn[1], (int)p->gn[2], (int)q->gn[0], (int)q->gn[1], (int)q->gn[2]);
+    return EINVAL;
+  }
+  if (p->npj != q->npj || p->npk != q->npk) {
+    if (is_serial(q))
+      snprintf(msg, msglen, "\"%s\" holds the block of rank %d of an MPI run (npj x npk = %d x %d), not a serial state "
+               "(build/adiflow_mpi reads it, on the same decomposition)", path, (int)p->rank, (int)p->npj, (int)p->npk);
+    else
+      snprintf(msg, msglen, "\"%s\" was written on npj x npk = %d x %d (rank %d), but was read for rank %d of npj x npk "
+               "= %d x %d; restart on the same decomposition", path, (int)p->npj, (int)p->npk, (int)p->rank,
+               (int)q->rank, (int)q->npj, (int)q->npk);
+    return EINVAL;
+  }
+  if (p->rank != q->rank) {
+    snprintf(msg, msglen, "\"%s\" holds the block of rank %d, but was read for rank %d (npj x npk = %d x %d): the rank "
+             "restart files were swapped or renamed; put each back under its own rank's name", path, (int)p->rank,
+             (int)q->rank, (int)q->npj, (int)q->npk);
+    return EINVAL;
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (p->off[d] != q->off[d] || n[d] != e->n[d]) {
+      snprintf(msg, msglen, "\"%s\": rank %d's block starts at cell (%d,%d,%d) with %d x %d x %d cells in the file, but "
+               "at (%d,%d,%d) with %d x %d x %d cells in this run: not the same decomposition", path, (int)p->rank,
+               (int)p->off[0] + 1, (int)p->off[1] + 1, (int)p->off[2] + 1, (int)n[0], (int)n[1], (int)n[2],
+               (int)q->off[0] + 1, (int)q->off[1] + 1, (int)q->off[2] + 1, (int)e->n[0], (int)e->n[1], (int)e->n[2]);
+      return EINVAL;
+    }
+  }
+  return 0;
 }
 
 static char *concat(const char *a, const char *b)
@@ -202,6 +260,222 @@ static char *concat(const char *a, const char *b)
   return s;
 }
 
+/* The variable and cell (global indices, 1-based) of value number at of a
+ * file with header h, for the messages about a non-finite value. */
+static void value_place(const adi_dump_header *h, uint64_t at, int *m, int ijk[3])
+{
+  uint64_t ncell = (uint64_t)h->ni * (uint64_t)h->nj * (uint64_t)h->nk, c = at % ncell;
+  *m = (int)(at / ncell);
+  ijk[0] = (int)(c % (uint64_t)h->ni) + 1 + h->place.off[0];
+  c /= (uint64_t)h->ni;
+  ijk[1] = (int)(c % (uint64_t)h->nj) + 1 + h->place.off[1];
+  ijk[2] = (int)(c / (uint64_t)h->nj) + 1 + h->place.off[2];
+}
+
+static const char *nonfinite_name(double v) { return isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"); }
+
+int adi_dump_open_header(adi_dump_reader *r, const char *path, int flags, const adi_dump_expect *expect, char *msg,
+                         size_t msglen)
+{
+  unsigned char hb[ADI_DUMP_HEADER_BYTES];
+  raw_extra x;
+  struct stat st;
+  int fd, e;
+
+  memset(r, 0, sizeof *r);
+  if ((e = adi_check_regular_file(path, msg, msglen)) != 0) return e;
+  r->path = concat(path, "");
+  if (!r->path) {
+    snprintf(msg, msglen, "out of memory reading \"%s\"", path);
+    return ENOMEM;
+  }
+  /* O_NONBLOCK: a FIFO swapped in after the check must not block the open */
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    e = errno;
+    snprintf(msg, msglen, "cannot open \"%s\": %s", path, strerror(e));
+    adi_dump_close(r);
+    return e;
+  }
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    snprintf(msg, msglen, "\"%s\" is not a regular file", path);
+    adi_dump_close(r);
+    return EINVAL;
+  }
+  r->f = fdopen(fd, "rb");
+  if (!r->f) {
+    e = errno;
+    close(fd);
+    snprintf(msg, msglen, "cannot open \"%s\": %s", path, strerror(e));
+    adi_dump_close(r);
+    return e;
+  }
+  if (fread(hb, 1, ADI_DUMP_OLD_HEADER_BYTES, r->f) != ADI_DUMP_OLD_HEADER_BYTES) {
+    snprintf(msg, msglen, "\"%s\" is shorter than the 80-byte header: not an adiflow dump, or truncated", path);
+    goto bad;
+  }
+  if (memcmp(hb, ADI_DUMP_MAGIC, 8) != 0) {
+    snprintf(msg, msglen, "\"%s\" is not an adiflow restart/dump file (bad magic)", path);
+    goto bad;
+  }
+  memcpy(&r->h.version, hb + 8, 4);
+  if (r->h.version < 1 || r->h.version > ADI_DUMP_VERSION) {
+    snprintf(msg, msglen, "\"%s\": file version %d is not supported (this build reads versions 1, 2 and %d)", path,
+             (int)r->h.version, ADI_DUMP_VERSION);
+    goto bad;
+  }
+  if (r->h.version == 1 && !(flags & ADI_DUMP_ACCEPT_V1)) {
+    snprintf(msg, msglen, "\"%s\" is a version-1 file: nothing protects its header (grid, iteration, reference "
+             "residual), so a damaged one cannot be told from a good one. Read it only if you trust it, with "
+             "--accept-old-restart (its reference residual is then not used); files written now are version %d", path,
+             ADI_DUMP_VERSION);
+    goto bad;
+  }
+  if (r->h.version == 2 && !(flags & ADI_DUMP_ACCEPT_V2)) {
+    snprintf(msg, msglen, "\"%s\" is a version-2 file, which records no rank or decomposition, so it cannot be checked "
+             "against the block it is read for. Read it only if each file is under its own rank's name, with "
+             "--accept-old-restart; files written now are version %d", path, ADI_DUMP_VERSION);
+    goto bad;
+  }
+  r->header_bytes = r->h.version >= 3 ? ADI_DUMP_HEADER_BYTES : ADI_DUMP_OLD_HEADER_BYTES;
+  if (r->h.version >= 3 &&
+      fread(hb + ADI_DUMP_OLD_HEADER_BYTES, 1, ADI_DUMP_HEADER_BYTES - ADI_DUMP_OLD_HEADER_BYTES, r->f) !=
+          ADI_DUMP_HEADER_BYTES - ADI_DUMP_OLD_HEADER_BYTES) {
+    snprintf(msg, msglen, "\"%s\" is shorter than the %d-byte header of version %d: the file is truncated", path,
+             ADI_DUMP_HEADER_BYTES, (int)r->h.version);
+    goto bad;
+  }
+  unpack_header(hb, &r->h, &x);
+  if (check_header(path, &r->h, &x, msg, msglen) != 0) goto bad;
+  r->ncell = (size_t)r->h.ni * (size_t)r->h.nj * (size_t)r->h.nk;
+  /* at most 65536^3 * 5 * 8 bytes, well inside 64 bits */
+  r->size = (uint64_t)r->header_bytes + (uint64_t)r->h.nvar * (uint64_t)r->ncell * 8u + 8u;
+  if ((uint64_t)st.st_size != r->size) {
+    snprintf(msg, msglen,
+             "\"%s\" holds %lld bytes, but its header (grid %d x %d x %d) means %llu bytes: the file is %s", path,
+             (long long)st.st_size, (int)r->h.ni, (int)r->h.nj, (int)r->h.nk, (unsigned long long)r->size,
+             (uint64_t)st.st_size < r->size ? "truncated" : "damaged");
+    goto bad;
+  }
+  if (check_place(path, &r->h, msg, msglen) != 0) goto bad;
+  if (r->h.version >= 3 && x.crc != adi_crc64_final(adi_crc64_update(ADI_CRC64_INIT, hb, 120))) {
+    snprintf(msg, msglen, "\"%s\": its header fails its checksum: the file is damaged; use an older copy or start "
+             "afresh", path);
+    goto bad;
+  }
+  /* the caller's grid and place before the data: a file of another case or
+   * rank is refused at once, however large it claims to be */
+  if (expect && check_expect(path, &r->h, expect, msg, msglen) != 0) goto bad;
+  return 0;
+bad:
+  adi_dump_close(r);
+  return EINVAL;
+}
+
+int adi_dump_verify(adi_dump_reader *r, char *msg, size_t msglen)
+{
+  unsigned char *chunk = NULL;
+  uint64_t crc = ADI_CRC64_INIT, fl[2] = {0, 0}, stored, calc, left, at = 0, bad_at = UINT64_MAX;
+  double bad_value = 0.0;
+  const char *path = r->path;
+
+  /* versions 1 and 2: the Fletcher-64 they stored (version 1: data only) */
+  if (fseek(r->f, 0, SEEK_SET) != 0) {
+    snprintf(msg, msglen, "cannot seek in \"%s\": %s", path, strerror(errno));
+    goto bad;
+  }
+  chunk = malloc(CHUNK_BYTES);
+  if (!chunk) {
+    snprintf(msg, msglen, "out of memory reading \"%s\"", path);
+    goto bad;
+  }
+  if (fread(chunk, 1, (size_t)r->header_bytes, r->f) != (size_t)r->header_bytes) {
+    snprintf(msg, msglen, "read error in \"%s\": %s", path, ferror(r->f) ? strerror(errno) : "unexpected end");
+    goto bad;
+  }
+  if (r->h.version >= 3)
+    crc = adi_crc64_update(crc, chunk, (size_t)r->header_bytes);
+  else if (r->h.version == 2)
+    adi_fletcher64_update(fl, chunk, (size_t)r->header_bytes);
+  left = r->size - (uint64_t)r->header_bytes - 8u;
+  while (left > 0) {
+    size_t n = left > CHUNK_BYTES ? CHUNK_BYTES : (size_t)left;
+    if (fread(chunk, 1, n, r->f) != n) {
+      snprintf(msg, msglen, "read error in \"%s\": %s", path, ferror(r->f) ? strerror(errno) : "unexpected end");
+      goto bad;
+    }
+    if (r->h.version >= 3)
+      crc = adi_crc64_update(crc, chunk, n);
+    else
+      adi_fletcher64_update(fl, chunk, n);
+    if (bad_at == UINT64_MAX) {
+      for (size_t i = 0; i < n / 8; ++i) {
+        double v;
+        memcpy(&v, chunk + 8 * i, 8);
+        if (!isfinite(v)) {
+          bad_at = at + i;
+          bad_value = v;
+          break;
+        }
+      }
+    }
+    at += n / 8;
+    left -= n;
+  }
+  free(chunk);
+  chunk = NULL;
+  calc = r->h.version >= 3 ? adi_crc64_final(crc) : adi_fletcher64_final(fl);
+  if (fread(&stored, 8, 1, r->f) != 1 || stored != calc) {
+    snprintf(msg, msglen, "\"%s\" fails its checksum: the file is damaged; use an older copy or start afresh", path);
+    goto bad;
+  }
+  /* a checksum proves the bytes are those written, not that they are a
+   * state: a NaN would be taken up silently and called a good restart */
+  if (bad_at != UINT64_MAX) {
+    int m, ijk[3];
+    value_place(&r->h, bad_at, &m, ijk);
+    snprintf(msg, msglen, "\"%s\": variable %s of cell (%d,%d,%d)%s is %s: a restart or dump holds finite values only; "
+             "the file is damaged; use an older copy or start afresh", path, var_name[m], ijk[0], ijk[1], ijk[2],
+             is_serial(&r->h.place) ? "" : " (global indices)", nonfinite_name(bad_value));
+    goto bad;
+  }
+  if (fseek(r->f, r->header_bytes, SEEK_SET) != 0) {
+    snprintf(msg, msglen, "cannot seek in \"%s\": %s", path, strerror(errno));
+    goto bad;
+  }
+  return 0;
+bad:
+  free(chunk);
+  adi_dump_close(r);
+  return EINVAL;
+}
+
+int adi_dump_open(adi_dump_reader *r, const char *path, int flags, const adi_dump_expect *expect, char *msg,
+                  size_t msglen)
+{
+  int e = adi_dump_open_header(r, path, flags, expect, msg, msglen);
+  return e ? e : adi_dump_verify(r, msg, msglen);
+}
+
+int adi_dump_read(adi_dump_reader *r, double *values, size_t n, char *msg, size_t msglen)
+{
+  if (fread(values, sizeof(double), n, r->f) != n) {
+    snprintf(msg, msglen, "read error in \"%s\": %s (was the file changed while being read?)", r->path,
+             ferror(r->f) ? strerror(errno) : "unexpected end");
+    return EIO;
+  }
+  return 0;
+}
+
+void adi_dump_close(adi_dump_reader *r)
+{
+  if (r->f) fclose(r->f);
+  r->f = NULL;
+  free(r->path);
+  r->path = NULL;
+}
+
 static void writer_free(adi_dump_writer *w)
 {
   free(w->tmp);
@@ -212,9 +486,11 @@ static void writer_free(adi_dump_writer *w)
 int adi_dump_begin(adi_dump_writer *w, const char *path, const adi_dump_header *h, char *msg, size_t msglen)
 {
   unsigned char hb[ADI_DUMP_HEADER_BYTES];
-  adi_dump_header hv = *h;
   memset(w, 0, sizeof *w);
-  hv.version = ADI_DUMP_VERSION;
+  w->h = *h;
+  w->h.version = ADI_DUMP_VERSION;
+  w->bad_at = -1;
+  w->crc = ADI_CRC64_INIT;
   w->path = concat(path, "");
   w->tmp = concat(path, ".tmp");
   if (!w->path || !w->tmp) {
@@ -235,25 +511,45 @@ int adi_dump_begin(adi_dump_writer *w, const char *path, const adi_dump_header *
     writer_free(w);
     return e;
   }
-  pack_header(hb, &hv);
-  adi_fletcher64_update(w->state, hb, sizeof hb);
+  adi_dump_pack_header(hb, &w->h);
+  w->crc = adi_crc64_update(w->crc, hb, sizeof hb);
   if (fwrite(hb, 1, sizeof hb, w->f) != sizeof hb) w->err = errno ? errno : EIO;
   return 0;
 }
 
 void adi_dump_write(adi_dump_writer *w, const double *values, size_t n)
 {
+  if (w->bad_at < 0) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!isfinite(values[i])) {
+        w->bad_at = (int64_t)(w->nwritten + i);
+        w->bad_value = values[i];
+        break;
+      }
+    }
+  }
+  w->nwritten += n;
   if (w->err) return;
   errno = 0;
   if (fwrite(values, sizeof(double), n, w->f) != n) w->err = errno ? errno : EIO;
-  adi_fletcher64_update(w->state, values, n * sizeof(double));
+  w->crc = adi_crc64_update(w->crc, values, n * sizeof(double));
 }
 
 int adi_dump_commit(adi_dump_writer *w, char *msg, size_t msglen)
 {
-  uint64_t csum = adi_fletcher64_final(w->state);
+  uint64_t csum = adi_crc64_final(w->crc);
   adi_dump_reader back;
   int e = w->err;
+  if (w->bad_at >= 0) {
+    /* a file that every reader refuses is not written at all */
+    int m, ijk[3];
+    value_place(&w->h, (uint64_t)w->bad_at, &m, ijk);
+    snprintf(msg, msglen, "not writing \"%s\": variable %s of cell (%d,%d,%d)%s is %s (a restart or dump holds "
+             "finite values only); the previous \"%s\" is kept", w->path, var_name[m], ijk[0], ijk[1], ijk[2],
+             is_serial(&w->h.place) ? "" : " (global indices)", nonfinite_name(w->bad_value), w->path);
+    adi_dump_abort(w);
+    return EINVAL;
+  }
   errno = 0;
   if (!e && fwrite(&csum, 8, 1, w->f) != 1) e = errno ? errno : EIO;
   if (fflush(w->f) != 0 && !e) e = errno ? errno : EIO;
@@ -264,12 +560,15 @@ int adi_dump_commit(adi_dump_writer *w, char *msg, size_t msglen)
     adi_dump_abort(w);
     return e;
   }
-  /* read the finished file back: size, header and checksum as a reader sees them */
-  if (adi_dump_open(&back, w->tmp, msg, msglen) != 0) {
-    size_t used = strlen(msg);
-    snprintf(msg + used, msglen - used, " (read back after writing; the previous \"%s\" is kept)", w->path);
-    adi_dump_abort(w);
-    return EIO;
+  /* read the finished file back: size, header, place and checksum as a reader sees them */
+  {
+    adi_dump_expect ex = {{w->h.ni, w->h.nj, w->h.nk}, w->h.place};
+    if (adi_dump_open(&back, w->tmp, 0, &ex, msg, msglen) != 0) {
+      size_t used = strlen(msg);
+      snprintf(msg + used, msglen - used, " (read back after writing; the previous \"%s\" is kept)", w->path);
+      adi_dump_abort(w);
+      return EIO;
+    }
   }
   adi_dump_close(&back);
   e = adi_commit_file(w->tmp, w->path, -1, msg, msglen);
@@ -288,7 +587,8 @@ void adi_dump_abort(adi_dump_writer *w)
 /* ---- the Fortran drivers' entry points (fortran/field_io.f90) ----
  * q is the padded field q(-1:ldi-2, -1:ldj-2, -1:ldk-2, 5) of
  * fortran/grid_layout.f90; dims = ni, nj, nk, ldi, ldj, ldk. Only the
- * interior cells are stored. */
+ * interior cells are stored. place = rank, npj, npk, the global grid (3),
+ * the block's 0-based offsets (3): 0, 1, 1, ni, nj, nk, 0, 0, 0 serially. */
 
 static size_t row_offset(const int32_t *dims, int j, int k, int m)
 {
@@ -296,11 +596,17 @@ static size_t row_offset(const int32_t *dims, int j, int k, int m)
   return (size_t)2 + (size_t)dims[3] * ((size_t)(j + 1) + (size_t)dims[4] * ((size_t)(k + 1) + (size_t)dims[5] * (size_t)(m - 1)));
 }
 
-int adi_dump_save(const char *path, const int32_t *dims, const double *q, int64_t iteration, const double *res0,
-                  char *msg, int msglen)
+static adi_dump_place place_of(const int32_t *pl)
+{
+  adi_dump_place p = {pl[0], pl[1], pl[2], {pl[3], pl[4], pl[5]}, {pl[6], pl[7], pl[8]}};
+  return p;
+}
+
+int adi_dump_save(const char *path, const int32_t *dims, const int32_t *place, const double *q, int64_t iteration,
+                  const double *res0, char *msg, int msglen)
 {
   adi_dump_writer w;
-  adi_dump_header h = {ADI_DUMP_VERSION, dims[0], dims[1], dims[2], 5, iteration, {0}};
+  adi_dump_header h = {ADI_DUMP_VERSION, dims[0], dims[1], dims[2], 5, iteration, {0}, place_of(place)};
   int e;
   memcpy(h.res0, res0, sizeof h.res0);
   if ((e = adi_dump_begin(&w, path, &h, msg, (size_t)msglen)) != 0) return e;
@@ -310,18 +616,17 @@ int adi_dump_save(const char *path, const int32_t *dims, const double *q, int64_
   return adi_dump_commit(&w, msg, (size_t)msglen);
 }
 
-int adi_dump_load(const char *path, const int32_t *dims, double *q, int64_t *iteration, double *res0, char *msg,
-                  int msglen)
+/* flags: ADI_DUMP_ACCEPT_V1/V2. *version gets the file's version. A
+ * version-1 file's reference residual is never returned (zeros instead):
+ * nothing protects its header, and a flipped bit there could declare a run
+ * converged. */
+int adi_dump_load(const char *path, const int32_t *dims, const int32_t *place, int32_t flags, double *q,
+                  int64_t *iteration, double *res0, int32_t *version, char *msg, int msglen)
 {
   adi_dump_reader r;
-  int e = adi_dump_open(&r, path, msg, (size_t)msglen);
+  adi_dump_expect ex = {{dims[0], dims[1], dims[2]}, place_of(place)};
+  int e = adi_dump_open(&r, path, (int)flags, &ex, msg, (size_t)msglen);
   if (e) return e;
-  if (r.h.ni != dims[0] || r.h.nj != dims[1] || r.h.nk != dims[2]) {
-    snprintf(msg, (size_t)msglen, "\"%s\": grid %d x %d x %d does not match the case grid %d x %d x %d", path,
-             (int)r.h.ni, (int)r.h.nj, (int)r.h.nk, (int)dims[0], (int)dims[1], (int)dims[2]);
-    adi_dump_close(&r);
-    return EINVAL;
-  }
   for (int m = 1; m <= 5; ++m)
     for (int k = 1; k <= dims[2]; ++k)
       for (int j = 1; j <= dims[1]; ++j)
@@ -330,7 +635,11 @@ int adi_dump_load(const char *path, const int32_t *dims, double *q, int64_t *ite
           return e;
         }
   *iteration = r.h.iteration;
-  memcpy(res0, r.h.res0, sizeof r.h.res0);
+  *version = r.h.version;
+  if (r.h.version >= 2)
+    memcpy(res0, r.h.res0, sizeof r.h.res0);
+  else
+    memset(res0, 0, sizeof r.h.res0);
   adi_dump_close(&r);
   return 0;
 }

@@ -150,11 +150,13 @@ flip() { # flip FILE OFFSET XORBYTE
 }
 SIZE=$(stat -c %s "$T/good/restart.bin")
 fresh; truncate -s $((SIZE / 2)) "$T/r/restart.bin";  rst "truncated to half" "is truncated"
-fresh; truncate -s 80 "$T/r/restart.bin";              rst "header only" "is truncated"
+fresh; truncate -s 128 "$T/r/restart.bin";             rst "header only" "is truncated"
+fresh; truncate -s 100 "$T/r/restart.bin";             rst "cut inside the 128-byte header" "shorter than the 128-byte header of version 3: the file is truncated"
 fresh; : > "$T/r/restart.bin";                         rst "empty file" "shorter than the 80-byte header"
 fresh; truncate -s $((SIZE + 16)) "$T/r/restart.bin";  rst "longer than its header says" "is damaged"
 fresh; flip "$T/r/restart.bin" 39 128;                 rst "sign bit of the iteration flipped" "fails its checksum|iteration = .* is negative"
-fresh; flip "$T/r/restart.bin" 47 64;                  rst "a bit of the reference residual flipped" "fails its checksum"
+fresh; flip "$T/r/restart.bin" 47 64;                  rst "a bit of the reference residual flipped" "its header fails its checksum"
+fresh; flip "$T/r/restart.bin" 100 1;                  rst "a bit of the global grid flipped" "its header fails its checksum"
 fresh; flip "$T/r/restart.bin" 500 85;                 rst "a data byte changed" "fails its checksum"
 fresh; flip "$T/r/restart.bin" 0 1;                    rst "bad magic" "bad magic"
 fresh; flip "$T/r/restart.bin" 8 96;                   rst "unknown version" "version .* is not supported"

@@ -60,7 +60,7 @@ expect 'grep -q "^VARIABLES = \"x\" \"y\" \"z\" \"rho\"" "$f/flow.dat" && grep -
 expect '[ $(wc -l < "$f/centreline_u.csv") -eq 13 ] && [ $(wc -l < "$f/centreline_v.csv") -eq 15 ]' \
   "centreline profiles written (cells + 2 wall points + header)"
 expect '[ $(grep -vc "^#" "$f/residual.dat") -eq 5 ]' "residual.dat has one line per monitored iteration"
-expect '[ $(stat -c %s "$f/field.dump") -eq $((80 + 12*10*8*5*8 + 8)) ]' "field dump has the documented size"
+expect '[ $(stat -c %s "$f/field.dump") -eq $((128 + 12*10*8*5*8 + 8)) ]' "field dump has the documented size"
 
 # ---- golden residual history: the CPU reference's digits, kept across every restructuring ----
 expect 'diff <(grep -v "^#" tests/golden/cube12_residual.txt) <(grep -v "^#" "$f/residual.dat" | awk "{print \$1, \$2, \$3, \$4, \$5, \$6, \$7, \$8}") > "$T/golden.diff"' \

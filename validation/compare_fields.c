@@ -1,14 +1,18 @@
 /* compare_fields: compare two adiflow field dumps (include/field_format.h),
  * e.g. the CPU reference and the GPU backend after the same iterations.
  *
- *   compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet]
- *   compare_fields --info A.dump
+ *   compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet] [--accept-old-restart]
+ *   compare_fields --info A.dump [--accept-old-restart]
  *
- * Both files are checked whole first, by the solver's own reader
- * (fortran/field_file.c: regular file, every header field, size, Fletcher-64
- * checksum); then, per variable (rho, rho*u, rho*v, rho*w, E), it prints the
- * largest absolute difference and where it is (i,j,k), the largest
- * difference relative to the variable's largest magnitude max|a-b|/max|a|,
+ * Both files are checked first by the solver's own reader
+ * (fortran/field_file.c): regular file, every header field, size, the
+ * header's CRC-64; the two grids are compared before any data is read (a
+ * huge file of another grid is refused at once); then each file whole (the
+ * CRC-64 over the file, every value finite). Format-1 files (no header
+ * checksum) only with --accept-old-restart. Then, per variable (rho, rho*u,
+ * rho*v, rho*w, E), it prints the largest absolute difference and where it
+ * is (i,j,k), the largest difference relative to the variable's largest
+ * magnitude max|a-b|/max|a|,
  * and the largest pointwise relative difference |a-b|/max(|a|,|b|) with its
  * place, plus how many values differ in their bits. For the three momenta
  * max|a| is the largest magnitude of any of them, the momentum's scale: a
@@ -37,24 +41,45 @@ static const char *var_names[5] = {"rho", "rho*u", "rho*v", "rho*w", "E"};
 
 static void usage(void)
 {
-  fprintf(stderr, "usage: compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet]\n"
+  fprintf(stderr, "usage: compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet] [--accept-old-restart]\n"
                   "       compare_fields --info A.dump   (header and the checksum of the data blocks)\n"
+                  "  --accept-old-restart  read format-1 files too (nothing protects their header)\n"
                   "  --tol X      X = 0 (default): bit-identical; X > 0: per variable\n"
                   "               max|a-b| / max|a| <= X (momenta: max|a| of all three)\n"
                   "  --pointwise  apply X to |a-b| / max(|a|,|b|) of every value instead\n"
                   "  exit 0 within tolerance, 1 above it, 2 bad files or usage\n");
 }
 
-/* The shared reader (fortran/field_file.c) checks the whole file first:
- * regular file, header fields, size, checksum. */
-static int open_dump(adi_dump_reader *d, const char *path)
+/* format 2 is read always (its header is under its checksum), format 1 on request */
+static int read_flags = ADI_DUMP_ACCEPT_V2;
+
+/* The shared reader (fortran/field_file.c): the header (fields, size, its
+ * CRC), without the data. */
+static int open_header(adi_dump_reader *d, const char *path)
 {
   char msg[1024];
-  if (adi_dump_open(d, path, msg, sizeof msg) != 0) {
+  if (adi_dump_open_header(d, path, read_flags, NULL, msg, sizeof msg) != 0) {
     fprintf(stderr, "compare_fields: %s\n", msg);
     return 2;
   }
   return 0;
+}
+
+/* then the data, once: the checksum over the whole file, every value finite */
+static int verify(adi_dump_reader *d)
+{
+  char msg[1024];
+  if (adi_dump_verify(d, msg, sizeof msg) != 0) {
+    fprintf(stderr, "compare_fields: %s\n", msg);
+    return 2;
+  }
+  return 0;
+}
+
+static int open_dump(adi_dump_reader *d, const char *path)
+{
+  int rc = open_header(d, path);
+  return rc ? rc : verify(d);
 }
 
 static int read_block(adi_dump_reader *d, const char *path, double *buf)
@@ -83,7 +108,8 @@ static void where(const adi_dump_reader *d, size_t p, int *i, int *j, int *k)
 
 /* --info: the header, and the Fletcher-64 of the data blocks alone, which is
  * the checksum format-1 files stored: a state can be compared with figures
- * recorded before the checksum came to cover the header too. */
+ * recorded under formats 1 and 2 (the file's own checksum is now a CRC-64
+ * over header and data, and the header changed). */
 static int info(const char *path)
 {
   adi_dump_reader d;
@@ -102,6 +128,10 @@ static int info(const char *path)
   }
   printf("%s: format %d, grid %d x %d x %d, iteration %lld\n", path, (int)d.h.version, (int)d.h.ni, (int)d.h.nj,
          (int)d.h.nk, (long long)d.h.iteration);
+  if (d.h.place.npj*d.h.place.npk > 1)
+    printf("block of rank %d of npj x npk = %d x %d, global grid %d x %d x %d, first cell (%d,%d,%d)\n",
+           (int)d.h.place.rank, (int)d.h.place.npj, (int)d.h.place.npk, (int)d.h.place.gn[0], (int)d.h.place.gn[1],
+           (int)d.h.place.gn[2], (int)d.h.place.off[0] + 1, (int)d.h.place.off[1] + 1, (int)d.h.place.off[2] + 1);
   printf("data checksum (Fletcher-64 of the data blocks): %016llx\n", (unsigned long long)adi_fletcher64_final(state));
   free(buf);
   adi_dump_close(&d);
@@ -117,7 +147,11 @@ int main(int argc, char **argv)
   int pointwise = 0, quiet = 0, ai, m, rc, fail = 0;
   size_t p;
 
-  if (argc == 3 && strcmp(argv[1], "--info") == 0) return info(argv[2]);
+  for (ai = 1; ai < argc; ++ai)
+    if (strcmp(argv[ai], "--accept-old-restart") == 0) read_flags |= ADI_DUMP_ACCEPT_V1;
+  if (argc >= 3 && strcmp(argv[1], "--info") == 0 &&
+      (argc == 3 || (argc == 4 && strcmp(argv[3], "--accept-old-restart") == 0)))
+    return info(argv[2]);
   for (ai = 1; ai < argc; ++ai) {
     if (strcmp(argv[ai], "--tol") == 0 && ai + 1 < argc) {
       char *end;
@@ -130,6 +164,8 @@ int main(int argc, char **argv)
       pointwise = 1;
     } else if (strcmp(argv[ai], "--quiet") == 0) {
       quiet = 1;
+    } else if (strcmp(argv[ai], "--accept-old-restart") == 0) {
+      /* taken above */
     } else if (strcmp(argv[ai], "-h") == 0 || strcmp(argv[ai], "--help") == 0) {
       usage();
       return 0;
@@ -150,13 +186,15 @@ int main(int argc, char **argv)
     usage();
     return 2;
   }
-  if ((rc = open_dump(&a, pa)) != 0) return rc;
-  if ((rc = open_dump(&b, pb)) != 0) return rc;
+  /* both headers, and the grids compared, before either file's data is read */
+  if ((rc = open_header(&a, pa)) != 0) return rc;
+  if ((rc = open_header(&b, pb)) != 0) return rc;
   if (a.h.ni != b.h.ni || a.h.nj != b.h.nj || a.h.nk != b.h.nk) {
     fprintf(stderr, "compare_fields: the grids differ: %s is %d x %d x %d, %s is %d x %d x %d\n", pa,
             (int)a.h.ni, (int)a.h.nj, (int)a.h.nk, pb, (int)b.h.ni, (int)b.h.nj, (int)b.h.nk);
     return 2;
   }
+  if ((rc = verify(&a)) != 0 || (rc = verify(&b)) != 0) return rc;
   va = malloc(a.ncell*sizeof(double));
   vb = malloc(b.ncell*sizeof(double));
   if (!va || !vb) {
@@ -175,6 +213,8 @@ int main(int argc, char **argv)
         continue;
       }
       s[m].ndiff++;
+      /* the reader refuses NaN and Inf; kept so that a comparison never
+       * calls a non-finite value equal or small */
       if (!isfinite(x) || !isfinite(y)) {
         if (!s[m].nonfinite) s[m].at_abs = s[m].at_rel = p;
         s[m].nonfinite = 1;
