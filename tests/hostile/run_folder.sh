@@ -152,3 +152,19 @@ last=$(tail -1 "$T/dup/residual.dat" | awk '{print $1}')
 [ "$n_iter" -eq 0 ] && [ "$last" -eq $((it + 5)) ] && [ "$(grep -c '^#' "$T/dup/residual.dat")" -eq 1 ] \
   && ok "adiflow: after kill -9 and a restart residual.dat lists each iteration once (1..$last)" \
   || bad "adiflow: residual.dat after kill -9 and restart has $n_iter repeated iterations"
+
+# --- snapshot names past iteration 10^7 keep their digits (they were flow_*******.vts)
+[ -x build/dump_fixtures ] || make -s build/dump_fixtures > /dev/null 2>&1
+if [ -x build/dump_fixtures ]; then
+  mkdir -p "$T/big_it"; cp "$T/good/restart.bin" "$T/big_it/restart.bin"
+  printf '%016x' 9999998 | sed 's/../& /g' | awk '{for (i = NF; i >= 1; i--) printf "\\x%s", $i}' > "$T/it_le.txt"
+  printf "$(cat "$T/it_le.txt")" | dd of="$T/big_it/restart.bin" bs=1 seek=32 conv=notrunc 2> /dev/null
+  ./build/dump_fixtures --reseal "$T/big_it/restart.bin" > /dev/null 2>&1
+  nml "ni = 8, nj = 6, nk = 4, max_iter = 10000003, monitor_interval = 1, output_interval = 1, write_plot = .false." \
+    "$T/big_it.nml"
+  try "adiflow: a restart at iteration 9999998 with a snapshot every iteration" 0 "done; outputs in" \
+    ./build/adiflow "$T/big_it.nml" --backend cpu --restart --run-dir "$T/big_it"
+  names=$(cd "$T/big_it" && ls flow_*.vts 2> /dev/null | tr '\n' ' ')
+  [ "$names" = "flow_09999999.vts flow_10000000.vts flow_10000001.vts flow_10000002.vts " ] \
+    && ok "adiflow: snapshots 9999999..10000002 have four names of 8 digits" || bad "adiflow: snapshot names past 10^7: $names"
+fi
