@@ -51,7 +51,7 @@ program adiflow_mpi
   use residual_norms, only: norms_from_plane_sums
   use mass_constraint, only: mass_scale_factor
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
-    adi_ignore_file_size_signal, make_dirs, lock_run_dir, regular_file
+    adi_ignore_file_size_signal, make_dirs, lock_run_dir, regular_file, remove_old_restart_sets
   use output_file, only: out_file_t, out_open, out_check, out_commit
   use mpi_decomp
   use mpi_settings, only: settings_of, compare_settings
@@ -87,11 +87,9 @@ program adiflow_mpi
   integer(ik8) :: it0
   real(rk) :: res0(5), mass0
   integer :: rank, nranks, npj, npk, chunks, lock_fd, okflag
-  integer(ik8) :: it_committed
   logical :: use_gpu
 
   use_gpu = .false.
-  it_committed = -2_ik8    ! no restart set of this run's yet
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
@@ -657,22 +655,26 @@ contains
   !> The restart set, crash-safe: every rank writes its file of this
   !> iteration (verified, renamed into place); once all have, rank 0
   !> commits the index restart.decomp naming the iteration (temp + rename);
-  !> only then does each rank remove its file of the previous set. A crash
-  !> at any point leaves the index naming a complete set. Only from a
-  !> finite state.
+  !> only then are the files of every other set removed, and the temporaries
+  !> a crash left (remove_old_restart_sets). A crash at any point leaves the
+  !> index naming a complete set, and the next committed set removes what a
+  !> crash kept. Only from a finite state.
   logical function save_restart(iter, ref) result(saved)
     integer(ik8), intent(in) :: iter
     real(rk), intent(in) :: ref(5)
     real(rk) :: nrm(5)
     type(out_file_t) :: idx
-    integer :: ios, u
+    integer :: ios, ierr
     character(len=512) :: msg
+    character(len=:), allocatable :: why
+    character(len=16) :: rs
     call residual_norms_now(nrm)
     saved = all(abs(nrm) <= huge(1.0_rk))
     if (.not. saved) return
     if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
     call write_field_dump(rank_file(rank, iter), lay, f%q, iter, ref)
-    call MPI_Barrier(dc%comm)
+    call MPI_Barrier(dc%comm, ierr)
+    call mpi_check(ierr, 'MPI_Barrier (restart set written)')
     if (rank == 0) then
       call out_open(idx, dir//'/restart.decomp')
       write(idx%unit, '(a)', iostat=ios, iomsg=msg) 'ADIFLOW-MPI-RESTART 2'
@@ -685,12 +687,14 @@ contains
       call out_check(idx, ios, msg)
       call out_commit(idx)
     end if
-    call MPI_Barrier(dc%comm)
-    if (it_committed /= iter .and. it_committed /= -2_ik8) then
-      open(newunit=u, file=rank_file(rank, it_committed), status='old', iostat=ios)
-      if (ios == 0) close(u, status='delete', iostat=ios)
+    call MPI_Barrier(dc%comm, ierr)
+    call mpi_check(ierr, 'MPI_Barrier (restart index committed)')
+    ! each rank its share, so that none removes a file another is writing;
+    ! a file left behind wastes space but harms no set: a note, not a stop
+    if (remove_old_restart_sets(dir, iter, rank, nranks, why) /= 0) then
+      write(rs, '(i0)') rank
+      write(error_unit, '(a)') 'adiflow_mpi: note: rank '//trim(rs)//': an older restart file stays: '//why
     end if
-    it_committed = iter
   end function save_restart
 
   subroutine read_restart()
@@ -748,7 +752,6 @@ contains
     if (version == 1) hit = -1_ik8
     call read_field_dump(rank_file(rank, hit), lay, f%q, rit, res0)
     if (version == 1) hit = rit
-    it_committed = hit
     if (any_rank(dc%comm, rit /= hit)) call stop_all(2, 'the rank restart files are not all from the '// &
       'iteration named in restart.decomp (an interrupted restart write?); use an older copy or start afresh')
     it0 = hit
