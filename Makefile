@@ -205,9 +205,11 @@ $(OBJ)/block_stub.o: cuda/multi/block_stub.c include/adiflow_block.h | $(OBJ)
 $(OBJ)/mpi/mpi_decomp.o: fortran/mpi_decomp.f90 $(F_OBJS) | $(OBJ)
 	@mkdir -p $(OBJ)/mpi
 	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(OBJ)/mpi/adiflow_mpi.o: fortran/adiflow_mpi.f90 $(OBJ)/mpi/mpi_decomp.o $(OBJ)/gpu_block_bridge.o
+$(OBJ)/mpi/mpi_settings.o: fortran/mpi_settings.f90 $(OBJ)/mpi/mpi_decomp.o
 	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(BUILD)/adiflow_mpi: $(OBJ)/mpi/adiflow_mpi.o $(OBJ)/mpi/mpi_decomp.o $(MPI_F_OBJS) $(C_OBJS) $(MPI_GPU_OBJS)
+$(OBJ)/mpi/adiflow_mpi.o: fortran/adiflow_mpi.f90 $(OBJ)/mpi/mpi_decomp.o $(OBJ)/mpi/mpi_settings.o $(OBJ)/gpu_block_bridge.o
+	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
+$(BUILD)/adiflow_mpi: $(OBJ)/mpi/adiflow_mpi.o $(OBJ)/mpi/mpi_decomp.o $(OBJ)/mpi/mpi_settings.o $(MPI_F_OBJS) $(C_OBJS) $(MPI_GPU_OBJS)
 	$(MPIFC) $(MPI_LINK_FLAGS) $^ $(MPI_LINK_LIBS) -o $@
 .PHONY: mpi mpi-test
 mpi:

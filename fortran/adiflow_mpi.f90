@@ -52,9 +52,10 @@ program adiflow_mpi
   use residual_norms, only: norms_from_plane_sums
   use mass_constraint, only: mass_scale_factor
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
-    adi_guard_output_signals, make_dirs, lock_run_dir, regular_file
+    adi_guard_output_signals, make_dirs, lock_run_dir, regular_file, remove_old_restart_sets
   use output_file, only: out_file_t, out_open, out_check, out_commit, blocked_output
   use mpi_decomp
+  use mpi_settings, only: settings_of, compare_settings
   use gpu_settings, only: gpu_settings_t, make_gpu_settings
   use gpu_bridge, only: gpu_settings_problem, adi_gpu_available, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
     adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, gpu_error_text, gpu_device_info, &
@@ -87,11 +88,9 @@ program adiflow_mpi
   integer(ik8) :: it0
   real(rk) :: res0(5), mass0
   integer :: rank, nranks, npj, npk, chunks, lock_fd, okflag
-  integer(ik8) :: it_committed
   logical :: use_gpu
 
   use_gpu = .false.
-  it_committed = -2_ik8    ! no restart set of this run's yet
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
@@ -99,18 +98,19 @@ program adiflow_mpi
 
   call adi_guard_output_signals()
   case_path = command_argument(1)
-  if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
-    if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
-      '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] '// &
-      '[--backend auto|cpu|gpu] [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] '// &
-      '[--mg-levels N]'
-    call finish(merge(2, 0, len_trim(case_path) == 0))
-  end if
+  call usage_if_asked()
 
-  ! rank 0 checks the case first, so a bad input gives one message
+  ! rank 0 checks its input first, so that a bad case file gives one
+  ! message; a rank whose own input is bad says so and tells the others
+  ! (input_error), so that every rank stops with exit code 2 and none waits
+  ! for it. Then the ranks compare their settings: all must run one case.
+  case_error_handler => input_error
   if (rank == 0) call read_all_input()
-  call MPI_Barrier(MPI_COMM_WORLD)
+  call input_agreement(.true.)
   if (rank /= 0) call read_all_input()
+  call input_agreement(.true.)
+  case_error_handler => null()
+  call same_settings_everywhere()
 
   gs = make_gpu_settings(cs%gpu_device, cs%gpu_timing, cs%gpu_overlap, cs%gpu_merged_steps, cs%gpu_tuning_table)
   if (cs%backend /= 'cpu') then
@@ -137,7 +137,6 @@ program adiflow_mpi
   sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
 
   ! rank 0 makes the run folder (no shell) and locks it against a second run
-  dir = run_folder(cs, case_path)
   okflag = 1
   if (rank == 0) then
     if (make_dirs(dir, why) /= 0) then
@@ -300,7 +299,69 @@ contains
     call validate_case(cs)
     if (npj < 0 .or. npk < 0) call case_error('npj and npk must be >= 0 (0 = automatic)')
     call validate_multigrid_config(mg)
+    dir = run_folder(cs, case_path)
   end subroutine read_all_input
+
+  !> --help, -h or no case file on any rank: rank 0 prints the usage and
+  !> every rank stops, with 0 only when every rank asked for --help (a rank
+  !> left alone in a collective would wait for the others forever).
+  subroutine usage_if_asked()
+    integer :: mine(2), agreed(2), ierr
+    mine = -1
+    if (len_trim(case_path) == 0) then
+      mine = 2
+    else if (case_path == '--help' .or. case_path == '-h') then
+      mine = 0
+    end if
+    ! the largest code, and the smallest as the largest of its negation
+    mine(2) = -mine(1)
+    call MPI_Allreduce(mine, agreed, 2, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
+    call mpi_check(ierr, 'MPI_Allreduce (usage)')
+    if (agreed(1) < 0) return
+    if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
+      '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] '// &
+      '[--backend auto|cpu|gpu] [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] '// &
+      '[--mg-levels N]'
+    call finish(merge(0, 2, agreed(1) == 0 .and. -agreed(2) == 0))
+  end subroutine usage_if_asked
+
+  !> Collective: .false. on any rank stops every rank with exit code 2 (the
+  !> rank that failed has printed why).
+  subroutine input_agreement(mine_ok)
+    logical, intent(in) :: mine_ok
+    logical :: all_ok
+    integer :: ierr
+    call MPI_Allreduce(mine_ok, all_ok, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD, ierr)
+    call mpi_check(ierr, 'MPI_Allreduce (input check)')
+    if (.not. all_ok) call finish(2)
+  end subroutine input_agreement
+
+  !> case_error's handler while the input is read: this rank's message, then
+  !> the agreement the other ranks are waiting in, then exit code 2.
+  subroutine input_error(m)
+    character(len=*), intent(in) :: m
+    character(len=16) :: rs
+    case_error_handler => null()
+    if (rank == 0) then
+      write(error_unit, '(a)') 'adiflow_mpi: error: '//trim(m)
+    else
+      write(rs, '(i0)') rank
+      write(error_unit, '(a)') 'adiflow_mpi: error: rank '//trim(rs)//': '//trim(m)
+    end if
+    flush(error_unit)
+    call input_agreement(.false.)
+    call finish(2)
+  end subroutine input_error
+
+  !> Every rank must run the same case (fortran/mpi_settings.f90): any key of
+  !> any group, after the command-line overrides, that differs from rank 0's
+  !> stops every rank with exit code 2, rank 0 naming the key and both values.
+  subroutine same_settings_everywhere()
+    character(len=:), allocatable :: m
+    logical :: same
+    call compare_settings(MPI_COMM_WORLD, settings_of(cs, dir, npj, npk, adi_mode, chunks, mg), same, m)
+    if (.not. same) call stop_all(2, m)
+  end subroutine same_settings_everywhere
 
   !> GPU when asked for (every rank must have one) or, for 'auto', when
   !> every rank sees one; all ranks take the same decision.
@@ -610,22 +671,26 @@ contains
   !> The restart set, crash-safe: every rank writes its file of this
   !> iteration (verified, renamed into place); once all have, rank 0
   !> commits the index restart.decomp naming the iteration (temp + rename);
-  !> only then does each rank remove its file of the previous set. A crash
-  !> at any point leaves the index naming a complete set. Only from a
-  !> finite state.
+  !> only then are the files of every other set removed, and the temporaries
+  !> a crash left (remove_old_restart_sets). A crash at any point leaves the
+  !> index naming a complete set, and the next committed set removes what a
+  !> crash kept. Only from a finite state.
   logical function save_restart(iter, ref) result(saved)
     integer(ik8), intent(in) :: iter
     real(rk), intent(in) :: ref(5)
     real(rk) :: nrm(5)
     type(out_file_t) :: idx
-    integer :: ios, u
+    integer :: ios, ierr
     character(len=512) :: msg
+    character(len=:), allocatable :: why
+    character(len=16) :: rs
     call residual_norms_now(nrm)
     saved = all(abs(nrm) <= huge(1.0_rk))
     if (.not. saved) return
     if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
     call write_field_dump(rank_file(rank, iter), lay, f%q, iter, ref, block_place())
-    call MPI_Barrier(dc%comm)
+    call MPI_Barrier(dc%comm, ierr)
+    call mpi_check(ierr, 'MPI_Barrier (restart set written)')
     if (rank == 0) then
       call out_open(idx, dir//'/restart.decomp')
       write(idx%unit, '(a)', iostat=ios, iomsg=msg) 'ADIFLOW-MPI-RESTART 2'
@@ -638,12 +703,14 @@ contains
       call out_check(idx, ios, msg)
       call out_commit(idx)
     end if
-    call MPI_Barrier(dc%comm)
-    if (it_committed /= iter .and. it_committed /= -2_ik8) then
-      open(newunit=u, file=rank_file(rank, it_committed), status='old', iostat=ios)
-      if (ios == 0) close(u, status='delete', iostat=ios)
+    call MPI_Barrier(dc%comm, ierr)
+    call mpi_check(ierr, 'MPI_Barrier (restart index committed)')
+    ! each rank its share, so that none removes a file another is writing;
+    ! a file left behind wastes space but harms no set: a note, not a stop
+    if (remove_old_restart_sets(dir, iter, rank, nranks, why) /= 0) then
+      write(rs, '(i0)') rank
+      write(error_unit, '(a)') 'adiflow_mpi: note: rank '//trim(rs)//': an older restart file stays: '//why
     end if
-    it_committed = iter
   end function save_restart
 
   subroutine read_restart()
@@ -702,7 +769,6 @@ contains
     if (version == 1) hit = -1_ik8
     call read_field_dump(rank_file(rank, hit), lay, f%q, rit, res0, cs%accept_old_restart, rversion, block_place())
     if (version == 1) hit = rit
-    it_committed = hit
     if (any_rank(dc%comm, rit /= hit)) call stop_all(2, 'the rank restart files are not all from the '// &
       'iteration named in restart.decomp (an interrupted restart write?); use an older copy or start afresh')
     it0 = hit

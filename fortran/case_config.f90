@@ -12,6 +12,7 @@ module case_config
   public :: case_t, read_case, apply_overrides, validate_case, make_solver_params
   public :: case_error, io_error, bc_code, lower, cfl_at, case_stem, extra_option
   public :: command_argument, run_folder, max_path_len, implicit_text, scheme_text
+  public :: input_error_handler, case_error_handler
 
   !> A driver's own "--flag value" option: .true. if flag is one of its own
   !> (and then it has taken value, or stopped with a case_error).
@@ -20,6 +21,17 @@ module case_config
       character(len=*), intent(in) :: flag, value
     end function extra_option
   end interface
+
+  !> A driver whose other processes must stop too (adiflow_mpi) points
+  !> case_error_handler at one of these while it reads its input: case_error
+  !> then hands it the message, and it stops this process (it never returns)
+  !> after telling the others, so that none waits for this one forever.
+  abstract interface
+    subroutine input_error_handler(msg)
+      character(len=*), intent(in) :: msg
+    end subroutine input_error_handler
+  end interface
+  procedure(input_error_handler), pointer :: case_error_handler => null()
 
   !> The longest run folder accepted: the files in it (restart.bin.tmp,
   !> flow_NNNNNNN.vts.tmp, ...) must stay below Linux's PATH_MAX of 4096.
@@ -121,6 +133,7 @@ contains
   !> Stop with a message a user can act on.
   subroutine case_error(msg)
     character(len=*), intent(in) :: msg
+    if (associated(case_error_handler)) call case_error_handler(msg)
     write(0, '(a)') 'adiflow: error: '//trim(msg)
     error stop 2, quiet=.true.
   end subroutine case_error

@@ -35,7 +35,7 @@ module mpi_decomp
   public :: halo_exchange, block_boundary_conditions
   public :: adi_stage4_pipelined, mpi_residual_norms, mpi_total_mass, mpi_mass_fix
   public :: mpi_mass_chain_in, mpi_mass_chain_out, plane_chain_in, plane_chain_out, TAG_NORMS
-  public :: gather_interior, write_block_vts, write_pvts, mpi_fail, any_rank
+  public :: gather_interior, write_block_vts, write_pvts, mpi_fail, mpi_check, any_rank
 
   integer, parameter :: eig_of_char(5) = [1, 1, 1, 2, 3]
   integer, parameter :: TAG_NORMS = 3000, TAG_MASS = 3001   !< the plane-sum chains along j
@@ -61,6 +61,21 @@ contains
     flush(error_unit)
     call MPI_Abort(MPI_COMM_WORLD, code)
   end subroutine mpi_fail
+
+  !> ierror of an MPI call: anything but MPI_SUCCESS stops the job naming
+  !> the call (what) and MPI's reason, with exit code 1 (no documented code
+  !> fits a failing MPI library; with MPI's default error handler the call
+  !> itself aborts the job first).
+  subroutine mpi_check(ierr, what)
+    integer, intent(in) :: ierr
+    character(len=*), intent(in) :: what
+    character(len=MPI_MAX_ERROR_STRING) :: es
+    integer :: n, e
+    if (ierr == MPI_SUCCESS) return
+    es = ''
+    call MPI_Error_string(ierr, es, n, e)
+    call mpi_fail(what//' failed: '//trim(es), 1)
+  end subroutine mpi_check
 
   !> .true. on every rank when flag is .true. on any rank.
   logical function any_rank(comm, flag)

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "safe_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -107,4 +108,88 @@ int adi_commit_file(const char *tmp, const char *final, long long expected, char
     }
   }
   return 0;
+}
+
+/* n decimal digits at s (1 <= n <= 18, so the value fits): the value, and
+ * the first character after them in *end; -1 when s holds no digit. */
+static long long digits_at(const char *s, const char **end, int *n)
+{
+  long long v = 0;
+  *n = 0;
+  while (*s >= '0' && *s <= '9' && *n < 19) {
+    v = 10 * v + (*s - '0');
+    s++;
+    (*n)++;
+  }
+  *end = s;
+  return (*n == 0 || *n > 18) ? -1 : v;
+}
+
+/* Is name a rank file of adiflow_mpi's restart sets, as rank_file in
+ * fortran/adiflow_mpi.f90 names them: restart.rNNNNN.itM.bin (format 2; the
+ * rank in at least 5 digits, M without leading zeros), restart.rNNNNN.bin
+ * (format 1), either with .tmp after it? Then 1, with the rank, M (-1 for
+ * format 1) and whether it is a temporary; anything else 0. */
+static int restart_rank_name(const char *name, long long *rank, long long *iter, int *tmp)
+{
+  const char *p;
+  int n;
+  if (strncmp(name, "restart.r", 9) != 0) return 0;
+  *rank = digits_at(name + 9, &p, &n);
+  if (*rank < 0 || n < 5) return 0;
+  *iter = -1;
+  if (strncmp(p, ".it", 3) == 0) {
+    *iter = digits_at(p + 3, &p, &n);
+    if (*iter < 0 || (n > 1 && p[-n] == '0')) return 0;
+  }
+  if (strcmp(p, ".bin") == 0) {
+    *tmp = 0;
+    return 1;
+  }
+  if (strcmp(p, ".bin.tmp") == 0) {
+    *tmp = 1;
+    return 1;
+  }
+  return 0;
+}
+
+int adi_remove_old_restart_sets(const char *dir, long long keep, int rank, int nranks, char *msg, size_t msglen)
+{
+  int failed = 0;
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+  if (!d) {
+    snprintf(msg, msglen, "cannot list \"%s\": %s", dir, strerror(errno));
+    if (dfd >= 0) close(dfd);
+    return 1;
+  }
+  for (;;) {
+    struct dirent *e;
+    struct stat st;
+    long long r, it;
+    int tmp, mine;
+    errno = 0;
+    e = readdir(d);
+    if (!e) break;
+    if (strcmp(e->d_name, "restart.decomp.tmp") == 0) {
+      mine = rank == 0;   /* rank 0 writes the index */
+    } else if (restart_rank_name(e->d_name, &r, &it, &tmp)) {
+      /* each rank the files of its rank numbers (those of a run on more
+       * ranks included), so that none removes a file another is writing */
+      mine = r % nranks == rank && (tmp || it != keep);
+    } else {
+      mine = 0;
+    }
+    if (!mine) continue;
+    /* a link is removed itself, never followed; a folder or special file
+     * of that name is not this program's: left alone */
+    if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) continue;
+    if (unlinkat(dfd, e->d_name, 0) != 0 && errno != ENOENT) {
+      if (!failed) snprintf(msg, msglen, "cannot remove \"%s/%s\": %s", dir, e->d_name, strerror(errno));
+      failed++;
+    }
+  }
+  closedir(d);
+  return failed;
 }

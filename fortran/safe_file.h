@@ -24,4 +24,14 @@ long long adi_file_size(const char *path);
  * writer creates it afresh, so that a link is never followed. */
 void adi_remove_stale(const char *path);
 
+/* adiflow_mpi's restart sets in dir, once the index names the set of
+ * iteration keep: removes the rank files of every other set
+ * (restart.rNNNNN.itM.bin with M != keep, and format 1's restart.rNNNNN.bin)
+ * and every restart.rNNNNN...bin.tmp and restart.decomp.tmp left by a crash,
+ * those of the rank numbers r with r % nranks == rank (rank 0 also the
+ * index's). Only names of that pattern, only regular files and links (a
+ * link itself, never what it points to). The number of files it could not
+ * remove, the first one's reason in msg. */
+int adi_remove_old_restart_sets(const char *dir, long long keep, int rank, int nranks, char *msg, size_t msglen);
+
 #endif

@@ -5,7 +5,7 @@ module sys_interface
   private
   public :: adi_install_signal_handlers, adi_interrupt_requested
   public :: adi_guard_output_signals, make_dirs, lock_run_dir, run_gnuplot, regular_file
-  public :: adi_host_memory_available, c_string, from_c, signal_text, output_slot_problem
+  public :: adi_host_memory_available, c_string, from_c, signal_text, output_slot_problem, remove_old_restart_sets
 
   interface
     subroutine adi_install_signal_handlers() bind(c, name='adi_install_signal_handlers')
@@ -51,6 +51,15 @@ module sys_interface
     integer(c_int) function adi_run_gnuplot(script, title, data, png, msg, msglen) bind(c, name='adi_run_gnuplot')
       import :: c_int, c_char, c_size_t
       character(kind=c_char), intent(in) :: script(*), title(*), data(*), png(*)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_remove_old_restart_sets(dir, keep, rank, nranks, msg, msglen) &
+        bind(c, name='adi_remove_old_restart_sets')
+      import :: c_int, c_char, c_size_t, c_long_long
+      character(kind=c_char), intent(in) :: dir(*)
+      integer(c_long_long), value :: keep
+      integer(c_int), value :: rank, nranks
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
@@ -139,4 +148,20 @@ contains
       int(len(buf), c_size_t)))
     msg = from_c(buf)
   end function run_gnuplot
+
+  !> adiflow_mpi, once its index names the set of iteration keep: removes
+  !> the older sets' rank files and stale temporaries of this rank's share
+  !> (fortran/safe_file.h says which); the number it could not remove, the
+  !> first one's reason in msg.
+  integer function remove_old_restart_sets(dir, keep, rank, nranks, msg) result(nfail)
+    character(len=*), intent(in) :: dir
+    integer(c_int64_t), intent(in) :: keep
+    integer, intent(in) :: rank, nranks
+    character(len=:), allocatable, intent(out) :: msg
+    character(kind=c_char, len=1024) :: buf
+    buf = c_null_char
+    nfail = int(adi_remove_old_restart_sets(c_string(dir), int(keep, c_long_long), int(rank, c_int), &
+      int(nranks, c_int), buf, int(len(buf), c_size_t)))
+    msg = from_c(buf)
+  end function remove_old_restart_sets
 end module sys_interface
