@@ -47,7 +47,7 @@ else
 FFLAGS_USE := $(FFLAGS_RELEASE)
 endif
 
-F_MODULES := kinds grid_layout solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp grid_generation \
+F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
   multigrid_cycle multigrid_cpu field_io output_vtk output_tecplot output_profiles \
@@ -145,6 +145,10 @@ $(OBJ)/cuda/%.o: cuda/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 
 # Fortran modules must be compiled in dependency order.
 $(OBJ)/grid_layout.o: $(OBJ)/kinds.o
+$(OBJ)/omp_policy.o: $(OBJ)/grid_layout.o
+$(OBJ)/boundary_conditions.o $(OBJ)/convective_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o $(OBJ)/metrics.o \
+  $(OBJ)/multigrid_transfer.o $(OBJ)/primitives.o $(OBJ)/residual_norms.o $(OBJ)/solver_cpu.o $(OBJ)/time_step.o \
+  $(OBJ)/viscous_flux.o: $(OBJ)/omp_policy.o
 $(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o $(OBJ)/sys_interface.o
 $(OBJ)/output_file.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o
 $(OBJ)/flow_math.o $(OBJ)/flow_math_sp.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o

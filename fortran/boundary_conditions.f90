@@ -18,6 +18,7 @@ module boundary_conditions
   use grid_layout, only: layout_t
   use solver_params
   use flow_math, only: wall_ghost_state, wall_ghost_temperature
+  use omp_policy, only: team_for
   implicit none
   private
   public :: apply_boundary_conditions, apply_wall_temperature, cell_index
@@ -97,7 +98,7 @@ contains
       if (bc == BC_LID) then
         uw = sp%lid_u; vw = sp%lid_v; ww = sp%lid_w
       end if
-      !$omp parallel do collapse(2) private(b, layer, g, m, pg, pm, qm, qg)
+      !$omp parallel do num_threads(team_for(lay)) collapse(2) private(b, layer, g, m, pg, pm, qm, qg)
       do c = -1, nc + 2
         do b = -1, nb + 2
           do layer = 1, 2
@@ -148,7 +149,7 @@ contains
     do side = 1, 2
       bc = sp%bc(2*d - 2 + side)
       if (.not. phys(2*d - 2 + side) .or. bc == BC_PERIODIC) cycle
-      !$omp parallel do collapse(2) private(b, layer, g, m, pg, pm)
+      !$omp parallel do num_threads(team_for(lay)) collapse(2) private(b, layer, g, m, pg, pm)
       do c = -1, nc + 2
         do b = -1, nb + 2
           do layer = 1, 2

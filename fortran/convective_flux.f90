@@ -12,6 +12,7 @@ module convective_flux
   use grid_layout, only: layout_t
   use solver_params
   use flow_math, only: limiter, roe_flux
+  use omp_policy, only: team_for
   implicit none
   private
   public :: flux_stage1_differences, flux_stage2_reconstruct
@@ -43,7 +44,7 @@ contains
     integer :: i, j, k, m, e(3), lo(3), hi(3)
     e = 0; e(d) = 1
     call stage_bounds(lay, d, 0, 2, lo, hi)
-    !$omp parallel do collapse(2) private(i, m)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m)
     do k = lo(3), hi(3)
       do j = lo(2), hi(2)
         do m = 1, 5
@@ -65,7 +66,7 @@ contains
     integer :: i, j, k, m, e(3), lo(3), hi(3), il, jl, kl, ir, jr, kr
     e = 0; e(d) = 1
     call stage_bounds(lay, d, 1, 1, lo, hi)
-    !$omp parallel do collapse(2) private(i, m, il, jl, kl, ir, jr, kr)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m, il, jl, kl, ir, jr, kr)
     do k = lo(3), hi(3)
       do j = lo(2), hi(2)
         do m = 1, 5
@@ -96,7 +97,7 @@ contains
     real(rk) :: f(5)
     s0 = 3*(d - 1)
     call stage_bounds(lay, d, 1, 1, lo, hi)
-    !$omp parallel do collapse(2) private(i, f)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, f)
     do k = lo(3), hi(3)
       do j = lo(2), hi(2)
         do i = lo(1), hi(1)
@@ -120,7 +121,7 @@ contains
     integer :: i, j, k, m, e(3), lo(3), hi(3), ih, jh, kh
     e = 0; e(d) = 1
     call stage_bounds(lay, d, 1, 0, lo, hi)
-    !$omp parallel do collapse(2) private(i, m, ih, jh, kh)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m, ih, jh, kh)
     do k = lo(3), hi(3)
       do j = lo(2), hi(2)
         do m = 1, 5

@@ -50,6 +50,7 @@ module lu_adi
   use flow_math_sp, only: eigen_split_sp, char_from_cons_sp, cons_from_char_sp, adi4_fwd_first_sp, &
     adi4_fwd_sp, adi4_bwd_sp
   use convective_flux, only: stage_bounds
+  use omp_policy, only: team_for
   implicit none
   private
   public :: adi_stage1_eigenvalues, adi_stage2_coefficients, adi_stage3_characteristic_rhs
@@ -76,7 +77,7 @@ contains
     logical :: single
     s0 = 3*(d - 1)
     single = sp%implicit_single == IMPLICIT_SINGLE
-    !$omp parallel do collapse(2) private(i, s, rho, c, mu, ucon, ck, lv, lam, av, lpf, lnf, lvf)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, s, rho, c, mu, ucon, ck, lv, lam, av, lpf, lnf, lvf)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -131,7 +132,7 @@ contains
     if (present(offset)) off = offset
     if (present(nglobal)) nd = nglobal
     single = sp%implicit_single == IMPLICIT_SINGLE
-    !$omp parallel do collapse(2) private(i, s, p, rdg, dtf, rdgf)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, s, p, rdg, dtf, rdgf)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -188,7 +189,7 @@ contains
     logical :: single
     s0 = 3*(d - 1)
     single = sp%implicit_single == IMPLICIT_SINGLE
-    !$omp parallel do collapse(2) private(i, m, r, ch, nx, ny, nz, chf)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m, r, ch, nx, ny, nz, chf)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -231,7 +232,7 @@ contains
     ni = lay%ni; nj = lay%nj; nk = lay%nk
     select case (d)
     case (1)
-      !$omp parallel do collapse(2) private(j, m, a, r, s)
+      !$omp parallel do num_threads(team_for(lay)) collapse(2) private(j, m, a, r, s)
       do k = 1, nk
         do j = 1, nj
           do m = 1, 5
@@ -248,7 +249,7 @@ contains
       end do
       !$omp end parallel do
     case (2)
-      !$omp parallel do private(m, a, i, r, s)
+      !$omp parallel do num_threads(team_for(lay)) private(m, a, i, r, s)
       do k = 1, nk
         do m = 1, 5
           r = WK_WCH + m; s = eig_of_char(m)
@@ -269,7 +270,7 @@ contains
       end do
       !$omp end parallel do
     case default
-      !$omp parallel do private(m, a, i, r, s)
+      !$omp parallel do num_threads(team_for(lay)) private(m, a, i, r, s)
       do j = 1, nj
         do m = 1, 5
           r = WK_WCH + m; s = eig_of_char(m)
@@ -343,7 +344,7 @@ contains
     logical :: single
     s0 = 3*(d - 1)
     single = sp%implicit_single == IMPLICIT_SINGLE
-    !$omp parallel do collapse(2) private(i, m, r, nx, ny, nz, rf)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m, r, nx, ny, nz, rf)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni

@@ -25,6 +25,7 @@
 module mass_constraint
   use kinds, only: rk
   use grid_layout, only: layout_t
+  use omp_policy, only: team_for
   implicit none
   private
   public :: mass_row_sum, add_mass_plane_sums, mass_from_plane_sums, total_mass
@@ -64,7 +65,7 @@ contains
     real(rk), intent(in), optional :: q(-1:,-1:,-1:,:)
     integer :: j, k
     ! one thread per plane: the order inside a plane never changes
-    !$omp parallel do private(j)
+    !$omp parallel do num_threads(team_for(lay)) private(j)
     do k = 1, lay%nk
       do j = 1, lay%nj
         plane(k) = plane(k) + mass_row_sum(lay, vol, j, k, q)
@@ -113,7 +114,7 @@ contains
     real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
     real(rk), intent(in) :: s
     integer :: i, j, k, v
-    !$omp parallel do collapse(2) private(i, v)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, v)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do v = 1, 5

@@ -12,6 +12,7 @@
 module metrics
   use kinds, only: rk, ng
   use grid_layout, only: layout_t
+  use omp_policy, only: team_for
   implicit none
   private
   public :: compute_metrics
@@ -63,7 +64,7 @@ contains
     integer :: i, j, k, d, e(3)
     real(rk) :: slo(3), shi(3), v
     sf = 0.0_rk; sc = 0.0_rk; vol = 0.0_rk; xc = 0.0_rk
-    !$omp parallel do collapse(2) private(i, d, e, slo, shi, v)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, d, e, slo, shi, v)
     do k = -1, lay%nk + 2
       do j = -1, lay%nj + 2
         do i = -1, lay%ni + 2

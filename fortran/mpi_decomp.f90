@@ -29,6 +29,7 @@ module mpi_decomp
   use residual_norms, only: add_residual_plane_sums, norms_from_plane_sums
   use mass_constraint, only: add_mass_plane_sums, mass_from_plane_sums, rescale_to_mass
   use lu_adi, only: WK_LAMP, WK_LAMN, WK_LAMV, WK_FLMP, WK_FLMN, WK_RDIAG, WK_WCH, adi4x_fwd_first, adi4x_fwd, adi4x_bwd
+  use omp_policy, only: team_for
   implicit none
   private
   public :: decomp_t, choose_process_grid, decomp_setup, block_range
@@ -288,7 +289,7 @@ contains
           end do
         end do
       end if
-      !$omp parallel do private(m, r, s, a, i, a0)
+      !$omp parallel do num_threads(team_for(lay)) private(m, r, s, a, i, a0)
       do x = xa, xb
         do m = 1, 5
           r = WK_WCH + m; s = eig_of_char(m)
@@ -350,7 +351,7 @@ contains
       else
         a0 = nl - 1
       end if
-      !$omp parallel do private(m, r, s, a, i)
+      !$omp parallel do num_threads(team_for(lay)) private(m, r, s, a, i)
       do x = xa, xb
         do m = 1, 5
           r = WK_WCH + m; s = eig_of_char(m)

@@ -12,6 +12,7 @@
 module multigrid_transfer
   use kinds, only: rk, nvar
   use grid_layout, only: layout_t
+  use omp_policy, only: team_for
   implicit none
   private
   public :: restrict_level, subtract_residual, coarse_correction, prolong_correction
@@ -27,7 +28,7 @@ contains
     real(rk), intent(inout) :: q_c(-1:,-1:,-1:,:), p_c(-1:,-1:,-1:,:)
     integer :: ic, jc, kc, di, dj, dk, i, j, k, m
     real(rk) :: num(nvar), den, s(nvar)
-    !$omp parallel do collapse(2) private(ic, di, dj, dk, i, j, k, m, num, den, s)
+    !$omp parallel do num_threads(team_for(lc)) collapse(2) private(ic, di, dj, dk, i, j, k, m, num, den, s)
     do kc = 1, lc%nk
       do jc = 1, lc%nj
         do ic = 1, lc%ni
@@ -63,7 +64,7 @@ contains
     real(rk), intent(in) :: res_c(-1:,-1:,-1:,:)
     real(rk), intent(inout) :: p_c(-1:,-1:,-1:,:)
     integer :: i, j, k, m
-    !$omp parallel do collapse(2) private(i, m)
+    !$omp parallel do num_threads(team_for(lc)) collapse(2) private(i, m)
     do k = 1, lc%nk
       do j = 1, lc%nj
         do m = 1, nvar
@@ -84,7 +85,7 @@ contains
     real(rk), intent(in) :: q(-1:,-1:,-1:,:), q0(-1:,-1:,-1:,:)
     real(rk), intent(inout) :: dq(-1:,-1:,-1:,:)
     integer :: i, j, k, m
-    !$omp parallel do collapse(2) private(i, m)
+    !$omp parallel do num_threads(team_for(lc)) collapse(2) private(i, m)
     do k = 0, lc%nk + 1
       do j = 0, lc%nj + 1
         do m = 1, nvar
@@ -107,7 +108,7 @@ contains
     real(rk), intent(inout) :: q_f(-1:,-1:,-1:,:)
     integer :: i, j, k, m, i0, i1, j0, j1, k0, k1
     real(rk) :: wi0, wi1, wj0, wj1, wk0, wk1
-    !$omp parallel do collapse(2) private(i, m, i0, i1, j0, j1, k0, k1, wi0, wi1, wj0, wj1, wk0, wk1)
+    !$omp parallel do num_threads(team_for(lf)) collapse(2) private(i, m, i0, i1, j0, j1, k0, k1, wi0, wi1, wj0, wj1, wk0, wk1)
     do k = 1, lf%nk
       do j = 1, lf%nj
         do i = 1, lf%ni

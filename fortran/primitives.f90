@@ -6,6 +6,7 @@ module primitives
   use grid_layout, only: layout_t
   use solver_params
   use flow_math, only: cons_to_prim
+  use omp_policy, only: team_for
   implicit none
   private
   public :: compute_primitives
@@ -18,7 +19,7 @@ contains
     real(rk), intent(in) :: q(-1:,-1:,-1:,:)
     real(rk), intent(inout) :: qp(-1:,-1:,-1:,:)
     integer :: i, j, k
-    !$omp parallel do collapse(2) private(i)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i)
     do k = -1, lay%nk + 2
       do j = -1, lay%nj + 2
         do i = -1, lay%ni + 2

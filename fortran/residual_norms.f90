@@ -5,6 +5,7 @@
 module residual_norms
   use kinds, only: rk
   use grid_layout, only: layout_t
+  use omp_policy, only: team_for
   implicit none
   private
   public :: compute_residual_norms, add_residual_plane_sums, norms_from_plane_sums
@@ -30,7 +31,7 @@ contains
     real(rk), intent(inout) :: plane(:,:)
     integer :: i, j, k, m
     real(rk) :: r
-    !$omp parallel do private(i, j, m, r)
+    !$omp parallel do num_threads(team_for(lay)) private(i, j, m, r)
     do k = 1, lay%nk
       do m = 1, 5
         do j = 1, lay%nj

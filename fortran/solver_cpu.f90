@@ -13,6 +13,7 @@ module solver_cpu
   use viscous_flux, only: viscous_flux_faces
   use lu_adi
   use mass_constraint, only: total_mass, rescale_to_mass
+  use omp_policy, only: team_for
   implicit none
   private
   public :: cpu_compute_residual, cpu_iteration, residual_of_filled_state, add_forcing
@@ -87,7 +88,7 @@ contains
     real(rk), intent(in) :: forcing(-1:,-1:,-1:,:)
     real(rk), intent(inout) :: res(-1:,-1:,-1:,:)
     integer :: i, j, k, m
-    !$omp parallel do collapse(2) private(i, m)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do m = 1, 5

@@ -23,6 +23,20 @@
 
 static volatile sig_atomic_t interrupt_flag = 0;
 
+/* OpenMP threads that wait for work sleep instead of spinning, unless the
+ * user chose a policy (OMP_WAIT_POLICY or GOMP_SPINCOUNT). A spinning thread
+ * takes a core from whatever else the machine runs: on a 2-core machine
+ * under load, two spinning threads made a run 15-25 times slower than one.
+ * libgomp reads its environment in a constructor of its own, before main; a
+ * constructor of higher priority runs before it when libgomp is linked
+ * statically into the executable, as the Makefile links it (a shared libgomp
+ * has read it already, and then the user's setting or libgomp's default
+ * stands). */
+__attribute__((constructor(101))) static void default_passive_omp_wait(void)
+{
+  if (!getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT")) setenv("OMP_WAIT_POLICY", "passive", 0);
+}
+
 /* Point fd at /dev/null (async-signal-safe calls only). */
 static void silence_fd(int fd)
 {

@@ -5,6 +5,7 @@ module time_step
   use grid_layout, only: layout_t
   use solver_params
   use flow_math, only: viscosity, eigen_parts
+  use omp_policy, only: team_for
   implicit none
   private
   public :: compute_time_step
@@ -19,7 +20,7 @@ contains
     real(rk), intent(inout) :: dtv(-1:,-1:,-1:)
     integer :: i, j, k
     real(rk) :: rho, u, v, w, c, mu, u1, c1, l1, u2, c2, l2, u3, c3, l3
-    !$omp parallel do collapse(2) private(i, rho, u, v, w, c, mu, u1, c1, l1, u2, c2, l2, u3, c3, l3)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, rho, u, v, w, c, mu, u1, c1, l1, u2, c2, l2, u3, c3, l3)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni

@@ -8,6 +8,7 @@ module viscous_flux
   use solver_params
   use flow_math, only: viscous_face_flux
   use convective_flux, only: stage_bounds, WK_FV
+  use omp_policy, only: team_for
   implicit none
   private
   public :: viscous_flux_faces
@@ -27,7 +28,7 @@ contains
     real(rk) :: dphi(3, 4), mv(3, 3), volf, fv(5)
     e = 0; e(d) = 1
     call stage_bounds(lay, d, 1, 1, lo, hi)
-    !$omp parallel do collapse(2) private(i, il, jl, kl, dd, v, m, ep, dphi, mv, volf, fv)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, il, jl, kl, dd, v, m, ep, dphi, mv, volf, fv)
     do k = lo(3), hi(3)
       do j = lo(2), hi(2)
         do i = lo(1), hi(1)

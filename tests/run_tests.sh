@@ -37,6 +37,9 @@ expect 'cmp -s "$T/full/field.dump" "$T/half/field.dump"' \
 expect 'grep -q "restarting from .* at iteration 20" "$T/half.log"' "restart run says where it continues"
 
 # ---- OpenMP: 1 thread vs 2 threads bit-identical ----
+# (ADIFLOW_OMP_CELLS_PER_THREAD=1: this small grid's regions would run on one
+# thread by default, fortran/omp_policy.f90)
+export ADIFLOW_OMP_CELLS_PER_THREAD=1
 OMP_NUM_THREADS=1 ./$B/adiflow tests/cases/cube12.nml --backend cpu --run-dir "$T/t1" > /dev/null 2>&1
 OMP_NUM_THREADS=2 ./$B/adiflow tests/cases/cube12.nml --backend cpu --run-dir "$T/t2" > /dev/null 2>&1
 expect 'cmp -s "$T/t1/field.dump" "$T/t2/field.dump"' "OpenMP 1 thread and 2 threads give bit-identical fields"
@@ -46,6 +49,7 @@ OMP_NUM_THREADS=1 ./$B/adiflow tests/cases/cube12.nml --backend cpu --mass-fix -
 OMP_NUM_THREADS=2 ./$B/adiflow tests/cases/cube12.nml --backend cpu --mass-fix --run-dir "$T/m2" > /dev/null 2>&1
 expect 'grep -q "mass_fix: total mass held at" "$T/m1.log" && cmp -s "$T/m1/field.dump" "$T/m2/field.dump" && ! cmp -s "$T/m1/field.dump" "$T/t1/field.dump"' \
   "mass_fix: changes the state, and OpenMP 1 and 2 threads stay bit-identical"
+unset ADIFLOW_OMP_CELLS_PER_THREAD
 rc1=$(run mhalf tests/cases/cube12.nml --backend cpu --mass-fix --max-iter 20)
 rc2=$(run mhalf tests/cases/cube12.nml --backend cpu --mass-fix --restart)
 expect '[ "$rc1$rc2" = 00 ] && cmp -s "$T/m1/field.dump" "$T/mhalf/field.dump"' \
