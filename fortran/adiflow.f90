@@ -160,11 +160,9 @@ contains
   !> --mg-levels N overrides the &multigrid group's levels.
   logical function mg_option(flag, value) result(taken)
     character(len=*), intent(in) :: flag, value
-    integer :: ios
     taken = flag == '--mg-levels'
     if (.not. taken) return
-    read(value, *, iostat=ios) mg%levels
-    if (ios /= 0) call case_error('--mg-levels "'//trim(value)//'" is not an integer')
+    mg%levels = int_option(flag, value)
   end function mg_option
 
   !> The coarse levels' grids and fields; says what the hierarchy is.

@@ -120,7 +120,6 @@ program adiflow_mpi
   use_gpu = choose_backend()
   if (adi_mode /= 'exact' .and. adi_mode /= 'decoupled') &
     call stop_all(2, 'adi_mode = "'//trim(adi_mode)//'" is not allowed (use exact or decoupled)')
-  if (chunks < 0 .or. chunks > 100000) call stop_all(2, 'pipeline_chunks must be 0 (automatic) to 100000')
   if (chunks == 0) chunks = merge(1, 4, use_gpu)
   call choose_process_grid(nranks, cs%nj, cs%nk, cs%ni, npj, npk, dc%npj, dc%npk, ok, msg)
   if (.not. ok) call stop_all(2, msg)
@@ -280,15 +279,16 @@ contains
   end subroutine finish
 
   subroutine read_all_input()
-    integer :: u, ios, pipeline_chunks
+    integer :: ios, pipeline_chunks
     character(len=512) :: m
+    character(len=:), allocatable :: text
     namelist /parallel/ npj, npk, adi_mode, pipeline_chunks
     call read_case(case_path, cs)
     npj = 0; npk = 0; adi_mode = 'exact'; pipeline_chunks = 0
-    open(newunit=u, file=case_path, status='old', action='read', iostat=ios, iomsg=m)
-    if (ios == 0) then
-      read(u, nml=parallel, iostat=ios, iomsg=m)
-      close(u)
+    ! the group's text as the scan checked it, never the file (case_group_text)
+    text = case_group_text(case_path, 'parallel')
+    if (len(text) > 0) then
+      read(text, nml=parallel, iostat=ios, iomsg=m)
       if (ios > 0) call case_error('case file "'//trim(case_path)//'", group &parallel: '//trim(m)// &
         ' (keys: npj, npk, adi_mode, pipeline_chunks)')
     end if
@@ -297,7 +297,10 @@ contains
     call read_multigrid_config(case_path, mg)
     call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --mg-levels N')
     call validate_case(cs)
-    if (npj < 0 .or. npk < 0) call case_error('npj and npk must be >= 0 (0 = automatic)')
+    call check_count('npj', npj, 0, huge(npj), '0 = automatic')
+    call check_count('npk', npk, 0, huge(npk), '0 = automatic')
+    ! checked here, with the other input, so that only rank 0 speaks
+    call check_count('pipeline_chunks', chunks, 0, 100000, '0 = automatic')
     call validate_multigrid_config(mg)
     dir = run_folder(cs, case_path)
   end subroutine read_all_input
@@ -362,6 +365,20 @@ contains
     call compare_settings(MPI_COMM_WORLD, settings_of(cs, dir, npj, npk, adi_mode, chunks, mg), same, m)
     if (.not. same) call stop_all(2, m)
   end subroutine same_settings_everywhere
+
+  !> lo <= v <= hi for a key of &parallel (or its command-line flag).
+  subroutine check_count(key, v, lo, hi, note)
+    character(len=*), intent(in) :: key, note
+    integer, intent(in) :: v, lo, hi
+    character(len=200) :: t
+    if (v >= lo .and. v <= hi) return
+    if (hi == huge(hi)) then
+      write(t, '(a,a,i0,a,i0,a)') key, ' = ', v, ' is out of range: must be >= ', lo, ' ('//note//')'
+    else
+      write(t, '(a,a,i0,a,i0,a,i0,a)') key, ' = ', v, ' is out of range: allowed ', lo, ' to ', hi, ' ('//note//')'
+    end if
+    call case_error(t)
+  end subroutine check_count
 
   !> GPU when asked for (every rank must have one) or, for 'auto', when
   !> every rank sees one; all ranks take the same decision.
@@ -456,19 +473,16 @@ contains
   !> The MPI driver's own flags, on top of build/adiflow's (apply_overrides).
   logical function mpi_option(flag, value)
     character(len=*), intent(in) :: flag, value
-    integer :: ios
     mpi_option = .true.
-    ios = 0
     select case (trim(flag))
     case ('--adi-mode'); adi_mode = lower(value)
-    case ('--npj'); read(value, *, iostat=ios) npj
-    case ('--npk'); read(value, *, iostat=ios) npk
-    case ('--chunks'); read(value, *, iostat=ios) chunks
-    case ('--mg-levels'); read(value, *, iostat=ios) mg%levels
+    case ('--npj'); npj = int_option(flag, value)
+    case ('--npk'); npk = int_option(flag, value)
+    case ('--chunks'); chunks = int_option(flag, value)
+    case ('--mg-levels'); mg%levels = int_option(flag, value)
     case default
       mpi_option = .false.
     end select
-    if (ios /= 0) call case_error(trim(flag)//' "'//trim(value)//'" is not an integer')
   end function mpi_option
 
   !> One iteration: fortran/solver_cpu.f90's stages on the block, with the

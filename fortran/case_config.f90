@@ -13,6 +13,7 @@ module case_config
   public :: case_error, io_error, bc_code, lower, cfl_at, case_stem, extra_option
   public :: command_argument, run_folder, max_path_len, implicit_text, scheme_text
   public :: input_error_handler, case_error_handler
+  public :: case_group_text, int_option, real_text
 
   !> A driver's own "--flag value" option: .true. if flag is one of its own
   !> (and then it has taken value, or stopped with a case_error).
@@ -61,7 +62,19 @@ module case_config
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
+    integer(c_int) function adi_case_group(path, spec, group, text, textlen, used, msg, msglen) &
+        bind(c, name='adi_case_group')
+      import :: c_int, c_char, c_size_t
+      character(kind=c_char), intent(in) :: path(*), spec(*), group(*)
+      character(kind=c_char), intent(out) :: text(*), msg(*)
+      integer(c_size_t), value :: textlen, msglen
+      integer(c_size_t), intent(out) :: used
+    end function
   end interface
+
+  !> The longest group text adi_case_group returns: the scanner reads case
+  !> files of at most 1 MiB (fortran/case_scan.c, MAX_CASE_BYTES).
+  integer, parameter :: case_text_max = 2**20 + 64
 
   type :: case_t
     character(len=max_path_len) :: case_file = ''
@@ -181,9 +194,10 @@ contains
       max_iter, tol, monitor_interval, output_interval, restart_interval, &
       restart, run_dir, backend, kernels, write_vtk, write_tecplot, &
       write_profiles, write_dump, write_plot
-    integer :: u, ios
+    integer :: ios
     character(len=512) :: msg
     character(kind=c_char, len=1024) :: why
+    character(len=:), allocatable :: text
     integer :: device
     logical :: timing, overlap
     character(len=255) :: merged_steps
@@ -217,22 +231,23 @@ contains
     write_profiles = cs%write_profiles; write_dump = cs%write_dump
     write_plot = cs%write_plot
 
-    open(newunit=u, file=path, status='old', action='read', iostat=ios, iomsg=msg)
-    if (ios /= 0) call case_error('cannot open case file "'//trim(path)//'": '//trim(msg))
-    read(u, nml=adiflow, iostat=ios, iomsg=msg)
+    ! the namelist reader gets each group's text as the scan saw it, never
+    ! the file: a "&adiflow" in a note or a quoted value cannot become the
+    ! group it reads (case_group_text)
+    text = case_group_text(path, 'adiflow')
+    ios = -1
+    if (len(text) > 0) read(text, nml=adiflow, iostat=ios, iomsg=msg)
     if (ios == 0) then
-      ! &gpu is optional: its absence (end of file) leaves the defaults
+      ! &gpu is optional: without it the defaults hold
       device = cs%gpu_device; timing = cs%gpu_timing; overlap = cs%gpu_overlap
       merged_steps = cs%gpu_merged_steps; tuning_table = cs%gpu_tuning_table
-      rewind(u)
-      read(u, nml=gpu, iostat=ios, iomsg=msg)
-      if (ios < 0) ios = 0
+      text = case_group_text(path, 'gpu')
+      if (len(text) > 0) read(text, nml=gpu, iostat=ios, iomsg=msg)
       if (ios == 0) then
         cs%gpu_device = device; cs%gpu_timing = timing; cs%gpu_overlap = overlap
         cs%gpu_merged_steps = lower(merged_steps); cs%gpu_tuning_table = tuning_table
       end if
     end if
-    close(u)
     if (ios < 0) call case_error('case file "'//trim(path)// &
       '" has no &adiflow namelist group (it must start with "&adiflow" and end with "/")')
     if (ios > 0) call case_error('case file "'//trim(path)//'": '//trim(msg)// &
@@ -272,27 +287,31 @@ contains
     type(case_t), intent(inout) :: cs
     procedure(extra_option), optional :: extra
     character(len=*), intent(in), optional :: extra_help
-    integer :: n, ia, ios
-    character(len=:), allocatable :: arg, val
+    integer :: n, ia
+    character(len=:), allocatable :: arg, val, seen
     character(len=400) :: allowed
     allowed = '--backend auto|cpu|gpu, --kernels split|merged, --implicit-precision double|single, '// &
       '--max-iter N, --run-dir DIR, --restart, --accept-old-restart, --mass-fix'
     if (present(extra_help)) allowed = trim(extra_help)//', '//allowed
     n = command_argument_count()
     ia = 2
+    seen = ' '
     do while (ia <= n)
       arg = command_argument(ia)
       val = ''
       if (ia < n) val = command_argument(ia + 1)
       select case (trim(arg))
       case ('--restart')
+        call once(arg)
         cs%restart = .true.
       case ('--accept-old-restart')
         cs%accept_old_restart = .true.
       case ('--mass-fix')
+        call once(arg)
         cs%mass_fix = .true.
       case ('--backend', '--kernels', '--implicit-precision', '--max-iter', '--run-dir')
         if (ia == n) call case_error('option '//trim(arg)//' needs a value')
+        call once(arg)
         select case (trim(arg))
         case ('--backend'); cs%backend = backend_name(val)
         case ('--kernels'); cs%kernels = lower(val)
@@ -301,14 +320,14 @@ contains
           if (len(val) > max_path_len) call case_error(run_dir_too_long(len(val)))
           cs%run_dir = val
         case ('--max-iter')
-          read(val, *, iostat=ios) cs%max_iter
-          if (ios /= 0) call case_error('--max-iter "'//trim(val)//'" is not an integer')
+          cs%max_iter = int_option(arg, val)
         end select
         ia = ia + 1
       case default
         if (present(extra) .and. present(extra_help)) then
           if (index(' '//extra_help, ' '//trim(arg)//' ') > 0) then
             if (ia == n) call case_error('option '//trim(arg)//' needs a value')
+            call once(arg)
             if (extra(arg, val)) then
               ia = ia + 2
               cycle
@@ -319,7 +338,122 @@ contains
       end select
       ia = ia + 1
     end do
+  contains
+    !> The last of two values would win without a word: a flag given twice
+    !> is a mistake in a command line that grew by copy and paste.
+    subroutine once(flag)
+      character(len=*), intent(in) :: flag
+      if (index(seen, ' '//trim(flag)//' ') > 0) &
+        call case_error('option '//trim(flag)//' is given twice; give each option once')
+      seen = seen//trim(flag)//' '
+    end subroutine once
   end subroutine apply_overrides
+
+  !> The integer value of command-line option flag, read strictly: an
+  !> optional sign and digits, nothing else, within the range of a default
+  !> integer. (A list-directed read takes "5,abc", "5 abc" or "5/" as 5.)
+  integer function int_option(flag, text) result(v)
+    character(len=*), intent(in) :: flag, text
+    integer :: i, first, d
+    integer(ik8) :: acc
+    character(len=:), allocatable :: shown
+    character(len=24) :: lim
+    shown = text
+    if (len(shown) > 60) shown = text(1:60)//'...'
+    first = 1
+    if (len(text) > 0) then
+      if (text(1:1) == '+' .or. text(1:1) == '-') first = 2
+    end if
+    if (len(text) < first) call case_error(trim(flag)//' "'//shown//'" is not an integer')
+    acc = 0
+    do i = first, len(text)
+      d = iachar(text(i:i)) - iachar('0')
+      if (d < 0 .or. d > 9) call case_error(trim(flag)//' "'//shown//'" is not an integer')
+      ! stop accumulating once past the range (no overflow of acc)
+      if (acc <= int(huge(v), ik8) + 1) acc = acc*10 + d
+    end do
+    if (text(1:1) == '-') acc = -acc
+    if (acc > huge(v) .or. acc < -int(huge(v), ik8) - 1) then
+      write(lim, '(i0)') huge(v)
+      call case_error(trim(flag)//' "'//shown//'" is out of range for an integer (at most '//trim(lim)//')')
+    end if
+    v = int(acc)
+  end function int_option
+
+  !> The text of one namelist group of the case file, as the scan of this
+  !> very read checked it: "&group key = value, ... /" on one line, the
+  !> comments gone (fortran/case_scan.c, adi_case_group); '' if the file has
+  !> no such group. The namelist reader reads this, never the file.
+  function case_group_text(path, group) result(text)
+    character(len=*), intent(in) :: path, group
+    character(len=:), allocatable :: text
+    character(kind=c_char, len=1024) :: why
+    integer(c_size_t) :: used
+    allocate(character(len=case_text_max) :: text)
+    why = c_null_char
+    if (adi_case_group(c_string(path), c_string(case_keys), c_string(group), text, int(len(text), c_size_t), used, &
+        why, int(len(why), c_size_t)) /= 0) call case_error(from_c(why))
+    text = text(1:int(used))
+  end function case_group_text
+
+  !> v in the fewest significant digits that read back as v, plain for
+  !> 1e-4 <= |v| < 1e6 and as d.ddE+x otherwise: no field width to overflow
+  !> (an ES12.5 field shows 1e300 as "1.00000+300").
+  function real_text(v) result(s)
+    real(rk), intent(in) :: v
+    character(len=:), allocatable :: s
+    character(len=40) :: b, f
+    character(len=24) :: digits
+    real(rk) :: w
+    integer :: p, ie, e, ios, nd, i
+    logical :: neg
+    if (v == 0.0_rk) then
+      s = '0'
+      return
+    end if
+    if (v /= v .or. abs(v) > huge(v)) then
+      write(b, '(g0)') v
+      s = trim(adjustl(b))
+      return
+    end if
+    do p = 1, 16
+      write(f, '(a,i0,a)') '(es30.', p, 'e3)'
+      write(b, f) v
+      read(b, *, iostat=ios) w
+      if (ios == 0 .and. w == v) exit
+    end do
+    b = adjustl(b)
+    neg = b(1:1) == '-'
+    if (neg) b = b(2:)
+    ie = scan(b, 'Ee')
+    read(b(ie+1:), *) e
+    digits = ''
+    nd = 0
+    do i = 1, ie - 1
+      if (b(i:i) /= '.') then
+        nd = nd + 1
+        digits(nd:nd) = b(i:i)
+      end if
+    end do
+    do while (nd > 1 .and. digits(nd:nd) == '0')
+      nd = nd - 1
+    end do
+    if (e >= -4 .and. e < 6) then
+      if (e < 0) then
+        s = '0.'//repeat('0', -e-1)//digits(1:nd)
+      else if (nd > e + 1) then
+        s = digits(1:e+1)//'.'//digits(e+2:nd)
+      else
+        s = digits(1:nd)//repeat('0', e + 1 - nd)
+      end if
+    else
+      write(f, '(i0)') abs(e)
+      s = digits(1:1)
+      if (nd > 1) s = s//'.'//digits(2:nd)
+      s = s//'E'//merge('-', '+', e < 0)//trim(f)
+    end if
+    if (neg) s = '-'//s
+  end function real_text
 
   function bc_code(key, val) result(code)
     character(len=*), intent(in) :: key, val
@@ -344,23 +478,24 @@ contains
     end if
   end subroutine check_int
 
-  subroutine check_real(key, v, lo, hi, lo_open)
+  !> lo <= v <= hi, or lo < v <= hi with lo_open; why, if given, says what
+  !> the bound means. The message states exactly the range checked.
+  subroutine check_real(key, v, lo, hi, lo_open, why)
     character(len=*), intent(in) :: key
     real(rk), intent(in) :: v, lo, hi
     logical, intent(in) :: lo_open
-    character(len=200) :: m
+    character(len=*), intent(in), optional :: why
+    character(len=:), allocatable :: m
     logical :: bad
     bad = .not. (v <= hi) .or. v < lo .or. (lo_open .and. v == lo)
-    if (bad) then
-      if (lo_open) then
-        write(m, '(a,a,es12.5,a,es10.3,a,es10.3)') trim(key), ' = ', v, &
-          ' is out of range: allowed > ', lo, ' and <= ', hi
-      else
-        write(m, '(a,a,es12.5,a,es10.3,a,es10.3)') trim(key), ' = ', v, &
-          ' is out of range: allowed ', lo, ' to ', hi
-      end if
-      call case_error(m)
+    if (.not. bad) return
+    if (lo_open) then
+      m = trim(key)//' = '//real_text(v)//' is out of range: must be > '//real_text(lo)//' and <= '//real_text(hi)
+    else
+      m = trim(key)//' = '//real_text(v)//' is out of range: allowed '//real_text(lo)//' to '//real_text(hi)
     end if
+    if (present(why)) m = m//' ('//why//')'
+    call case_error(m)
   end subroutine check_real
 
   subroutine check_choice(key, v, allowed)
@@ -378,26 +513,39 @@ contains
     character(len=4), parameter :: dname(3) = ['i   ', 'j   ', 'k   ']
     character(len=2), parameter :: nname(3) = ['ni', 'nj', 'nk']
     character(len=160) :: m
+    character(len=*), parameter :: why_length = 'lengths in units of the cavity size, the length unit: '// &
+      'a box a million times smaller or larger than its own unit is a mistake of units'
+    character(len=*), parameter :: why_cfl = 'below 0.001 the pseudo-time steps are too small for the flow to '// &
+      'develop in any affordable number of iterations'
 
     call check_int('ni', cs%ni, 1, 4096)
     call check_int('nj', cs%nj, 1, 4096)
     call check_int('nk', cs%nk, 1, 4096)
-    call check_real('lx', cs%lx, 0.0_rk, 1.0e6_rk, .true.)
-    call check_real('ly', cs%ly, 0.0_rk, 1.0e6_rk, .true.)
-    call check_real('lz', cs%lz, 0.0_rk, 1.0e6_rk, .true.)
+    call check_real('lx', cs%lx, 1.0e-6_rk, 1.0e6_rk, .false., why_length)
+    call check_real('ly', cs%ly, 1.0e-6_rk, 1.0e6_rk, .false., why_length)
+    call check_real('lz', cs%lz, 1.0e-6_rk, 1.0e6_rk, .false., why_length)
     call check_real('beta_x', cs%beta_x, 0.0_rk, 10.0_rk, .false.)
     call check_real('beta_y', cs%beta_y, 0.0_rk, 10.0_rk, .false.)
     call check_real('beta_z', cs%beta_z, 0.0_rk, 10.0_rk, .false.)
     call check_choice('grid_type', cs%grid_type, 'cavity wavy')
     call check_real('wavy_amplitude', cs%wavy_amplitude, 0.0_rk, 0.1_rk, .false.)
-    call check_real('reynolds', cs%reynolds, 0.0_rk, 1.0e8_rk, .true.)
-    call check_real('mach', cs%mach, 0.0_rk, 5.0_rk, .true.)
-    call check_real('gamma', cs%gamma, 1.0_rk, 3.0_rk, .true.)
-    call check_real('prandtl', cs%prandtl, 0.0_rk, 100.0_rk, .true.)
+    call check_real('reynolds', cs%reynolds, 1.0e-3_rk, 1.0e8_rk, .false., 'below Re 0.001 the flow is Stokes flow, '// &
+      'the same as at 0.001, while 1/Re grows without bound in the viscous fluxes; above 1e8 no grid of at most '// &
+      '4096 cells resolves the boundary layers')
+    call check_real('mach', cs%mach, 1.0e-3_rk, 5.0_rk, .false., 'below lid Mach 0.001 the compressible solver''s '// &
+      'pseudo-time steps are dominated by the sound speed and the flow does not develop in any affordable number '// &
+      'of iterations; above 5 the lid drives a hypersonic cavity, beyond what the scheme is tested for')
+    call check_real('gamma', cs%gamma, 1.01_rk, 3.0_rk, .false., 'gamma - 1 divides the internal energy and the '// &
+      'heat conduction, so nearer 1 the energy equation loses its digits; monatomic gases have 5/3')
+    call check_real('prandtl', cs%prandtl, 1.0e-3_rk, 1.0e3_rk, .false., 'real fluids lie between liquid metals '// &
+      '(about 0.005) and heavy oils (about 1000); far outside, the conduction coefficient 1/(Re Pr) overflows '// &
+      'or vanishes')
     call check_choice('viscosity_law', cs%viscosity_law, 'constant sutherland')
     call check_real('sutherland_s', cs%sutherland_s, 0.0_rk, 10.0_rk, .true.)
     call check_choice('wall_thermal', cs%wall_thermal, 'adiabatic isothermal')
-    call check_real('t_wall', cs%t_wall, 0.0_rk, 100.0_rk, .true.)
+    call check_real('t_wall', cs%t_wall, 0.01_rk, 100.0_rk, .false., 'the wall temperature over the gas''s '// &
+      'initial one: a factor 100 either way is far beyond the constant gamma and Prandtl of the perfect-gas model '// &
+      '(0 would be absolute zero)')
     call check_real('lid_u', cs%lid_u, -100.0_rk, 100.0_rk, .false.)
     call check_real('lid_v', cs%lid_v, -100.0_rk, 100.0_rk, .false.)
     call check_real('lid_w', cs%lid_w, -100.0_rk, 100.0_rk, .false.)
@@ -421,8 +569,8 @@ contains
     call check_choice('roe_low_mach', cs%roe_low_mach, 'none rieper')
     call check_choice('implicit_precision', cs%implicit_precision, 'double single')
     call check_real('entropy_fix', cs%entropy_fix, 0.0_rk, 1.0_rk, .false.)
-    call check_real('cfl', cs%cfl, 0.0_rk, 1.0e4_rk, .true.)
-    call check_real('cfl_start', cs%cfl_start, 0.0_rk, 1.0e4_rk, .true.)
+    call check_real('cfl', cs%cfl, 1.0e-3_rk, 1.0e4_rk, .false., why_cfl)
+    call check_real('cfl_start', cs%cfl_start, 1.0e-3_rk, 1.0e4_rk, .false., why_cfl)
     call check_int('cfl_ramp_iters', cs%cfl_ramp_iters, 0, 100000000)
     call check_int('max_iter', cs%max_iter, 0, 100000000)
     call check_real('tol', cs%tol, 0.0_rk, 1.0_rk, .false.)

@@ -10,7 +10,14 @@
  * spec lists the groups and their keys with their types:
  *   "adiflow:title=s80,ni=i,mach=r,restart=l;parallel:npj=i"
  * i integer (32-bit), r finite real, l logical, sN quoted text of at most N
- * characters. The first group is required; the others are optional. */
+ * characters. The first group is required; the others are optional.
+ *
+ * gfortran's namelist read looks for "&name" (or "$name") anywhere in the
+ * file, also inside a line of notes, a quoted value or another group. So a
+ * note "use &adiflow ni=32 /" above the real group would be the group it
+ * reads, unchecked. Two defences: a "&name" or "$name" in text outside the
+ * groups is refused here, and adi_case_group hands the namelist reader only
+ * the text of one group as scanned (comments removed), never the file. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
@@ -34,6 +41,11 @@ typedef struct scanner {
   int line;
   char *msg;
   size_t msglen;
+  /* adi_case_group: the group asked for, and where its keys begin and end
+   * (from just after "&name" to its closing '/' or "&end") */
+  const char *want;
+  int found;
+  size_t body_from, body_to;
 } scanner;
 
 static int fail(scanner *s, const char *fmt, ...)
@@ -204,7 +216,14 @@ static int scan_value(scanner *s, const char *group, const char *key, const char
         }
         break;
       }
-      if (c == '\n') s->line++;
+      if (c == '\n') {
+        /* a text that runs on over lines is a quote left open, and what
+         * the namelist reader would make of the line end is not what a
+         * reader of the file sees */
+        s->line = start_line;
+        return fail(s, "the text value of %s in &%s has no closing %c on its line (a text must end on the line where "
+                       "it starts)", key, group, q);
+      }
       chars++;
     }
     if (type[0] != 's') {
@@ -253,6 +272,11 @@ static int scan_group(scanner *s, const char *group)
 {
   char seen[MAX_KEYS][MAX_NAME];
   int seen_line[MAX_KEYS], nseen = 0, start_line = s->line;
+  int wanted = s->want && strcmp(s->want, group) == 0;
+  if (wanted) {
+    s->found = 1;
+    s->body_from = s->pos;
+  }
   for (;;) {
     char key[MAX_NAME], type[16];
     int known;
@@ -261,6 +285,7 @@ static int scan_group(scanner *s, const char *group)
       s->line = start_line;
       return fail(s, "the &%s group is not closed (end it with a line holding /)", group);
     }
+    if (wanted) s->body_to = s->pos;
     if (s->text[s->pos] == '/') {
       s->pos++;
       return 0;
@@ -296,6 +321,30 @@ static int scan_group(scanner *s, const char *group)
   }
 }
 
+/* A line of text outside the groups (a note; the namelist reader skips it)
+ * from s->pos to its end. gfortran's reader would take a "&name" or "$name"
+ * in it as the start of a group, so it is refused; after '!' the rest of
+ * the line is a comment to the reader too, and anything goes. */
+static int scan_note(scanner *s)
+{
+  for (; s->pos < s->len && s->text[s->pos] != '\n'; s->pos++) {
+    char c = s->text[s->pos];
+    if (c == '!') {
+      while (s->pos < s->len && s->text[s->pos] != '\n') s->pos++;
+      return 0;
+    }
+    if ((c == '&' || c == '$') && s->pos + 1 < s->len && isalpha((unsigned char)s->text[s->pos + 1])) {
+      char name[MAX_NAME];
+      s->pos++;
+      read_name(s, name);
+      return fail(s, "\"%c%s\" in a line of text outside the groups: the namelist reader would start a group there. "
+                     "Begin each group with &name at the start of its own line, and keep '&' and '$' out of notes "
+                     "(or write the note after '!')", c, name);
+    }
+  }
+  return 0;
+}
+
 static int scan_text(scanner *s)
 {
   char groups[256], first[MAX_NAME], seen[8][MAX_NAME];
@@ -312,8 +361,8 @@ static int scan_text(scanner *s)
     skip_blank(s);
     if (s->pos >= s->len) break;
     if (s->text[s->pos] != '&') {
-      /* text outside a group is a comment to Fortran: skip the line */
-      while (s->pos < s->len && s->text[s->pos] != '\n') s->pos++;
+      int e = scan_note(s);
+      if (e) return e;
       continue;
     }
     s->pos++;
@@ -338,11 +387,13 @@ static int scan_text(scanner *s)
   return EINVAL;
 }
 
-int adi_case_scan(const char *path, const char *spec, char *msg, size_t msglen)
+/* Reads the file at path into s->text (the caller frees it) and scans it. */
+static int load_and_scan(scanner *s)
 {
   struct stat st;
-  scanner s = {path, NULL, spec, 0, 0, 1, msg, msglen};
-  char *text;
+  const char *path = s->path;
+  char *msg = s->msg, *text;
+  size_t msglen = s->msglen;
   ssize_t got;
   int fd, e;
   if ((e = adi_check_regular_file(path, msg, msglen)) != 0) {
@@ -383,9 +434,61 @@ int adi_case_scan(const char *path, const char *spec, char *msg, size_t msglen)
     return EINVAL;
   }
   text[got] = '\0';
-  s.text = text;
-  s.len = (size_t)got;
-  e = scan_text(&s);
-  free(text);
+  s->text = text;
+  s->len = (size_t)got;
+  /* a UTF-8 byte order mark, as some editors write, is not text: skip it */
+  if (s->len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) s->pos = 3;
+  return scan_text(s);
+}
+
+int adi_case_scan(const char *path, const char *spec, char *msg, size_t msglen)
+{
+  scanner s = {path, NULL, spec, 0, 0, 1, msg, msglen, NULL, 0, 0, 0};
+  int e = load_and_scan(&s);
+  free((char *)s.text);
+  return e;
+}
+
+/* The namelist text of one group of the case file, as the scan of this very
+ * read saw it: "&group key = value, ... /" on one line, the comments and
+ * line ends gone (a text value never spans lines), so that the reader sees
+ * nothing the scan did not check, whatever the file holds elsewhere or
+ * becomes after an earlier scan. *used = 0 when the file has no such group
+ * (it is optional). Errors as adi_case_scan's. */
+int adi_case_group(const char *path, const char *spec, const char *group, char *out, size_t outlen, size_t *used,
+                   char *msg, size_t msglen)
+{
+  scanner s = {path, NULL, spec, 0, 0, 1, msg, msglen, group, 0, 0, 0};
+  int e = load_and_scan(&s);
+  size_t n = 0;
+  *used = 0;
+  if (e == 0 && s.found) {
+    size_t need = strlen(group) + 4 + (s.body_to - s.body_from);
+    char quote = 0;
+    if (need > outlen) {
+      snprintf(msg, msglen, "the &%s group of case file \"%s\" is longer than %zu characters", group, path, outlen);
+      e = EINVAL;
+    } else {
+      n = (size_t)snprintf(out, outlen, "&%s ", group);
+      for (size_t i = s.body_from; i < s.body_to; ++i) {
+        char c = s.text[i];
+        if (quote) {
+          if (c == quote) quote = 0; /* a doubled quote closes and reopens: the same text */
+          out[n++] = c;
+        } else if (c == '\'' || c == '"') {
+          quote = c;
+          out[n++] = c;
+        } else if (c == '!') {
+          while (i + 1 < s.body_to && s.text[i + 1] != '\n') i++;
+        } else {
+          out[n++] = isspace((unsigned char)c) ? ' ' : c;
+        }
+      }
+      out[n++] = ' ';
+      out[n++] = '/';
+      *used = n;
+    }
+  }
+  free((char *)s.text);
   return e;
 }

@@ -7,7 +7,7 @@
 !>
 !> build/adiflow also takes --mg-levels N on the command line.
 module multigrid_config
-  use case_config, only: case_error, lower
+  use case_config, only: case_error, lower, case_group_text
   implicit none
   private
   public :: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
@@ -36,18 +36,19 @@ contains
   subroutine read_multigrid_config(path, mg)
     character(len=*), intent(in) :: path
     type(mg_config_t), intent(inout) :: mg
-    integer :: levels, pre_smooth, post_smooth, coarse_smooth, coarse_order, u, ios
+    integer :: levels, pre_smooth, post_smooth, coarse_smooth, coarse_order, ios
     character(len=8) :: cycle, coarse_roe_low_mach
     character(len=512) :: m
+    character(len=:), allocatable :: text
     namelist /multigrid/ levels, cycle, pre_smooth, post_smooth, coarse_smooth, coarse_order, &
       coarse_roe_low_mach
     levels = mg%levels; cycle = mg%cycle; pre_smooth = mg%pre_smooth
     post_smooth = mg%post_smooth; coarse_smooth = mg%coarse_smooth; coarse_order = mg%coarse_order
     coarse_roe_low_mach = mg%coarse_roe_low_mach
-    open(newunit=u, file=path, status='old', action='read', iostat=ios, iomsg=m)
-    if (ios /= 0) call case_error('cannot open case file "'//trim(path)//'": '//trim(m))
-    read(u, nml=multigrid, iostat=ios, iomsg=m)
-    close(u)
+    ! the group's text as the scan checked it, never the file (case_group_text)
+    text = case_group_text(path, 'multigrid')
+    if (len(text) == 0) return
+    read(text, nml=multigrid, iostat=ios, iomsg=m)
     if (ios > 0) call case_error('case file "'//trim(path)//'", group &multigrid: '//trim(m)// &
       ' (keys: levels, cycle, pre_smooth, post_smooth, coarse_smooth, coarse_order, coarse_roe_low_mach)')
     if (ios < 0) return

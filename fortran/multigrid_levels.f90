@@ -69,11 +69,19 @@ contains
       nlev = l
     end do
     if (nlev < requested .and. len(why) > 0) return
-    ! directions that stopped coarsening on the way are worth a word too
+    ! directions that stopped coarsening on the way are worth a word too,
+    ! with the rule that stopped them: an odd count, or an even one whose
+    ! half would fall below the smallest size a level may have
     do d = 1, 3
       if (nlev > 1 .and. sizes(d, nlev) > 1 .and. any(ratios(d, 2:nlev) == 1)) then
         if (len(why) > 0) why = why//'; '
-        why = why//dn(d)//' stops coarsening at '//int_text(sizes(d, nlev))//' cells (odd count)'
+        if (mod(sizes(d, nlev), 2) /= 0) then
+          why = why//dn(d)//' stops coarsening at '//int_text(sizes(d, nlev))//' cells (odd count)'
+        else
+          why = why//dn(d)//' stops coarsening at '//int_text(sizes(d, nlev))//' cells (the smallest size: '// &
+            'halving would leave '//int_text(sizes(d, nlev)/2)//' cell, and a direction bounded by walls keeps '// &
+            'at least 2)'
+        end if
       end if
     end do
   end subroutine plan_levels

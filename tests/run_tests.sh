@@ -92,7 +92,7 @@ badcase "negative Mach"    "mach = -0.1"                    "mach = "
 badcase "unknown key"      "reynold = 100."                 "reynold"
 badcase "wrong type"       "ni = 'abc'"                     "case file"
 badcase "bad limiter"      "limiter = 'superbee'"           'limiter = "superbee" is not allowed (use one of: vanalbada minmod vanleer venkat)'
-badcase "limiter_k"        "limiter = 'venkat', limiter_k = 0." "limiter_k =  0.00000E+00 is out of range: allowed >  0.000E+00"
+badcase "limiter_k"        "limiter = 'venkat', limiter_k = 0." "limiter_k = 0 is out of range: must be > 0 and <= 1000"
 badcase "bad roe_low_mach" "roe_low_mach = 'weiss'"         'roe_low_mach = "weiss" is not allowed (use one of: none rieper)'
 badcase "bad implicit_precision" "implicit_precision = 'half'" 'implicit_precision = "half" is not allowed (use one of: double single)'
 badcase "bad boundary"     "bc_imin = 'inflow'"             'bc_imin = "inflow" is not allowed'

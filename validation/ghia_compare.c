@@ -64,14 +64,19 @@ int main(int argc, char **argv)
     }
   }
   for (int a = 6; a < argc; a++) {
-    if (!strcmp(argv[a], "--exclude-v") && a + 1 < argc) {
+    /* an option at the end without its value: say so, not "unknown" */
+    if ((!strcmp(argv[a], "--exclude-v") || !strcmp(argv[a], "--label")) && a + 1 >= argc) {
+      fprintf(stderr, "ghia_compare: option %s needs a value\n", argv[a]);
+      return 2;
+    }
+    if (!strcmp(argv[a], "--exclude-v")) {
       const char *s = argv[++a];
       if (parse_number(&s, &exclude) || *s != '\0') {
         fprintf(stderr, "ghia_compare: --exclude-v needs a number, not \"%s\"\n", argv[a]);
         return 2;
       }
     }
-    else if (!strcmp(argv[a], "--label") && a + 1 < argc)
+    else if (!strcmp(argv[a], "--label"))
       label = argv[++a];
     else {
       fprintf(stderr, "ghia_compare: unknown argument %s\n", argv[a]);

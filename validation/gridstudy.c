@@ -389,9 +389,14 @@ int main(int argc, char **argv)
   grid_profile gu[MAXGRIDS], gv[MAXGRIDS];
   int ng = 0;
   for (int a = 1; a < argc; a++) {
-    if (!strcmp(argv[a], "--label") && a + 1 < argc)
+    /* an option at the end without its value: say so, not "unknown" */
+    if ((!strcmp(argv[a], "--label") || !strcmp(argv[a], "--out")) && a + 1 >= argc) {
+      fprintf(stderr, "gridstudy: option %s needs a value\n", argv[a]);
+      return 2;
+    }
+    if (!strcmp(argv[a], "--label"))
       label = argv[++a];
-    else if (!strcmp(argv[a], "--out") && a + 1 < argc)
+    else if (!strcmp(argv[a], "--out"))
       out = argv[++a];
     else if (argv[a][0] == '-' && argv[a][1] == '-') {
       fprintf(stderr, "gridstudy: unknown option %s\n", argv[a]);
