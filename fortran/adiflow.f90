@@ -24,6 +24,7 @@ program adiflow
   use field_io, only: write_field_dump, read_field_dump
   use output_vtk, only: write_vts, snapshot_stem
   use output_file, only: blocked_output
+  use omp_policy, only: cells_per_thread
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
   use driver_loop, only: run_iterations, old_restart_note
@@ -36,7 +37,7 @@ program adiflow
     adi_host_memory_available, adi_guard_output_signals, make_dirs, lock_run_dir
   use gpu_bridge
   use gpu_settings, only: gpu_settings_t, make_gpu_settings
-  !$ use omp_lib, only: omp_get_max_threads
+  !$ use omp_lib, only: omp_get_max_threads, omp_set_num_threads
   implicit none
 
   type(case_t) :: cs
@@ -105,6 +106,7 @@ program adiflow
   restart_path = dir//'/restart.bin'
 
   nthreads = 1
+  !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
   !$ nthreads = omp_get_max_threads()
   write(output_unit, '(a)') 'adiflow: '//trim(cs%title)//' ('//trim(case_path)//')'
   write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
@@ -147,7 +149,8 @@ program adiflow
       'initialisation')
     if (nlev > 1) call start_gpu_levels()
   else
-    write(output_unit, '(a,i0,a)') '  backend: cpu (Fortran reference, ', nthreads, ' OpenMP threads)'
+    write(output_unit, '(a,i0,a,i0,a)') '  backend: cpu (Fortran reference, up to ', nthreads, &
+      ' OpenMP threads: one per ', cells_per_thread(), ' cells of a loop)'
   end if
   write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
 

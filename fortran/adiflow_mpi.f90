@@ -27,6 +27,7 @@
 !> included (the device's mass plane sums chained along j as on the CPU).
 program adiflow_mpi
   use mpi_f08
+  !$ use omp_lib, only: omp_set_num_threads
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
   use kinds, only: rk, ik8, ng, nvar, nprim
   use grid_layout
@@ -111,6 +112,7 @@ program adiflow_mpi
   call input_agreement(.true.)
   case_error_handler => null()
   call same_settings_everywhere()
+  !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
 
   gs = make_gpu_settings(cs%gpu_device, cs%gpu_timing, cs%gpu_overlap, cs%gpu_merged_steps, cs%gpu_tuning_table)
   if (cs%backend /= 'cpu') then

@@ -50,7 +50,7 @@ module case_config
     'roe_low_mach=s16,implicit_precision=s16,'// &
     'entropy_fix=r,cfl=r,cfl_start=r,cfl_ramp_iters=i,mass_fix=l,max_iter=i,tol=r,'// &
     'monitor_interval=i,output_interval=i,restart_interval=i,restart=l,run_dir=s4000,backend=s16,'// &
-    'kernels=s16,write_vtk=l,write_tecplot=l,write_profiles=l,write_dump=l,write_plot=l;'// &
+    'kernels=s16,threads=i,write_vtk=l,write_tecplot=l,write_profiles=l,write_dump=l,write_plot=l;'// &
     'parallel:npj=i,npk=i,adi_mode=s16,pipeline_chunks=i;'// &
     'gpu:device=i,timing=l,overlap=l,merged_steps=s255,tuning_table=s4000;'// &
     'multigrid:levels=i,cycle=s8,pre_smooth=i,post_smooth=i,coarse_smooth=i,coarse_order=i,coarse_roe_low_mach=s8'
@@ -131,6 +131,10 @@ module case_config
     character(len=max_path_len) :: run_dir = ''
     character(len=16) :: backend = 'auto'
     character(len=16) :: kernels = 'split'
+    !> OpenMP threads of the CPU backend: 0 takes OMP_NUM_THREADS (or the
+    !> machine's cores); each parallel region then uses as many of them as
+    !> its work pays for (fortran/omp_policy.f90)
+    integer :: threads = 0
     logical :: write_vtk = .true., write_tecplot = .true.
     logical :: write_profiles = .true., write_dump = .true.
     logical :: write_plot = .true.
@@ -175,7 +179,7 @@ contains
     type(case_t), intent(inout) :: cs
     character(len=80) :: title
     integer :: ni, nj, nk, order, cfl_ramp_iters, max_iter
-    integer :: monitor_interval, output_interval, restart_interval
+    integer :: monitor_interval, output_interval, restart_interval, threads
     real(rk) :: lx, ly, lz, beta_x, beta_y, beta_z, wavy_amplitude
     real(rk) :: reynolds, mach, gamma, prandtl, sutherland_s, t_wall
     real(rk) :: lid_u, lid_v, lid_w, entropy_fix, cfl, cfl_start, tol, limiter_k
@@ -192,7 +196,7 @@ contains
       bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax, &
       order, limiter, limiter_k, roe_low_mach, implicit_precision, entropy_fix, cfl, cfl_start, cfl_ramp_iters, mass_fix, &
       max_iter, tol, monitor_interval, output_interval, restart_interval, &
-      restart, run_dir, backend, kernels, write_vtk, write_tecplot, &
+      restart, run_dir, backend, kernels, threads, write_vtk, write_tecplot, &
       write_profiles, write_dump, write_plot
     integer :: ios
     character(len=512) :: msg
@@ -227,7 +231,7 @@ contains
     max_iter = cs%max_iter; tol = cs%tol; monitor_interval = cs%monitor_interval
     output_interval = cs%output_interval; restart_interval = cs%restart_interval
     restart = cs%restart; run_dir = cs%run_dir; backend = cs%backend
-    kernels = cs%kernels; write_vtk = cs%write_vtk; write_tecplot = cs%write_tecplot
+    kernels = cs%kernels; threads = cs%threads; write_vtk = cs%write_vtk; write_tecplot = cs%write_tecplot
     write_profiles = cs%write_profiles; write_dump = cs%write_dump
     write_plot = cs%write_plot
 
@@ -273,7 +277,7 @@ contains
     cs%max_iter = max_iter; cs%tol = tol; cs%monitor_interval = monitor_interval
     cs%output_interval = output_interval; cs%restart_interval = restart_interval
     cs%restart = restart; cs%run_dir = run_dir; cs%backend = backend_name(backend)
-    cs%kernels = lower(kernels); cs%write_vtk = write_vtk
+    cs%kernels = lower(kernels); cs%threads = threads; cs%write_vtk = write_vtk
     cs%write_tecplot = write_tecplot; cs%write_profiles = write_profiles
     cs%write_dump = write_dump; cs%write_plot = write_plot
   end subroutine read_case
@@ -291,7 +295,7 @@ contains
     character(len=:), allocatable :: arg, val, seen
     character(len=400) :: allowed
     allowed = '--backend auto|cpu|gpu, --kernels split|merged, --implicit-precision double|single, '// &
-      '--max-iter N, --run-dir DIR, --restart, --accept-old-restart, --mass-fix'
+      '--max-iter N, --threads N, --run-dir DIR, --restart, --accept-old-restart, --mass-fix'
     if (present(extra_help)) allowed = trim(extra_help)//', '//allowed
     n = command_argument_count()
     ia = 2
@@ -309,7 +313,7 @@ contains
       case ('--mass-fix')
         call once(arg)
         cs%mass_fix = .true.
-      case ('--backend', '--kernels', '--implicit-precision', '--max-iter', '--run-dir')
+      case ('--backend', '--kernels', '--implicit-precision', '--max-iter', '--threads', '--run-dir')
         if (ia == n) call case_error('option '//trim(arg)//' needs a value')
         call once(arg)
         select case (trim(arg))
@@ -321,6 +325,8 @@ contains
           cs%run_dir = val
         case ('--max-iter')
           cs%max_iter = int_option(arg, val)
+        case ('--threads')
+          cs%threads = int_option(arg, val)
         end select
         ia = ia + 1
       case default
@@ -579,6 +585,7 @@ contains
     call check_int('restart_interval', cs%restart_interval, 0, 100000000)
     call check_choice('backend', cs%backend, 'auto cpu gpu')
     call check_choice('kernels', cs%kernels, 'split merged')
+    call check_int('threads', cs%threads, 0, 1024)
     call check_int('device (&gpu)', cs%gpu_device, -1, 1023)
   end subroutine validate_case
 

@@ -110,7 +110,7 @@ int adi_history_open(const char *path, const char *header, long long keep_throug
   }
   if (!e && rename(tmp, path) != 0) e = errno;
   if (e) {
-    snprintf(msg, msglen, "cannot write \"%s\": %s", path, strerror(e));
+    snprintf(msg, msglen, "writing \"%s\" failed: %s; the previous \"%s\" is kept", tmp, strerror(e), path);
     close(out);
     unlink(tmp);
     free(tmp);

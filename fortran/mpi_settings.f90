@@ -66,7 +66,7 @@ contains
     call put_i(s, 'restart_interval', cs%restart_interval); call put_l(s, 'restart', cs%restart)
     call put_l(s, '--accept-old-restart', cs%accept_old_restart)
     call put_s(s, 'run_dir', dir)
-    call put_s(s, 'backend', cs%backend); call put_s(s, 'kernels', cs%kernels)
+    call put_s(s, 'backend', cs%backend); call put_s(s, 'kernels', cs%kernels); call put_i(s, 'threads', cs%threads)
     call put_l(s, 'write_vtk', cs%write_vtk); call put_l(s, 'write_tecplot', cs%write_tecplot)
     call put_l(s, 'write_profiles', cs%write_profiles); call put_l(s, 'write_dump', cs%write_dump)
     call put_l(s, 'write_plot', cs%write_plot)

@@ -141,8 +141,10 @@ expect '[ "$rc" -eq 0 ]' "the kept restart is readable and finite"
 sed 's/max_iter = 40/max_iter = 100000/' tests/cases/cube12.nml > "$T/long.nml"
 ./$B/adiflow "$T/long.nml" --backend cpu --run-dir "$T/int" > "$T/int.log" 2>&1 &
 pid=$!; sleep 3; kill -INT $pid; wait $pid; rc=$?
-expect '[ $rc -eq 130 ] && grep -q "interrupted at iteration" "$T/int.log" && [ -s "$T/int/restart.bin" ]' \
+expect '[ $rc -eq 130 ] && grep -q "interrupted by SIGINT (Ctrl-C) at iteration" "$T/int.log" && [ -s "$T/int/restart.bin" ]' \
   "SIGINT writes a restart and exits with 130"
+expect 'grep -q "to continue: .*adiflow .*long.nml --backend cpu --run-dir .*/int --restart" "$T/int.log"' \
+  "the interrupted run's last line is the command that continues it"
 it_int=$(od -An -t d8 -j 32 -N 8 "$T/int/restart.bin" | tr -d ' ')
 rc=$(run int "$T/long.nml" --backend cpu --restart --max-iter $((it_int + 2)))
 expect '[ "$rc" -eq 0 ]' "run continues from the interrupt restart (iteration $it_int)"

@@ -123,3 +123,13 @@ if [ -x build/adiflow_mpi ] && command -v mpirun > /dev/null 2>&1; then
   try "case input, adiflow_mpi: mach = 1e-8 is refused" 2 "mach = 1E-8 is out of range: allowed 0.001 to 5" \
     $MPI2 "$T/cimm.nml" --backend cpu --run-dir "$CI"
 fi
+
+# the threads key and --threads
+nml "$SMALL, threads = -1" "$T/thr.nml"
+try "case input: threads = -1 is out of range" 2 "threads = -1 is out of range" ./build/adiflow "$T/thr.nml" --run-dir "$T/v"
+try "case input: --threads abc" 2 '--threads "abc" is not an integer' ./build/adiflow "$T/small.nml" --backend cpu --threads abc --run-dir "$T/v"
+try "case input: --threads 2 sets the team's size" 0 "up to 2 OpenMP threads" \
+  env OMP_NUM_THREADS=1 ./build/adiflow "$T/small.nml" --backend cpu --threads 2 --run-dir "$T/thr2"
+nml "$SMALL, threads = 1" "$T/thr1.nml"
+try "case input: threads = 1 in the case file beats OMP_NUM_THREADS" 0 "up to 1 OpenMP threads" \
+  env OMP_NUM_THREADS=2 ./build/adiflow "$T/thr1.nml" --backend cpu --run-dir "$T/thr1"
