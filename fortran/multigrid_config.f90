@@ -2,8 +2,8 @@
 !> multigrid cycle uses and how it smooths on them. levels = 1 is the
 !> single-grid solver (one LU-ADI iteration per step).
 !>
-!>   &multigrid  levels = 4, cycle = 'v', pre_smooth = 1, post_smooth = 1,
-!>               coarse_smooth = 2, coarse_order = 1, coarse_roe_low_mach = 'none' /
+!>   &multigrid  levels = 4, cycle = 'w', pre_smooth = 2, post_smooth = 2,
+!>               coarse_smooth = 2, coarse_order = 2, coarse_roe_low_mach = 'none' /
 !>
 !> build/adiflow also takes --mg-levels N on the command line.
 module multigrid_config
@@ -18,10 +18,13 @@ module multigrid_config
   type :: mg_config_t
     integer :: levels = 1          !< grid levels, fine one included (fewer where the grid cannot coarsen)
     character(len=8) :: cycle = 'v'  !< 'v' (one coarse visit) or 'w' (two)
-    integer :: pre_smooth = 1      !< LU-ADI iterations on a level before going down
-    integer :: post_smooth = 1     !< ... after the coarse correction came back
+    !> Two smoothing iterations each way and second-order coarse levels: with
+    !> one and first order, the cube's W-cycle reduced the residual by only
+    !> 0.99 a cycle (bench/device_mg_sweep.sh and the log measure each knob)
+    integer :: pre_smooth = 2      !< LU-ADI iterations on a level before going down
+    integer :: post_smooth = 2     !< ... after the coarse correction came back
     integer :: coarse_smooth = 2   !< iterations on the coarsest level
-    integer :: coarse_order = 1    !< MUSCL order on the coarse levels (1: first order)
+    integer :: coarse_order = 2    !< MUSCL order on the coarse levels (1: first order)
     !> the Roe dissipation of the coarse levels: 'none' (plain Roe, whatever
     !> the fine level's roe_low_mach) or 'fine' (the fine level's). The
     !> low-Mach fix sets the accuracy, and only the fine level's operator
