@@ -50,7 +50,7 @@ endif
 F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
-  multigrid_cycle multigrid_cpu field_io output_vtk output_tecplot output_profiles \
+  multigrid_cycle multigrid_cpu field_io output_fields output_vtk output_tecplot output_profiles \
   residual_monitor convergence_rate driver_loop gpu_bridge
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # the C side of the drivers: system services, the dump reader/writer, the
@@ -169,6 +169,8 @@ $(OBJ)/multigrid_cpu.o: $(OBJ)/solver_cpu.o $(OBJ)/multigrid_levels.o $(OBJ)/mul
 $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
   $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
+$(OBJ)/output_fields.o: $(OBJ)/flow_math.o $(OBJ)/grid_layout.o
+$(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o: $(OBJ)/output_fields.o
 $(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_interface.o
 $(OBJ)/convergence_rate.o: $(OBJ)/case_config.o
 $(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o $(OBJ)/convergence_rate.o
@@ -288,7 +290,7 @@ run: all
 	./$(BUILD)/adiflow cases/cavity_default.nml
 
 test: all $(TESTS)
-	@bash scripts/install_deps.sh mpi
+	@bash scripts/install_deps.sh test
 	@bash tests/run_all.sh
 
 validate: all

@@ -17,12 +17,13 @@ program adiflow
   use grid_generation, only: generate_nodes
   use metrics, only: compute_metrics
   use solver_cpu, only: cpu_iteration
-  use boundary_conditions, only: apply_boundary_conditions
+  use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
   use primitives, only: compute_primitives
+  use flow_math, only: rest_pressure
   use residual_norms, only: compute_residual_norms
   use mass_constraint, only: total_mass, mass_from_plane_sums, mass_scale_factor
   use field_io, only: write_field_dump, read_field_dump
-  use output_vtk, only: write_vts, snapshot_stem
+  use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
   use output_tecplot, only: write_tecplot
@@ -63,6 +64,8 @@ program adiflow
   real(rk) :: work_units = 0.0_rk
   type(gpu_grid_t), allocatable :: gpu_levels(:)   ! levels 2.. on the device (level 1 is gpu)
   character(len=:), allocatable :: mg_note
+  type(vtk_series_t) :: series      ! flow.pvd of the snapshots (output_interval > 0)
+  logical :: write_series
 
   call adi_guard_output_signals()
   case_path = command_argument(1)
@@ -100,8 +103,9 @@ program adiflow
   lock_fd = lock_run_dir(dir, why)
   if (lock_fd < 0) call case_error(why)
   ! (a restart's own file is checked by its reader, which says more)
+  write_series = cs%write_vtk .and. cs%output_interval > 0
   why = blocked_output(dir, merge('           ', 'restart.bin', cs%restart)//' field.dump flow.vts flow.dat '// &
-    'centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png')
+    'centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '//merge('flow.pvd', '        ', write_series))
   if (len(why) > 0) call case_error(why)
   restart_path = dir//'/restart.bin'
 
@@ -154,6 +158,7 @@ program adiflow
   end if
   write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
 
+  if (write_series) call series_start(series, dir, '.vts', int(cs%max_iter, ik8), it0, cs%output_interval)
   call adi_install_signal_handlers()
   call run_iterations(cs, 'adiflow', dir, restart_path, .true., it0, res0, iterate, current_norms, &
     interrupted, save_restart, write_snapshot, write_outputs, finish, work_done)
@@ -347,7 +352,7 @@ contains
     ! fluid at rest, rho = 1, T = 1: p = 1 / (gamma Mach^2)
     q(:,:,:,1) = 1.0_rk
     q(:,:,:,2:4) = 0.0_rk
-    q(:,:,:,5) = (1.0_rk/s%gm2)/s%gm1
+    q(:,:,:,5) = rest_pressure(s)/s%gm1
   end subroutine initial_state
 
   subroutine current_norms(nrm)
@@ -375,23 +380,31 @@ contains
     call write_field_dump(restart_path, lay, f%q, iter, ref)
   end function save_restart
 
-  subroutine write_snapshot(iter)
-    integer(ik8), intent(in) :: iter
+  !> The state downloaded, its boundary fill and primitives (the wall
+  !> temperature's ghosts included: the outputs' wall nodes read them).
+  subroutine output_state()
     call fetch_state()
     call apply_boundary_conditions(sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
-    if (cs%write_vtk) call write_vts(dir//'/'//snapshot_stem(iter, int(cs%max_iter, ik8))//'.vts', lay, sp, xn, f%qp)
+    call apply_wall_temperature(sp, lay, f%qp)
+  end subroutine output_state
+
+  subroutine write_snapshot(iter)
+    integer(ik8), intent(in) :: iter
+    if (.not. cs%write_vtk) return
+    call output_state()
+    call write_vts(dir//'/'//snapshot_stem(iter, int(cs%max_iter, ik8))//'.vts', lay, sp, xn, f%qp, f%sf, f%vol)
+    if (write_series) call series_snapshot(series, iter)
   end subroutine write_snapshot
 
   subroutine write_outputs(iter, ref)
     integer(ik8), intent(in) :: iter
     real(rk), intent(in) :: ref(5)
-    call fetch_state()
-    call apply_boundary_conditions(sp, lay, f%q)
-    call compute_primitives(sp, lay, f%q, f%qp)
+    call output_state()
     if (cs%write_dump) call write_field_dump(dir//'/field.dump', lay, f%q, iter, ref)
-    if (cs%write_vtk) call write_vts(trim(dir)//'/flow.vts', lay, sp, xn, f%qp)
-    if (cs%write_tecplot) call write_tecplot(trim(dir)//'/flow.dat', cs%title, lay, sp, xn, f%qp)
+    if (cs%write_vtk) call write_vts(trim(dir)//'/flow.vts', lay, sp, xn, f%qp, f%sf, f%vol)
+    if (write_series) call series_final(series, iter)
+    if (cs%write_tecplot) call write_tecplot(trim(dir)//'/flow.dat', cs%title, lay, sp, xn, f%qp, f%sf, f%vol)
     if (cs%write_profiles) call write_profiles(dir, lay, sp, cs%lx, cs%ly, cs%lz, f%xc, f%qp)
   end subroutine write_outputs
 end program adiflow

@@ -38,12 +38,13 @@ program adiflow_mpi
   use metrics, only: compute_metrics
   use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
   use primitives, only: compute_primitives
+  use flow_math, only: rest_pressure
   use solver_cpu, only: residual_of_filled_state
   use lu_adi
   use field_io, only: write_field_dump, read_field_dump
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
-  use output_vtk, only: snapshot_stem
+  use output_vtk, only: snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
   use driver_loop, only: run_iterations, old_restart_note
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
   use multigrid_levels, only: mg_level_t, plan_levels, coarse_nodes, init_level, level_sizes_text
@@ -90,6 +91,8 @@ program adiflow_mpi
   real(rk) :: res0(5), mass0
   integer :: rank, nranks, npj, npk, chunks, lock_fd, okflag
   logical :: use_gpu
+  type(vtk_series_t) :: series   ! flow.pvd of the .pvts snapshots (rank 0; output_interval > 0)
+  logical :: write_series
 
   use_gpu = .false.
   call MPI_Init()
@@ -136,6 +139,7 @@ program adiflow_mpi
   sp = sp_g
   sp%nj = lay%nj; sp%nk = lay%nk
   sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
+  write_series = cs%write_vtk .and. cs%output_interval > 0
 
   ! rank 0 makes the run folder (no shell) and locks it against a second run
   okflag = 1
@@ -148,7 +152,8 @@ program adiflow_mpi
       if (okflag == 1) then
         ! (a restart's own index is checked by its reader, which says more)
         why = blocked_output(dir, merge('              ', 'restart.decomp', cs%restart)//' field.dump flow.pvts '// &
-          'flow.dat centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png')
+          'flow.dat centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '// &
+          merge('flow.pvd', '        ', write_series))
         if (len(why) > 0) okflag = 0
       end if
     end if
@@ -194,7 +199,7 @@ program adiflow_mpi
   else
     f%q(:,:,:,1) = 1.0_rk
     f%q(:,:,:,2:4) = 0.0_rk
-    f%q(:,:,:,5) = (1.0_rk/sp%gm2)/sp%gm1
+    f%q(:,:,:,5) = rest_pressure(sp)/sp%gm1  ! at rest, rho = 1, T = 1
   end if
   call block_boundary_conditions(dc, sp, lay, f%q)
   ! mass_fix: the mass of rho = 1 (from the grid, so a restart keeps it), as build/adiflow
@@ -204,6 +209,8 @@ program adiflow_mpi
   if (use_gpu) call gpu_block_start()
   if (rank == 0) write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
 
+  if (write_series .and. rank == 0) call series_start(series, dir, '.pvts', int(cs%max_iter, ik8), it0, &
+    cs%output_interval)
   call adi_install_signal_handlers()
   call run_iterations(cs, 'adiflow_mpi', dir, dir//'/restart.decomp + restart.rNNNNN.itN.bin', rank == 0, &
     it0, res0, iterate, residual_norms_now, interrupted, save_restart, write_snapshot, write_outputs, finish, &
@@ -808,20 +815,20 @@ contains
 
   subroutine write_snapshot(iter)
     integer(ik8), intent(in) :: iter
-    character(len=:), allocatable :: stem
+    if (.not. cs%write_vtk) return
     if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
     call apply_wall_temperature(sp, lay, f%qp, dc%phys)
-    stem = snapshot_stem(iter, int(cs%max_iter, ik8))
-    if (cs%write_vtk) call write_blocks(stem)
+    call write_blocks(snapshot_stem(iter, int(cs%max_iter, ik8)))
+    if (write_series .and. rank == 0) call series_snapshot(series, iter)
   end subroutine write_snapshot
 
   subroutine write_blocks(stem)
     character(len=*), intent(in) :: stem
     character(len=16) :: rn
     write(rn, '(a,i5.5)') '_r', rank
-    call write_block_vts(dir//'/'//trim(stem)//trim(rn)//'.vts', dc, lay, sp, xn, f%qp)
+    call write_block_vts(dir//'/'//trim(stem)//trim(rn)//'.vts', dc, lay, sp, xn, f%qp, f%sf, f%vol)
     if (rank == 0) call write_pvts(trim(dir)//'/'//trim(stem)//'.pvts', stem, dc)
   end subroutine write_blocks
 
@@ -831,16 +838,18 @@ contains
   subroutine write_outputs(iter, ref)
     integer(ik8), intent(in) :: iter
     real(rk), intent(in) :: ref(5)
-    real(rk), allocatable :: qg(:,:,:,:), qpg(:,:,:,:), xcg(:,:,:,:)
-    integer :: i, j, k
+    real(rk), allocatable :: qg(:,:,:,:), qpg(:,:,:,:), sfg(:,:,:,:), scg(:,:,:,:), volg(:,:,:), xcg(:,:,:,:)
+    integer :: ih, jh, kh
     if (use_gpu) call gpu_ok(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
     call block_boundary_conditions(dc, sp, lay, f%q)
     call compute_primitives(sp, lay, f%q, f%qp)
     call apply_wall_temperature(sp, lay, f%qp, dc%phys)
     if (cs%write_vtk) call write_blocks('flow')
+    if (write_series .and. rank == 0) call series_final(series, iter)
     if (.not. (cs%write_dump .or. cs%write_tecplot .or. cs%write_profiles)) return
+    ih = lay_g%ldi - 2; jh = lay_g%nj + 2; kh = lay_g%nk + 2
     if (rank == 0) then
-      allocate(qg(-1:lay_g%ldi-2, -1:lay_g%nj+2, -1:lay_g%nk+2, nvar))
+      allocate(qg(-1:ih, -1:jh, -1:kh, nvar))
       qg = 0.0_rk
     else
       allocate(qg(1, 1, 1, 1))
@@ -850,24 +859,18 @@ contains
     if (cs%write_dump) call write_field_dump(dir//'/field.dump', lay_g, qg, iter, ref)
     if (.not. (cs%write_tecplot .or. cs%write_profiles)) return
     call apply_boundary_conditions(sp_g, lay_g, qg)
-    allocate(qpg(-1:lay_g%ldi-2, -1:lay_g%nj+2, -1:lay_g%nk+2, nprim))
+    allocate(qpg(-1:ih, -1:jh, -1:kh, nprim))
     qpg = 0.0_rk
     call compute_primitives(sp_g, lay_g, qg, qpg)
+    deallocate(qg)
     call apply_wall_temperature(sp_g, lay_g, qpg)
-    if (cs%write_tecplot) call write_tecplot(trim(dir)//'/flow.dat', cs%title, lay_g, sp_g, xn_g, qpg)
-    if (cs%write_profiles) then
-      ! cell centres as fortran/metrics.f90 computes them
-      allocate(xcg(-1:lay_g%ldi-2, -1:lay_g%nj+2, -1:lay_g%nk+2, 3))
-      xcg = 0.0_rk
-      do k = -1, lay_g%nk + 2
-        do j = -1, lay_g%nj + 2
-          do i = -1, lay_g%ni + 2
-            xcg(i, j, k, :) = 0.125_rk*(xn_g(:, i-1, j-1, k-1) + xn_g(:, i, j-1, k-1) + xn_g(:, i-1, j, k-1) &
-              + xn_g(:, i, j, k-1) + xn_g(:, i-1, j-1, k) + xn_g(:, i, j-1, k) + xn_g(:, i-1, j, k) + xn_g(:, i, j, k))
-          end do
-        end do
-      end do
-      call write_profiles(dir, lay_g, sp_g, cs%lx, cs%ly, cs%lz, xcg, qpg)
-    end if
+    ! the whole grid's metrics, as build/adiflow computes them: the vorticity's
+    ! face vectors and volumes, the profiles' cell centres
+    allocate(sfg(-1:ih, -1:jh, -1:kh, 9), scg(-1:ih, -1:jh, -1:kh, 9), volg(-1:ih, -1:jh, -1:kh), &
+      xcg(-1:ih, -1:jh, -1:kh, 3))
+    call compute_metrics(lay_g, xn_g, sfg, scg, volg, xcg)
+    deallocate(scg)
+    if (cs%write_tecplot) call write_tecplot(trim(dir)//'/flow.dat', cs%title, lay_g, sp_g, xn_g, qpg, sfg, volg)
+    if (cs%write_profiles) call write_profiles(dir, lay_g, sp_g, cs%lx, cs%ly, cs%lz, xcg, qpg)
   end subroutine write_outputs
 end program adiflow_mpi

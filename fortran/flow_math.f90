@@ -11,11 +11,19 @@ module flow_math
   implicit none
   private
   real(rk), parameter :: two_thirds = 2.0_rk/3.0_rk
-  public :: cons_to_prim, viscosity, limiter, roe_flux
+  public :: rest_pressure, cons_to_prim, viscosity, limiter, roe_flux
   public :: char_from_cons, cons_from_char, wall_ghost_state, wall_ghost_temperature
   public :: eigen_parts, viscous_face_flux, unit_normal
 
 contains
+
+  !> Pressure of the reference state at rest, rho = 1 and T = 1 (T = gamma
+  !> Mach^2 p / rho, pressure in units of rho_0 U_0^2): 1/(gamma Mach^2).
+  !> The initial state of every run, and p_0 of the output's cp.
+  pure real(rk) function rest_pressure(sp)
+    type(solver_params_t), intent(in) :: sp
+    rest_pressure = 1.0_rk/sp%gm2
+  end function rest_pressure
 
   pure subroutine cons_to_prim(sp, q1, q2, q3, q4, q5, rho, u, v, w, p, t)
     type(solver_params_t), intent(in) :: sp

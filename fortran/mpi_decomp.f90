@@ -24,7 +24,8 @@ module mpi_decomp
   use grid_layout, only: layout_t, make_layout
   use solver_params
   use boundary_conditions, only: fill_boundary_direction, cell_index
-  use output_vtk, only: write_vts
+  use output_vtk, only: write_vts, component_attributes
+  use output_fields, only: out_vars
   use output_file, only: out_file_t, out_open, out_check, out_commit
   use residual_norms, only: add_residual_plane_sums, norms_from_plane_sums
   use mass_constraint, only: add_mass_plane_sums, mass_from_plane_sums, rescale_to_mass
@@ -540,26 +541,27 @@ contains
   end function extent_string
 
   !> This rank's block as a .vts piece (output_vtk.f90's format, with the
-  !> block's extent in global node indices). xn: the block's nodes.
-  subroutine write_block_vts(path, dc, lay, sp, xn, qp)
+  !> block's extent in global node indices). xn, sf, vol: the block's nodes
+  !> and metrics; qp after the block's boundary fill and halo exchange, so
+  !> that the nodes a block shares with its neighbour get the same means.
+  subroutine write_block_vts(path, dc, lay, sp, xn, qp, sf, vol)
     character(len=*), intent(in) :: path
     type(decomp_t), intent(in) :: dc
     type(layout_t), intent(in) :: lay
     type(solver_params_t), intent(in) :: sp
-    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:)
-    call write_vts(path, lay, sp, xn, qp, dc%off)
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:), sf(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
+    call write_vts(path, lay, sp, xn, qp, sf, vol, dc%off)
   end subroutine write_block_vts
 
-  !> The ParaView index of the block files: piece r is stem_rNNNNN.vts.
+  !> The ParaView index of the block files: piece r is stem_rNNNNN.vts; the
+  !> arrays those files hold (point and cell data: fortran/output_fields.f90's list).
   subroutine write_pvts(path, stem, dc)
     character(len=*), intent(in) :: path, stem
     type(decomp_t), intent(in) :: dc
     type(out_file_t) :: pf
-    integer :: ios, r, nl(3), of(3), i
+    integer :: ios, r, nl(3), of(3)
     character(len=512) :: msg
     character(len=16) :: rn
-    character(len=64), parameter :: names(4) = [character(len=64) :: 'density', 'pressure', &
-      'temperature', 'mach']
     call out_open(pf, path)
     write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<?xml version="1.0"?>'
     call out_check(pf, ios, msg)
@@ -569,16 +571,8 @@ contains
     call out_check(pf, ios, msg)
     write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<PPoints><PDataArray type="Float64" Name="coordinates" NumberOfComponents="3"/></PPoints>'
     call out_check(pf, ios, msg)
-    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<PCellData Scalars="density" Vectors="velocity">'
-    call out_check(pf, ios, msg)
-    do i = 1, 4
-      write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<PDataArray type="Float64" Name="'//trim(names(i))//'" NumberOfComponents="1"/>'
-      call out_check(pf, ios, msg)
-    end do
-    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<PDataArray type="Float64" Name="velocity" NumberOfComponents="3"/>'
-    call out_check(pf, ios, msg)
-    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '</PCellData>'
-    call out_check(pf, ios, msg)
+    call arrays('PPointData')
+    call arrays('PCellData')
     do r = 0, dc%nranks - 1
       call block_range(dc, r, nl, of)
       write(rn, '(a,i5.5)') '_r', r
@@ -590,5 +584,21 @@ contains
     write(pf%unit, '(a)', iostat=ios, iomsg=msg) '</VTKFile>'
     call out_check(pf, ios, msg)
     call out_commit(pf)
+
+  contains
+
+    subroutine arrays(tag)
+      character(len=*), intent(in) :: tag
+      integer :: v
+      write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<'//tag//' Scalars="density" Vectors="velocity">'
+      call out_check(pf, ios, msg)
+      do v = 1, size(out_vars)
+        write(pf%unit, '(a,i0,a)', iostat=ios, iomsg=msg) '<PDataArray type="Float64" Name="'//trim(out_vars(v)%name)// &
+          '" NumberOfComponents="', out_vars(v)%ncomp, '"'//component_attributes(v)//'/>'
+        call out_check(pf, ios, msg)
+      end do
+      write(pf%unit, '(a)', iostat=ios, iomsg=msg) '</'//tag//'>'
+      call out_check(pf, ios, msg)
+    end subroutine arrays
   end subroutine write_pvts
 end module mpi_decomp

@@ -1,44 +1,63 @@
-!> Tecplot ASCII: one ordered zone, coordinates at nodes, flow variables
-!> cell-centred (BLOCK packing), readable by Tecplot 360 and ParaView.
+!> Tecplot ASCII: one ordered zone, coordinates at nodes, the flow
+!> variables of fortran/output_fields.f90 cell-centred (BLOCK packing; the
+!> solver's cell values, as flow.vts's cell data), a vector's components as
+!> separate variables under their component names (velocity: u v w).
+!> Readable by Tecplot 360 and ParaView.
 module output_tecplot
   use kinds, only: rk, ng
   use grid_layout, only: layout_t
   use solver_params
   use output_file, only: out_file_t, out_open, out_check, out_commit
+  use output_fields, only: out_vars, OV_VORTICITY, out_column_count, primitive_values, cell_vorticity
   implicit none
   private
   public :: write_tecplot
 
 contains
 
-  subroutine write_tecplot(path, title, lay, sp, xn, qp)
+  !> qp: the primitives after the boundary fill; sf, vol: the metrics (the
+  !> vorticity's Green-Gauss sums), as write_vts takes them.
+  subroutine write_tecplot(path, title, lay, sp, xn, qp, sf, vol)
     character(len=*), intent(in) :: path, title
     type(layout_t), intent(in) :: lay
     type(solver_params_t), intent(in) :: sp
-    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:), sf(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
     type(out_file_t) :: of
-    integer :: ios, i, j, k, c, m, ni, nj, nk
+    integer :: ios, i, j, k, c, v, ni, nj, nk
+    real(rk), allocatable :: om(:,:,:,:), vals(:,:,:,:)
+    character(len=:), allocatable :: names
     character(len=512) :: msg
     ni = lay%ni; nj = lay%nj; nk = lay%nk
+    names = '"x" "y" "z"'
+    do v = 1, size(out_vars)
+      do c = 1, out_vars(v)%ncomp
+        names = names//' "'//trim(out_vars(v)%comp(c))//'"'
+      end do
+    end do
     call out_open(of, path)
     write(of%unit, '(a)', iostat=ios, iomsg=msg) 'TITLE = "'//quote_free(title)//'"'
     call out_check(of, ios, msg)
-    write(of%unit, '(a)', iostat=ios, iomsg=msg) 'VARIABLES = "x" "y" "z" "rho" "u" "v" "w" "p" "T" "Mach"'
+    write(of%unit, '(a)', iostat=ios, iomsg=msg) 'VARIABLES = '//names
     call out_check(of, ios, msg)
-    write(of%unit, '(a,i0,a,i0,a,i0,a)', iostat=ios, iomsg=msg) 'ZONE T="flow", I=', ni + 1, ', J=', nj + 1, ', K=', nk + 1, &
-      ', DATAPACKING=BLOCK, VARLOCATION=([4-10]=CELLCENTERED)'
+    write(of%unit, '(a,i0,a,i0,a,i0,a,i0,a)', iostat=ios, iomsg=msg) 'ZONE T="flow", I=', ni + 1, ', J=', nj + 1, &
+      ', K=', nk + 1, ', DATAPACKING=BLOCK, VARLOCATION=([4-', 3 + out_column_count(), ']=CELLCENTERED)'
     call out_check(of, ios, msg)
     do c = 1, 3
       write(of%unit, '(5es24.15e3)', iostat=ios, iomsg=msg) (((xn(c, i, j, k), i = 0, ni), j = 0, nj), k = 0, nk)
       call out_check(of, ios, msg)
     end do
-    do m = 1, 6
-      write(of%unit, '(5es24.15e3)', iostat=ios, iomsg=msg) (((qp(i, j, k, m), i = 1, ni), j = 1, nj), k = 1, nk)
-      call out_check(of, ios, msg)
+    call cell_vorticity(lay, qp, sf, vol, om)
+    do v = 1, size(out_vars)
+      if (v == OV_VORTICITY) then
+        vals = om(1:ni, 1:nj, 1:nk, :)
+      else
+        vals = primitive_values(v, sp, qp(1:ni, 1:nj, 1:nk, :))
+      end if
+      do c = 1, out_vars(v)%ncomp
+        write(of%unit, '(5es24.15e3)', iostat=ios, iomsg=msg) vals(:,:,:,c)
+        call out_check(of, ios, msg)
+      end do
     end do
-    write(of%unit, '(5es24.15e3)', iostat=ios, iomsg=msg) (((sqrt(qp(i,j,k,2)**2 + qp(i,j,k,3)**2 + qp(i,j,k,4)**2)/ &
-      sqrt(sp%gamma*qp(i,j,k,5)/qp(i,j,k,1)), i = 1, ni), j = 1, nj), k = 1, nk)
-    call out_check(of, ios, msg)
     call out_commit(of)
   end subroutine write_tecplot
 

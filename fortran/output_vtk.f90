@@ -1,14 +1,32 @@
 !> VTK XML structured grid (.vts) for ParaView: node coordinates as points,
-!> flow variables as cell data, raw appended binary (Float64, UInt64 headers).
+!> the flow variables of fortran/output_fields.f90 both as point data (node
+!> means, walls included) and as cell data (the solver's values), raw
+!> appended binary (Float64, UInt64 headers); and the .pvd collection of a
+!> run's snapshot series.
 module output_vtk
   use, intrinsic :: iso_fortran_env, only: int64
   use kinds, only: rk, ng
   use grid_layout, only: layout_t
   use solver_params
   use output_file, only: out_file_t, out_open, out_check, out_commit
+  use output_fields, only: out_vars, OV_VORTICITY, primitive_values, cell_vorticity, node_mean, node_primitives
+  use sys_interface, only: earlier_snapshots
   implicit none
   private
-  public :: write_vts, snapshot_stem
+  public :: write_vts, component_attributes, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
+
+  !> The name of the series: the final state SERIES.vts (.pvts), the
+  !> snapshots SERIES_NNNNNNN.vts, their collection SERIES.pvd.
+  character(len=*), parameter :: series = 'flow'
+
+  !> A run's snapshot series and its collection file: the iterations of the
+  !> snapshots listed so far.
+  type :: vtk_series_t
+    character(len=:), allocatable :: dir, ext     !< the run folder; '.vts' or '.pvts'
+    integer(int64) :: last_iter = 0               !< the run's max_iter (snapshot_stem's width)
+    integer(int64), allocatable :: iters(:)
+    integer :: n = 0
+  end type vtk_series_t
 
 contains
 
@@ -19,31 +37,139 @@ contains
     integer(int64), intent(in) :: iter, last_iter
     character(len=:), allocatable :: stem
     character(len=32) :: digits, fmt
-    integer :: width
-    write(digits, '(i0)') max(iter, last_iter)
-    width = max(7, len_trim(digits))
-    write(fmt, '(a,i0,a,i0,a)') '(a,i', width, '.', width, ')'
-    write(digits, fmt) 'flow_', iter
+    write(fmt, '(a,i0,a,i0,a)') '(a,i', stem_width(last_iter), '.', stem_width(last_iter), ')'
+    write(digits, fmt) series//'_', iter
     stem = trim(digits)
   end function snapshot_stem
 
+  pure integer function stem_width(last_iter)
+    integer(int64), intent(in) :: last_iter
+    character(len=32) :: digits
+    write(digits, '(i0)') last_iter
+    stem_width = max(7, len_trim(digits))
+  end function stem_width
+
+  !> The series of a run writing snapshots (output_interval > 0) up to
+  !> last_iter into dir, ext '.vts' (build/adiflow) or '.pvts' (adiflow_mpi's
+  !> index files). A restarted run (it0 > 0) lists first the snapshots the run
+  !> folder holds at multiples of interval up to it0, an earlier leg's.
+  subroutine series_start(s, dir, ext, last_iter, it0, interval)
+    type(vtk_series_t), intent(out) :: s
+    character(len=*), intent(in) :: dir, ext
+    integer(int64), intent(in) :: last_iter, it0
+    integer, intent(in) :: interval
+    s%dir = dir
+    s%ext = ext
+    s%last_iter = last_iter
+    if (it0 > 0) then
+      s%iters = earlier_snapshots(dir, series//'_', ext, stem_width(last_iter), int(interval, int64), it0)
+    else
+      allocate(s%iters(0))
+    end if
+    s%n = size(s%iters)
+  end subroutine series_start
+
+  !> A snapshot of iteration iter was written: the collection is rewritten
+  !> with it, so that a run killed later leaves a collection of what exists.
+  subroutine series_snapshot(s, iter)
+    type(vtk_series_t), intent(inout) :: s
+    integer(int64), intent(in) :: iter
+    integer(int64), allocatable :: grown(:)
+    if (s%n == size(s%iters)) then
+      allocate(grown(max(16, 2*s%n)))
+      grown(1:s%n) = s%iters(1:s%n)
+      call move_alloc(grown, s%iters)
+    end if
+    s%n = s%n + 1
+    s%iters(s%n) = iter
+    call write_pvd(s, -1_int64)
+  end subroutine series_snapshot
+
+  !> The final state (flow.vts or flow.pvts) of iteration iter was written:
+  !> the collection ends with it. A snapshot of that same iteration (an
+  !> interrupt at a snapshot iteration) is left out: ParaView would show two
+  !> data sets of one time.
+  subroutine series_final(s, iter)
+    type(vtk_series_t), intent(inout) :: s
+    integer(int64), intent(in) :: iter
+    do while (s%n > 0)
+      if (s%iters(s%n) < iter) exit
+      s%n = s%n - 1
+    end do
+    call write_pvd(s, iter)
+  end subroutine series_final
+
+  !> dir/flow.pvd: every listed snapshot, then the final state if
+  !> final_iter >= 0, each with its iteration as the time step.
+  subroutine write_pvd(s, final_iter)
+    type(vtk_series_t), intent(in) :: s
+    integer(int64), intent(in) :: final_iter
+    type(out_file_t) :: pf
+    integer :: ios, m
+    character(len=512) :: msg
+    call out_open(pf, s%dir//'/'//series//'.pvd')
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<?xml version="1.0"?>'
+    call out_check(pf, ios, msg)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<VTKFile type="Collection" version="0.1" byte_order="LittleEndian">'
+    call out_check(pf, ios, msg)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<Collection>'
+    call out_check(pf, ios, msg)
+    do m = 1, s%n
+      call entry(s%iters(m), snapshot_stem(s%iters(m), s%last_iter))
+    end do
+    if (final_iter >= 0) call entry(final_iter, series)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '</Collection>'
+    call out_check(pf, ios, msg)
+    write(pf%unit, '(a)', iostat=ios, iomsg=msg) '</VTKFile>'
+    call out_check(pf, ios, msg)
+    call out_commit(pf)
+
+  contains
+
+    subroutine entry(iter, stem)
+      integer(int64), intent(in) :: iter
+      character(len=*), intent(in) :: stem
+      write(pf%unit, '(a,i0,a)', iostat=ios, iomsg=msg) '<DataSet timestep="', iter, '" group="" part="0" file="'// &
+        stem//s%ext//'"/>'
+      call out_check(pf, ios, msg)
+    end subroutine entry
+  end subroutine write_pvd
+
+  !> ' ComponentName0="u" ComponentName1="v" ...' of output variable v's
+  !> DataArray (a vector's component names, as flow.dat names its columns);
+  !> '' for a scalar.
+  function component_attributes(v) result(attrs)
+    integer, intent(in) :: v
+    character(len=:), allocatable :: attrs
+    character(len=32) :: num
+    integer :: m
+    attrs = ''
+    if (out_vars(v)%ncomp == 1) return
+    do m = 1, out_vars(v)%ncomp
+      write(num, '(i0)') m - 1
+      attrs = attrs//' ComponentName'//trim(num)//'="'//trim(out_vars(v)%comp(m))//'"'
+    end do
+  end function component_attributes
+
   !> offset: where this block starts in a decomposed grid (its piece of the
-  !> .pvts index); absent for a whole grid.
-  subroutine write_vts(path, lay, sp, xn, qp, offset)
+  !> .pvts index); absent for a whole grid. qp: the primitives after the
+  !> boundary fill (the wall temperature's included), on two ghost layers;
+  !> sf, vol: fortran/metrics.f90's face vectors and volumes (for the
+  !> vorticity).
+  subroutine write_vts(path, lay, sp, xn, qp, sf, vol, offset)
     character(len=*), intent(in) :: path
     type(layout_t), intent(in) :: lay
     type(solver_params_t), intent(in) :: sp
-    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:), sf(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
     integer, intent(in), optional :: offset(3)
     integer :: of(3)
     type(out_file_t) :: vf
-    integer :: ios, i, j, k, ni, nj, nk
-    integer(int64) :: npt, ncell, off
+    integer :: ios, i, j, k, c, v, ni, nj, nk
+    integer(int64) :: npt, ncell, off, cell_off(size(out_vars)), point_off(size(out_vars))
+    real(rk), allocatable :: pn(:,:,:,:), om(:,:,:,:), nodes(:,:,:,:)
     character(len=1), parameter :: nl = achar(10)
     character(len=64) :: ext
     character(len=512) :: msg
-    character(len=64), parameter :: names(4) = [character(len=64) :: 'density', 'pressure', &
-      'temperature', 'mach']
 
     ni = lay%ni; nj = lay%nj; nk = lay%nk
     npt = int(ni + 1, int64)*(nj + 1)*(nk + 1)
@@ -51,22 +177,31 @@ contains
     of = 0
     if (present(offset)) of = offset
     write(ext, '(6(i0,1x))') of(1), of(1) + ni, of(2), of(2) + nj, of(3), of(3) + nk
+    ! appended data: the coordinates, then each variable's cell block and point block
+    off = 8 + 24*npt
+    do v = 1, size(out_vars)
+      cell_off(v) = off
+      off = off + 8 + 8*out_vars(v)%ncomp*ncell
+      point_off(v) = off
+      off = off + 8 + 8*out_vars(v)%ncomp*npt
+    end do
     call out_open(vf, path, stream=.true.)
     write(vf%unit, iostat=ios, iomsg=msg) '<?xml version="1.0"?>'//nl// &
       '<VTKFile type="StructuredGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">'//nl// &
       '<StructuredGrid WholeExtent="'//trim(ext)//'">'//nl// &
       '<Piece Extent="'//trim(ext)//'">'//nl//'<Points>'//nl
     call out_check(vf, ios, msg)
-    off = 0
-    call data_array('coordinates', 3, off)
-    off = off + 8 + 24*npt
-    write(vf%unit, iostat=ios, iomsg=msg) '</Points>'//nl//'<CellData Scalars="density" Vectors="velocity">'//nl
+    call data_array('coordinates', 3, 0_int64, '')
+    write(vf%unit, iostat=ios, iomsg=msg) '</Points>'//nl//'<PointData Scalars="density" Vectors="velocity">'//nl
     call out_check(vf, ios, msg)
-    do i = 1, 4
-      call data_array(trim(names(i)), 1, off)
-      off = off + 8 + 8*ncell
+    do v = 1, size(out_vars)
+      call var_array(v, point_off(v))
     end do
-    call data_array('velocity', 3, off)
+    write(vf%unit, iostat=ios, iomsg=msg) '</PointData>'//nl//'<CellData Scalars="density" Vectors="velocity">'//nl
+    call out_check(vf, ios, msg)
+    do v = 1, size(out_vars)
+      call var_array(v, cell_off(v))
+    end do
     write(vf%unit, iostat=ios, iomsg=msg) '</CellData>'//nl//'</Piece>'//nl//'</StructuredGrid>'//nl// &
       '<AppendedData encoding="raw">'//nl//'_'
     call out_check(vf, ios, msg)
@@ -74,39 +209,58 @@ contains
     call out_check(vf, ios, msg)
     write(vf%unit, iostat=ios, iomsg=msg) (((xn(:, i, j, k), i = 0, ni), j = 0, nj), k = 0, nk)
     call out_check(vf, ios, msg)
-    call cell_block(qp(1:ni, 1:nj, 1:nk, 1))
-    call cell_block(qp(1:ni, 1:nj, 1:nk, 5))
-    call cell_block(qp(1:ni, 1:nj, 1:nk, 6))
-    call cell_block(sqrt(qp(1:ni,1:nj,1:nk,2)**2 + qp(1:ni,1:nj,1:nk,3)**2 + qp(1:ni,1:nj,1:nk,4)**2)/ &
-      sqrt(sp%gamma*qp(1:ni,1:nj,1:nk,5)/qp(1:ni,1:nj,1:nk,1)))
-    write(vf%unit, iostat=ios, iomsg=msg) 24*ncell
-    call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) (((qp(i,j,k,2:4), i = 1, ni), j = 1, nj), k = 1, nk)
-    call out_check(vf, ios, msg)
+
+    call node_primitives(lay, qp, pn)
+    call cell_vorticity(lay, qp, sf, vol, om)
+    do v = 1, size(out_vars)
+      if (v == OV_VORTICITY) then
+        call values_block(om(1:ni, 1:nj, 1:nk, :))
+        allocate(nodes(0:ni, 0:nj, 0:nk, 3))
+        do c = 1, 3
+          nodes(:,:,:,c) = node_mean(om(:,:,:,c))
+        end do
+        call values_block(nodes)
+        deallocate(nodes)
+      else
+        call values_block(primitive_values(v, sp, qp(1:ni, 1:nj, 1:nk, :)))
+        call values_block(primitive_values(v, sp, pn))
+      end if
+    end do
     write(vf%unit, iostat=ios, iomsg=msg) nl//'</AppendedData>'//nl//'</VTKFile>'//nl
     call out_check(vf, ios, msg)
     call out_commit(vf)
 
   contains
 
-    !> One scalar cell array of the appended data: its byte count, then the values.
-    subroutine cell_block(values)
-      real(rk), intent(in) :: values(:,:,:)
-      write(vf%unit, iostat=ios, iomsg=msg) 8*ncell
+    !> One array of the appended data: its byte count, then its values,
+    !> components innermost (VTK's tuple order).
+    subroutine values_block(f)
+      real(rk), intent(in) :: f(:,:,:,:)
+      integer :: a, b, e, m
+      write(vf%unit, iostat=ios, iomsg=msg) 8*int(size(f), int64)
       call out_check(vf, ios, msg)
-      write(vf%unit, iostat=ios, iomsg=msg) values
+      write(vf%unit, iostat=ios, iomsg=msg) ((((f(a, b, e, m), m = 1, size(f, 4)), a = 1, size(f, 1)), &
+        b = 1, size(f, 2)), e = 1, size(f, 3))
       call out_check(vf, ios, msg)
-    end subroutine cell_block
+    end subroutine values_block
 
-    subroutine data_array(name, ncomp, offset)
-      character(len=*), intent(in) :: name
+    !> The DataArray of output variable v, its components named.
+    subroutine var_array(v, offset)
+      integer, intent(in) :: v
+      integer(int64), intent(in) :: offset
+      call data_array(trim(out_vars(v)%name), out_vars(v)%ncomp, offset, component_attributes(v))
+    end subroutine var_array
+
+    !> extra: more attributes (' ComponentName0="u"' ...), or ''.
+    subroutine data_array(name, ncomp, offset, extra)
+      character(len=*), intent(in) :: name, extra
       integer, intent(in) :: ncomp
       integer(int64), intent(in) :: offset
       character(len=32) :: c1, c2
       write(c1, '(i0)') ncomp
       write(c2, '(i0)') offset
       write(vf%unit, iostat=ios, iomsg=msg) '<DataArray type="Float64" Name="'//name//'" NumberOfComponents="'// &
-        trim(c1)//'" format="appended" offset="'//trim(c2)//'"/>'//nl
+        trim(c1)//'"'//extra//' format="appended" offset="'//trim(c2)//'"/>'//nl
       call out_check(vf, ios, msg)
     end subroutine data_array
   end subroutine write_vts

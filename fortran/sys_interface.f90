@@ -5,7 +5,8 @@ module sys_interface
   private
   public :: adi_install_signal_handlers, adi_interrupt_requested
   public :: adi_guard_output_signals, make_dirs, lock_run_dir, run_gnuplot, regular_file
-  public :: adi_host_memory_available, c_string, from_c, signal_text, output_slot_problem, remove_old_restart_sets
+  public :: adi_host_memory_available, c_string, from_c, signal_text, output_slot_problem, remove_old_restart_sets, &
+    earlier_snapshots
 
   interface
     subroutine adi_install_signal_handlers() bind(c, name='adi_install_signal_handlers')
@@ -63,9 +64,36 @@ module sys_interface
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
+    integer(c_long_long) function adi_find_snapshots(dir, prefix, ext, width, every, upto, iters, cap) &
+        bind(c, name='adi_find_snapshots')
+      import :: c_int, c_char, c_long_long
+      character(kind=c_char), intent(in) :: dir(*), prefix(*), ext(*)
+      integer(c_int), value :: width
+      integer(c_long_long), value :: every, upto, cap
+      integer(c_long_long), intent(out) :: iters(*)
+    end function
   end interface
 
 contains
+
+  !> The iterations (ascending) of the snapshot files dir/PREFIX<width
+  !> digits>EXT at multiples of every up to upto that are regular files; none
+  !> if the folder cannot be read.
+  function earlier_snapshots(dir, prefix, ext, width, every, upto) result(iters)
+    character(len=*), intent(in) :: dir, prefix, ext
+    integer, intent(in) :: width
+    integer(c_long_long), intent(in) :: every, upto
+    integer(c_long_long), allocatable :: iters(:)
+    integer(c_long_long) :: n, got, none(1)
+    n = adi_find_snapshots(c_string(dir), c_string(prefix), c_string(ext), int(width, c_int), every, upto, none, 0_c_long_long)
+    allocate(iters(max(n, 0_c_long_long)))
+    if (n <= 0) return
+    got = adi_find_snapshots(c_string(dir), c_string(prefix), c_string(ext), int(width, c_int), every, upto, iters, n)
+    ! the folder changed between the two listings: fewer found are sorted and
+    ! kept; more did not fit, came unsorted, and none is kept
+    if (got < n) iters = iters(1:max(got, 0_c_long_long))
+    if (got > n) iters = [integer(c_long_long) ::]
+  end function earlier_snapshots
 
   pure function c_string(s) result(cs)
     character(len=*), intent(in) :: s

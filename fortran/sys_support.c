@@ -2,10 +2,12 @@
  * interrupt flag set by SIGINT/SIGTERM/SIGHUP (and SIGPIPE kept from ending a run), the memory a run
  * may use, the run folder's creation (without a shell; fortran/run_folder.c checks and locks it) and
  * the residual plot (gnuplot run
- * without a shell, the case's text passed as data). Called through
+ * without a shell, the case's text passed as data), and the snapshots an earlier run left in the run
+ * folder (for the .pvd collection of a restarted run). Called through
  * fortran/sys_interface.f90. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -247,4 +249,45 @@ int adi_run_gnuplot(const char *script, const char *title, const char *data, con
   if (WIFEXITED(st)) snprintf(msg, msglen, "gnuplot exited with status %d", WEXITSTATUS(st));
   else snprintf(msg, msglen, "gnuplot was killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
   return 2;
+}
+
+static int compare_ll(const void *a, const void *b)
+{
+  long long x = *(const long long *)a, y = *(const long long *)b;
+  return (x > y) - (x < y);
+}
+
+/* The iterations N (0 < N <= upto, multiples of every) of the regular files
+ * DIR/<prefix><N in exactly width digits><ext>: the snapshots an earlier run
+ * of a restarted series left. Read from the folder's listing, so that a
+ * restart at iteration 10^7 does not probe 10^7 names, and never opening an
+ * entry (a FIFO among them cannot block). The first cap of them go to iters,
+ * ascending when all fit; returns how many there are (cap 0: count only),
+ * -1 if DIR cannot be read. */
+long long adi_find_snapshots(const char *dir, const char *prefix, const char *ext, int width, long long every,
+                             long long upto, long long *iters, long long cap)
+{
+  size_t lp = strlen(prefix), le = strlen(ext);
+  long long n = 0;
+  struct dirent *e;
+  DIR *d;
+  if (width < 1 || width > 18 || every < 1) return 0; /* 18 digits cannot overflow a long long */
+  d = opendir(dir);
+  if (!d) return -1;
+  while ((e = readdir(d)) != NULL) {
+    const char *nm = e->d_name;
+    long long it = 0;
+    int i;
+    struct stat st;
+    if (strlen(nm) != lp + (size_t)width + le || strncmp(nm, prefix, lp) != 0 || strcmp(nm + lp + width, ext) != 0)
+      continue;
+    for (i = 0; i < width && nm[lp + i] >= '0' && nm[lp + i] <= '9'; i++) it = 10 * it + (nm[lp + i] - '0');
+    if (i < width || it <= 0 || it > upto || it % every != 0) continue;
+    if (fstatat(dirfd(d), nm, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (n < cap) iters[n] = it;
+    n++;
+  }
+  closedir(d);
+  if (n <= cap) qsort(iters, (size_t)n, sizeof *iters, compare_ll);
+  return n;
 }

@@ -2,8 +2,10 @@
 # Installs what adiflow's build, run and tests need, from Debian/Ubuntu
 # packages, only when missing. Called by the Makefile, per target: base
 # (gfortran, gcc, make, gnuplot-nox) for make, make run and make validate;
-# mpi (OpenMPI) for make mpi and make test; hip for make hip. Safe to run
-# again. Usage: scripts/install_deps.sh [base|mpi|hip|foam|all]
+# mpi (OpenMPI) for make mpi; test (OpenMPI, and python3-vtk9 with numpy for
+# tests/check_outputs_vtk.py, which reads the outputs as ParaView does) for
+# make test; hip for make hip. Safe to run
+# again. Usage: scripts/install_deps.sh [base|mpi|test|hip|foam|all]
 # foam: OpenFOAM v1912 and its headers for make foam (modules/foam/scripts/install_foam.sh).
 set -euo pipefail
 what="${1:-base}"
@@ -11,7 +13,10 @@ what="${1:-base}"
 
 need=()      # without these the target cannot build or run
 optional=()  # gnuplot: only the residual plot needs it; a run without it says "plot skipped"
+test_only=() # python3-vtk9, numpy: without them the VTK reader checks of make test are skipped with a note
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
+# Debian's vtk module is for its own /usr/bin/python3 (a python3 earlier in PATH may not see it)
+have_py_vtk() { for py in python3 /usr/bin/python3; do "$py" -c 'import vtkmodules.vtkIOXML, numpy' 2>/dev/null && return 0; done; return 1; }
 case "$what" in
   base|all)
     have_cmd gfortran || need+=(gfortran)
@@ -19,29 +24,36 @@ case "$what" in
     have_cmd make || need+=(make)
     have_cmd gnuplot || optional+=(gnuplot-nox)
     ;;&
-  mpi|all)
+  mpi|test|all)
     have_cmd mpicc || need+=(libopenmpi-dev openmpi-bin)
+    ;;&
+  test|all)
+    have_py_vtk || test_only+=(python3-vtk9 python3-numpy)
     ;;&
   hip|all)
     have_cmd hipcc || need+=(hipcc libamdhip64-dev)
     ;;
 esac
 
-[ ${#need[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
+[ ${#need[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && [ ${#test_only[@]} -eq 0 ] && exit 0
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
   if have_cmd sudo && sudo -n true 2>/dev/null; then SUDO="sudo"; else
     [ ${#optional[@]} -gt 0 ] && echo "install_deps: note: ${optional[*]} not installed (optional: no residual plot)" >&2
+    [ ${#test_only[@]} -gt 0 ] && echo "install_deps: note: ${test_only[*]} not installed (the VTK reader checks of make test are skipped)" >&2
     [ ${#need[@]} -eq 0 ] && exit 0
     echo "install_deps: error: ${need[*]} missing, and installing needs root: run  sudo apt-get install ${need[*]}" >&2
     exit 1
   fi
 fi
 export DEBIAN_FRONTEND=noninteractive
-echo "install_deps: installing ${need[*]} ${optional[*]}"
+echo "install_deps: installing ${need[*]} ${optional[*]} ${test_only[*]}"
 $SUDO apt-get update -qq >/dev/null 2>&1 || true
 if [ ${#optional[@]} -gt 0 ] && ! $SUDO apt-get install -y -qq --no-install-recommends "${optional[@]}" >/dev/null 2>&1; then
   echo "install_deps: note: could not install ${optional[*]} (no network or no such package): runs skip the residual plot" >&2
+fi
+if [ ${#test_only[@]} -gt 0 ] && ! $SUDO apt-get install -y -qq --no-install-recommends "${test_only[@]}" >/dev/null 2>&1; then
+  echo "install_deps: note: could not install ${test_only[*]}: make test skips its VTK reader checks" >&2
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if ! $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" > /tmp/install_deps.$$.log 2>&1; then

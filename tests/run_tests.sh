@@ -59,12 +59,40 @@ expect '[ "$rc1$rc2" = 00 ] && cmp -s "$T/m1/field.dump" "$T/mhalf/field.dump"' 
 f=$T/full
 expect 'head -c 200 "$f/flow.vts" | grep -q "<VTKFile type=\"StructuredGrid\""' "VTK structured grid written"
 expect 'tail -c 30 "$f/flow.vts" | grep -q "</VTKFile>"' "VTK file complete"
-expect 'grep -q "^VARIABLES = \"x\" \"y\" \"z\" \"rho\"" "$f/flow.dat" && grep -q "I=13, J=11, K=9" "$f/flow.dat"' \
+expect 'grep -q "^VARIABLES = \"x\" \"y\" \"z\" \"density\"" "$f/flow.dat" && grep -q "I=13, J=11, K=9" "$f/flow.dat"' \
   "Tecplot ASCII zone written with node dimensions"
 expect '[ $(wc -l < "$f/centreline_u.csv") -eq 13 ] && [ $(wc -l < "$f/centreline_v.csv") -eq 15 ]' \
   "centreline profiles written (cells + 2 wall points + header)"
 expect '[ $(grep -vc "^#" "$f/residual.dat") -eq 5 ]' "residual.dat has one line per monitored iteration"
 expect '[ $(stat -c %s "$f/field.dump") -eq $((128 + 12*10*8*5*8 + 8)) ]' "field dump has the documented size"
+
+# ---- the outputs as VTK's own readers see them (tests/check_outputs_vtk.py, python3-vtk9) ----
+# names (README's "Output variables" table, the same in flow.vts and flow.dat), sizes, wall and lid
+# nodes, node means, cp at rest, vorticity against central differences, the .pvd collection (a
+# restarted series included)
+VTKPY=""
+for py in python3 /usr/bin/python3; do  # Debian's module is for its own python3, which a PATH python may hide
+  if "$py" -c 'import vtkmodules.vtkIOXML, vtkmodules.vtkIOGeometry, numpy' 2>/dev/null; then VTKPY=$py; break; fi
+done
+if [ -z "$VTKPY" ]; then
+  echo "note: python3-vtk9 (and numpy) cannot be imported: the VTK reader checks of the outputs are skipped" \
+    "(scripts/install_deps.sh test installs them)"
+else
+  printf '&adiflow\nni = 8, nj = 6, nk = 4, max_iter = 0, write_plot = .false.\n/\n' > "$T/vtk_rest.nml"
+  printf '&adiflow\nni = 10, nj = 8, nk = 6, reynolds = 50., max_iter = 10, output_interval = 4, monitor_interval = 5, write_plot = .false.\n/\n' > "$T/vtk_series.nml"
+  rc1=$(OMP_NUM_THREADS=1 run vtk_rest "$T/vtk_rest.nml" --backend cpu)
+  rc2=$(OMP_NUM_THREADS=1 run vtk_series "$T/vtk_series.nml" --backend cpu)
+  rc3=$(OMP_NUM_THREADS=1 run vtk_restart "$T/vtk_series.nml" --backend cpu --max-iter 10)
+  rc4=$(OMP_NUM_THREADS=1 run vtk_restart "$T/vtk_series.nml" --backend cpu --restart --max-iter 14)
+  expect '[ "$rc1$rc2$rc3$rc4" = 0000 ]' "VTK reader runs finish (exit codes $rc1 $rc2 $rc3 $rc4)"
+  out=$("$VTKPY" tests/check_outputs_vtk.py --readme README.md --case "$T/vtk_rest" 8 6 4 \
+    --case "$T/vtk_series" 10 8 6 --case "$f" 12 10 8 --initial "$T/vtk_rest" --uniform "$T/vtk_series" \
+    --stretched "$f" --pvd "$T/vtk_series" 4,8,10 --pvd "$T/vtk_restart" 4,8,12,14 2>&1); vrc=$?
+  echo "$out" | grep -E '^(PASS|FAIL) ' | sed 's|^|  [check_outputs_vtk] |'
+  np=$(echo "$out" | grep -c '^PASS '); nf=$(echo "$out" | grep -c '^FAIL ')
+  pass=$((pass+np)); fail=$((fail+nf))
+  if [ $vrc -ne 0 ] && [ "$nf" -eq 0 ]; then bad "check_outputs_vtk.py exited with $vrc"; echo "$out" | tail -5; fi
+fi
 
 # ---- golden residual history: the CPU reference's digits, kept across every restructuring ----
 expect 'diff <(grep -v "^#" tests/golden/cube12_residual.txt) <(grep -v "^#" "$f/residual.dat" | awk "{print \$1, \$2, \$3, \$4, \$5, \$6, \$7, \$8}") > "$T/golden.diff"' \
