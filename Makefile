@@ -3,6 +3,7 @@
 #   make run        run the default cavity case (GPU if present, else CPU)
 #   make test       CPU test suite (what CI runs)
 #   make validate   Ghia et al. (1982) comparisons -> validation/RESULTS.md
+#   make validate-cube  the Re=1000 cube against Albensoeder & Kuhlmann (2005) -> validation/CUBE.md
 #   make gpu-test   on a GPU machine: CPU vs GPU comparisons (builds nothing)
 #   make hip        HIP build of the same CUDA sources (AMD / DCU)
 #   make clean
@@ -115,7 +116,7 @@ LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)
 # marks a strict build for validation/gpu_test.sh.
 CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
 
-TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy
+TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy $(BUILD)/cube_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
@@ -256,6 +257,9 @@ $(BUILD)/dump_fixtures: tests/dump_fixtures.c fortran/field_file.c fortran/safe_
 	$(CC) $(CFLAGS) -Ifortran tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c -lm -o $@
 $(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
+# the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)
+$(BUILD)/cube_compare: validation/cube_compare.c validation/profile_io.h | $(OBJ)
+	$(CC) $(CFLAGS) $< -lm -o $@
 # grid-convergence analysis (observed order, Richardson, GCI) of centreline profiles
 $(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
@@ -316,6 +320,12 @@ test: all $(TESTS)
 
 validate: all
 	@BUILD=$(BUILD) bash validation/run_ghia.sh
+
+# the Re = 1000 cube against Albensoeder & Kuhlmann (2005) (validation/run_cube.sh):
+# 64^3 on a GPU, a 32^3 smoke check on a CPU; CUBE_ARGS="--grid 64" etc.
+.PHONY: validate-cube
+validate-cube: all
+	@BUILD=$(BUILD) bash validation/run_cube.sh $(CUBE_ARGS)
 
 # grid-convergence study (validation/gridstudy.sh): GRIDSTUDY_ARGS picks the
 # case, e.g. "--geometry quasi2d --grids 16,32,64,128 --mg-levels 5" on a CPU;
