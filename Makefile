@@ -311,8 +311,11 @@ $(BUILD)/copy_bw: bench/copy_bw.cu | $(OBJ)
 $(BUILD)/gpu_two_grids: tests/gpu_two_grids.c include/adiflow_bridge.h include/adiflow_params.h $(GPU_OBJS) | $(OBJ)
 	$(CC) $(CFLAGS) $< $(GPU_OBJS) $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) -lm -o $@
 
+# then its centrelines against Ghia's Re = 100 tables: the largest differences
+# and runs/cavity_default/ghia_re100.png (a second at most)
 run: all
 	./$(BUILD)/adiflow cases/cavity_default.nml
+	@BUILD=$(BUILD) bash validation/ghia_run.sh runs/cavity_default 100
 
 test: all $(TESTS)
 	@bash scripts/install_deps.sh mpi
