@@ -3,13 +3,15 @@
 #   make run        run the default cavity case (GPU if present, else CPU)
 #   make test       CPU test suite (what CI runs)
 #   make validate   Ghia et al. (1982) comparisons -> validation/RESULTS.md
+#   make validate-cube  the Re=1000 cube against Albensoeder & Kuhlmann (2005) -> validation/CUBE.md
 #   make gpu-test   on a GPU machine: CPU vs GPU comparisons (builds nothing)
 #   make hip        HIP build of the same CUDA sources (AMD / DCU)
 #   make clean
 # Variables: STRICT=1 (no FMA contraction anywhere: bit-identical backends),
 #            CUDA_ARCH=sm_90, NVCC=..., FC=gfortran, CC=gcc, HIP_ARCH=...,
 #            BUILD=build (make BUILD=build/strict STRICT=1 keeps a second build),
-#            STATIC_RUNTIME=1 (link the compiler runtimes statically, see below)
+#            STATIC_RUNTIME=1 (link the compiler runtimes statically, see below),
+#            GPU_BACKEND=cuda|hip|none (see below; none skips the CUDA build)
 
 SHELL := /bin/bash
 FC ?= gfortran
@@ -62,7 +64,28 @@ C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/
 # multi-GPU block mode (cuda/multi) goes into make mpi's build only
 CU_SRCS := $(wildcard cuda/api/*.cu cuda/split/*.cu cuda/merged/*.cu)
 GPU_HDRS := $(wildcard include/*.h cuda/*/*.h cuda/*/*.cuh)
-ifneq ($(and $(NVCC),$(CU_SRCS)),)
+# GPU_BACKEND picks the GPU backend of build/adiflow: cuda (the default when
+# nvcc is found), none (CPU only: cuda/api/bridge_stub.c, nvcc is not run),
+# hip (build/adiflow as with none, plus make hip's build/hip/adiflow).
+GPU_BACKEND_GIVEN := $(filter-out undefined,$(origin GPU_BACKEND))
+GPU_BACKEND ?= $(if $(NVCC),cuda,none)
+ifneq ($(filter-out cuda hip none,$(GPU_BACKEND))$(word 2,$(GPU_BACKEND)),)
+$(error GPU_BACKEND=$(GPU_BACKEND): use cuda, hip or none)
+endif
+ifeq ($(GPU_BACKEND)$(NVCC),cuda)
+$(error GPU_BACKEND=cuda but nvcc was not found: set NVCC=/path/to/nvcc, or GPU_BACKEND=none)
+endif
+# nvcc without a GPU (a build or CI machine): the CUDA objects take minutes on
+# a few cores, so say once (top-level make only) how to skip them. No GPU is
+# read as no /dev/nvidiaN device node: a cheap test, nothing is run.
+ifeq ($(GPU_BACKEND_GIVEN)$(MAKELEVEL)$(GPU_BACKEND),0cuda)
+ifeq ($(wildcard /dev/nvidia[0-9]*),)
+ifneq ($(filter-out clean hip hip-clean gpu-test gpu-vendor-check,$(or $(MAKECMDGOALS),all)),)
+$(info make: nvcc found but no NVIDIA GPU here: the CUDA backend is built anyway (minutes on 2 cores); make GPU_BACKEND=none skips it)
+endif
+endif
+endif
+ifneq ($(and $(filter cuda,$(GPU_BACKEND)),$(NVCC),$(CU_SRCS)),)
 GPU_OBJS := $(patsubst cuda/%.cu,$(OBJ)/cuda/%.o,$(CU_SRCS))
 GPU_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -ldl -lpthread -lstdc++
 else
@@ -93,7 +116,7 @@ LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)
 # marks a strict build for validation/gpu_test.sh.
 CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
 
-TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy
+TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy $(BUILD)/cube_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
@@ -114,7 +137,7 @@ $(BUILD)/tune/%.txt: cuda/tune/%.txt
 	cp $< $@
 
 .PHONY: all deps run test validate gpu-test clean hip bench
-all: deps $(BUILD)/adiflow $(TOOLS)
+all: deps $(BUILD)/adiflow $(TOOLS) $(if $(filter hip,$(GPU_BACKEND)),hip)
 
 # base packages only (gfortran, gcc, make, gnuplot-nox): make and make run need
 # no MPI; make mpi and make test (its MPI suite) install OpenMPI themselves
@@ -176,8 +199,13 @@ $(OBJ)/convergence_rate.o: $(OBJ)/case_config.o
 $(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o $(OBJ)/convergence_rate.o
 $(OBJ)/adiflow.o: $(F_OBJS)
 
-$(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
-	$(FC) $(LINK_FLAGS) $^ $(LINK_LIBS) -o $@
+# the backend's stamp: switching GPU_BACKEND relinks even when the other
+# backend's objects are older than the executable
+$(OBJ)/.backend-$(if $(GPU_LIBS),gpu,none): | $(OBJ)
+	@rm -f $(OBJ)/.backend-gpu $(OBJ)/.backend-none
+	@touch $@
+$(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(OBJ)/.backend-$(if $(GPU_LIBS),gpu,none)
+	$(FC) $(LINK_FLAGS) $(filter-out $(OBJ)/.backend-%,$^) $(LINK_LIBS) -o $@
 
 # MPI build over a j/k block decomposition (make mpi): build/adiflow_mpi,
 # OpenMPI's mpif90 over the same objects. With nvcc and NCCL it carries the
@@ -235,6 +263,9 @@ $(BUILD)/dump_fixtures: tests/dump_fixtures.c fortran/field_file.c fortran/safe_
 	$(CC) $(CFLAGS) -Ifortran tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c -lm -o $@
 $(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
+# the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)
+$(BUILD)/cube_compare: validation/cube_compare.c validation/profile_io.h | $(OBJ)
+	$(CC) $(CFLAGS) $< -lm -o $@
 # grid-convergence analysis (observed order, Richardson, GCI) of centreline profiles
 $(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
@@ -286,8 +317,11 @@ $(BUILD)/copy_bw: bench/copy_bw.cu | $(OBJ)
 $(BUILD)/gpu_two_grids: tests/gpu_two_grids.c include/adiflow_bridge.h include/adiflow_params.h $(GPU_OBJS) | $(OBJ)
 	$(CC) $(CFLAGS) $< $(GPU_OBJS) $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) -lm -o $@
 
+# then its centrelines against Ghia's Re = 100 tables: the largest differences
+# and runs/cavity_default/ghia_re100.png (a second at most)
 run: all
 	./$(BUILD)/adiflow cases/cavity_default.nml
+	@BUILD=$(BUILD) bash validation/ghia_run.sh runs/cavity_default 100
 
 test: all $(TESTS)
 	@bash scripts/install_deps.sh test
@@ -295,6 +329,12 @@ test: all $(TESTS)
 
 validate: all
 	@BUILD=$(BUILD) bash validation/run_ghia.sh
+
+# the Re = 1000 cube against Albensoeder & Kuhlmann (2005) (validation/run_cube.sh):
+# 64^3 on a GPU, a 32^3 smoke check on a CPU; CUBE_ARGS="--grid 64" etc.
+.PHONY: validate-cube
+validate-cube: all
+	@BUILD=$(BUILD) bash validation/run_cube.sh $(CUBE_ARGS)
 
 # grid-convergence study (validation/gridstudy.sh): GRIDSTUDY_ARGS picks the
 # case, e.g. "--geometry quasi2d --grids 16,32,64,128 --mg-levels 5" on a CPU;

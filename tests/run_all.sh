@@ -22,6 +22,7 @@ suite() { # NAME COMMAND...
 }
 suite "adiflow CFD solver" bash tests/run_tests.sh
 [ -f tests/run_accuracy.sh ] && suite "accuracy: grid-study analysis, low-Mach Roe (Mach independence)" bash tests/run_accuracy.sh
+[ -f tests/run_validation_tools.sh ] && suite "validation tools: cube_compare and the A&K data, run_cube.sh, run_ghia.sh, GPU_BACKEND" bash tests/run_validation_tools.sh
 suite "FAS multigrid (CPU reference)" bash tests/run_multigrid_tests.sh
 [ -f tests/run_mpi_tests.sh ] && suite "adiflow MPI decomposition" bash tests/run_mpi_tests.sh
 suite "hostile input: adiflow, adiflow_mpi, compare_fields" bash tests/run_robustness.sh

@@ -19,22 +19,13 @@
 #define PROFILE_IO_PROG "ghia_compare"
 #include "profile_io.h"
 
-static double interp(const profile *p, double x)
-{
-  int a = 0;
-  while (a < p->n - 2 && x > p->x[a + 1])
-    a++;
-  double w = (x - p->x[a]) / (p->x[a + 1] - p->x[a]);
-  return (1.0 - w) * p->y[a] + w * p->y[a + 1];
-}
-
 static double compare(const char *name, const profile *ours, const profile *ref,
                       double exclude, double *excluded_err)
 {
   double worst = 0.0;
   printf("  %-8s %10s %12s %12s %10s\n", "", "station", "Ghia", "adiflow", "|diff|");
   for (int i = 0; i < ref->n; i++) {
-    double v = interp(ours, ref->x[i]);
+    double v = profile_interp(ours, ref->x[i]);
     double e = fabs(v - ref->y[i]);
     int skip = exclude >= 0.0 && fabs(ref->x[i] - exclude) < 5e-5;
     printf("  %-8s %10.4f %12.5f %12.5f %10.5f%s\n", name, ref->x[i], ref->y[i], v, e,

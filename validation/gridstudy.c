@@ -81,32 +81,6 @@ static double interp4(const profile *p, double x)
   return v;
 }
 
-/* The extremum (sign = -1: minimum, +1: maximum) of a profile: the vertex
- * of the parabola through the discrete extremum and its neighbours. Returns
- * -1 when the discrete extremum lies on an end point (no interior extremum). */
-static int extremum(const profile *p, int sign, double *pos, double *val)
-{
-  int k = 0;
-  for (int i = 1; i < p->n; i++)
-    if (sign * p->y[i] > sign * p->y[k])
-      k = i;
-  if (k == 0 || k == p->n - 1)
-    return -1;
-  double x0 = p->x[k - 1], x1 = p->x[k], x2 = p->x[k + 1];
-  double d1 = (p->y[k] - p->y[k - 1]) / (x1 - x0);
-  double d12 = (p->y[k + 1] - p->y[k]) / (x2 - x1);
-  double d2 = (d12 - d1) / (x2 - x0);
-  if (sign * d2 >= 0.0) { /* not curved the right way (flat): the point itself */
-    *pos = x1;
-    *val = p->y[k];
-    return 0;
-  }
-  double xs = 0.5 * (x0 + x1) - d1 / (2.0 * d2);
-  *pos = xs;
-  *val = p->y[k - 1] + d1 * (xs - x0) + d2 * (xs - x0) * (xs - x1);
-  return 0;
-}
-
 typedef struct {
   int ok;         /* 1: p > 0 determined; 0: no order (say why in why) */
   double p, ext, gci21, gci32;
@@ -432,7 +406,7 @@ int main(int argc, char **argv)
   for (int e = 0; e < 3; e++) {
     int ok = 1;
     for (int i = 0; i < ng; i++)
-      if (extremum(ex[e].g[i].p, ex[e].sign, &pos[i], &phi[i]) != 0)
+      if (profile_extremum(ex[e].g[i].p, ex[e].sign, &pos[i], &phi[i]) != 0)
         ok = 0;
     if (!ok) {
       printf("  %-22s no interior extremum on every grid\n", ex[e].name);

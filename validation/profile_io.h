@@ -8,6 +8,9 @@
  * and the line. '#' lines and blank lines are skipped, and one header line
  * (e.g. "y,u") before the first point.
  *
+ * Also the two operations the tools share on a profile: linear interpolation
+ * (profile_interp) and the extremum by a parabola (profile_extremum).
+ *
  * Define PROFILE_IO_PROG (the program name for the messages) before including.
  */
 #ifndef PROFILE_IO_H
@@ -83,10 +86,14 @@ static int parse_number(const char **s, double *v)
   return 0;
 }
 
-/* "a,b" with optional blanks and a trailing CR: 0, anything else: -1. */
-static int parse_pair(const char *line, double *a, double *b)
+/* "a,b" with optional blanks and a trailing CR: 0, anything else: -1.
+ * extra != 0 also takes further ",number" columns (each finite), which are
+ * not returned: a reference table that keeps its source's own coordinates
+ * beside the mapped ones. */
+static int parse_row(const char *line, double *a, double *b, int extra)
 {
   const char *s = line;
+  double skip;
   if (parse_number(&s, a))
     return -1;
   while (*s == ' ' || *s == '\t')
@@ -95,8 +102,15 @@ static int parse_pair(const char *line, double *a, double *b)
     return -1;
   if (parse_number(&s, b))
     return -1;
-  while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+  for (;;) {
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+      s++;
+    if (!extra || *s != ',')
+      break;
     s++;
+    if (parse_number(&s, &skip))
+      return -1;
+  }
   return *s == '\0' ? 0 : -1;
 }
 
@@ -131,7 +145,8 @@ static long read_line(FILE *f, char *buf, int *too_long, int *has_nul)
   return n;
 }
 
-static int read_profile(const char *path, profile *p)
+/* extra_columns != 0: rows may hold more than two numbers (parse_row). */
+static int read_profile_cols(const char *path, profile *p, int extra_columns)
 {
   char line[MAXLINE + 1];
   int header_seen = 0, too_long, has_nul;
@@ -156,11 +171,11 @@ static int read_profile(const char *path, profile *p)
       fclose(f);
       return -1;
     }
-    if (parse_pair(line, &a, &b) != 0) {
+    if (parse_row(line, &a, &b, extra_columns) != 0) {
       if (!header_seen && p->n == 0) { header_seen = 1; continue; }
       line[strcspn(line, "\r")] = '\0';
-      fprintf(stderr, PROFILE_IO_PROG ": %s: line %ld is not two finite numbers \"position,value\": %.80s\n",
-              path, lineno, line);
+      fprintf(stderr, PROFILE_IO_PROG ": %s: line %ld is not %s \"position,value\": %.80s\n", path, lineno,
+              extra_columns ? "finite numbers" : "two finite numbers", line);
       fclose(f);
       return -1;
     }
@@ -189,6 +204,48 @@ static int read_profile(const char *path, profile *p)
     fprintf(stderr, PROFILE_IO_PROG ": %s holds fewer than 2 points (empty or damaged file?)\n", path);
     return -1;
   }
+  return 0;
+}
+
+static int read_profile(const char *path, profile *p)
+{
+  return read_profile_cols(path, p, 0);
+}
+
+/* Linear interpolation of p at x (p's end intervals extend it outside
+ * [x[0], x[n-1]]). */
+static inline double profile_interp(const profile *p, double x)
+{
+  int a = 0;
+  while (a < p->n - 2 && x > p->x[a + 1])
+    a++;
+  double w = (x - p->x[a]) / (p->x[a + 1] - p->x[a]);
+  return (1.0 - w) * p->y[a] + w * p->y[a + 1];
+}
+
+/* The extremum (sign = -1: minimum, +1: maximum) of a profile: the vertex
+ * of the parabola through the discrete extremum and its neighbours. Returns
+ * -1 when the discrete extremum lies on an end point (no interior extremum). */
+static inline int profile_extremum(const profile *p, int sign, double *pos, double *val)
+{
+  int k = 0;
+  for (int i = 1; i < p->n; i++)
+    if (sign * p->y[i] > sign * p->y[k])
+      k = i;
+  if (k == 0 || k == p->n - 1)
+    return -1;
+  double x0 = p->x[k - 1], x1 = p->x[k], x2 = p->x[k + 1];
+  double d1 = (p->y[k] - p->y[k - 1]) / (x1 - x0);
+  double d12 = (p->y[k + 1] - p->y[k]) / (x2 - x1);
+  double d2 = (d12 - d1) / (x2 - x0);
+  if (sign * d2 >= 0.0) { /* not curved the right way (flat): the point itself */
+    *pos = x1;
+    *val = p->y[k];
+    return 0;
+  }
+  double xs = 0.5 * (x0 + x1) - d1 / (2.0 * d2);
+  *pos = xs;
+  *val = p->y[k - 1] + d1 * (xs - x0) + d2 * (xs - x0) * (xs - x1);
   return 0;
 }
 

@@ -4,7 +4,10 @@
 # validation/data/ghia1982). Writes validation/RESULTS.md and
 # validation/ghia_re*.png, and only when every case completed: the new files
 # are written aside first and moved into place at the end, so a failed or
-# interrupted validation leaves the tracked results as they were.
+# interrupted validation leaves the tracked results as they were. A file
+# whose content is the same as before (RESULTS.md but for its date, a plot
+# byte for byte) is not rewritten: a validation that reproduces the recorded
+# numbers leaves the checkout clean.
 #
 # About 9 minutes on 2 CPU cores; a few minutes with a GPU (--backend auto
 # takes it when there is one).
@@ -72,10 +75,9 @@ for re in "${RES[@]}"; do
   NREF_U[$re]=$(grep -c '^  u(y) ' <<< "$chk"); NREF_V[$re]=$(grep -c '^  v(x) ' <<< "$chk")
 done
 plots=1
-if ! command -v gnuplot > /dev/null; then
-  plots=0; echo "validate: note: gnuplot not found: the plots are skipped (the table is still written)"
-elif ! gnuplot -e 'set terminal pngcairo' < /dev/null > /dev/null 2>&1; then
-  plots=0; echo "validate: note: this gnuplot has no pngcairo terminal: the plots are skipped"
+. validation/profile_plot.sh
+if ! why=$(plot_tools_ok); then
+  plots=0; echo "validate: note: $why: the plots are skipped (the table is still written)"
 fi
 mkdir -p "$RUN_ROOT" 2> /dev/null && [ -w "$RUN_ROOT" ] || die "cannot write in RUN_ROOT=$RUN_ROOT"
 [ -d "$OUT" ] && [ -w "$OUT" ] || die "cannot write in $OUT"
@@ -156,44 +158,9 @@ for re in "${RES[@]}"; do
   details+=("$res")
   iters+=("Re=$re: ${st#ok: }")
   if [ $plots = 1 ]; then
-    png=$STAGE/ghia_re$re.png
-    # stats first: each file's point count, checked below (a plot without
-    # the reference points is not kept)
-    plog=$(gnuplot 2>&1 <<GP
-set print '-'
-set datafile separator ','
-STATS_records = -1
-stats '$(ref_u $re)' u 2:1 nooutput
-print sprintf('COUNT ref_u %d', STATS_records)
-STATS_records = -1
-stats '$(ref_v $re)' u 1:2 nooutput
-print sprintf('COUNT ref_v %d', STATS_records)
-STATS_records = -1
-stats '$d/centreline_u.csv' every ::1 u 2:1 nooutput
-print sprintf('COUNT ours_u %d', STATS_records)
-STATS_records = -1
-stats '$d/centreline_v.csv' every ::1 u 1:2 nooutput
-print sprintf('COUNT ours_v %d', STATS_records)
-set terminal pngcairo size 1100,500 noenhanced
-set output '$png'
-set multiplot layout 1,2 title 'Lid-driven cavity Re=$re, 128x128, Mach 0.1: adiflow vs Ghia et al. (1982)'
-set grid; set key left top
-set xlabel 'u'; set ylabel 'y'; set title 'u on the vertical centreline'
-plot '$d/centreline_u.csv' every ::1 u 2:1 w l lw 2 t 'adiflow', '$(ref_u $re)' u 2:1 w p pt 7 t 'Ghia 1982'
-set xlabel 'x'; set ylabel 'v'; set title 'v on the horizontal centreline'; set key right top
-plot '$d/centreline_v.csv' every ::1 u 1:2 w l lw 2 t 'adiflow', '$(ref_v $re)' u 1:2 w p pt 7 t 'Ghia 1982'
-unset multiplot
-unset output
-GP
-)
-    prc=$?
-    why=""
-    [ $prc -ne 0 ] && why="gnuplot exited with $prc"
-    grep -q -i -E 'warning|error' <<< "$plog" && why="gnuplot: $(grep -i -m 1 -E 'warning|error' <<< "$plog" | sed 's/^ *//')"
-    grep -q "^COUNT ref_u ${NREF_U[$re]}\$" <<< "$plog" && grep -q "^COUNT ref_v ${NREF_V[$re]}\$" <<< "$plog" ||
-      why="${why:-the plot does not hold Ghia's ${NREF_U[$re]} + ${NREF_V[$re]} points ($(grep '^COUNT ref' <<< "$plog" | tr '\n' ' '))}"
-    [ "$(awk '$1 == "COUNT" && $2 ~ /^ours/ && $3 >= 2' <<< "$plog" | wc -l)" -eq 2 ] || why="${why:-the plot lacks adiflow's profiles}"
-    [ "$(head -c 4 "$png" 2> /dev/null | tail -c 3)" = PNG ] || why="${why:-no PNG was written}"
+    why=$(profile_plot "$STAGE/ghia_re$re.png" \
+      "Lid-driven cavity Re=$re, 128x128, Mach 0.1: adiflow vs Ghia et al. (1982)" 'Ghia 1982' \
+      "$(ref_u $re)" "$(ref_v $re)" "$d" "${NREF_U[$re]}" "${NREF_V[$re]}")
     if [ -n "$why" ]; then
       echo "validate: Re=$re: the plot is not usable: $why"; incomplete+=("Re=$re plot: $why"); status=1
     fi
@@ -241,11 +208,28 @@ scheme_roe=$(nml_value $CASE_DIR/cavity2d_re100.nml roe_low_mach | tr -d "'\"")
   echo
   echo "## Station by station"
   for dtl in "${details[@]}"; do echo; echo '```'; echo "$dtl" | grep -v '^MD:'; echo '```'; done
-  [ -n "$keep" ] && { echo; echo "$keep"; }
+  # (an if, not &&: the group's status is its last command's, and an empty
+  # keep must not read as a failed write)
+  if [ -n "$keep" ]; then echo; echo "$keep"; fi
 } > "$STAGE/RESULTS.md" || { echo "validate: cannot write $STAGE/RESULTS.md"; exit 1; }
+# A file whose content did not change is left as it is, so that a validation
+# that reproduces the recorded numbers leaves a clean checkout: RESULTS.md is
+# compared without its date (the only part that changes on every run), and a
+# plot byte for byte (gnuplot's pngcairo output holds no time stamp).
+undated() { sed 's/^\(Produced by `make validate` (\)[0-9]\{4\}-[0-9][0-9]-[0-9][0-9], /\1DATE, /' "$1"; }
+changed=()
 if [ $plots = 1 ]; then
-  for re in "${RES[@]}"; do mv -f "$STAGE/ghia_re$re.png" "$OUT/ghia_re$re.png" || exit 1; done
+  for re in "${RES[@]}"; do
+    if cmp -s "$STAGE/ghia_re$re.png" "$OUT/ghia_re$re.png"; then continue; fi
+    mv -f "$STAGE/ghia_re$re.png" "$OUT/ghia_re$re.png" || exit 1
+    changed+=("$OUT/ghia_re$re.png")
+  done
 fi
-mv -f "$STAGE/RESULTS.md" "$out" || exit 1
-echo "wrote $out$([ $plots = 1 ] && echo " and $OUT/ghia_re{100,400,1000}.png")"
+if [ -f "$out" ] && [ "$(undated "$STAGE/RESULTS.md")" = "$(undated "$out")" ]; then
+  echo "validate: $out: the same results as recorded ($(grep -m 1 -o '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]' "$out")): left as it is"
+else
+  mv -f "$STAGE/RESULTS.md" "$out" || exit 1
+  changed+=("$out")
+fi
+if [ ${#changed[@]} -gt 0 ]; then echo "wrote ${changed[*]}"; else echo "validate: no file changed"; fi
 exit $status

@@ -6,8 +6,8 @@
 #include "adiflow_bridge.h"
 
 static const char *no_cuda =
-  "this adiflow was built without the CUDA backend (nvcc was not found at build time); "
-  "install the CUDA toolkit and run `make` again, or use backend = 'cpu'";
+  "this adiflow was built without the CUDA backend (nvcc was not found at build time, or make "
+  "GPU_BACKEND=none); install the CUDA toolkit and run `make` again, or use backend = 'cpu'";
 
 static int fail(void) { return ADI_ERR_NO_DEVICE; }
 
