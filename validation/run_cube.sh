@@ -133,15 +133,15 @@ converged() { grep -q "converged at iteration" "$1/run.log" 2> /dev/null && [ -s
 if [ $reuse = 1 ] && [ -f "$d/case.nml" ] && [ "$(cat "$d/case.nml")" = "$case_text" ] && converged "$d" && [ -f "$d/wall_s" ]; then
   say "--reuse: comparing the converged run in $d"
 else
-  # ETA: W-cycles of the recorded grid study (2100 at 32^3, 1600 at 64^3, 900
-  # at 128^3) times a cost per cycle: on the CPU 5e-6 s per cell and thread
-  # (0.165 s per 32^3 cycle measured on one core of the 2-core development
-  # machine), on the GPU 7 ms + 6e-9 s per cell (the grid study's H200 runs)
+  # ETA: about 600 W(2,2)-cycles at any grid (measured 2026-11-27 on an
+  # H100: 580 / 520 / 500 at 64^3 / 96^3 / 128^3) times a cost per cycle:
+  # on the CPU 1e-5 s per cell and thread (two smoothing iterations each way),
+  # on the GPU 12 ms + 1.2e-8 s per cell (split kernels, the deck's choice)
   thr=${OMP_NUM_THREADS:-$(nproc 2> /dev/null || echo 1)}
   [[ $thr =~ ^[1-9][0-9]*$ ]] || thr=1
   eta=$(awk -v n="$grid" -v g="$gpu" -v t="$thr" 'BEGIN {
-    c = (n <= 32) ? 2100 : (n <= 64) ? 2100 - 500 * (n - 32) / 32 : (n <= 128) ? 1600 - 700 * (n - 64) / 64 : 900
-    s = g ? c * (0.007 + 6e-9 * n^3) : c * 5e-6 * n^3 / t
+    c = 600
+    s = g ? c * (0.012 + 1.2e-8 * n^3) : c * 1e-5 * n^3 / t
     printf "%d W-cycles expected, about %s", c, (s < 120) ? sprintf("%d s", s + 0.5) : sprintf("%d min", s / 60 + 0.5) }')
   say "$grid^3, $kind, on the $([ $gpu = 1 ] && echo GPU || echo "CPU ($thr thread(s))"): $eta" \
     "(the progress line below shows the solver's own ETA to tol)"
@@ -182,7 +182,7 @@ page=$root/CUBE_n$grid.md
   echo "Produced by \`make validate-cube\` (validation/run_cube.sh) from \`$DECK\` at $grid^3 ($kind)."
   echo "All six walls no-slip and isothermal, the lid at y = 1 moving in +x, lid Mach 0.1, cells"
   echo "clustered to the walls (tanh, beta 1.2), MUSCL order 2 (venkat, K = 5), roe_low_mach rieper,"
-  echo "mass_fix, FAS multigrid (W-cycles, 5 levels), run to a residual drop of 1e-7."
+  echo "mass_fix, FAS multigrid (W-cycles, $(sed -n 's/^ *levels *= *\([0-9]*\).*/\1/p' "$DECK") levels; the &multigrid defaults otherwise), run to a residual drop of 1e-7."
   echo "Profiles at z = 0.5: u on the vertical centreline (x = 0.5), v on the horizontal one (y = 0.5),"
   echo "interpolated linearly to the 17 stations of A&K's Tables 5 and 6; the extrema of ours are the"
   echo "vertex of the parabola through the discrete extremum and its neighbours, A&K's are the paper's."
