@@ -192,7 +192,7 @@ $(OBJ)/multigrid_cpu.o: $(OBJ)/solver_cpu.o $(OBJ)/multigrid_levels.o $(OBJ)/mul
 $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
   $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
-$(OBJ)/output_fields.o: $(OBJ)/flow_math.o $(OBJ)/grid_layout.o
+$(OBJ)/output_fields.o: $(OBJ)/flow_math.o $(OBJ)/grid_layout.o $(OBJ)/omp_policy.o
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o: $(OBJ)/output_fields.o
 $(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_interface.o
 $(OBJ)/convergence_rate.o: $(OBJ)/case_config.o

@@ -9,7 +9,7 @@
 #   bash bench/cpu_threads.sh [--cycles N]
 set -u
 cd "$(dirname "$0")/.."
-B=build/adiflow
+B=${ADIFLOW:-build/adiflow}   # ADIFLOW=path: another build, e.g. an older one to compare
 [ -x "$B" ] || { echo "cpu_threads: $B is missing: run make first"; exit 2; }
 CYCLES=3
 while [ $# -gt 0 ]; do

@@ -21,6 +21,7 @@ module output_fields
   use grid_layout, only: layout_t
   use solver_params
   use flow_math, only: rest_pressure
+  use omp_policy, only: team_for
   implicit none
   private
   public :: out_var_t, out_vars, OV_VORTICITY, out_column_count
@@ -101,7 +102,7 @@ contains
     integer :: i, j, k, d, e(3)
     real(rk) :: acc(3), slo(3), shi(3), ulo(3), uhi(3)
     allocate(om(0:lay%ni+1, 0:lay%nj+1, 0:lay%nk+1, 3))
-    !$omp parallel do collapse(2) private(i, d, e, acc, slo, shi, ulo, uhi)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, d, e, acc, slo, shi, ulo, uhi)
     do k = 0, lay%nk + 1
       do j = 0, lay%nj + 1
         do i = 0, lay%ni + 1
