@@ -26,6 +26,7 @@ program adiflow
   use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
+  use output_fields, only: output_scratch_bytes
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
   use driver_loop, only: run_iterations, old_restart_note
@@ -330,6 +331,7 @@ contains
     character(len=300) :: m
     need = field_bytes(l, host_field_count()) + 24_ik8*int(l%ni + 5, ik8)*(l%nj + 5)*(l%nk + 5) &
       + coarse_bytes(nlev, lev_sizes)
+    if (cs%write_vtk .or. cs%write_tecplot) need = need + output_scratch_bytes(l)
     avail = adi_host_memory_available()
     if (avail > 0 .and. need > avail) then
       write(m, '(a,i0,a,i0,a,i0,a,f0.1,a,f0.1,a)') 'grid ', l%ni, ' x ', l%nj, ' x ', l%nk, &

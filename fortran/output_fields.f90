@@ -17,7 +17,7 @@
 !> cell Mach numbers would not give the wall's zero); vorticity is the mean
 !> of the cells' (ghost cells' included).
 module output_fields
-  use kinds, only: rk, nprim
+  use kinds, only: rk, ik8, nprim
   use grid_layout, only: layout_t
   use solver_params
   use flow_math, only: rest_pressure
@@ -25,7 +25,7 @@ module output_fields
   implicit none
   private
   public :: out_var_t, out_vars, OV_VORTICITY, out_column_count
-  public :: primitive_values, cell_vorticity, node_mean, node_primitives
+  public :: primitive_values, cell_vorticity, node_mean, node_primitives, output_scratch_bytes
 
   !> One output array: its name, and the names of its components as
   !> separate variables (Tecplot's, and the .vts array's ComponentName*).
@@ -139,6 +139,17 @@ contains
     nd = 0.125_rk*(c(0:ni, 0:nj, 0:nk) + c(1:ni+1, 0:nj, 0:nk) + c(0:ni, 1:nj+1, 0:nk) + c(1:ni+1, 1:nj+1, 0:nk) &
       + c(0:ni, 0:nj, 1:nk+1) + c(1:ni+1, 0:nj, 1:nk+1) + c(0:ni, 1:nj+1, 1:nk+1) + c(1:ni+1, 1:nj+1, 1:nk+1))
   end function node_mean
+
+  !> The most host memory the writers of flow.vts and flow.dat hold at once
+  !> beyond the solver's fields, for the start-up memory check (a run must
+  !> not pass it and then fail at its outputs, after the solve): 16 arrays of
+  !> the grid's size with a layer around it (6 node primitives, 3 cell and 3
+  !> node vorticity components, a block of values and the temporaries of the
+  !> node means).
+  pure integer(ik8) function output_scratch_bytes(lay) result(b)
+    type(layout_t), intent(in) :: lay
+    b = 16_ik8*8_ik8*int(lay%ni + 2, ik8)*int(lay%nj + 2, ik8)*int(lay%nk + 2, ik8)
+  end function output_scratch_bytes
 
   !> The six primitives on the nodes (node_mean of the cells and first ghosts).
   subroutine node_primitives(lay, qp, pn)
