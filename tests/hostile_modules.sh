@@ -190,8 +190,10 @@ if [ -x build/wave/test_wave ]; then
     [ "$rc" = 143 ] && [ ! -e "$T/big_vel.bin" ] && no_tmp "$T" && grep -q "interrupted by SIGTERM" "$LOG" \
         && ok "test_wave --make-velfile interrupted: exit 143, no partial file, no temporary" \
         || bad "test_wave --make-velfile interrupted" "exit $rc, left: $(ls -s "$T" | grep -i vel | tr '\n' ' ')"
-    expect "test_wave --make-velfile writes a complete file" 0 "" build/wave/test_wave --make-velfile "$T/v2.bin" 30 20
-    [ "$(stat -c %s "$T/v2.bin" 2>/dev/null)" = 2400 ] && ok "test_wave --make-velfile: 30 x 20 x 4 bytes" || bad "test_wave --make-velfile size" "$(stat -c %s "$T/v2.bin")"
+    timeout 20 build/wave/test_wave --make-velfile "$T/v2.bin" 30 20 > "$LOG" 2>&1; rc=$?
+    [ $rc = 0 ] && [ "$(stat -c %s "$T/v2.bin" 2>/dev/null)" = 2400 ] && no_tmp "$T" \
+        && ok "test_wave --make-velfile writes a complete file (30 x 20 x 4 bytes), no temporary left" \
+        || bad "test_wave --make-velfile" "exit $rc, size $(stat -c %s "$T/v2.bin" 2>/dev/null)"
     expect "test_wave refuses an unknown option" 2 'test_wave: unknown option "--frobnicate"' build/wave/test_wave --frobnicate
 fi
 [ -x build/stencil3d/test_stencil3d ] && expect "test_stencil3d refuses an unknown option" 2 'test_stencil3d: unknown option "--quick"' build/stencil3d/test_stencil3d --quick
