@@ -1,9 +1,10 @@
 /* System services the Fortran drivers need and standard Fortran lacks: an
- * interrupt flag set by SIGINT/SIGTERM/SIGHUP (and SIGPIPE kept from ending a run), the memory a run
- * may use, the run folder's creation (without a shell; fortran/run_folder.c checks and locks it) and
- * the residual plot (gnuplot run
- * without a shell, the case's text passed as data), and the snapshots an earlier run left in the run
- * folder (for the .pvd collection of a restarted run). Called through
+ * interrupt flag set by SIGINT/SIGTERM/SIGHUP (and SIGPIPE kept from ending
+ * a run), OpenMP's wait policy, the memory a run may use, the run folder's
+ * creation (without a shell; fortran/run_folder.c checks and locks it), the
+ * residual plot (gnuplot run without a shell, the case's text passed as
+ * data), and the snapshots an earlier run left in the run folder (for the
+ * .pvd collection of a restarted run). Called through
  * fortran/sys_interface.f90. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -109,7 +110,10 @@ void adi_guard_output_signals(void)
 /* The name of a handled signal, for the closing line. */
 void adi_signal_name(int sig, char *buf, size_t len)
 {
-  const char *name = sig == SIGINT ? "SIGINT (Ctrl-C)" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP (terminal closed)" : "a signal";
+  const char *name = sig == SIGINT    ? "SIGINT (Ctrl-C)"
+                     : sig == SIGTERM ? "SIGTERM"
+                     : sig == SIGHUP  ? "SIGHUP (terminal closed)"
+                                      : "a signal";
   snprintf(buf, len, "%s", name);
 }
 
@@ -117,8 +121,6 @@ int adi_interrupt_requested(void)
 {
   return (int)interrupt_flag;
 }
-
-
 
 /* "KEY: N kB" from a /proc file in bytes, or -1. */
 static long long proc_kb(const char *file, const char *key)
