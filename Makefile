@@ -285,11 +285,11 @@ $(BUILD)/test_multigrid_c_vs_fortran: tests/test_multigrid_c_vs_fortran.f90 test
 	  $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # the bind(c) parameter struct: same size and offsets in Fortran and C
 $(BUILD)/test_params_layout: tests/test_params_layout.f90 tests/params_layout_shim.c include/adiflow_params.h \
-  $(OBJ)/solver_params.o tests/test_util.f90 | $(OBJ)
+  include/adiflow_gpu_settings.h $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o tests/test_util.f90 | $(OBJ)
 	@mkdir -p $(BUILD)/testmod/params_layout
 	$(CC) $(CFLAGS) -c tests/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
 	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/test_util.f90 $< $(OBJ)/params_layout_shim.o \
-	  $(OBJ)/solver_params.o -o $@
+	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/test_block_sweep.c cuda/common/adiflow_stages.h cuda/common/adiflow_math.h \
   include/adiflow_bridge.h | $(OBJ)
