@@ -554,7 +554,8 @@ contains
   end subroutine write_block_vts
 
   !> The ParaView index of the block files: piece r is stem_rNNNNN.vts; the
-  !> arrays those files hold (point and cell data: fortran/output_fields.f90's list).
+  !> arrays those files hold (point and cell data: fortran/output_fields.f90's list),
+  !> with the types write_vts gives them: coordinates Float64, flow variables Float32.
   subroutine write_pvts(path, stem, dc)
     character(len=*), intent(in) :: path, stem
     type(decomp_t), intent(in) :: dc
@@ -593,7 +594,7 @@ contains
       write(pf%unit, '(a)', iostat=ios, iomsg=msg) '<'//tag//' Scalars="density" Vectors="velocity">'
       call out_check(pf, ios, msg)
       do v = 1, size(out_vars)
-        write(pf%unit, '(a,i0,a)', iostat=ios, iomsg=msg) '<PDataArray type="Float64" Name="'//trim(out_vars(v)%name)// &
+        write(pf%unit, '(a,i0,a)', iostat=ios, iomsg=msg) '<PDataArray type="Float32" Name="'//trim(out_vars(v)%name)// &
           '" NumberOfComponents="', out_vars(v)%ncomp, '"'//component_attributes(v)//'/>'
         call out_check(pf, ios, msg)
       end do

@@ -1,10 +1,12 @@
 !> VTK XML structured grid (.vts) for ParaView: node coordinates as points,
 !> the flow variables of fortran/output_fields.f90 both as point data (node
 !> means, walls included) and as cell data (the solver's values), raw
-!> appended binary (Float64, UInt64 headers); and the .pvd collection of a
-!> run's snapshot series.
+!> appended binary (UInt64 headers): the coordinates Float64, so that the
+!> geometry stays exact, the flow variables Float32 (a viewer's file: their
+!> bytes to write and sync halved; field.dump keeps the exact state); and the .pvd
+!> collection of a run's snapshot series.
 module output_vtk
-  use, intrinsic :: iso_fortran_env, only: int64
+  use, intrinsic :: iso_fortran_env, only: int64, real32
   use kinds, only: rk, ng
   use grid_layout, only: layout_t
   use solver_params
@@ -177,13 +179,14 @@ contains
     of = 0
     if (present(offset)) of = offset
     write(ext, '(6(i0,1x))') of(1), of(1) + ni, of(2), of(2) + nj, of(3), of(3) + nk
-    ! appended data: the coordinates, then each variable's cell block and point block
+    ! appended data: the coordinates (3 Float64 a node), then each variable's
+    ! cell block and point block (Float32), each behind its 8-byte count
     off = 8 + 24*npt
     do v = 1, size(out_vars)
       cell_off(v) = off
-      off = off + 8 + 8*out_vars(v)%ncomp*ncell
+      off = off + 8 + 4*out_vars(v)%ncomp*ncell
       point_off(v) = off
-      off = off + 8 + 8*out_vars(v)%ncomp*npt
+      off = off + 8 + 4*out_vars(v)%ncomp*npt
     end do
     call out_open(vf, path, stream=.true.)
     write(vf%unit, iostat=ios, iomsg=msg) '<?xml version="1.0"?>'//nl// &
@@ -191,7 +194,7 @@ contains
       '<StructuredGrid WholeExtent="'//trim(ext)//'">'//nl// &
       '<Piece Extent="'//trim(ext)//'">'//nl//'<Points>'//nl
     call out_check(vf, ios, msg)
-    call data_array('coordinates', 3, 0_int64, '')
+    call data_array('coordinates', 'Float64', 3, 0_int64, '')
     write(vf%unit, iostat=ios, iomsg=msg) '</Points>'//nl//'<PointData Scalars="density" Vectors="velocity">'//nl
     call out_check(vf, ios, msg)
     do v = 1, size(out_vars)
@@ -232,15 +235,27 @@ contains
 
   contains
 
-    !> One array of the appended data: its byte count, then its values,
-    !> components innermost (VTK's tuple order).
+    !> One array of the appended data: its byte count, then its values as
+    !> Float32, components innermost (VTK's tuple order). The values are
+    !> gathered into one buffer so that they go out in a single write. The
+    !> output variables are O(1) (well inside the float range); NaN stays NaN.
     subroutine values_block(f)
       real(rk), intent(in) :: f(:,:,:,:)
+      real(real32), allocatable :: buf(:,:,:,:)
       integer :: a, b, e, m
-      write(vf%unit, iostat=ios, iomsg=msg) 8*int(size(f), int64)
+      allocate(buf(size(f, 4), size(f, 1), size(f, 2), size(f, 3)))
+      do e = 1, size(f, 3)
+        do b = 1, size(f, 2)
+          do a = 1, size(f, 1)
+            do m = 1, size(f, 4)
+              buf(m, a, b, e) = real(f(a, b, e, m), real32)
+            end do
+          end do
+        end do
+      end do
+      write(vf%unit, iostat=ios, iomsg=msg) 4*int(size(f), int64)
       call out_check(vf, ios, msg)
-      write(vf%unit, iostat=ios, iomsg=msg) ((((f(a, b, e, m), m = 1, size(f, 4)), a = 1, size(f, 1)), &
-        b = 1, size(f, 2)), e = 1, size(f, 3))
+      write(vf%unit, iostat=ios, iomsg=msg) buf
       call out_check(vf, ios, msg)
     end subroutine values_block
 
@@ -248,18 +263,19 @@ contains
     subroutine var_array(v, offset)
       integer, intent(in) :: v
       integer(int64), intent(in) :: offset
-      call data_array(trim(out_vars(v)%name), out_vars(v)%ncomp, offset, component_attributes(v))
+      call data_array(trim(out_vars(v)%name), 'Float32', out_vars(v)%ncomp, offset, component_attributes(v))
     end subroutine var_array
 
-    !> extra: more attributes (' ComponentName0="u"' ...), or ''.
-    subroutine data_array(name, ncomp, offset, extra)
-      character(len=*), intent(in) :: name, extra
+    !> vtype: 'Float64' or 'Float32'; extra: more attributes
+    !> (' ComponentName0="u"' ...), or ''.
+    subroutine data_array(name, vtype, ncomp, offset, extra)
+      character(len=*), intent(in) :: name, vtype, extra
       integer, intent(in) :: ncomp
       integer(int64), intent(in) :: offset
       character(len=32) :: c1, c2
       write(c1, '(i0)') ncomp
       write(c2, '(i0)') offset
-      write(vf%unit, iostat=ios, iomsg=msg) '<DataArray type="Float64" Name="'//name//'" NumberOfComponents="'// &
+      write(vf%unit, iostat=ios, iomsg=msg) '<DataArray type="'//vtype//'" Name="'//name//'" NumberOfComponents="'// &
         trim(c1)//'"'//extra//' format="appended" offset="'//trim(c2)//'"/>'//nl
       call out_check(vf, ios, msg)
     end subroutine data_array

@@ -273,8 +273,8 @@ if mkdir -p "$T/mnt" && mount -t tmpfs -o size=3m tmpfs "$T/mnt" 2>/dev/null; th
   # room for the restart and the dump but not for flow.vts: the failure is in
   # a Fortran writer, whose library does not report it; the size check does.
   # 450000 bytes: restart.bin.tmp and field.dump.tmp (307336 bytes each, one at
-  # a time: each rename frees its predecessor) fit, flow.vts (1.68 MB with its
-  # point data) does not
+  # a time: each rename frees its predecessor) fit, flow.vts (0.95 MB with its
+  # point data, Float32 values and Float64 coordinates) does not
   rm -f "$MNT/filler"
   avail=$(df --output=avail -B1 "$MNT" | tail -n 1)
   head -c $((avail - 450000)) /dev/zero > "$MNT/filler" 2>/dev/null
@@ -392,8 +392,8 @@ if [ -x build/adiflow_mpi ] && command -v mpirun > /dev/null 2>&1; then
   [ "$(sum "$T/mg/restart.decomp")" = "$s1" ] && [ -f "$T/mg/restart.r00000.it6.bin" ] \
     && ok "adiflow_mpi: the index and the set of iteration 6 survive the failed write" \
     || bad "adiflow_mpi: the previous restart set was damaged by the failed write"
-  # 6 MB: a restart leg writes the block .vts files (1.7 MB together with their
-  # point data) beside the previous ones, which stay until the rename
+  # 6 MB: a restart leg writes the block .vts files (1.0 MB together with their
+  # point data; Float32 values) beside the previous ones, which stay until the rename
   if mkdir -p "$T/mnt2" && mount -t tmpfs -o size=6m tmpfs "$T/mnt2" 2>/dev/null; then
     MNT=$T/mnt2
     mpirun --allow-run-as-root -np 2 ./build/adiflow_mpi "$T/full.nml" --run-dir "$MNT/run" > /dev/null 2>&1 \
