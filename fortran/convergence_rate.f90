@@ -20,6 +20,7 @@ module convergence_rate
     integer :: n = 0     !< lines recorded so far
   contains
     procedure :: add
+    procedure :: newest
     procedure :: orders_per_iter
     procedure :: factor
   end type drop_rate_t
@@ -38,17 +39,23 @@ contains
     self%n = self%n + 1
   end subroutine add
 
+  !> The slot of the newest line.
+  integer function newest(self)
+    class(drop_rate_t), intent(in) :: self
+    newest = mod(self%n - 1, window) + 1
+  end function newest
+
   !> Orders gained per iteration between the oldest kept line and the
   !> newest; 0 when fewer than three lines were seen or nothing was gained.
   real(rk) function orders_per_iter(self) result(r)
     class(drop_rate_t), intent(in) :: self
-    integer :: newest, oldest
+    integer :: last, oldest
     r = 0.0_rk
     if (self%n < 3) return
-    newest = mod(self%n - 1, window) + 1
+    last = self%newest()
     oldest = merge(1, mod(self%n, window) + 1, self%n <= window)
-    if (self%it(newest) <= self%it(oldest)) return
-    r = max(0.0_rk, (self%drop(newest) - self%drop(oldest))/real(self%it(newest) - self%it(oldest), rk))
+    if (self%it(last) <= self%it(oldest)) return
+    r = max(0.0_rk, (self%drop(last) - self%drop(oldest))/real(self%it(last) - self%it(oldest), rk))
   end function orders_per_iter
 
   !> The mean residual reduction per iteration, 10**(-orders per iteration):
@@ -69,7 +76,6 @@ contains
     integer(ik8), intent(in) :: it
     type(drop_rate_t), intent(in) :: rate
     real(rk) :: r, orders_left
-    integer :: newest
     left = int(cs%max_iter, ik8) - it
     if (cs%tol <= 0.0_rk) return
     r = rate%orders_per_iter()
@@ -77,8 +83,7 @@ contains
       left = -1
       return
     end if
-    newest = mod(rate%n - 1, window) + 1
-    orders_left = max(0.0_rk, -log10(cs%tol) - rate%drop(newest))
+    orders_left = max(0.0_rk, -log10(cs%tol) - rate%drop(rate%newest()))
     left = min(left, int(ceiling(orders_left/r), ik8))
   end function iters_to_go
 end module convergence_rate

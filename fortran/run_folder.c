@@ -157,6 +157,6 @@ int adi_check_output_slot(const char *path, char *msg, size_t msglen)
   if (lstat(path, &st) != 0) return 0; /* absent: created at the end */
   if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) return 0; /* replaced by rename, a link never followed */
   snprintf(msg, msglen, "\"%s\" is %s: this run could not replace it with its output at the end; remove it first",
-           path, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
+           path, adi_file_kind(st.st_mode));
   return EEXIST;
 }

@@ -11,6 +11,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *adi_file_kind(unsigned mode)
+{
+  return S_ISREG(mode)    ? "a regular file"
+         : S_ISDIR(mode)  ? "a directory"
+         : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+         : S_ISLNK(mode)  ? "a symbolic link"
+                          : "a special file";
+}
+
 int adi_check_regular_file(const char *path, char *msg, size_t msglen)
 {
   struct stat st;
@@ -20,13 +32,7 @@ int adi_check_regular_file(const char *path, char *msg, size_t msglen)
     return e;
   }
   if (S_ISREG(st.st_mode)) return 0;
-  snprintf(msg, msglen, "\"%s\" is %s, not a regular file", path,
-           S_ISDIR(st.st_mode)    ? "a directory"
-           : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
-           : S_ISCHR(st.st_mode)  ? "a character device"
-           : S_ISBLK(st.st_mode)  ? "a block device"
-           : S_ISSOCK(st.st_mode) ? "a socket"
-                                  : "a special file");
+  snprintf(msg, msglen, "\"%s\" is %s, not a regular file", path, adi_file_kind(st.st_mode));
   return EINVAL;
 }
 

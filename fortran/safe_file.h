@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 
+/* "a directory", "a FIFO (named pipe)", "a character device", ... for an
+ * st_mode: the one wording of every message about a file of the wrong kind. */
+const char *adi_file_kind(unsigned mode);
+
 /* 0 if path names a regular file; otherwise an errno-like code and a reason
  * in msg ("does not exist", "is a directory", "is a FIFO", ...). */
 int adi_check_regular_file(const char *path, char *msg, size_t msglen);
