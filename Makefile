@@ -5,20 +5,38 @@
 #   make validate   Ghia et al. (1982) comparisons -> validation/RESULTS.md
 #   make validate-cube  the Re=1000 cube against Albensoeder & Kuhlmann (2005) -> validation/CUBE.md
 #   make gpu-test   on a GPU machine: CPU vs GPU comparisons (builds nothing)
+#   make mpi        build/adiflow_mpi: the solver over an MPI block decomposition
 #   make hip        HIP build of the same CUDA sources (AMD / DCU)
+#   make bench      what bench/ holds and how its measurements are run
 #   make clean
-# Variables: STRICT=1 (no FMA contraction anywhere: bit-identical backends),
-#            CUDA_ARCH=sm_90, NVCC=..., FC=gfortran, CC=gcc, HIP_ARCH=...,
-#            BUILD=build (make BUILD=build/strict STRICT=1 keeps a second build),
-#            STATIC_RUNTIME=1 (link the compiler runtimes statically, see below),
-#            GPU_BACKEND=cuda|hip|none (see below; none skips the CUDA build)
+# Variables (give them on make's command line):
+#   GPU_BACKEND=cuda|hip|none  the GPU backend of build/adiflow: cuda (the
+#            default when nvcc is found), none (the default without nvcc: CPU
+#            only, nvcc is not run), hip (as none, plus make hip's build/hip/adiflow)
+#   STRICT=1 no FMA contraction anywhere: bit-identical backends
+#   DEBUG=1  Fortran with warnings and bounds checks (FFLAGS_DEBUG instead of FFLAGS_RELEASE)
+#   FFLAGS=... replaces FFLAGS_RELEASE / FFLAGS_DEBUG (e.g. FFLAGS="-O3 -march=native");
+#            the flags the sources need (FFLAGS_REQUIRED: OpenMP, no FMA
+#            contraction, f2018, long lines) are always kept in front.
+#            CFLAGS=... likewise, before CFLAGS_REQUIRED. The environment's
+#            FFLAGS and CFLAGS are not read (a distribution's or a package
+#            manager's would change the bits the tests compare).
+#   FC=gfortran, CC=gcc (defaults; a user's FC or CC is kept), NVCC=..., CUDA_ARCH=sm_90,
+#   HIP_ARCH=... (hip/hip.mk), MPIFC=mpif90,
+#   BUILD=build (make BUILD=build/strict STRICT=1 keeps a second build),
+#   STATIC_RUNTIME=1 (link the compiler runtimes statically, see below)
+# Packages: make, make mpi, make test and make hip check for the commands they
+# need and run scripts/install_deps.sh only when one is missing.
 
 SHELL := /bin/bash
-FC ?= gfortran
+# make's built-in defaults (f77, cc) give way to gfortran and gcc; a FC or CC
+# from the command line or the environment is kept
 ifeq ($(origin FC),default)
 FC := gfortran
 endif
+ifeq ($(origin CC),default)
 CC := gcc
+endif
 BUILD := build
 OBJ := $(BUILD)/obj
 
@@ -33,27 +51,43 @@ CUDA_ARCH ?= sm_90
 CUDA_PTX  := $(patsubst sm_%,compute_%,$(CUDA_ARCH))
 
 # The Fortran reference never contracts a*b+c into an FMA: its rounding is the
-# one the strict GPU build reproduces bit for bit.
-FFLAGS ?= -O2 -g -fopenmp -ffp-contract=off -fno-fast-math -std=f2018 -fno-backtrace -ffpe-summary=none -Wall -Wno-maybe-uninitialized \
-          -Wno-compare-reals -Wno-unused-dummy-argument -ffree-line-length-none -fcheck=bounds
-FFLAGS_RELEASE := -O2 -g -fopenmp -ffp-contract=off -std=f2018 -fno-backtrace -ffpe-summary=none -ffree-line-length-none
-CFLAGS ?= -O2 -g -std=c11 -Wall -Wextra -ffp-contract=off -Iinclude
+# one the strict GPU build reproduces bit for bit. FFLAGS_REQUIRED holds that
+# rule and what the sources need to compile; FFLAGS adds the rest: the release
+# set, the debug set with DEBUG=1, or a FFLAGS given on the command line.
+FFLAGS_REQUIRED := -fopenmp -ffp-contract=off -std=f2018 -ffree-line-length-none
+FFLAGS_RELEASE  := -O2 -g -fno-backtrace -ffpe-summary=none
+FFLAGS_DEBUG    := $(FFLAGS_RELEASE) -fno-fast-math -Wall -Wno-maybe-uninitialized -Wno-compare-reals \
+                   -Wno-unused-dummy-argument -fcheck=bounds
+CFLAGS_REQUIRED := -std=c11 -ffp-contract=off -Iinclude
+CFLAGS_DEFAULT  := -O2 -g -Wall -Wextra
+ifneq ($(origin FFLAGS),command line)
+FFLAGS := $(if $(filter 1,$(DEBUG)),$(FFLAGS_DEBUG),$(FFLAGS_RELEASE))
+endif
+ifneq ($(origin CFLAGS),command line)
+CFLAGS := $(CFLAGS_DEFAULT)
+endif
+# the flags every compile uses (a sub-make gets the command line's own
+# FFLAGS/CFLAGS again, not these)
+override FFLAGS := $(FFLAGS_REQUIRED) $(FFLAGS)
+override CFLAGS := $(CFLAGS_REQUIRED) $(CFLAGS)
 NVFLAGS := -O3 -std=c++17 -Iinclude -Icuda/common -gencode arch=$(CUDA_PTX),code=$(CUDA_ARCH) \
            -gencode arch=$(CUDA_PTX),code=$(CUDA_PTX) -Xcompiler -Wall
 ifeq ($(STRICT),1)
 NVFLAGS += --fmad=false -DADIFLOW_STRICT
 endif
-ifeq ($(DEBUG),1)
-FFLAGS_USE := $(FFLAGS)
-else
-FFLAGS_USE := $(FFLAGS_RELEASE)
-endif
 
-F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp grid_generation \
-  metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
-  residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
-  multigrid_cycle multigrid_cpu field_io output_fields output_vtk output_tecplot output_profiles \
-  residual_monitor convergence_rate driver_loop gpu_bridge
+# The Fortran modules of the solver: every fortran/*.f90 but the programs and
+# the MPI build's own files. A new module needs no line here, nor a
+# dependency line: scripts/fortran_deps.sh reads the compile order from the
+# sources' use statements (F_DEPS below).
+# F_MPI use MPI: $(MPIFC) compiles them into $(OBJ)/mpi. They and the
+# multi-GPU block bridge (F_BLOCK) go into build/adiflow_mpi only.
+F_ALL     := $(basename $(notdir $(wildcard fortran/*.f90)))
+F_PROGRAM := adiflow
+F_MPI     := mpi_decomp mpi_settings adiflow_mpi
+F_BLOCK   := gpu_block_bridge
+F_MODULES := $(filter-out $(F_PROGRAM) $(F_MPI) $(F_BLOCK),$(F_ALL))
+f_obj = $(if $(filter $(1),$(F_MPI)),$(OBJ)/mpi/$(1).o,$(OBJ)/$(1).o)
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check
@@ -80,7 +114,7 @@ endif
 # read as no /dev/nvidiaN device node: a cheap test, nothing is run.
 ifeq ($(GPU_BACKEND_GIVEN)$(MAKELEVEL)$(GPU_BACKEND),0cuda)
 ifeq ($(wildcard /dev/nvidia[0-9]*),)
-ifneq ($(filter-out clean hip hip-clean gpu-test gpu-vendor-check,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out clean hip hip-clean gpu-test gpu-vendor-check bench,$(or $(MAKECMDGOALS),all)),)
 $(info make: nvcc found but no NVIDIA GPU here: the CUDA backend is built anyway (minutes on 2 cores); make GPU_BACKEND=none skips it)
 endif
 endif
@@ -105,7 +139,7 @@ LIBGFORTRAN_A := $(call static_archive,libgfortran.a)
 LIBQUADMATH_A := $(call static_archive,libquadmath.a)
 LIBSTDCXX_A   := $(call static_archive,libstdc++.a)
 endif
-LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS_USE)),$(FFLAGS_USE)) \
+LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS)),$(FFLAGS)) \
               $(if $(and $(LIBGFORTRAN_A),$(LIBQUADMATH_A)),-static-libgfortran)
 LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) \
               $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread) \
@@ -139,16 +173,34 @@ $(BUILD)/tune/%.txt: cuda/tune/%.txt
 .PHONY: all deps run test validate gpu-test clean hip bench
 all: deps $(BUILD)/adiflow $(TOOLS) $(if $(filter hip,$(GPU_BACKEND)),hip)
 
-# base packages only (gfortran, gcc, make, gnuplot-nox): make and make run need
-# no MPI; make mpi and make test (its MPI suite) install OpenMPI themselves
+# Packages: a target checks the commands (make test: and the Python modules)
+# it needs, and runs scripts/install_deps.sh only when one is missing; make
+# names what is missing, the installer what it installs. make and make run
+# need no MPI; make mpi and make test (its MPI suite) check for OpenMPI.
+DEPS_BASE := $(firstword $(FC)) $(firstword $(CC)) gnuplot
+DEPS_MPI   = $(firstword $(MPIFC)) mpirun
+missing_cmds = $(strip $(foreach c,$(1),$(if $(shell command -v $(c) 2>/dev/null),,$(c))))
+missing_py_vtk = $(if $(shell for py in python3 /usr/bin/python3; do $$py -c 'import vtkmodules.vtkIOXML, numpy' 2>/dev/null && { echo ok; break; }; done),,python3-vtk9)
+# $(call install_if_missing,SET,WHAT IS MISSING): the recipe line of a check
+install_if_missing = $(if $(strip $(2)),@echo "make: $(strip $(2)) not found: running scripts/install_deps.sh $(1)"; bash scripts/install_deps.sh $(1),@:)
 deps:
-	@bash scripts/install_deps.sh base
+	$(call install_if_missing,base,$(call missing_cmds,$(DEPS_BASE)))
 
-$(OBJ):
+# every compile comes after the package check (also in a parallel make)
+$(OBJ): | deps
 	@mkdir -p $(OBJ)
 
+# the Fortran compile order, generated from the sources (scripts/fortran_deps.sh);
+# not for goals that compile no Fortran here
+F_DEPS := $(OBJ)/fortran.d
+$(F_DEPS): scripts/fortran_deps.sh $(wildcard fortran/*.f90) | $(OBJ)
+	@bash scripts/fortran_deps.sh $(foreach f,$(F_ALL),$(call f_obj,$(f)) fortran/$(f).f90) > $@.tmp && mv $@.tmp $@
+ifneq ($(filter-out %clean bench gpu-test gpu-vendor-check hip hip-build,$(or $(MAKECMDGOALS),all)),)
+include $(F_DEPS)
+endif
+
 $(OBJ)/%.o: fortran/%.f90 | $(OBJ)
-	$(FC) $(FFLAGS_USE) -J$(OBJ) -c $< -o $@
+	$(FC) $(FFLAGS) -J$(OBJ) -c $< -o $@
 
 $(OBJ)/%.o: fortran/%.c include/field_format.h fortran/safe_file.h | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran -c $< -o $@
@@ -166,39 +218,6 @@ $(OBJ)/cuda/%.o: cuda/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
-# Fortran modules must be compiled in dependency order.
-$(OBJ)/grid_layout.o: $(OBJ)/kinds.o
-$(OBJ)/omp_policy.o: $(OBJ)/grid_layout.o
-$(OBJ)/boundary_conditions.o $(OBJ)/convective_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o $(OBJ)/metrics.o \
-  $(OBJ)/multigrid_transfer.o $(OBJ)/primitives.o $(OBJ)/residual_norms.o $(OBJ)/solver_cpu.o $(OBJ)/time_step.o \
-  $(OBJ)/viscous_flux.o: $(OBJ)/omp_policy.o
-$(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o $(OBJ)/sys_interface.o
-$(OBJ)/output_file.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o
-$(OBJ)/flow_math.o $(OBJ)/flow_math_sp.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
-$(OBJ)/grid_generation.o: $(OBJ)/case_config.o
-$(OBJ)/metrics.o: $(OBJ)/grid_layout.o
-$(OBJ)/boundary_conditions.o $(OBJ)/primitives.o $(OBJ)/time_step.o $(OBJ)/convective_flux.o: \
-  $(OBJ)/flow_math.o $(OBJ)/grid_layout.o
-$(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o: $(OBJ)/convective_flux.o
-$(OBJ)/lu_adi.o: $(OBJ)/flow_math_sp.o
-$(OBJ)/flow_fields.o $(OBJ)/residual_norms.o $(OBJ)/mass_constraint.o: $(OBJ)/grid_layout.o
-$(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o \
-  $(OBJ)/time_step.o $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o
-$(OBJ)/multigrid_config.o: $(OBJ)/case_config.o
-$(OBJ)/multigrid_levels.o: $(OBJ)/flow_fields.o $(OBJ)/grid_generation.o $(OBJ)/metrics.o
-$(OBJ)/multigrid_transfer.o: $(OBJ)/grid_layout.o
-$(OBJ)/multigrid_cycle.o: $(OBJ)/multigrid_config.o
-$(OBJ)/multigrid_cpu.o: $(OBJ)/solver_cpu.o $(OBJ)/multigrid_levels.o $(OBJ)/multigrid_transfer.o
-$(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
-$(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
-  $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
-$(OBJ)/output_fields.o: $(OBJ)/flow_math.o $(OBJ)/grid_layout.o $(OBJ)/omp_policy.o
-$(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o: $(OBJ)/output_fields.o
-$(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_interface.o
-$(OBJ)/convergence_rate.o: $(OBJ)/case_config.o
-$(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o $(OBJ)/convergence_rate.o
-$(OBJ)/adiflow.o: $(F_OBJS)
-
 # the backend's stamp: switching GPU_BACKEND relinks even when the other
 # backend's objects are older than the executable
 $(OBJ)/.backend-$(if $(GPU_LIBS),gpu,none): | $(OBJ)
@@ -215,7 +234,7 @@ $(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(OBJ)/.backe
 # link it shared anyway, and two copies of its runtime in one process would
 # each keep their own I/O units.
 MPIFC ?= mpif90
-MPI_F_OBJS := $(F_OBJS) $(OBJ)/gpu_block_bridge.o
+MPI_F_OBJS := $(F_OBJS) $(addprefix $(OBJ)/,$(addsuffix .o,$(F_BLOCK)))
 ifneq ($(GPU_LIBS),)
 ADI_NCCL_LIB ?= $(firstword $(foreach d,$(CUDA_HOME)/lib64 $(CUDA_HOME)/lib /usr/lib/x86_64-linux-gnu,$(if $(wildcard $(d)/libnccl.so),$(d))))
 ADI_NCCL_INC ?= $(firstword $(foreach d,$(CUDA_HOME)/include /usr/include,$(if $(wildcard $(d)/nccl.h),$(d))))
@@ -228,27 +247,21 @@ else
 MPI_GPU_OBJS := $(GPU_OBJS) $(OBJ)/block_stub.o
 MPI_GPU_LIBS := $(GPU_LIBS)
 endif
-MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS_USE)),$(FFLAGS_USE))
+MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS)),$(FFLAGS))
 MPI_LINK_LIBS := $(MPI_GPU_LIBS) $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread)
-$(OBJ)/gpu_block_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_interface.o
 $(OBJ)/cuda/multi/block_nccl.o: cuda/multi/block_nccl.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -I$(ADI_NCCL_INC) -c $< -o $@
 $(OBJ)/block_stub.o: cuda/multi/block_stub.c include/adiflow_block.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(OBJ)/mpi/mpi_decomp.o: fortran/mpi_decomp.f90 $(F_OBJS) | $(OBJ)
-	@mkdir -p $(OBJ)/mpi
-	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(OBJ)/mpi/mpi_settings.o: fortran/mpi_settings.f90 $(OBJ)/mpi/mpi_decomp.o
-	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(OBJ)/mpi/adiflow_mpi.o: fortran/adiflow_mpi.f90 $(OBJ)/mpi/mpi_decomp.o $(OBJ)/mpi/mpi_settings.o $(OBJ)/gpu_block_bridge.o
-	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(BUILD)/adiflow_mpi: $(OBJ)/mpi/adiflow_mpi.o $(OBJ)/mpi/mpi_decomp.o $(OBJ)/mpi/mpi_settings.o $(MPI_F_OBJS) $(C_OBJS) $(MPI_GPU_OBJS)
+$(OBJ)/mpi/%.o: fortran/%.f90 | $(OBJ)
+	@mkdir -p $(@D)
+	$(MPIFC) $(FFLAGS) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
+$(BUILD)/adiflow_mpi: $(foreach f,$(F_MPI),$(call f_obj,$(f))) $(MPI_F_OBJS) $(C_OBJS) $(MPI_GPU_OBJS)
 	$(MPIFC) $(MPI_LINK_FLAGS) $^ $(MPI_LINK_LIBS) -o $@
 .PHONY: mpi mpi-test
-mpi:
-	@bash scripts/install_deps.sh base
-	@bash scripts/install_deps.sh mpi
+mpi: deps
+	$(call install_if_missing,mpi,$(call missing_cmds,$(DEPS_MPI)))
 	@$(MAKE) --no-print-directory $(BUILD)/adiflow_mpi $(BUILD)/adiflow $(BUILD)/compare_fields
 mpi-test: mpi
 	@bash tests/run_mpi_tests.sh
@@ -273,22 +286,22 @@ $(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h | $(OBJ)
 # unit tests (Fortran programs over the solver modules)
 $(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/$*
-	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/$* -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/$* -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
 	$(CC) $(CFLAGS) -Icuda/common -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
-	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+	$(FC) $(FFLAGS) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/test_multigrid_c_vs_fortran: tests/test_multigrid_c_vs_fortran.f90 tests/multigrid_c_shim.c \
   cuda/common/adiflow_multigrid.h cuda/common/adiflow_stages.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
 	@mkdir -p $(BUILD)/testmod/multigrid
 	$(CC) $(CFLAGS) -Icuda/common -c tests/multigrid_c_shim.c -o $(OBJ)/multigrid_c_shim.o
-	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/multigrid -I$(OBJ) tests/test_util.f90 $< $(OBJ)/multigrid_c_shim.o \
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/multigrid -I$(OBJ) tests/test_util.f90 $< $(OBJ)/multigrid_c_shim.o \
 	  $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # the bind(c) parameter struct: same size and offsets in Fortran and C
 $(BUILD)/test_params_layout: tests/test_params_layout.f90 tests/params_layout_shim.c include/adiflow_params.h \
   include/adiflow_gpu_settings.h $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o tests/test_util.f90 | $(OBJ)
 	@mkdir -p $(BUILD)/testmod/params_layout
 	$(CC) $(CFLAGS) -c tests/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
-	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/test_util.f90 $< $(OBJ)/params_layout_shim.o \
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/test_util.f90 $< $(OBJ)/params_layout_shim.o \
 	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/test_block_sweep.c cuda/common/adiflow_stages.h cuda/common/adiflow_math.h \
@@ -299,7 +312,7 @@ $(BUILD)/test_stages_c_vs_fortran: tests/test_stages_c_vs_fortran.f90 tests/stag
   cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/stages_c_vs_fortran
 	$(CC) $(CFLAGS) -Icuda/common -c tests/stages_host_emul.c -o $(OBJ)/stages_host_emul.o
-	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/stages_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/stages_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
 	  $(OBJ)/stages_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 
 # the merged kernel family's launch sequence, emulated on the CPU
@@ -308,7 +321,7 @@ $(BUILD)/test_merged_c_vs_fortran: tests/test_merged_c_vs_fortran.f90 tests/merg
   tests/test_util.f90 tests/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/merged_c_vs_fortran
 	$(CC) $(CFLAGS) -Icuda/common -c tests/merged_host_emul.c -o $(OBJ)/merged_host_emul.o
-	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/merged_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/merged_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
 	  $(OBJ)/merged_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # device-to-device copy bandwidth, the reference of bench/device_merged.sh
 $(BUILD)/copy_bw: bench/copy_bw.cu | $(OBJ)
@@ -324,7 +337,7 @@ run: all
 	@BUILD=$(BUILD) bash validation/ghia_run.sh runs/cavity_default 100
 
 test: all $(TESTS)
-	@bash scripts/install_deps.sh test
+	$(call install_if_missing,test,$(call missing_cmds,$(DEPS_MPI)) $(missing_py_vtk))
 	@bash tests/run_all.sh
 
 validate: all
@@ -345,6 +358,18 @@ gridstudy: all
 
 gpu-test:
 	@BUILD=$(BUILD) bash validation/gpu_test.sh
+
+# bench/ holds measurements, not checks: this target builds and runs nothing,
+# it says what is there and how it runs
+bench:
+	@echo "bench/: measurement scripts (current figures in bench/RESULTS.md, the dated runs in bench/log/)."
+	@echo "  device_*.sh      run on a GPU machine and build nothing: build here (make; make BUILD=build/strict"
+	@echo "                   STRICT=1 for the bit-identity checks), carry build/ to the GPU machine, run"
+	@echo "                   bash bench/device_NAME.sh there; each script's header gives its modes and inputs:"
+	@echo "$(notdir $(wildcard bench/device_*.sh))" | fmt -w 80 | sed 's/^/                     /'
+	@echo "  cpu_threads.sh   CPU timings here, after make: bash bench/cpu_threads.sh"
+	@echo "  plot_roofline.sh, plot_kernels.gp  charts of device_kernels.sh's output"
+	@echo "  cases/           the decks they run; modules/*/bench/ holds each module's own"
 
 clean:
 	rm -rf $(BUILD)

@@ -63,10 +63,9 @@ HIPFLAGS_ALL  = $(HIPFLAGS) $(HIP_INC) $(addprefix --offload-arch=,$(HIP_ARCHS_O
 
 .PHONY: hip hip-build hip-clean gpu-vendor-check
 
-# 1. dependencies (a new make then sees the hipcc just installed)
-hip:
-	@bash scripts/install_deps.sh base
-	@command -v $(HIPCC) > /dev/null 2>&1 || bash scripts/install_deps.sh hip
+# 1. packages, when missing (a new make then sees the hipcc just installed)
+hip: deps
+	$(call install_if_missing,hip,$(call missing_cmds,$(HIPCC)))
 	@$(MAKE) --no-print-directory -f $(HIP_TOP_MAKEFILE) hip-build
 
 # 2. the targets this hipcc can build for (probed once per hipcc version

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what adiflow's build, run and tests need, from Debian/Ubuntu
-# packages, only when missing. Called by the Makefile, per target: base
+# packages, only when missing. The Makefile runs it when a target's own check
+# finds one of the commands it needs missing, with that target's set: base
 # (gfortran, gcc, make, gnuplot-nox) for make, make run and make validate;
 # mpi (OpenMPI) for make mpi; test (OpenMPI, and python3-vtk9 with numpy for
 # tests/check_outputs_vtk.py, which reads the outputs as ParaView does) for
