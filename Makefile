@@ -158,7 +158,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_convergence_rate \
          $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
-# in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
+# in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
 # CUDA backend only
 # the merged family's tuning tables go beside the executable, where it looks
 # for them (tune/sm_XY.txt; never in the source tree)
@@ -264,16 +264,16 @@ mpi: deps
 	$(call install_if_missing,mpi,$(call missing_cmds,$(DEPS_MPI)))
 	@$(MAKE) --no-print-directory $(BUILD)/adiflow_mpi $(BUILD)/adiflow $(BUILD)/compare_fields
 mpi-test: mpi
-	@bash tests/run_mpi_tests.sh
+	@bash tests/suites/run_mpi_tests.sh
 
 # tools (C)
 $(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortran/safe_file.c \
   include/field_format.h fortran/safe_file.h | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran validation/compare_fields.c fortran/field_file.c fortran/safe_file.c -lm -o $@
-# fixtures of compare_fields' tolerance tests (tests/run_tests.sh)
-$(BUILD)/dump_fixtures: tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c include/field_format.h \
+# fixtures of compare_fields' tolerance tests (tests/suites/run_tests.sh)
+$(BUILD)/dump_fixtures: tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c include/field_format.h \
   fortran/safe_file.h | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c -lm -o $@
+	$(CC) $(CFLAGS) -Ifortran tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c -lm -o $@
 $(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
 # the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)
@@ -284,50 +284,50 @@ $(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
 
 # unit tests (Fortran programs over the solver modules)
-$(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
+$(BUILD)/test_%: tests/unit/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/unit/test_util.f90 tests/unit/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/$*
-	$(FC) $(FFLAGS) -J$(BUILD)/testmod/$* -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
-$(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
-	$(CC) $(CFLAGS) -Icuda/common -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
-	$(FC) $(FFLAGS) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
-$(BUILD)/test_multigrid_c_vs_fortran: tests/test_multigrid_c_vs_fortran.f90 tests/multigrid_c_shim.c \
-  cuda/common/adiflow_multigrid.h cuda/common/adiflow_stages.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/$* -I$(OBJ) tests/unit/test_util.f90 tests/unit/case_setup.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+$(BUILD)/test_math_c_vs_fortran: tests/c_vs_fortran/test_math_c_vs_fortran.f90 tests/c_vs_fortran/math_c_shim.c cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/unit/test_util.f90
+	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/math_c_shim.c -o $(OBJ)/math_c_shim.o
+	$(FC) $(FFLAGS) -J$(OBJ) -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+$(BUILD)/test_multigrid_c_vs_fortran: tests/c_vs_fortran/test_multigrid_c_vs_fortran.f90 tests/c_vs_fortran/multigrid_c_shim.c \
+  cuda/common/adiflow_multigrid.h cuda/common/adiflow_stages.h $(F_OBJS) $(C_OBJS) tests/unit/test_util.f90
 	@mkdir -p $(BUILD)/testmod/multigrid
-	$(CC) $(CFLAGS) -Icuda/common -c tests/multigrid_c_shim.c -o $(OBJ)/multigrid_c_shim.o
-	$(FC) $(FFLAGS) -J$(BUILD)/testmod/multigrid -I$(OBJ) tests/test_util.f90 $< $(OBJ)/multigrid_c_shim.o \
+	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/multigrid_c_shim.c -o $(OBJ)/multigrid_c_shim.o
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/multigrid -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/multigrid_c_shim.o \
 	  $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # the bind(c) parameter struct: same size and offsets in Fortran and C
-$(BUILD)/test_params_layout: tests/test_params_layout.f90 tests/params_layout_shim.c include/adiflow_params.h \
-  include/adiflow_gpu_settings.h $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o tests/test_util.f90 | $(OBJ)
+$(BUILD)/test_params_layout: tests/c_vs_fortran/test_params_layout.f90 tests/c_vs_fortran/params_layout_shim.c include/adiflow_params.h \
+  include/adiflow_gpu_settings.h $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o tests/unit/test_util.f90 | $(OBJ)
 	@mkdir -p $(BUILD)/testmod/params_layout
-	$(CC) $(CFLAGS) -c tests/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
-	$(FC) $(FFLAGS) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/test_util.f90 $< $(OBJ)/params_layout_shim.o \
+	$(CC) $(CFLAGS) -c tests/c_vs_fortran/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/params_layout_shim.o \
 	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
-$(BUILD)/test_block_sweep: tests/test_block_sweep.c cuda/common/adiflow_stages.h cuda/common/adiflow_math.h \
+$(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c cuda/common/adiflow_stages.h cuda/common/adiflow_math.h \
   include/adiflow_bridge.h | $(OBJ)
 	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@
 # the GPU launch sequence over the shared stage bodies, emulated on the CPU
-$(BUILD)/test_stages_c_vs_fortran: tests/test_stages_c_vs_fortran.f90 tests/stages_host_emul.c \
-  cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
+$(BUILD)/test_stages_c_vs_fortran: tests/c_vs_fortran/test_stages_c_vs_fortran.f90 tests/c_vs_fortran/stages_host_emul.c \
+  cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/unit/test_util.f90 tests/unit/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/stages_c_vs_fortran
-	$(CC) $(CFLAGS) -Icuda/common -c tests/stages_host_emul.c -o $(OBJ)/stages_host_emul.o
-	$(FC) $(FFLAGS) -J$(BUILD)/testmod/stages_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
+	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/stages_host_emul.c -o $(OBJ)/stages_host_emul.o
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/stages_c_vs_fortran -I$(OBJ) tests/unit/test_util.f90 tests/unit/case_setup.f90 $< \
 	  $(OBJ)/stages_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 
 # the merged kernel family's launch sequence, emulated on the CPU
-$(BUILD)/test_merged_c_vs_fortran: tests/test_merged_c_vs_fortran.f90 tests/merged_host_emul.c \
+$(BUILD)/test_merged_c_vs_fortran: tests/c_vs_fortran/test_merged_c_vs_fortran.f90 tests/c_vs_fortran/merged_host_emul.c \
   cuda/common/adiflow_merged.h cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) \
-  tests/test_util.f90 tests/case_setup.f90
+  tests/unit/test_util.f90 tests/unit/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/merged_c_vs_fortran
-	$(CC) $(CFLAGS) -Icuda/common -c tests/merged_host_emul.c -o $(OBJ)/merged_host_emul.o
-	$(FC) $(FFLAGS) -J$(BUILD)/testmod/merged_c_vs_fortran -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< \
+	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/merged_host_emul.c -o $(OBJ)/merged_host_emul.o
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/merged_c_vs_fortran -I$(OBJ) tests/unit/test_util.f90 tests/unit/case_setup.f90 $< \
 	  $(OBJ)/merged_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # device-to-device copy bandwidth, the reference of bench/device_merged.sh
 $(BUILD)/copy_bw: bench/copy_bw.cu | $(OBJ)
 	$(NVCC) $(NVFLAGS) $< -o $@
 # two grids in one process through the bridge's handles (C, over the CUDA objects)
-$(BUILD)/gpu_two_grids: tests/gpu_two_grids.c include/adiflow_bridge.h include/adiflow_params.h $(GPU_OBJS) | $(OBJ)
+$(BUILD)/gpu_two_grids: tests/gpu/gpu_two_grids.c include/adiflow_bridge.h include/adiflow_params.h $(GPU_OBJS) | $(OBJ)
 	$(CC) $(CFLAGS) $< $(GPU_OBJS) $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) -lm -o $@
 
 # then its centrelines against Ghia's Re = 100 tables: the largest differences

@@ -8,7 +8,7 @@
 #                          maps the names), and build/hip/gpu_two_grids over
 #                          them; what it leaves out: hip/README.md
 #   make hip-clean         remove build/hip
-#   make gpu-vendor-check  compile tests/gpu_vendor_check.cu with nvcc and hipcc,
+#   make gpu-vendor-check  compile tests/gpu/gpu_vendor_check.cu with nvcc and hipcc,
 #                          whichever are installed (make hip compiles it with hipcc)
 # Variables:
 #   HIP_ARCH="gfx906 gfx90a gfx942"  offload targets (rocminfo shows a GPU's);
@@ -98,16 +98,16 @@ $(HIP_OBJ)/hip/%.o: cuda/%.cu $(GPU_HDRS) $(HIP_STAMP)
 	$(HIPCC) $(HIPFLAGS_ALL) -c $< -o $@
 
 # compile-only check of the vendor header (not linked into adiflow)
-$(HIP_OBJ)/gpu_vendor_check.o: tests/gpu_vendor_check.cu cuda/common/adiflow_gpu_vendor.h $(HIP_STAMP)
+$(HIP_OBJ)/gpu_vendor_check.o: tests/gpu/gpu_vendor_check.cu cuda/common/adiflow_gpu_vendor.h $(HIP_STAMP)
 	$(HIPCC) $(HIPFLAGS_ALL) -c $< -o $@
 
 gpu-vendor-check:
 	@mkdir -p $(HIP_BUILD)
-	@if [ -n "$(NVCC)" ]; then echo "nvcc:  tests/gpu_vendor_check.cu"; \
-	  $(NVCC) $(NVFLAGS) -c tests/gpu_vendor_check.cu -o $(HIP_BUILD)/gpu_vendor_check_nvcc.o || exit 1; \
+	@if [ -n "$(NVCC)" ]; then echo "nvcc:  tests/gpu/gpu_vendor_check.cu"; \
+	  $(NVCC) $(NVFLAGS) -c tests/gpu/gpu_vendor_check.cu -o $(HIP_BUILD)/gpu_vendor_check_nvcc.o || exit 1; \
 	else echo "nvcc not found: CUDA side not checked"; fi
-	@if command -v $(HIPCC) > /dev/null 2>&1; then echo "hipcc: tests/gpu_vendor_check.cu"; \
-	  $(HIPCC) $(HIPFLAGS) $(HIP_INC) --offload-arch=gfx90a -c tests/gpu_vendor_check.cu -o $(HIP_BUILD)/gpu_vendor_check_hip.o || exit 1; \
+	@if command -v $(HIPCC) > /dev/null 2>&1; then echo "hipcc: tests/gpu/gpu_vendor_check.cu"; \
+	  $(HIPCC) $(HIPFLAGS) $(HIP_INC) --offload-arch=gfx90a -c tests/gpu/gpu_vendor_check.cu -o $(HIP_BUILD)/gpu_vendor_check_hip.o || exit 1; \
 	else echo "hipcc not found: HIP side not checked (scripts/install_deps.sh hip)"; fi
 
 hip-clean:

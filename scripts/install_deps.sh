@@ -4,7 +4,7 @@
 # finds one of the commands it needs missing, with that target's set: base
 # (gfortran, gcc, make, gnuplot-nox) for make, make run and make validate;
 # mpi (OpenMPI) for make mpi; test (OpenMPI, and python3-vtk9 with numpy for
-# tests/check_outputs_vtk.py, which reads the outputs as ParaView does) for
+# tests/suites/check_outputs_vtk.py, which reads the outputs as ParaView does) for
 # make test; hip for make hip. Safe to run
 # again. Usage: scripts/install_deps.sh [base|mpi|test|hip|foam|all]
 # foam: OpenFOAM v1912 and its headers for make foam (modules/foam/scripts/install_foam.sh).

@@ -20,18 +20,18 @@ suite() { # NAME COMMAND...
   total_pass=$((total_pass+p)); total_fail=$((total_fail+f))
   if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then status=1; fi
 }
-suite "adiflow CFD solver" bash tests/run_tests.sh
-[ -f tests/run_accuracy.sh ] && suite "accuracy: grid-study analysis, low-Mach Roe (Mach independence)" bash tests/run_accuracy.sh
-[ -f tests/run_validation_tools.sh ] && suite "validation tools: cube_compare and the A&K data, run_cube.sh, run_ghia.sh, GPU_BACKEND" bash tests/run_validation_tools.sh
-suite "FAS multigrid (CPU reference)" bash tests/run_multigrid_tests.sh
-[ -f tests/run_mpi_tests.sh ] && suite "adiflow MPI decomposition" bash tests/run_mpi_tests.sh
-suite "hostile input: adiflow, adiflow_mpi, compare_fields" bash tests/run_robustness.sh
+suite "adiflow CFD solver" bash tests/suites/run_tests.sh
+[ -f tests/suites/run_accuracy.sh ] && suite "accuracy: grid-study analysis, low-Mach Roe (Mach independence)" bash tests/suites/run_accuracy.sh
+[ -f tests/suites/run_validation_tools.sh ] && suite "validation tools: cube_compare and the A&K data, run_cube.sh, run_ghia.sh, GPU_BACKEND" bash tests/suites/run_validation_tools.sh
+suite "FAS multigrid (CPU reference)" bash tests/suites/run_multigrid_tests.sh
+[ -f tests/suites/run_mpi_tests.sh ] && suite "adiflow MPI decomposition" bash tests/suites/run_mpi_tests.sh
+suite "hostile input: adiflow, adiflow_mpi, compare_fields" bash tests/suites/run_robustness.sh
 [ -f modules/wave/wave.mk ] && suite "wave2d module" make -s wave-test
 [ -f modules/stencil3d/stencil3d.mk ] && suite "stencil3d module" make -s stencil3d-test
 [ -f modules/ooc/ooc.mk ] && suite "out-of-core module" make -s ooc-test
 [ -f modules/foam/foam.mk ] && suite "OpenFOAM plugin adiflowPCG" make -s foam-test
 # after the module suites, which build the module programs it runs
-[ -f tests/hostile_modules.sh ] && suite "hostile input: wave2d, stencil3d, ooc" bash tests/hostile_modules.sh
+[ -f tests/suites/hostile_modules.sh ] && suite "hostile input: wave2d, stencil3d, ooc" bash tests/suites/hostile_modules.sh
 echo "=== all suites ==="
 echo "$total_pass passed, $total_fail failed"
 exit $status

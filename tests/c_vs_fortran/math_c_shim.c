@@ -1,5 +1,5 @@
 /* Wrappers that make the static inline functions of cuda/common/adiflow_math.h
- * callable from Fortran (tests/test_math_c_vs_fortran.f90), compiled by gcc
+ * callable from Fortran (tests/c_vs_fortran/test_math_c_vs_fortran.f90), compiled by gcc
  * with -ffp-contract=off like the rest of the C code. Arguments are packed
  * into small arrays so the Fortran interfaces stay short. */
 #include "adiflow_math.h"

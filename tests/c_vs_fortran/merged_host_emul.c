@@ -2,7 +2,7 @@
  * merged launch schedule (adi_merged_schedule) over the bodies of
  * cuda/common/adiflow_merged.h and adiflow_stages.h, each "launch" a plain loop
  * over its index box, forwards or (reverse = 1) backwards.
- * tests/test_merged_c_vs_fortran.f90 compares it bit for bit with
+ * tests/c_vs_fortran/test_merged_c_vs_fortran.f90 compares it bit for bit with
  * solver_cpu's cpu_iteration for several sets of steps (flags).
  *
  * How a launch maps to the GPU kernel:

@@ -1,6 +1,6 @@
 /* Wrappers that run the per-cell bodies of cuda/common/adiflow_multigrid.h
  * (the GPU's multigrid transfers) over a whole level on the host, so that
- * tests/test_multigrid_c_vs_fortran.f90 can compare them with
+ * tests/c_vs_fortran/test_multigrid_c_vs_fortran.f90 can compare them with
  * fortran/multigrid_transfer.f90 bit for bit. Fields in the shared layout. */
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* The C side of tests/test_params_layout.f90: the size of adi_solver_params
+/* The C side of tests/c_vs_fortran/test_params_layout.f90: the size of adi_solver_params
  * and of adi_gpu_settings and the offset of each member, in declaration
  * order. */
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* Host emulation of the GPU iteration: the launch sequence of cuda/split/schedule.cu
  * (adi_iteration_schedule) over the stage bodies of cuda/common/adiflow_stages.h,
  * each "launch" a plain loop over the stage's index box, on fields in the
- * Fortran layout. tests/test_stages_c_vs_fortran.f90 compares it bit for
+ * Fortran layout. tests/c_vs_fortran/test_stages_c_vs_fortran.f90 compares it bit for
  * bit with solver_cpu's cpu_iteration.
  *
  * With reverse = 1 every launch visits its points in reverse order: a stage

@@ -1,6 +1,6 @@
 !> The merged GPU kernel family, emulated on the CPU: the merged
 !> launch schedule of cuda/merged/schedule.cu over the bodies of
-!> cuda/common/adiflow_merged.h (tests/merged_host_emul.c, gcc -ffp-contract=off)
+!> cuda/common/adiflow_merged.h (tests/c_vs_fortran/merged_host_emul.c, gcc -ffp-contract=off)
 !> against solver_cpu's cpu_iteration, for several sets of merged steps
 !> (none, some built up from none, each technique switched off alone, all).
 !> q, qp, res, dq and dtv must be the same bits everywhere (ghosts and padding included; dq not with MS_ADI5F, whose

@@ -1,5 +1,5 @@
 !> The GPU's multigrid transfers (cuda/common/adiflow_multigrid.h, run on
-!> the host through tests/multigrid_c_shim.c) against the Fortran reference
+!> the host through tests/c_vs_fortran/multigrid_c_shim.c) against the Fortran reference
 !> (fortran/multigrid_transfer.f90), bit for bit, on random data over a fine
 !> level 8x6x4 and its coarse level 4x3x4 (k does not coarsen), with and
 !> without a fine-level forcing; plus what the transfers must conserve.

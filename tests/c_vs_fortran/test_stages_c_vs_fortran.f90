@@ -1,7 +1,7 @@
 !> The GPU backend's iteration, emulated on the CPU: the launch sequence of
 !> cuda/split/schedule.cu over the stage bodies of cuda/common/adiflow_stages.h (the very
 !> functions the CUDA kernels call), one plain loop per launch
-!> (tests/stages_host_emul.c, gcc -ffp-contract=off), against solver_cpu's
+!> (tests/c_vs_fortran/stages_host_emul.c, gcc -ffp-contract=off), against solver_cpu's
 !> cpu_iteration. Every field (q, qp, res, dq, dtv, wk, ghosts and padding
 !> included) must be the same bits after every iteration, with the launches'
 !> points visited forwards and backwards (a stage whose points depended on
@@ -243,7 +243,7 @@ contains
 
   !> Two grids of different sizes in one process, iterated in turns (A, B,
   !> A, B, ...): each stays bit-identical to cpu_iteration of its own, as
-  !> several multigrid levels will need (the GPU twin is tests/gpu_two_grids.c).
+  !> several multigrid levels will need (the GPU twin is tests/gpu/gpu_two_grids.c).
   subroutine two_grids(ca, cb, niter)
     type(case_t), intent(in) :: ca, cb
     integer, intent(in) :: niter

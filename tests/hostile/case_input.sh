@@ -1,4 +1,4 @@
-# Hostile case files and command lines (sourced by tests/run_robustness.sh):
+# Hostile case files and command lines (sourced by tests/suites/run_robustness.sh):
 # a group hidden in a note, in a quoted value or after a BOM; numbers on the
 # command line that a list-directed read would half-take; a flag given twice;
 # physical values without meaning; messages that must say what they mean.

@@ -1,4 +1,4 @@
-# Part of tests/run_robustness.sh (sourced; see tests/hostile/README.md):
+# Part of tests/suites/run_robustness.sh (sourced; see tests/hostile/README.md):
 # restart and dump files that pass a weak check. Each check here failed on the
 # format-2 reader (Fletcher-64, 80-byte header without a rank):
 # - a 32-bit word turned from 0x00000000 into 0xFFFFFFFF (invisible to a sum

@@ -1,4 +1,4 @@
-# Part of tests/run_robustness.sh (sourced; see tests/hostile/README.md): the
+# Part of tests/suites/run_robustness.sh (sourced; see tests/hostile/README.md): the
 # run folder as an attacker or an accident leaves it. Paths that gnuplot would
 # read as pipes, links planted where outputs go, folders other users may write
 # in, the lock file deleted under a running run, a file changed under it,

@@ -5,7 +5,7 @@ their .pvts with vtkXMLPStructuredGridReader), flow.dat with vtkTecplotReader,
 and the .pvd collection (plain XML; every file it names is opened). Checks
 the variable names against README.md's "Output variables" table, the sizes,
 and values: wall and lid nodes, node means, cp and vorticity. Run by
-tests/run_tests.sh and tests/run_mpi_tests.sh, which make the runs.
+tests/suites/run_tests.sh and tests/suites/run_mpi_tests.sh, which make the runs.
 
 Prints one "PASS ..." or "FAIL ..." line per check; exit 1 if any failed.
 Exit 3 (no line) when vtk cannot be imported: the caller says it skipped."""

@@ -4,7 +4,7 @@
  *
  *   dump_fixtures DIR
  *     three dumps of a small quasi-2D state for the tests of compare_fields'
- *     tolerance (tests/run_tests.sh):
+ *     tolerance (tests/suites/run_tests.sh):
  *       base.dump    rho, rho*u, rho*v, E of order 1, rho*w exactly zero
  *       wnoise.dump  base with rho*w holding round-off (|rho*w| <= 3e-17), as
  *                    a quasi-2D run may leave it: within 1e-12 of base, since

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/hostile_modules.sh - hostile inputs against the three module programs
+# tests/suites/hostile_modules.sh - hostile inputs against the three module programs
 # (build/wave/wave2d, build/stencil3d/stencil3d, build/ooc/ooc2d): bad values
 # and types, unknown and duplicate keys, huge sizes, non-regular and damaged
 # input files, long and shell-active paths, signals, a full disk (ulimit -f),
@@ -10,7 +10,7 @@
 # problem. Builds nothing: run 'make wave stencil3d ooc' first. Runs from any
 # folder. Last line: "N passed, M failed"; exit status non-zero if any failed.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 W=build/wave/wave2d S=build/stencil3d/stencil3d O=build/ooc/ooc2d
 for b in $W $S $O; do
     [ -x "$b" ] || { echo "missing $b: run 'make wave stencil3d ooc' first"; exit 2; }

@@ -19,7 +19,7 @@
 #     - rieper's d at most 1/5 of none's for each pair (measured 1/10, 1/100).
 # Ends with "N passed, N failed". About 15 s on 2 cores.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=${BUILD:-build}
 T=$(mktemp -d /tmp/adiflow-accuracy.XXXXXX)
 trap 'rm -rf "$T"' EXIT

@@ -8,7 +8,7 @@
 # exact mode with implicit_precision = 'single' too.
 # Ends with "N passed, N failed". About a minute on 2 cores.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=build
 T=$(mktemp -d /tmp/adiflow-mpi-tests.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -167,7 +167,7 @@ expect '[ $(grep -c "<Piece Extent" "$f/flow.pvts") -eq 4 ] && grep -q "Source=\
   ".pvts index names the 4 block files with their extents"
 okv=1; for r in 0 1 2 3; do tail -c 30 "$f/flow_r0000$r.vts" | grep -q "</VTKFile>" || okv=0; done
 expect '[ $okv -eq 1 ] && grep -aq "Extent=\"0 12 6 12 4 8\"" "$f/flow_r00003.vts"' "block .vts files complete, with global extents"
-# the .pvts as VTK's reader assembles it (tests/check_outputs_vtk.py, python3-vtk9): names, sizes, wall
+# the .pvts as VTK's reader assembles it (tests/suites/check_outputs_vtk.py, python3-vtk9): names, sizes, wall
 # and lid nodes, node means across block faces, the Tecplot file; the .pvd of a restarted 2x2 series
 VTKPY=""
 for py in python3 /usr/bin/python3; do
@@ -180,7 +180,7 @@ else
   rc1=$(mpi 4 vtk_series "$T/vtk_series.nml" --npj 2 --npk 2)
   rc2=$(mpi 4 vtk_series "$T/vtk_series.nml" --npj 2 --npk 2 --restart --max-iter 14)
   expect '[ "$rc1$rc2" = 00 ]' "VTK reader runs on 2x2 finish (exit codes $rc1 $rc2)"
-  out=$("$VTKPY" tests/check_outputs_vtk.py --readme README.md --parallel --case "$T/vtk_series" 10 8 6 \
+  out=$("$VTKPY" tests/suites/check_outputs_vtk.py --readme README.md --parallel --case "$T/vtk_series" 10 8 6 \
     --uniform "$T/vtk_series" --pvd "$T/vtk_series" 4,8,12,14 2>&1); vrc=$?
   echo "$out" | grep -E '^(PASS|FAIL) ' | sed 's|^|  [check_outputs_vtk] |'
   np=$(echo "$out" | grep -c '^PASS '); nf=$(echo "$out" | grep -c '^FAIL ')

@@ -6,9 +6,9 @@
 # implicit_precision = 'single'. The GPU's bit-for-bit
 # agreement is bench/device_multigrid.sh check (its transfer bodies are
 # checked against the Fortran here too: build/test_multigrid_c_vs_fortran,
-# in tests/run_tests.sh). Ends with "N passed, N failed".
+# in tests/suites/run_tests.sh). Ends with "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=build
 T=$(mktemp -d /tmp/adiflow-mg.XXXXXX)
 trap 'rm -rf "$T"' EXIT

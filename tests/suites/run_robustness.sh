@@ -7,10 +7,10 @@
 # code, a message naming the problem, no hang (each command runs under a
 # timeout), and that no file of an earlier good run is lost or damaged.
 # The module executables (wave2d, stencil3d, ooc) have their own part,
-# tests/hostile_modules.sh, run after this one. Builds nothing.
+# tests/suites/hostile_modules.sh, run after this one. Builds nothing.
 # Ends with "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=$PWD/build
 T=$(mktemp -d /tmp/adiflow-hostile.XXXXXX)
 MNT=""

@@ -3,7 +3,7 @@
 # tests of restart, threads, bad input, divergence, interrupt, outputs and
 # the Ghia et al. Re=100 check. Ends with "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=build
 T=$(mktemp -d /tmp/adiflow-tests.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -66,7 +66,7 @@ expect '[ $(wc -l < "$f/centreline_u.csv") -eq 13 ] && [ $(wc -l < "$f/centrelin
 expect '[ $(grep -vc "^#" "$f/residual.dat") -eq 5 ]' "residual.dat has one line per monitored iteration"
 expect '[ $(stat -c %s "$f/field.dump") -eq $((128 + 12*10*8*5*8 + 8)) ]' "field dump has the documented size"
 
-# ---- the outputs as VTK's own readers see them (tests/check_outputs_vtk.py, python3-vtk9) ----
+# ---- the outputs as VTK's own readers see them (tests/suites/check_outputs_vtk.py, python3-vtk9) ----
 # names (README's "Output variables" table, the same in flow.vts and flow.dat), sizes, wall and lid
 # nodes, node means, cp at rest, vorticity against central differences, the .pvd collection (a
 # restarted series included)
@@ -85,7 +85,7 @@ else
   rc3=$(OMP_NUM_THREADS=1 run vtk_restart "$T/vtk_series.nml" --backend cpu --max-iter 10)
   rc4=$(OMP_NUM_THREADS=1 run vtk_restart "$T/vtk_series.nml" --backend cpu --restart --max-iter 14)
   expect '[ "$rc1$rc2$rc3$rc4" = 0000 ]' "VTK reader runs finish (exit codes $rc1 $rc2 $rc3 $rc4)"
-  out=$("$VTKPY" tests/check_outputs_vtk.py --readme README.md --case "$T/vtk_rest" 8 6 4 \
+  out=$("$VTKPY" tests/suites/check_outputs_vtk.py --readme README.md --case "$T/vtk_rest" 8 6 4 \
     --case "$T/vtk_series" 10 8 6 --case "$f" 12 10 8 --initial "$T/vtk_rest" --uniform "$T/vtk_series" \
     --stretched "$f" --pvd "$T/vtk_series" 4,8,10 --pvd "$T/vtk_restart" 4,8,12,14 2>&1); vrc=$?
   echo "$out" | grep -E '^(PASS|FAIL) ' | sed 's|^|  [check_outputs_vtk] |'

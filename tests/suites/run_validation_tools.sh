@@ -19,7 +19,7 @@
 #     note on how to skip the CUDA build when nvcc is there without a GPU.
 # Ends with "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=${BUILD:-build}
 T=$(mktemp -d /tmp/adiflow-valtools.XXXXXX)
 trap 'rm -rf "$T"' EXIT

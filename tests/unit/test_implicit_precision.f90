@@ -1,6 +1,6 @@
 !> implicit_precision = 'single' (fortran/lu_adi.f90's header) against
 !> 'double', one iteration from the same state, on the emulation grids of
-!> tests/case_setup.f90:
+!> tests/unit/case_setup.f90:
 !>   - single mode is a mode of its own: the increments dq and the new state
 !>     q differ from double mode's (not bit-identical), and every value the
 !>     ADI stages leave in wk and dq is a single-precision number (promoted);
@@ -8,7 +8,7 @@
 !>     mode equals double mode's to single-precision accuracy (relative to
 !>     the largest update of each variable);
 !>   - the residual, which the update does not touch, is the same bits.
-!> That the converged state is the same is tests/run_multigrid_tests.sh's.
+!> That the converged state is the same is tests/suites/run_multigrid_tests.sh's.
 program test_implicit_precision
   use kinds, only: rk, sk
   use grid_layout
