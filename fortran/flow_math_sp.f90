@@ -9,7 +9,7 @@
 !> Mirror: the _sp functions of cuda/common/adiflow_math.h, the same names and
 !> the same order of operations. With FMA contraction off and IEEE single
 !> division and square root on both sides, they agree bit for bit
-!> (tests/test_math_c_vs_fortran.f90). Change one, change the other.
+!> (tests/c_vs_fortran/test_math_c_vs_fortran.f90). Change one, change the other.
 module flow_math_sp
   use kinds, only: sk
   use solver_params

@@ -167,7 +167,7 @@ void adi_dump_abort(adi_dump_writer *w);
 /* The place of a serial file of ni x nj x nk cells. */
 adi_dump_place adi_dump_serial_place(int32_t ni, int32_t nj, int32_t nk);
 
-/* The header of a version-3 file, packed with its CRC (for tests/dump_fixtures.c). */
+/* The header of a version-3 file, packed with its CRC (for tests/suites/dump_fixtures.c). */
 void adi_dump_pack_header(unsigned char b[ADI_DUMP_HEADER_BYTES], const adi_dump_header *h);
 
 #endif

@@ -3,7 +3,7 @@
  * No floating-point atomics and no warp-level code: one thread sums one (variable, k-plane) in the CPU's order (j, then i), a
  * second kernel adds the planes in k order, so the result is deterministic
  * and, with FMA contraction off, the very bits of compute_residual_norms
- * (tests/test_stages_c_vs_fortran checks the same code on the CPU).
+ * (tests/c_vs_fortran/test_stages_c_vs_fortran checks the same code on the CPU).
  * Mirror: fortran/residual_norms.f90. */
 #include "grid.cuh"
 

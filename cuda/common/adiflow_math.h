@@ -7,7 +7,7 @@
  * C both evaluate a + b + c as (a + b) + c and a*b/c as (a*b)/c), so with
  * FMA contraction off (gcc -ffp-contract=off, nvcc --fmad=false) every
  * function returns the very same bits as its Fortran twin.
- * tests/test_math_c_vs_fortran.f90 checks that on random inputs.
+ * tests/c_vs_fortran/test_math_c_vs_fortran.f90 checks that on random inputs.
  * Change one, change the other.
  *
  * The _sp functions are the single-precision twins of fortran/flow_math_sp.f90

@@ -1,8 +1,8 @@
 /* The "merged" kernel family: new per-point / per-line bodies and
  * the merged launch schedule, shared by the CUDA kernels
  * (cuda/merged/) and the host emulation
- * (tests/merged_host_emul.c, checked bit for bit against solver_cpu by
- * tests/test_merged_c_vs_fortran.f90).
+ * (tests/c_vs_fortran/merged_host_emul.c, checked bit for bit against solver_cpu by
+ * tests/c_vs_fortran/test_merged_c_vs_fortran.f90).
  *
  * Rule: no new arithmetic. Every value is computed by the same expressions
  * of adiflow_math.h / adiflow_stages.h as in the split family (the same
@@ -91,7 +91,7 @@
 
 #include "adiflow_stages.h"
 
-/* tests/test_merged_c_vs_fortran.f90 repeats these values */
+/* tests/c_vs_fortran/test_merged_c_vs_fortran.f90 repeats these values */
 enum adi_merged_step_flag {
   MS_ALIGN = 1 << 0, MS_SWEEP = 1 << 1, MS_TUNE = 1 << 2, MS_FUSE = 1 << 3, MS_COMP = 1 << 4,
   MS_GRAPH = 1 << 5, MS_ADI123 = 1 << 6, MS_PT = 1 << 7, MS_FMARCH = 1 << 8, MS_TSWEEP = 1 << 9,
@@ -299,7 +299,7 @@ ADI_HD static inline void adi_line(const adi_view_t *v, int d, int b, int c)
  * The enum, the names, the point kernels' bodies and launch switches
  * (cuda/merged/flux_kernels.cu, adi_kernels.cu), the schedule's dispatch
  * (cuda/merged/schedule.cu) and the host emulation
- * (tests/merged_host_emul.c) are made from it. A new kernel: a row here,
+ * (tests/c_vs_fortran/merged_host_emul.c) are made from it. A new kernel: a row here,
  * its body, and where it runs in adi_merged_schedule below.
  *   X(id, name, launch, box, body)
  *   id      MK_<id>

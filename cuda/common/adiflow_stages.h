@@ -1,6 +1,6 @@
 /* The body of every stage of one iteration at one point (or, for the ADI
  * sweeps, one grid line), shared by the CUDA kernels (cuda/split/, cuda/merged/, cuda/api/) and
- * the host emulation of the GPU launch sequence (tests/stages_host_emul.c).
+ * the host emulation of the GPU launch sequence (tests/c_vs_fortran/stages_host_emul.c).
  *
  * Each function mirrors the loop body of its Fortran stage one to one:
  *   bc_fill_line           boundary_conditions.f90  apply_boundary_conditions
@@ -15,7 +15,7 @@
  *                          mass_constraint.f90      mass_row_sum, add_mass_plane_sums, scale_state
  * with the same index ranges (stage_bounds), the same ghost semantics and the
  * same arithmetic, so a GPU iteration reproduces the CPU one bit for bit when
- * FMA contraction is off. tests/test_stages_c_vs_fortran.f90 runs the
+ * FMA contraction is off. tests/c_vs_fortran/test_stages_c_vs_fortran.f90 runs the
  * emulation against solver_cpu on the CPU.
  *
  * Layout (fortran/grid_layout.f90): cell (i,j,k), i in -1..ldi-2, j in
@@ -912,7 +912,7 @@ ADI_HD static inline adi_box adi_box_interior(const adi_view *v)
 /* ---- the split family's stages, solver_cpu.f90's cpu_iteration one kernel
  * per stage and direction: the one list a stage is registered in. The enum,
  * the names, the index boxes, the GPU dispatch (cuda/split/schedule.cu), the
- * host emulation (tests/stages_host_emul.c) and the timing table's families
+ * host emulation (tests/c_vs_fortran/stages_host_emul.c) and the timing table's families
  * are made from it. A new stage: a row here, its body above, and its kernel
  * and launcher in cuda/split/ (thin: the cell, then the body).
  *   X(id, name, family, box, launch, body)
