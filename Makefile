@@ -55,9 +55,14 @@ F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interfa
   multigrid_cycle multigrid_cpu field_io output_fields output_vtk output_tecplot output_profiles \
   residual_monitor convergence_rate driver_loop gpu_bridge
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
+# the host library every program shares (host/host.mk): input files opened
+# safely, the file-kind words, the host memory
+include host/host.mk
+HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
-# safe commit of output files, the case file's text check
-C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o
+# safe commit of output files, the case file's text check; the host library
+C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
+          $(HOST_LIB)
 
 # the GPU backend: the bridge API (cuda/api), the two kernel families
 # (cuda/split, cuda/merged), their internal headers (cuda/common); the
@@ -150,8 +155,14 @@ $(OBJ):
 $(OBJ)/%.o: fortran/%.f90 | $(OBJ)
 	$(FC) $(FFLAGS_USE) -J$(OBJ) -c $< -o $@
 
-$(OBJ)/%.o: fortran/%.c include/field_format.h fortran/safe_file.h | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran -c $< -o $@
+$(OBJ)/%.o: fortran/%.c include/field_format.h fortran/safe_file.h $(HOST_HDRS) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) -c $< -o $@
+
+$(OBJ)/host/%.o: host/%.c $(HOST_HDRS) | $(OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(HOST_LIB): $(patsubst host/%.c,$(OBJ)/host/%.o,$(HOST_SRCS))
+	rm -f $@ && ar rcs $@ $^
 
 $(OBJ)/bridge_stub.o: cuda/api/bridge_stub.c include/adiflow_bridge.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -255,20 +266,20 @@ mpi-test: mpi
 
 # tools (C)
 $(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortran/safe_file.c \
-  include/field_format.h fortran/safe_file.h | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran validation/compare_fields.c fortran/field_file.c fortran/safe_file.c -lm -o $@
+  include/field_format.h fortran/safe_file.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) validation/compare_fields.c fortran/field_file.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
 # fixtures of compare_fields' tolerance tests (tests/run_tests.sh)
 $(BUILD)/dump_fixtures: tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c include/field_format.h \
-  fortran/safe_file.h | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c -lm -o $@
-$(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h | $(OBJ)
-	$(CC) $(CFLAGS) $< -lm -o $@
+  fortran/safe_file.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
+$(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 # the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)
-$(BUILD)/cube_compare: validation/cube_compare.c validation/profile_io.h | $(OBJ)
-	$(CC) $(CFLAGS) $< -lm -o $@
+$(BUILD)/cube_compare: validation/cube_compare.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 # grid-convergence analysis (observed order, Richardson, GCI) of centreline profiles
-$(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h | $(OBJ)
-	$(CC) $(CFLAGS) $< -lm -o $@
+$(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 
 # unit tests (Fortran programs over the solver modules)
 $(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
