@@ -89,9 +89,14 @@ F_BLOCK   := gpu_block_bridge
 F_MODULES := $(filter-out $(F_PROGRAM) $(F_MPI) $(F_BLOCK),$(F_ALL))
 f_obj = $(if $(filter $(1),$(F_MPI)),$(OBJ)/mpi/$(1).o,$(OBJ)/$(1).o)
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
+# the host library every program shares (host/host.mk): input files opened
+# safely, the file-kind words, the host memory
+include host/host.mk
+HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
-# safe commit of output files, the case file's text check
-C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o
+# safe commit of output files, the case file's text check; the host library
+C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
+          $(HOST_LIB)
 
 # the GPU backend: the bridge API (cuda/api), the two kernel families
 # (cuda/split, cuda/merged), their internal headers (cuda/common); the
@@ -202,8 +207,14 @@ endif
 $(OBJ)/%.o: fortran/%.f90 | $(OBJ)
 	$(FC) $(FFLAGS) -J$(OBJ) -c $< -o $@
 
-$(OBJ)/%.o: fortran/%.c include/field_format.h fortran/safe_file.h | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran -c $< -o $@
+$(OBJ)/%.o: fortran/%.c include/field_format.h fortran/safe_file.h $(HOST_HDRS) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) -c $< -o $@
+
+$(OBJ)/host/%.o: host/%.c $(HOST_HDRS) | $(OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(HOST_LIB): $(patsubst host/%.c,$(OBJ)/host/%.o,$(HOST_SRCS))
+	rm -f $@ && ar rcs $@ $^
 
 $(OBJ)/bridge_stub.o: cuda/api/bridge_stub.c include/adiflow_bridge.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -268,20 +279,20 @@ mpi-test: mpi
 
 # tools (C)
 $(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortran/safe_file.c \
-  include/field_format.h fortran/safe_file.h | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran validation/compare_fields.c fortran/field_file.c fortran/safe_file.c -lm -o $@
+  include/field_format.h fortran/safe_file.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) validation/compare_fields.c fortran/field_file.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
 # fixtures of compare_fields' tolerance tests (tests/suites/run_tests.sh)
 $(BUILD)/dump_fixtures: tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c include/field_format.h \
-  fortran/safe_file.h | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c -lm -o $@
-$(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h | $(OBJ)
-	$(CC) $(CFLAGS) $< -lm -o $@
+  fortran/safe_file.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
+$(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 # the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)
-$(BUILD)/cube_compare: validation/cube_compare.c validation/profile_io.h | $(OBJ)
-	$(CC) $(CFLAGS) $< -lm -o $@
+$(BUILD)/cube_compare: validation/cube_compare.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 # grid-convergence analysis (observed order, Richardson, GCI) of centreline profiles
-$(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h | $(OBJ)
-	$(CC) $(CFLAGS) $< -lm -o $@
+$(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 
 # unit tests (Fortran programs over the solver modules)
 $(BUILD)/test_%: tests/unit/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/unit/test_util.f90 tests/unit/case_setup.f90

@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "safe_file.h"
+#include "host_file.h"
 
 enum { MAX_CASE_BYTES = 1 << 20, MAX_KEYS = 128, MAX_NAME = 64 };
 
@@ -390,37 +390,37 @@ static int scan_text(scanner *s)
 /* Reads the file at path into s->text (the caller frees it) and scans it. */
 static int load_and_scan(scanner *s)
 {
-  struct stat st;
+  adi_open_status os;
   const char *path = s->path;
   char *msg = s->msg, *text;
   size_t msglen = s->msglen;
   ssize_t got;
   int fd, e;
-  if ((e = adi_check_regular_file(path, msg, msglen)) != 0) {
+  fd = adi_open_regular(path, &os);
+  if (os.step == ADI_OPEN_STAT || os.step == ADI_OPEN_KIND) {
     char why[600];
-    snprintf(why, sizeof why, "%s", msg);
+    e = adi_open_errno(&os);
+    adi_open_message(path, &os, why, sizeof why);
     snprintf(msg, msglen, "case file %s%s", why,
              e == ENOENT ? " (give the path of a namelist file, e.g. cases/cavity_default.nml)" : "");
     return e;
   }
-  fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    e = errno;
-    snprintf(msg, msglen, "cannot open case file \"%s\": %s", path, strerror(e));
-    return e;
+  if (os.step == ADI_OPEN_OPEN) {
+    snprintf(msg, msglen, "cannot open case file \"%s\": %s", path, strerror(os.err));
+    return os.err;
   }
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_CASE_BYTES) {
-    close(fd);
+  if (fd < 0 || os.size > MAX_CASE_BYTES) {
+    if (fd >= 0) close(fd);
     snprintf(msg, msglen, "case file \"%s\" is not a regular file of at most %d bytes", path, MAX_CASE_BYTES);
     return EINVAL;
   }
-  text = malloc((size_t)st.st_size + 1);
+  text = malloc((size_t)os.size + 1);
   if (!text) {
     close(fd);
     snprintf(msg, msglen, "out of memory reading \"%s\"", path);
     return ENOMEM;
   }
-  got = read(fd, text, (size_t)st.st_size);
+  got = read(fd, text, (size_t)os.size);
   close(fd);
   if (got < 0) {
     e = errno;

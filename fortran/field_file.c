@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host_file.h"
 #include "safe_file.h"
 
 enum { CHUNK_BYTES = 1 << 20 };   /* a multiple of 8: a chunk starts at a value */
@@ -279,37 +280,19 @@ int adi_dump_open_header(adi_dump_reader *r, const char *path, int flags, const 
 {
   unsigned char hb[ADI_DUMP_HEADER_BYTES];
   raw_extra x;
-  struct stat st;
-  int fd, e;
+  adi_open_status os;
 
   memset(r, 0, sizeof *r);
-  if ((e = adi_check_regular_file(path, msg, msglen)) != 0) return e;
+  r->f = adi_fopen_regular(path, &os);
+  if (!r->f) {
+    adi_open_message(path, &os, msg, msglen);
+    return adi_open_errno(&os);
+  }
   r->path = concat(path, "");
   if (!r->path) {
     snprintf(msg, msglen, "out of memory reading \"%s\"", path);
+    adi_dump_close(r);
     return ENOMEM;
-  }
-  /* O_NONBLOCK: a FIFO swapped in after the check must not block the open */
-  fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    e = errno;
-    snprintf(msg, msglen, "cannot open \"%s\": %s", path, strerror(e));
-    adi_dump_close(r);
-    return e;
-  }
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    snprintf(msg, msglen, "\"%s\" is not a regular file", path);
-    adi_dump_close(r);
-    return EINVAL;
-  }
-  r->f = fdopen(fd, "rb");
-  if (!r->f) {
-    e = errno;
-    close(fd);
-    snprintf(msg, msglen, "cannot open \"%s\": %s", path, strerror(e));
-    adi_dump_close(r);
-    return e;
   }
   if (fread(hb, 1, ADI_DUMP_OLD_HEADER_BYTES, r->f) != ADI_DUMP_OLD_HEADER_BYTES) {
     snprintf(msg, msglen, "\"%s\" is shorter than the 80-byte header: not an adiflow dump, or truncated", path);
@@ -351,11 +334,11 @@ int adi_dump_open_header(adi_dump_reader *r, const char *path, int flags, const 
   r->ncell = (size_t)r->h.ni * (size_t)r->h.nj * (size_t)r->h.nk;
   /* at most 65536^3 * 5 * 8 bytes, well inside 64 bits */
   r->size = (uint64_t)r->header_bytes + (uint64_t)r->h.nvar * (uint64_t)r->ncell * 8u + 8u;
-  if ((uint64_t)st.st_size != r->size) {
+  if ((uint64_t)os.size != r->size) {
     snprintf(msg, msglen,
              "\"%s\" holds %lld bytes, but its header (grid %d x %d x %d) means %llu bytes: the file is %s", path,
-             (long long)st.st_size, (int)r->h.ni, (int)r->h.nj, (int)r->h.nk, (unsigned long long)r->size,
-             (uint64_t)st.st_size < r->size ? "truncated" : "damaged");
+             os.size, (int)r->h.ni, (int)r->h.nj, (int)r->h.nk, (unsigned long long)r->size,
+             (uint64_t)os.size < r->size ? "truncated" : "damaged");
     goto bad;
   }
   if (check_place(path, &r->h, msg, msglen) != 0) goto bad;

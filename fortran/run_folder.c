@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host_file.h"
 #include "safe_file.h"
 
 static const char LOCK_NAME[] = ".adiflow.lock";

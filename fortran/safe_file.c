@@ -11,31 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *adi_file_kind(unsigned mode)
-{
-  return S_ISREG(mode)    ? "a regular file"
-         : S_ISDIR(mode)  ? "a directory"
-         : S_ISFIFO(mode) ? "a FIFO (named pipe)"
-         : S_ISCHR(mode)  ? "a character device"
-         : S_ISBLK(mode)  ? "a block device"
-         : S_ISSOCK(mode) ? "a socket"
-         : S_ISLNK(mode)  ? "a symbolic link"
-                          : "a special file";
-}
-
-int adi_check_regular_file(const char *path, char *msg, size_t msglen)
-{
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    int e = errno;
-    snprintf(msg, msglen, "\"%s\" %s", path, e == ENOENT ? "does not exist" : strerror(e));
-    return e;
-  }
-  if (S_ISREG(st.st_mode)) return 0;
-  snprintf(msg, msglen, "\"%s\" is %s, not a regular file", path, adi_file_kind(st.st_mode));
-  return EINVAL;
-}
-
 /* The folder part of path ("." when there is none), for its fsync. */
 static void folder_of(const char *path, char *dir, size_t len)
 {

@@ -1,18 +1,11 @@
-/* File-system steps that must not lose data: a regular-file check that never
- * blocks on a FIFO, and the commit of a finished temporary file over its final
- * name (fortran/safe_file.c). */
+/* File-system steps of the solver's outputs that must not lose data: the
+ * commit of a finished temporary file over its final name, stale links and
+ * old restart sets removed (fortran/safe_file.c). Opening an input file and
+ * the file-kind words are the host library's (host/host_file.h). */
 #ifndef ADIFLOW_SAFE_FILE_H
 #define ADIFLOW_SAFE_FILE_H
 
 #include <stddef.h>
-
-/* "a directory", "a FIFO (named pipe)", "a character device", ... for an
- * st_mode: the one wording of every message about a file of the wrong kind. */
-const char *adi_file_kind(unsigned mode);
-
-/* 0 if path names a regular file; otherwise an errno-like code and a reason
- * in msg ("does not exist", "is a directory", "is a FIFO", ...). */
-int adi_check_regular_file(const char *path, char *msg, size_t msglen);
 
 /* Check that tmp is a regular file of exactly expected bytes (expected < 0:
  * any size), fsync it, rename it over final, fsync the folder. 0 or errno,

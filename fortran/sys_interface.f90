@@ -1,4 +1,5 @@
-!> Fortran side of fortran/sys_support.c.
+!> Fortran side of the system services in C: fortran/sys_support.c, run_folder.c,
+!> safe_file.c and the host library (host/: the regular-file check, the host memory).
 module sys_interface
   use, intrinsic :: iso_c_binding
   implicit none

@@ -1,11 +1,11 @@
 /* System services the Fortran drivers need and standard Fortran lacks: an
  * interrupt flag set by SIGINT/SIGTERM/SIGHUP (and SIGPIPE kept from ending
- * a run), OpenMP's wait policy, the memory a run may use, the run folder's
- * creation (without a shell; fortran/run_folder.c checks and locks it), the
- * residual plot (gnuplot run without a shell, the case's text passed as
- * data), and the snapshots an earlier run left in the run folder (for the
- * .pvd collection of a restarted run). Called through
- * fortran/sys_interface.f90. */
+ * a run), OpenMP's wait policy, the run folder's creation (without a shell;
+ * fortran/run_folder.c checks and locks it), the residual plot (gnuplot run
+ * without a shell, the case's text passed as data), and the snapshots an
+ * earlier run left in the run folder (for the .pvd collection of a restarted
+ * run). Called through fortran/sys_interface.f90; the memory a run may use
+ * is the host library's (host/host_memory.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <dirent.h>
@@ -13,12 +13,10 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -120,40 +118,6 @@ void adi_signal_name(int sig, char *buf, size_t len)
 int adi_interrupt_requested(void)
 {
   return (int)interrupt_flag;
-}
-
-/* "KEY: N kB" from a /proc file in bytes, or -1. */
-static long long proc_kb(const char *file, const char *key)
-{
-  FILE *f = fopen(file, "r");
-  char line[256];
-  long long kb = -1;
-  size_t n = strlen(key);
-  if (!f) return -1;
-  while (fgets(line, sizeof line, f)) {
-    if (strncmp(line, key, n) == 0 && line[n] == ':' && sscanf(line + n + 1, "%lld", &kb) == 1) break;
-  }
-  fclose(f);
-  return kb < 0 ? -1 : kb * 1024;
-}
-
-/* The bytes this process may still allocate: MemAvailable, lowered by an
- * address-space or data-size limit (ulimit -v / -d) less what the process
- * already uses; -1 when unknown. */
-int64_t adi_host_memory_available(void)
-{
-  long long avail = proc_kb("/proc/meminfo", "MemAvailable");
-  static const struct { int res; const char *used; } limits[2] = {{RLIMIT_AS, "VmSize"}, {RLIMIT_DATA, "VmData"}};
-  for (int i = 0; i < 2; ++i) {
-    struct rlimit rl;
-    if (getrlimit(limits[i].res, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-      long long used = proc_kb("/proc/self/status", limits[i].used);
-      long long left = (long long)rl.rlim_cur - (used > 0 ? used : 0);
-      if (left < 0) left = 0;
-      if (avail < 0 || left < avail) avail = left;
-    }
-  }
-  return avail;
 }
 
 /* mkdir -p without a shell: each component of path in turn. 0 or errno,

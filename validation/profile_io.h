@@ -2,10 +2,10 @@
  * centreline_v.csv, or a reference table), shared by build/ghia_compare and
  * build/gridstudy so that both refuse the same damaged inputs with the same
  * messages: a file that is missing, unreadable, not a regular file (a
- * directory or a FIFO is refused without opening it for a blocking read), or
- * damaged (a line that is not two finite numbers, a line longer than MAXLINE,
- * positions not increasing, fewer than 2 points); the message names the file
- * and the line. '#' lines and blank lines are skipped, and one header line
+ * directory or a FIFO is refused without opening it for a blocking read, by
+ * the host library: host/host_file.h), or damaged (a line that is not two
+ * finite numbers, a line longer than MAXLINE, positions not increasing,
+ * fewer than 2 points); the message names the file and the line. '#' lines and blank lines are skipped, and one header line
  * (e.g. "y,u") before the first point.
  *
  * Also the two operations the tools share on a profile: linear interpolation
@@ -21,13 +21,12 @@
 #endif
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "host_file.h"
 
 #define MAXPTS 8192
 #define MAXLINE 4096
@@ -37,39 +36,22 @@ typedef struct {
   double x[MAXPTS], y[MAXPTS];
 } profile;
 
-/* Opens PATH for reading only if it is a regular file: stat first (a clear
- * message for a missing file, a directory, a FIFO), then open without
- * blocking (a FIFO swapped in after the stat cannot hang us) and check the
- * opened file again with fstat. */
+/* Opens PATH for reading only if it is a regular file, never blocking on a
+ * FIFO (the host library's adi_fopen_regular, host/host_file.h), with the
+ * tools' own messages. */
 static FILE *open_regular(const char *path)
 {
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    fprintf(stderr, PROFILE_IO_PROG ": cannot open %s: %s\n", path, strerror(errno));
-    return NULL;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    fprintf(stderr, PROFILE_IO_PROG ": %s is not a regular file (%s)\n", path,
-            S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
-    return NULL;
-  }
-  int fd = open(path, O_RDONLY | O_NONBLOCK);
-  if (fd < 0) {
-    fprintf(stderr, PROFILE_IO_PROG ": cannot open %s: %s\n", path, strerror(errno));
-    return NULL;
-  }
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    fprintf(stderr, PROFILE_IO_PROG ": %s is not a regular file\n", path);
-    close(fd);
-    return NULL;
-  }
-  int fl = fcntl(fd, F_GETFL);
-  if (fl >= 0)
-    (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-  FILE *f = fdopen(fd, "r");
-  if (!f) {
-    fprintf(stderr, PROFILE_IO_PROG ": cannot read %s: %s\n", path, strerror(errno));
-    close(fd);
+  adi_open_status st;
+  FILE *f = adi_fopen_regular(path, &st);
+  switch (st.step) {
+  case ADI_OPEN_OK: break;
+  case ADI_OPEN_STAT:
+  case ADI_OPEN_OPEN: fprintf(stderr, PROFILE_IO_PROG ": cannot open %s: %s\n", path, strerror(st.err)); break;
+  case ADI_OPEN_KIND:
+    fprintf(stderr, PROFILE_IO_PROG ": %s is not a regular file (%s)\n", path, adi_file_kind(st.mode));
+    break;
+  case ADI_OPEN_CHANGED: fprintf(stderr, PROFILE_IO_PROG ": %s is not a regular file\n", path); break;
+  case ADI_OPEN_STREAM: fprintf(stderr, PROFILE_IO_PROG ": cannot read %s: %s\n", path, strerror(st.err)); break;
   }
   return f;
 }

@@ -1,5 +1,7 @@
-/* guard.c - see guard.h: host-memory pre-check, safe input and output files.
- * POSIX calls only; nothing here runs a shell. */
+/* guard.c - see guard.h: host-memory pre-check, safe input and output files,
+ * in the modules' words over the host library (host/: the opening of an
+ * input file, the file-kind words, the host memory). POSIX calls only;
+ * nothing here runs a shell. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -7,10 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "guard.h"
+#include "host_file.h"
+#include "host_memory.h"
 
 /* a path as it may appear in a message (hostile paths can be kilobytes long) */
 static const char *shown(const char *p, char *buf, size_t n)
@@ -41,41 +44,19 @@ const char *guard_size_str(double b, char *buf, size_t n)
     return buf;
 }
 
-/* "FIELD:   1234 kB" of a /proc file, in bytes; -1 if absent */
-static double proc_kb(const char *file, const char *field)
-{
-    FILE *f = fopen(file, "r");
-    if (!f) return -1;
-    char line[256]; size_t L = strlen(field); double v = -1;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, field, L) && line[L] == ':') { v = strtod(line + L + 1, NULL) * 1024.0; break; }
-    fclose(f);
-    return v;
-}
-
-/* room under a soft rlimit, given what this process already uses (a /proc/self/status field) */
-static double rlimit_room(int res, const char *used_field, double *limit)
-{
-    struct rlimit rl;
-    if (getrlimit(res, &rl) || rl.rlim_cur == RLIM_INFINITY) return -1;
-    double used = proc_kb("/proc/self/status", used_field);
-    *limit = (double)rl.rlim_cur;
-    double room = *limit - (used > 0 ? used : 0);
-    return room > 0 ? room : 0;
-}
-
 double guard_host_avail(char *why, size_t n)
 {
-    double best = proc_kb("/proc/meminfo", "MemAvailable"), lim = 0;
+    adi_host_memory_room room = adi_host_memory();
     char b[32];
-    if (best >= 0) snprintf(why, n, "MemAvailable in /proc/meminfo");
-    double as = rlimit_room(RLIMIT_AS, "VmSize", &lim);
-    if (as >= 0 && (best < 0 || as < best)) {
-        best = as; snprintf(why, n, "address-space limit RLIMIT_AS of %s, ulimit -v", guard_size_str(lim, b, sizeof b)); }
-    double ds = rlimit_room(RLIMIT_DATA, "VmData", &lim);
-    if (ds >= 0 && (best < 0 || ds < best)) {
-        best = ds; snprintf(why, n, "data-segment limit RLIMIT_DATA of %s, ulimit -d", guard_size_str(lim, b, sizeof b)); }
-    return best;
+    switch (room.bound) {
+    case ADI_MEM_UNKNOWN: break;
+    case ADI_MEM_AVAILABLE: snprintf(why, n, "MemAvailable in /proc/meminfo"); break;
+    case ADI_MEM_RLIMIT_AS:
+        snprintf(why, n, "address-space limit RLIMIT_AS of %s, ulimit -v", guard_size_str((double)room.limit, b, sizeof b)); break;
+    case ADI_MEM_RLIMIT_DATA:
+        snprintf(why, n, "data-segment limit RLIMIT_DATA of %s, ulimit -d", guard_size_str((double)room.limit, b, sizeof b)); break;
+    }
+    return (double)room.bytes;
 }
 
 int guard_host_check(double need, const char *what, char *err, size_t n)
@@ -96,36 +77,19 @@ int guard_host_check(double need, const char *what, char *err, size_t n)
 
 /* ---- input files ---- */
 
-static const char *kind_of(mode_t m)
-{
-    if (S_ISDIR(m)) return "a directory";
-    if (S_ISFIFO(m)) return "a FIFO (named pipe)";
-    if (S_ISCHR(m)) return "a character device";
-    if (S_ISBLK(m)) return "a block device";
-    if (S_ISSOCK(m)) return "a socket";
-    return "not a plain file";
-}
-
 FILE *guard_open_regular(const char *path, const char *what, long long *size, char *err, size_t n)
 {
     char b[300]; const char *sp = shown(path, b, sizeof b);
-    struct stat st;
+    adi_open_status st;
     if (!*path) { snprintf(err, n, "%s name is empty", what); return NULL; }
-    /* stat first: opening a FIFO for reading would block until a writer appears */
-    if (stat(path, &st)) { snprintf(err, n, "cannot open %s '%s': %s", what, sp, strerror(errno)); return NULL; }
-    if (!S_ISREG(st.st_mode)) { snprintf(err, n, "%s '%s' is not a regular file (it is %s)", what, sp, kind_of(st.st_mode)); return NULL; }
-    /* O_NONBLOCK: the path may have been replaced by a FIFO since the stat */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) { snprintf(err, n, "cannot open %s '%s': %s", what, sp, strerror(errno)); return NULL; }
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        snprintf(err, n, "%s '%s' is not a regular file (it changed while being opened)", what, sp);
-        close(fd); return NULL;
+    FILE *f = adi_fopen_regular(path, &st);
+    switch (st.step) {
+    case ADI_OPEN_OK: *size = st.size; break;
+    case ADI_OPEN_KIND: snprintf(err, n, "%s '%s' is not a regular file (it is %s)", what, sp, adi_file_kind(st.mode)); break;
+    case ADI_OPEN_CHANGED: snprintf(err, n, "%s '%s' is not a regular file (it changed while being opened)", what, sp); break;
+    case ADI_OPEN_STAT: case ADI_OPEN_OPEN: case ADI_OPEN_STREAM:
+        snprintf(err, n, "cannot open %s '%s': %s", what, sp, strerror(st.err)); break;
     }
-    int fl = fcntl(fd, F_GETFL);
-    if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "rb");
-    if (!f) { snprintf(err, n, "cannot open %s '%s': %s", what, sp, strerror(errno)); close(fd); return NULL; }
-    *size = (long long)st.st_size;
     return f;
 }
 

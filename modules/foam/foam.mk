@@ -28,6 +28,7 @@ FOAM_CXXFLAGS ?= -std=c++11 -m64 -pthread -O3 -fPIC -ftemplate-depth-100 -ffp-co
 FOAM_CFLAGS ?= -std=c11 -D_GNU_SOURCE -O3 -fPIC -ffp-contract=off -Wall -Wextra
 FOAM_INC    := -I$(FOAM_SRC) -I$(FOAM_LNINC)
 FOAM_HDRS   := $(FOAM_SRC)/afp.h
+FOAM_GPU_HDRS := $(FOAM_SRC)/afp_gpu.h $(FOAM_SRC)/afp_gpu_check.h $(FOAM_SRC)/afp_gpu_tree.cuh
 FOAM_OBJ    := $(FOAM_BUILD)/obj
 FOAM_OBJS   := $(FOAM_OBJ)/adiflowPCG.o $(FOAM_OBJ)/adiflowTimed.o $(FOAM_OBJ)/afp_cpu.o $(FOAM_OBJ)/afp_common.o
 
@@ -40,7 +41,7 @@ FOAM_NVFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -gencode arch
 ifneq ($(FOAM_NVCC),)
 FOAM_MPI_INC  := $(shell mpicc --showme:incdirs 2>/dev/null | sed 's/^/-I/; s/ / -I/g')
 FOAM_MPI_LIBS := $(shell mpicc --showme:link 2>/dev/null)
-FOAM_OBJS   += $(FOAM_OBJ)/afp_gpu.o
+FOAM_OBJS   += $(patsubst %,$(FOAM_OBJ)/afp_gpu_%.o,device matrix exchange sums pcg)
 FOAM_LIBS   := -L$(FOAM_CUDA_HOME)/lib64 -L$(FOAM_CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static $(FOAM_MPI_LIBS) -ldl -lrt -lpthread
 else
 FOAM_OBJS   += $(FOAM_OBJ)/afp_gpu_stub.o
@@ -71,7 +72,8 @@ $(FOAM_OBJ)/adiflowTimed.o: $(FOAM_SRC)/adiflowTimed.C $(FOAM_HDRS) $(FOAM_LNINC
 	$(FOAM_CXX) $(FOAM_CXXFLAGS) $(FOAM_DEFS) $(FOAM_INC) -c -o $@ $<
 $(FOAM_OBJ)/%.o: $(FOAM_SRC)/%.c $(FOAM_HDRS) | $(FOAM_OBJ)/.dir
 	$(FOAM_CC) $(FOAM_CFLAGS) -I$(FOAM_SRC) -c -o $@ $<
-$(FOAM_OBJ)/afp_gpu.o: $(FOAM_SRC)/afp_gpu.cu $(FOAM_HDRS) | $(FOAM_OBJ)/.dir
+# the GPU path, one file per job (src/afp_gpu.h lists them)
+$(FOAM_OBJ)/afp_gpu_%.o: $(FOAM_SRC)/afp_gpu_%.cu $(FOAM_HDRS) $(FOAM_GPU_HDRS) | $(FOAM_OBJ)/.dir
 	$(FOAM_NVCC) $(FOAM_NVFLAGS) -I$(FOAM_SRC) $(FOAM_MPI_INC) -c -o $@ $<
 
 $(FOAM_LIB): $(FOAM_OBJS)

@@ -50,6 +50,13 @@ namespace
 
     bool reportedBackend = false;
     bool reportedGpu = false;
+
+    // The GPU path's state (afp.h): made at the first GPU solve and kept for
+    // the life of the process, so that each field's matrix stays on the
+    // device between solves. Not destroyed at exit: that would run after
+    // OpenFOAM has finalised MPI, perhaps after the CUDA runtime's own
+    // teardown; the end of the process frees the device.
+    afp_gpu* gpuState = nullptr;
 }
 
 
@@ -340,7 +347,11 @@ Foam::solverPerformance Foam::adiflowPCG::solve
     int rc = 0;
     if (useGpu)
     {
-        rc = afp_gpu_solve(&sys, &ctl, fieldName_.c_str(), psi.data(), source.cdata(), &res);
+        if (!gpuState) gpuState = afp_gpu_create();
+        rc = afp_gpu_solve
+        (
+            gpuState, &sys, &ctl, fieldName_.c_str(), psi.data(), source.cdata(), &res
+        );
     }
     else
     {

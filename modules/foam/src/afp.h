@@ -1,6 +1,6 @@
 /* afp.h - the C interface between the OpenFOAM plugin class (adiflowPCG.C,
  * C++) and the solver cores: the CPU path (afp_cpu.c, C11) and the GPU path
- * (afp_gpu.cu, CUDA C; afp_gpu_stub.c when built without nvcc).
+ * (afp_gpu_*.cu, CUDA C; afp_gpu_stub.c when built without nvcc).
  *
  * The matrix arrives in OpenFOAM's LDU form: diagonal, upper (and lower)
  * coefficients per internal face, the face's owner (lower address, the lower
@@ -109,14 +109,22 @@ int afp_cpu_solve(const afp_system *sys, const afp_controls *ctl, const afp_cpu_
 /* the local LDU product y = D x + L x + U x (OpenFOAM's Amul, no interfaces) */
 void afp_ldu_amul(const afp_system *sys, const double *x, double *y);
 
-/* ---- GPU path (afp_gpu.cu, or afp_gpu_stub.c) -------------------------- */
+/* ---- GPU path (afp_gpu_*.cu, or afp_gpu_stub.c) ------------------------ */
 int afp_gpu_built(void);                         /* 1 when compiled with CUDA */
 /* number of usable CUDA devices (0: none; the reason in afp_error()) */
 int afp_gpu_count(void);
-int afp_gpu_solve(const afp_system *sys, const afp_controls *ctl, const char *field,
+/* The GPU path's state: the device, its streams and scratch, the MPI
+ * communicator, the interface exchange in use, and the device matrices kept
+ * between solves (one per field). The plugin creates one and passes it to
+ * every solve; nothing touches a device or MPI before the first solve.
+ * NULL when out of host memory (afp_gpu_solve then says so). */
+typedef struct afp_gpu afp_gpu;
+afp_gpu *afp_gpu_create(void);
+/* frees the device matrices, streams and scratch, and the communicator
+ * while MPI is still running; NULL is allowed */
+void afp_gpu_destroy(afp_gpu *g);
+int afp_gpu_solve(afp_gpu *g, const afp_system *sys, const afp_controls *ctl, const char *field,
                   double *psi, const double *source, afp_result *res);
-/* free every device matrix kept between calls (at library unload) */
-void afp_gpu_release(void);
 
 /* ---- shared ------------------------------------------------------------ */
 const char *afp_error(void);                     /* message of the last failure */
