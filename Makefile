@@ -53,11 +53,12 @@ F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interfa
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
   multigrid_cycle multigrid_cpu field_io output_fields output_vtk output_tecplot output_profiles \
-  residual_monitor convergence_rate driver_loop gpu_bridge
+  residual_monitor convergence_rate driver_loop gpu_bridge grid_checks grid_file
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check
-C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o
+C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
+  $(OBJ)/plot3d_file.o
 
 # the GPU backend: the bridge API (cuda/api), the two kernel families
 # (cuda/split, cuda/merged), their internal headers (cuda/common); the
@@ -116,12 +117,13 @@ LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)
 # marks a strict build for validation/gpu_test.sh.
 CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
 
-TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy $(BUILD)/cube_compare
+TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy $(BUILD)/cube_compare \
+         $(BUILD)/make_grid $(BUILD)/grid_check
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
-         $(BUILD)/test_convergence_rate \
+         $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d \
          $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
@@ -198,6 +200,9 @@ $(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_int
 $(OBJ)/convergence_rate.o: $(OBJ)/case_config.o
 $(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o $(OBJ)/convergence_rate.o
 $(OBJ)/adiflow.o: $(F_OBJS)
+$(OBJ)/grid_checks.o: $(OBJ)/metrics.o
+$(OBJ)/grid_file.o: $(OBJ)/grid_checks.o $(OBJ)/grid_generation.o
+$(OBJ)/plot3d_file.o: fortran/plot3d_file.h
 
 # the backend's stamp: switching GPU_BACKEND relinks even when the other
 # backend's objects are older than the executable
@@ -261,6 +266,14 @@ $(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortra
 $(BUILD)/dump_fixtures: tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c include/field_format.h \
   fortran/safe_file.h | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran tests/dump_fixtures.c fortran/field_file.c fortran/safe_file.c -lm -o $@
+# Plot3D grids of the validation cases and the reader's test files
+$(BUILD)/make_grid: validation/make_grid.c validation/plot3d_write.c validation/plot3d_write.h fortran/safe_file.c \
+  fortran/safe_file.h | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran validation/make_grid.c validation/plot3d_write.c fortran/safe_file.c -lm -o $@
+# a Plot3D grid read and checked as a run reads it (fortran/grid_file.f90)
+$(BUILD)/grid_check: fortran/grid_check.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
+	@mkdir -p $(BUILD)/testmod/grid_check
+	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/grid_check -I$(OBJ) $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h | $(OBJ)
 	$(CC) $(CFLAGS) $< -lm -o $@
 # the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)
