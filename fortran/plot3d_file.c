@@ -496,6 +496,20 @@ static int raw_readings(const source *s, reading *out, int max, reading *near)
   return found_n;
 }
 
+/* The first and last IBLANK flag are small integers (block numbers at most). */
+static int iblank_plausible(const source *s, const reading *r)
+{
+  int64_t nn = r->n[0] * r->n[1] * r->n[2];
+  unsigned char b[4];
+  for (int end = 0; end <= 1; ++end) {
+    int64_t off = r->header_bytes + r->dims * nn * r->p + (end ? nn - 1 : 0) * 4, v;
+    if (read_at(s, b, 4, off) != 0) return 0;
+    v = load_int(b, 4, r->big);
+    if (v < -MAX_BLOCKS || v > MAX_BLOCKS) return 0;
+  }
+  return 1;
+}
+
 /* The first and last value of each coordinate (and IBLANK) are numbers a
  * grid can have: what tells two readings of the same length apart. */
 static int reading_plausible(const source *s, const reading *r)
@@ -510,15 +524,7 @@ static int reading_plausible(const source *s, const reading *r)
       v = load_real(b, r->p, r->big);
       if (!isfinite(v) || fabs(v) > COORD_LIMIT) return 0;
     }
-  if (r->ib) {
-    for (int end = 0; end <= 1; ++end) {
-      int64_t off = r->header_bytes + r->dims * nn * r->p + (end ? nn - 1 : 0) * 4, v;
-      if (read_at(s, b, 4, off) != 0) return 0;
-      v = load_int(b, 4, r->big);
-      if (v < -MAX_BLOCKS || v > MAX_BLOCKS) return 0;
-    }
-  }
-  return 1;
+  return !r->ib || iblank_plausible(s, r);
 }
 
 static void reading_text(const reading *r, char *buf, size_t len)
@@ -819,6 +825,14 @@ static int probe(source *s, found *f)
     }
 
   ncand = raw_readings(s, cand, 16, &near);
+  {
+    /* a reading with IBLANK whose flags are not small integers is none:
+     * the sizes of a damaged header can give the file's length that way */
+    int keep = 0;
+    for (int q = 0; q < ncand; ++q)
+      if (!cand[q].ib || iblank_plausible(s, &cand[q])) cand[keep++] = cand[q];
+    ncand = keep;
+  }
   if (ncand > 1) {
     int keep = 0;
     for (int q = 0; q < ncand; ++q)
