@@ -83,7 +83,7 @@ endif
 # F_MPI use MPI: $(MPIFC) compiles them into $(OBJ)/mpi. They and the
 # multi-GPU block bridge (F_BLOCK) go into build/adiflow_mpi only.
 F_ALL     := $(basename $(notdir $(wildcard fortran/*.f90)))
-F_PROGRAM := adiflow
+F_PROGRAM := adiflow grid_check
 F_MPI     := mpi_decomp mpi_settings adiflow_mpi
 F_BLOCK   := gpu_block_bridge
 F_MODULES := $(filter-out $(F_PROGRAM) $(F_MPI) $(F_BLOCK),$(F_ALL))
@@ -96,7 +96,7 @@ HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check; the host library
 C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
-          $(HOST_LIB)
+          $(OBJ)/plot3d_file.o $(HOST_LIB)
 
 # the GPU backend: the bridge API (cuda/api), the two kernel families
 # (cuda/split, cuda/merged), their internal headers (cuda/common); the
@@ -155,12 +155,13 @@ LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)
 # marks a strict build for validation/gpu_test.sh.
 CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
 
-TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy $(BUILD)/cube_compare
+TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy $(BUILD)/cube_compare \
+         $(BUILD)/make_grid $(BUILD)/grid_check
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
-         $(BUILD)/test_convergence_rate \
+         $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d \
          $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
@@ -229,6 +230,8 @@ $(OBJ)/cuda/%.o: cuda/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
+$(OBJ)/plot3d_file.o: fortran/plot3d_file.h
+
 # the backend's stamp: switching GPU_BACKEND relinks even when the other
 # backend's objects are older than the executable
 $(OBJ)/.backend-$(if $(GPU_LIBS),gpu,none): | $(OBJ)
@@ -285,6 +288,14 @@ $(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortra
 $(BUILD)/dump_fixtures: tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c include/field_format.h \
   fortran/safe_file.h $(HOST_LIB) | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
+# Plot3D grids of the validation cases and the reader's test files
+$(BUILD)/make_grid: validation/make_grid.c validation/plot3d_write.c validation/plot3d_write.h fortran/safe_file.c \
+  fortran/safe_file.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) validation/make_grid.c validation/plot3d_write.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
+# a Plot3D grid read and checked as a run reads it (fortran/grid_file.f90)
+$(BUILD)/grid_check: fortran/grid_check.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
+	@mkdir -p $(BUILD)/testmod/grid_check
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/grid_check -I$(OBJ) $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
 	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 # the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)
@@ -348,7 +359,7 @@ run: all
 	@BUILD=$(BUILD) bash validation/ghia_run.sh runs/cavity_default 100
 
 test: all $(TESTS)
-	$(call install_if_missing,test,$(call missing_cmds,$(DEPS_MPI)) $(missing_py_vtk))
+	$(call install_if_missing,test,$(call missing_cmds,$(DEPS_MPI) cgns_to_plot3d) $(missing_py_vtk))
 	@bash tests/run_all.sh
 
 validate: all

@@ -15,7 +15,7 @@ module metrics
   use omp_policy, only: team_for
   implicit none
   private
-  public :: compute_metrics
+  public :: compute_metrics, cell_volume, face_vector
 
 contains
 
@@ -56,19 +56,39 @@ contains
     end select
   end function face_centre
 
+  !> Volume of cell (i,j,k) by the divergence theorem over its six faces
+  !> (x . n summed over the faces, over 3): the one formula of the solver's
+  !> volumes and of the grid checks (fortran/grid_checks.f90). Negative for a
+  !> cell whose i, j, k directions form a left-handed system.
+  pure function cell_volume(xn, i, j, k) result(v)
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:)
+    integer, intent(in) :: i, j, k
+    real(rk) :: v, slo(3), shi(3)
+    integer :: d, e(3)
+    v = 0.0_rk
+    do d = 1, 3
+      e = 0
+      e(d) = 1
+      slo = face_vector(xn, d, i, j, k)
+      shi = face_vector(xn, d, i + e(1), j + e(2), k + e(3))
+      v = v + dot_product(face_centre(xn, d, i + e(1), j + e(2), k + e(3)), shi) &
+            - dot_product(face_centre(xn, d, i, j, k), slo)
+    end do
+    v = v/3.0_rk
+  end function cell_volume
+
   subroutine compute_metrics(lay, xn, sf, sc, vol, xc)
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:)
     real(rk), intent(out) :: sf(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:)
     real(rk), intent(out) :: vol(-1:,-1:,-1:), xc(-1:,-1:,-1:,:)
     integer :: i, j, k, d, e(3)
-    real(rk) :: slo(3), shi(3), v
+    real(rk) :: slo(3), shi(3)
     sf = 0.0_rk; sc = 0.0_rk; vol = 0.0_rk; xc = 0.0_rk
-    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, d, e, slo, shi, v)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, d, e, slo, shi)
     do k = -1, lay%nk + 2
       do j = -1, lay%nj + 2
         do i = -1, lay%ni + 2
-          v = 0.0_rk
           do d = 1, 3
             e = 0
             e(d) = 1
@@ -76,10 +96,8 @@ contains
             shi = face_vector(xn, d, i + e(1), j + e(2), k + e(3))
             sf(i, j, k, 3*d-2:3*d) = slo
             sc(i, j, k, 3*d-2:3*d) = 0.5_rk*(slo + shi)
-            v = v + dot_product(face_centre(xn, d, i + e(1), j + e(2), k + e(3)), shi) &
-                  - dot_product(face_centre(xn, d, i, j, k), slo)
           end do
-          vol(i, j, k) = v/3.0_rk
+          vol(i, j, k) = cell_volume(xn, i, j, k)
           xc(i, j, k, :) = 0.125_rk*(xn(:, i-1, j-1, k-1) + xn(:, i, j-1, k-1) + xn(:, i-1, j, k-1) &
             + xn(:, i, j, k-1) + xn(:, i-1, j-1, k) + xn(:, i, j-1, k) + xn(:, i-1, j, k) + xn(:, i, j, k))
         end do

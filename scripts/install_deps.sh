@@ -4,8 +4,10 @@
 # finds one of the commands it needs missing, with that target's set: base
 # (gfortran, gcc, make, gnuplot-nox) for make, make run and make validate;
 # mpi (OpenMPI) for make mpi; test (OpenMPI, and python3-vtk9 with numpy for
-# tests/suites/check_outputs_vtk.py, which reads the outputs as ParaView does) for
-# make test; hip for make hip. Safe to run
+# tests/suites/check_outputs_vtk.py, which reads the outputs as ParaView does; and
+# cgns-convert, whose plot3d_to_cgns / cgns_to_plot3d write the Plot3D files
+# of other programs that tests/unit/test_plot3d.f90 reads) for make test; hip for
+# make hip. Safe to run
 # again. Usage: scripts/install_deps.sh [base|mpi|test|hip|foam|all]
 # foam: OpenFOAM v1912 and its headers for make foam (modules/foam/scripts/install_foam.sh).
 set -euo pipefail
@@ -14,7 +16,7 @@ what="${1:-base}"
 
 need=()      # without these the target cannot build or run
 optional=()  # gnuplot: only the residual plot needs it; a run without it says "plot skipped"
-test_only=() # python3-vtk9, numpy: without them the VTK reader checks of make test are skipped with a note
+test_only=() # python3-vtk9, numpy, cgns-convert: without them the VTK reader checks and the CGNS round trips of make test are skipped with a note
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 # Debian's vtk module is for its own /usr/bin/python3 (a python3 earlier in PATH may not see it)
 have_py_vtk() { for py in python3 /usr/bin/python3; do "$py" -c 'import vtkmodules.vtkIOXML, numpy' 2>/dev/null && return 0; done; return 1; }
@@ -30,6 +32,7 @@ case "$what" in
     ;;&
   test|all)
     have_py_vtk || test_only+=(python3-vtk9 python3-numpy)
+    have_cmd cgns_to_plot3d || test_only+=(cgns-convert)
     ;;&
   hip|all)
     have_cmd hipcc || need+=(hipcc libamdhip64-dev)
@@ -41,7 +44,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
   if have_cmd sudo && sudo -n true 2>/dev/null; then SUDO="sudo"; else
     [ ${#optional[@]} -gt 0 ] && echo "install_deps: note: ${optional[*]} not installed (optional: no residual plot)" >&2
-    [ ${#test_only[@]} -gt 0 ] && echo "install_deps: note: ${test_only[*]} not installed (the VTK reader checks of make test are skipped)" >&2
+    [ ${#test_only[@]} -gt 0 ] && echo "install_deps: note: ${test_only[*]} not installed (the VTK reader checks or CGNS round trips of make test are skipped)" >&2
     [ ${#need[@]} -eq 0 ] && exit 0
     echo "install_deps: error: ${need[*]} missing, and installing needs root: run  sudo apt-get install ${need[*]}" >&2
     exit 1
@@ -54,7 +57,7 @@ if [ ${#optional[@]} -gt 0 ] && ! $SUDO apt-get install -y -qq --no-install-reco
   echo "install_deps: note: could not install ${optional[*]} (no network or no such package): runs skip the residual plot" >&2
 fi
 if [ ${#test_only[@]} -gt 0 ] && ! $SUDO apt-get install -y -qq --no-install-recommends "${test_only[@]}" >/dev/null 2>&1; then
-  echo "install_deps: note: could not install ${test_only[*]}: make test skips its VTK reader checks" >&2
+  echo "install_deps: note: could not install ${test_only[*]}: make test skips its VTK reader checks or CGNS round trips" >&2
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if ! $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" > /tmp/install_deps.$$.log 2>&1; then

@@ -1,0 +1,267 @@
+!> A grid from a Plot3D file (one block, whole format): the Fortran side of
+!> the reader in fortran/plot3d_file.c (which finds the encoding, precision
+!> and byte order from the bytes), turned into the solver's node layout,
+!> xn(1:3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng), nodes 0..n per direction with
+!> the ghost nodes filled as grid_generation fills them, and checked
+!> (fortran/grid_checks.f90).
+!>
+!> The driver calls probe_grid_file first (the header only: the cell counts,
+!> for the case's checks and the memory estimate), then read_grid_file,
+!> which reads the coordinates and checks every cell. Neither stops: each
+!> returns status 0, or GRID_BAD_INPUT (2, the exit code of bad input) with
+!> a sentence naming the file, the block and the node, cell or face. So the
+!> driver exits 2 before it allocates any flow field.
+!>
+!> A 2D grid (x, y), or a 3D file of one k-plane of constant z, becomes one
+!> cell thick, quasi-2D as the 2D cavity decks are: its nodes at z0 and
+!> z0 + span (span 1 by default, so that forces come per unit span). Node
+!> i of the file (1-based) is node i-1 of the solver; cell i of the solver
+!> lies between the file's nodes i and i+1.
+module grid_file
+  use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_int, c_char, c_double, c_size_t, c_null_char
+  use kinds, only: rk, ik8, ng
+  use grid_generation, only: fill_ghost_nodes
+  use grid_checks, only: check_grid_cells, grid_cell_stats_t
+  implicit none
+  private
+  public :: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file
+  public :: GRID_OK, GRID_BAD_INPUT
+
+  integer, parameter :: GRID_OK = 0, GRID_BAD_INPUT = 2
+  !> more nodes in a direction than any grid the solver takes (4096 cells)
+  !> by far; also keeps the counts within default integers
+  integer(ik8), parameter :: max_nodes = 1000000_ik8
+
+  !> fortran/plot3d_file.h: adi_p3d_layout
+  type, bind(c) :: plot3d_layout_t
+    integer(c_int32_t) :: encoding = 0, marker_bytes = 0, real_bytes = 0, big_endian = 0
+    integer(c_int32_t) :: has_count = 0, dims = 0
+    integer(c_int64_t) :: n(3) = 0
+    integer(c_int64_t) :: file_bytes = 0
+  end type plot3d_layout_t
+
+  !> How to read the grid (the driver fills it from the case file).
+  type :: grid_read_options_t
+    logical :: need_3d = .false.        !< refuse a 2D grid (the case is 3D)
+    logical :: flip(3) = .false.        !< reverse i, j, k (turns a left-handed grid around)
+    real(rk) :: span = 1.0_rk           !< thickness of a 2D grid's one cell
+    logical :: periodic(3) = .false.    !< ghost nodes as periodic images in i, j, k
+  end type grid_read_options_t
+
+  !> What the file holds.
+  type :: grid_file_info_t
+    integer :: ni = 0, nj = 0, nk = 0   !< cells as the solver takes them
+    logical :: planar = .false.         !< a 2D grid, made one cell thick
+    character(len=:), allocatable :: format   !< "Plot3D 3D, raw binary (no record markers), ..."
+    real(rk) :: vol_min = 0.0_rk, vol_max = 0.0_rk
+    type(plot3d_layout_t) :: layout
+  end type grid_file_info_t
+
+  interface
+    integer(c_int) function adi_p3d_probe(path, lay, msg, msglen) bind(c, name='adi_p3d_probe')
+      import :: c_int, c_char, c_size_t, plot3d_layout_t
+      character(kind=c_char), intent(in) :: path(*)
+      type(plot3d_layout_t), intent(out) :: lay
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_p3d_read(path, lay, xyz, nvalues, msg, msglen) bind(c, name='adi_p3d_read')
+      import :: c_int, c_char, c_size_t, c_double, c_int64_t, plot3d_layout_t
+      character(kind=c_char), intent(in) :: path(*)
+      type(plot3d_layout_t), intent(in) :: lay
+      real(c_double), intent(out) :: xyz(*)
+      integer(c_int64_t), value :: nvalues
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    subroutine adi_p3d_describe(lay, buf, buflen) bind(c, name='adi_p3d_describe')
+      import :: c_char, c_size_t, plot3d_layout_t
+      type(plot3d_layout_t), intent(in) :: lay
+      character(kind=c_char), intent(out) :: buf(*)
+      integer(c_size_t), value :: buflen
+    end subroutine
+  end interface
+
+  integer, parameter :: msg_chars = 8192
+
+contains
+
+  function c_text(buf) result(s)
+    character(kind=c_char), intent(in) :: buf(:)
+    character(len=:), allocatable :: s
+    integer :: n
+    n = 0
+    do while (n < size(buf))
+      if (buf(n + 1) == c_null_char) exit
+      n = n + 1
+    end do
+    allocate(character(len=n) :: s)
+    s = transfer(buf(1:n), s)
+  end function c_text
+
+  function where_text(path) result(s)
+    character(len=*), intent(in) :: path
+    character(len=:), allocatable :: s
+    s = 'grid file "'//trim(path)//'", block 1'
+  end function where_text
+
+  function i8toa(v) result(s)
+    integer(ik8), intent(in) :: v
+    character(len=:), allocatable :: s
+    character(len=24) :: b
+    write(b, '(i0)') v
+    s = trim(b)
+  end function i8toa
+
+  !> The header: cell counts and the format; nothing large is allocated.
+  subroutine probe_grid_file(path, opts, info, status, msg)
+    character(len=*), intent(in) :: path
+    type(grid_read_options_t), intent(in) :: opts
+    type(grid_file_info_t), intent(out) :: info
+    integer, intent(out) :: status
+    character(len=:), allocatable, intent(out) :: msg
+    character(kind=c_char) :: cmsg(msg_chars), cdesc(400)
+    integer(c_int64_t) :: n(3)
+
+    status = GRID_OK
+    msg = ''
+    if (adi_p3d_probe(trim(path)//c_null_char, info%layout, cmsg, int(msg_chars, c_size_t)) /= 0) then
+      status = GRID_BAD_INPUT
+      msg = c_text(cmsg)
+      return
+    end if
+    call adi_p3d_describe(info%layout, cdesc, int(size(cdesc), c_size_t))
+    info%format = c_text(cdesc)
+    n = info%layout%n
+    if (any(n > max_nodes)) then
+      status = GRID_BAD_INPUT
+      msg = where_text(path)//': '//i8toa(n(1))//' x '//i8toa(n(2))//' x '//i8toa(n(3))// &
+        ' nodes: more than '//i8toa(max_nodes)//' in a direction'
+      return
+    end if
+    info%planar = info%layout%dims == 2 .or. n(3) == 1
+    info%ni = int(n(1)) - 1
+    info%nj = int(n(2)) - 1
+    info%nk = merge(1, int(n(3)) - 1, info%planar)
+    if (opts%need_3d .and. info%planar) then
+      status = GRID_BAD_INPUT
+      if (info%layout%dims == 2) then
+        msg = where_text(path)//' is a 2D grid (x, y only), but this case needs a 3D grid'
+      else
+        msg = where_text(path)//' holds one k-plane of nodes (a 2D grid), but this case needs a 3D grid'
+      end if
+      return
+    end if
+    if (info%planar .and. opts%flip(3)) then
+      status = GRID_BAD_INPUT
+      msg = where_text(path)//' is a 2D grid: it has no k direction to reverse (reverse i or j)'
+    else if (.not. (opts%span > 0.0_rk .and. opts%span <= huge(1.0_rk))) then
+      status = GRID_BAD_INPUT
+      msg = 'the span of a 2D grid must be a number > 0'
+    end if
+  end subroutine probe_grid_file
+
+  !> Reads, lays out and checks the grid. xn is allocated here:
+  !> xn(1:3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng).
+  subroutine read_grid_file(path, opts, xn, info, status, msg)
+    character(len=*), intent(in) :: path
+    type(grid_read_options_t), intent(in) :: opts
+    real(rk), allocatable, intent(out) :: xn(:,:,:,:)
+    type(grid_file_info_t), intent(out) :: info
+    integer, intent(out) :: status
+    character(len=:), allocatable, intent(out) :: msg
+    real(c_double), allocatable :: xyz(:)
+    character(kind=c_char) :: cmsg(msg_chars)
+    type(grid_cell_stats_t) :: stats
+    integer(ik8) :: nn, m, n1, n2
+    integer :: ni, nj, nk, dims, i, j, k, p(3), st
+    real(rk) :: z0
+
+    call probe_grid_file(path, opts, info, status, msg)
+    if (status /= GRID_OK) return
+    ni = info%ni; nj = info%nj; nk = info%nk
+    dims = int(info%layout%dims)
+    n1 = info%layout%n(1)
+    n2 = info%layout%n(2)
+    nn = n1*n2*info%layout%n(3)
+    allocate(xyz(dims*nn), stat=st)
+    if (st /= 0) then
+      status = GRID_BAD_INPUT
+      msg = where_text(path)//': no memory for its '//i8toa(nn)//' nodes'
+      return
+    end if
+    if (adi_p3d_read(trim(path)//c_null_char, info%layout, xyz, int(dims*nn, c_int64_t), cmsg, &
+        int(msg_chars, c_size_t)) /= 0) then
+      status = GRID_BAD_INPUT
+      msg = c_text(cmsg)
+      return
+    end if
+    z0 = 0.0_rk
+    if (info%planar .and. dims == 3) then
+      ! a 3D file of one k-plane must be a plane of constant z
+      z0 = xyz(2*nn + 1)
+      do m = 1, nn
+        if (xyz(2*nn + m) /= z0) then
+          status = GRID_BAD_INPUT
+          msg = where_text(path)//': its one k-plane is not a plane of constant z (node i,j = '// &
+            i8toa(mod(m - 1, n1) + 1)//','//i8toa((m - 1)/n1 + 1)//' has z = '//real_text(xyz(2*nn + m))// &
+            ', node 1,1 has '//real_text(z0)//'): a 2D grid must lie in a plane z = constant'
+          return
+        end if
+      end do
+    end if
+    allocate(xn(3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng), stat=st)
+    if (st /= 0) then
+      status = GRID_BAD_INPUT
+      msg = where_text(path)//': no memory for its '//i8toa(nn)//' nodes'
+      return
+    end if
+
+    xn = 0.0_rk
+    if (info%planar) then
+      do j = 0, nj
+        do i = 0, ni
+          m = 1 + node_index(i, ni, opts%flip(1)) + n1*node_index(j, nj, opts%flip(2))
+          do k = 0, 1
+            xn(1, i, j, k) = xyz(m)
+            xn(2, i, j, k) = xyz(nn + m)
+          end do
+          xn(3, i, j, 0) = z0
+          xn(3, i, j, 1) = z0 + opts%span
+        end do
+      end do
+    else
+      do k = 0, nk
+        do j = 0, nj
+          do i = 0, ni
+            p = [node_index(i, ni, opts%flip(1)), node_index(j, nj, opts%flip(2)), node_index(k, nk, opts%flip(3))]
+            m = 1 + p(1) + n1*(p(2) + n2*p(3))
+            xn(:, i, j, k) = [xyz(m), xyz(nn + m), xyz(2*nn + m)]
+          end do
+        end do
+      end do
+    end if
+    deallocate(xyz)
+    call fill_ghost_nodes(xn, ni, nj, nk, opts%periodic)
+    call check_grid_cells(xn, ni, nj, nk, [opts%flip(1), opts%flip(2), opts%flip(3) .and. .not. info%planar], &
+      info%planar, where_text(path), status, msg, stats)
+    info%vol_min = stats%vol_min
+    info%vol_max = stats%vol_max
+    if (status /= GRID_OK) deallocate(xn)
+  end subroutine read_grid_file
+
+  !> The file's node (0-based) of solver node p of a direction of n cells.
+  pure integer function node_index(p, n, flipped)
+    integer, intent(in) :: p, n
+    logical, intent(in) :: flipped
+    node_index = merge(n - p, p, flipped)
+  end function node_index
+
+  function real_text(v) result(s)
+    real(rk), intent(in) :: v
+    character(len=:), allocatable :: s
+    character(len=32) :: b
+    write(b, '(es22.15)') v
+    s = trim(adjustl(b))
+  end function real_text
+end module grid_file

@@ -1,0 +1,139 @@
+# Hostile Plot3D grid files (sourced by tests/run_robustness.sh; see
+# tests/hostile/README.md): every malformed file the grid reader
+# (fortran/plot3d_file.c, fortran/grid_file.f90) can meet exits 2 with a
+# sentence naming the file and, where it applies, the block and the node,
+# cell or face; nothing hangs on a special file. Driven through
+# build/grid_check (the reader and the checks a run does before it
+# allocates anything); the files come from build/make_grid, then damaged
+# here. Run alone, this part builds those two tools if they are missing.
+[ -x build/make_grid ] || make -s build/make_grid > /dev/null 2>&1
+[ -x build/grid_check ] || make -s GPU_BACKEND=none build/grid_check > /dev/null 2>&1
+if [ ! -x build/make_grid ] || [ ! -x build/grid_check ]; then
+  bad "grid files: build/make_grid or build/grid_check is missing and could not be built"
+else
+
+G=$T/grid
+mkdir -p "$G"
+MG=./build/make_grid
+gc() { # DESC REGEX FILE [OPTIONS...]: grid_check exits 2 with a line matching REGEX
+  local desc=$1 re=$2; shift 2
+  try "grid file: $desc" 2 "$re" ./build/grid_check "$@"
+}
+# little-endian bytes of an int32, for printf
+gf_le32() { printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
+# gf_patch FILE OFFSET BYTES(printf escapes): overwrite in place
+gf_patch() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2> /dev/null; }
+# text files of make_grid: the block count on line 1, the sizes on line 2,
+# then one value a line; node i,j,k (from 1) coordinate c (0 x, 1 y, 2 z) of
+# a grid of N0 x N1 nodes and N nodes in all is on line
+# 3 + c*N + (i-1) + N0*((j-1) + N1*(k-1))
+gf_line() { echo $((3 + $1 * $2 + ($3 - 1) + $4 * (($5 - 1) + $6 * (${7:-1} - 1)))); }  # c N i N0 j N1 [k]
+gf_setline() { sed -i "$2s/.*/$3/" "$1"; }
+
+$MG box -o "$G/box.x" > /dev/null                            # 7 x 6 x 5 nodes, unformatted, double, count
+$MG box --format raw -o "$G/box.raw" > /dev/null             # raw: 16 header bytes, then 3 x 210 doubles
+$MG box --format raw --precision single -o "$G/box4.raw" > /dev/null
+$MG channel --ni 4 --nj 3 --format text -o "$G/ch.txt" > /dev/null   # 5 x 4 nodes (x 0, 2.5, .., 10)
+$MG box --ni 2 --nj 2 --nk 2 --format text -o "$G/b2.txt" > /dev/null # 3 x 3 x 3 nodes
+try "grid file: a good file reads (control)" 0 "OK" ./build/grid_check "$G/box.x"
+ln -s "$G/box.x" "$G/link.x"
+try "grid file: a symbolic link to a grid file reads" 0 "OK" ./build/grid_check "$G/link.x"
+
+# ---- 1. truncated, extra bytes, wrong counts
+cp "$G/box.raw" "$G/a"; truncate -s -5 "$G/a"
+gc "raw, 5 bytes cut off" '"[^"]*/a" \(raw binary.*7 x 6 x 5 nodes.*need 2536 bytes in single precision or 5056 in double, but the file has 5051: 5 bytes short of double precision \(truncated\?\)' "$G/a"
+cp "$G/box.raw" "$G/a"; truncate -s 3000 "$G/a"
+gc "raw, cut to 3000 bytes" 'need 2536 bytes in single precision or 5056 in double, but the file has 3000' "$G/a"
+cp "$G/box.raw" "$G/a"; printf 'extra!!!' >> "$G/a"
+gc "raw, 8 extra bytes" 'the file has 5064: 8 bytes more than double precision needs \(extra bytes\?\)' "$G/a"
+cp "$G/box4.raw" "$G/a"; printf 'abcd' >> "$G/a"
+gc "raw single, 4 extra bytes (neither precision)" 'the file has 2540: 4 bytes more than single precision needs' "$G/a"
+cp "$G/box.x" "$G/a"; truncate -s -5 "$G/a"
+gc "unformatted, 5 bytes cut off" '"[^"]*/a" \(Fortran unformatted, 4-byte little-endian record markers\) is truncated: record 3 \(at byte 32\) says it holds 5040 bytes' "$G/a"
+cp "$G/box.x" "$G/a"; printf '\001\002\003' >> "$G/a"
+gc "unformatted, 3 extra bytes" 'has 3 extra bytes after the grid.s records end \(at byte 5080\)' "$G/a"
+cp "$G/box.x" "$G/a"; gf_patch "$G/a" 5076 "$(gf_le32 5000)"
+gc "unformatted, a damaged end marker" 'is damaged: record 3 \(at byte 32\) starts with the length 5040 but ends with 5000' "$G/a"
+cp "$G/box.x" "$G/a"; gf_patch "$G/a" 16 "$(gf_le32 8)"
+gc "unformatted, the sizes changed (8 x 6 x 5 against 7 x 6 x 5 of data)" \
+  'block 1: its sizes, 8 x 6 x 5 nodes, need 2880 bytes for the 3 coordinates in single precision or 5760 in double, but its coordinate record holds 5040 bytes' "$G/a"
+cp "$G/box.x" "$G/a"; gf_patch "$G/a" 4 "$(gf_le32 3)"
+gc "unformatted, a block count of 3 over one block's records" 'its block count is 3, so its second record should hold the sizes, 36 bytes \(3D\) or 24 \(2D\), but it holds 12' "$G/a"
+cp "$G/box.raw" "$G/a"; gf_patch "$G/a" 8 "$(gf_le32 8)"
+gc "raw, the sizes changed" '7 x 8 x 5 nodes \(3D, little-endian, with the block count\), need 3376 bytes in single precision or 6736 in double, but the file has 5056' "$G/a"
+# 7 x 9 x 5 singles with IBLANK take as many bytes as 7 x 6 x 5 doubles: its "flags" are no flags
+cp "$G/box.raw" "$G/a"; gf_patch "$G/a" 8 "$(gf_le32 9)"
+gc "raw, the sizes changed to a length that IBLANK would fit" '7 x 9 x 5 nodes .*need 3796 bytes in single precision or 7576 in double, but the file has 5056' "$G/a"
+$MG box --format unformatted --markers 8 -o "$G/a" > /dev/null; truncate -s -1 "$G/a"
+gc "unformatted with 8-byte markers, truncated" '8-byte little-endian record markers\) is truncated' "$G/a"
+$MG box --subrecord 100 -o "$G/a" > /dev/null; truncate -s -200 "$G/a"
+gc "unformatted in subrecords, truncated" 'is truncated: record 3' "$G/a"
+cp "$G/ch.txt" "$G/a.txt"; sed -i '$d' "$G/a.txt"
+gc "text, the last value missing" '\(text\): its sizes, 5 x 4 nodes \(2D, with the block count\), need 43 numbers with the header, but the file holds 42: it is truncated' "$G/a.txt"
+cp "$G/ch.txt" "$G/a.txt"; echo 3.5 >> "$G/a.txt"
+gc "text, an extra value" 'need 43 numbers with the header, but the file holds 44: it has extra numbers' "$G/a.txt"
+cp "$G/ch.txt" "$G/a.txt"; gf_setline "$G/a.txt" 2 "5 5"
+gc "text, wrong sizes" 'its sizes, 5 x 5 nodes .*need 53 numbers with the header, but the file holds 43' "$G/a.txt"
+cp "$G/ch.txt" "$G/a.txt"; gf_setline "$G/a.txt" 7 "1.0abc"
+gc "text, a word that is no number" '\(text\): line 7: "1.0abc" is not a number' "$G/a.txt"
+printf '1\n4294967295 2147483647 2147483647\n0.0\n' > "$G/a.txt"
+gc "text, sizes of 2^31 (nothing allocated)" '"[^"]*/a.txt" \(text\)' "$G/a.txt"
+printf "$(gf_le32 2147483647)$(gf_le32 2147483647)$(gf_le32 2147483647)" > "$G/a"; head -c 4000 /dev/zero >> "$G/a"
+gc "raw, sizes of 2^31-1 (nothing allocated)" 'not a Plot3D grid file that adiflow can read|need .* bytes' "$G/a"
+
+# ---- 2. the wrong precision: single-precision data under sizes that fit double
+cp "$G/box4.raw" "$G/a"; gf_patch "$G/a" 8 "$(gf_le32 3)"   # 7 x 3 x 5 nodes of doubles: the bytes of 7 x 6 x 5 singles
+gc "raw single read as double through its sizes (7 x 3 x 5 doubles = 7 x 6 x 5 singles)" 'grid file "[^"]*/a", block 1: (node|cell|the face)' "$G/a"
+
+# ---- 3. values that are not coordinates
+cp "$G/ch.txt" "$G/a.txt"; gf_setline "$G/a.txt" "$(gf_line 0 20 3 5 2 4)" nan
+gc "text, a NaN" 'grid file "[^"]*/a.txt", block 1: node i,j,k = 3,2,1: x = NaN is not a finite number' "$G/a.txt"
+cp "$G/ch.txt" "$G/a.txt"; gf_setline "$G/a.txt" "$(gf_line 1 20 5 5 4 4)" -inf
+gc "text, -Inf" 'node i,j,k = 5,4,1: y = -Inf is not a finite number' "$G/a.txt"
+cp "$G/box.raw" "$G/a"; gf_patch "$G/a" $((16 + 8 * (210 + 1 + 7 * (2 + 6 * 3)))) '\000\000\000\000\000\000\370\177'
+gc "raw double, a NaN (node 2,3,4, y)" 'block 1: node i,j,k = 2,3,4: y = NaN is not a finite number' "$G/a"
+cp "$G/box.raw" "$G/a"; gf_patch "$G/a" $((16 + 8 * (420 + 6))) '\000\000\000\000\000\000\360\177'
+gc "raw double, +Inf (node 7,1,1, z)" 'node i,j,k = 7,1,1: z = \+Inf is not a finite number' "$G/a"
+cp "$G/box.raw" "$G/a"; gf_patch "$G/a" 16 '\000\000\000\000\000\000\360\137'
+gc "raw double, 1e154 (beyond any coordinate)" 'node i,j,k = 1,1,1: x = .*e\+154 is beyond 1e100 in magnitude' "$G/a"
+
+# ---- 4. cells: collapsed, zero, negative, left-handed
+cp "$G/ch.txt" "$G/a.txt"; gf_setline "$G/a.txt" "$(gf_line 1 20 3 5 2 4)" "$(sed -n "$(gf_line 1 20 3 5 1 4)p" "$G/ch.txt")"
+gc "2D, two nodes coincide" 'block 1: the grid line at i = 3 between j = 1..2 has zero length \(two nodes coincide\)' "$G/a.txt"
+cp "$G/b2.txt" "$G/a.txt"          # 3D: the i-face at node plane 2, j 2..3, k 1..2, collapsed onto its k = 1 edge
+for c in 0 1 2; do
+  for j in 2 3; do gf_setline "$G/a.txt" "$(gf_line $c 27 2 3 $j 3 2)" "$(sed -n "$(gf_line $c 27 2 3 $j 3 1)p" "$G/b2.txt")"; done
+done
+gc "3D, a collapsed face" 'block 1: the face at node plane i = 2, between j = 2..3, k = 1..2, has zero area \(collapsed' "$G/a.txt"
+cp "$G/ch.txt" "$G/a.txt"; gf_setline "$G/a.txt" "$(gf_line 0 20 3 5 2 4)" 0
+gc "2D, a cell of zero volume" 'block 1: cell i,j = 2,1 has zero volume' "$G/a.txt"
+cp "$G/ch.txt" "$G/a.txt"; gf_setline "$G/a.txt" "$(gf_line 0 20 3 5 2 4)" 12
+gc "2D, a folded cell" 'block 1: cell i,j = 3,1 has a negative volume \(.*; [0-9]+ of 12 cells are negative\): the grid folds over itself' "$G/a.txt"
+$MG box --flip j -o "$G/a" > /dev/null
+gc "3D left-handed: the fix named" 'block 1: every cell volume is negative: the grid is left-handed .* reverse one index direction .*flip' "$G/a"
+try "grid file: the left-handed grid read with flip j" 0 "the same node coordinates" ./build/grid_check "$G/a" --flip j --same-as "$G/box.x"
+$MG cylinder --ni 12 --nj 6 --flip i -o "$G/a" > /dev/null
+gc "2D clockwise" 'every cell volume is negative: the 2D grid runs clockwise' "$G/a"
+
+# ---- 5. what is not read: blocks, IBLANK, a 2D grid for a 3D case
+for f in unformatted raw text; do
+  $MG box --blocks 3 --format $f -o "$G/a" > /dev/null
+  gc "3 blocks ($f)" '"[^"]*/a" holds 3 blocks \(a multi-block grid\): adiflow reads single-block grids only' "$G/a"
+  $MG box --iblank --format $f -o "$G/a" > /dev/null
+  gc "IBLANK ($f)" 'block 1: holds IBLANK values' "$G/a"
+done
+gc "a 2D grid where a 3D one is needed" 'block 1 is a 2D grid \(x, y only\), but this case needs a 3D grid' "$G/ch.txt" --need-3d
+
+# ---- 6. not a grid file at all
+rm -f "$G/f"; mkfifo "$G/f"
+gc "a FIFO (no hang)" 'grid file "[^"]*/f" is a FIFO \(named pipe\), not a regular file' "$G/f"
+gc "a folder" 'is a directory, not a regular file' "$G"
+gc "a missing file" 'grid file "[^"]*/none.x" does not exist' "$G/none.x"
+gc "/dev/zero" 'is a character device' /dev/zero
+: > "$G/a"
+gc "an empty file" '"[^"]*/a" is empty' "$G/a"
+head -c 5000 /dev/urandom > "$G/a"
+gc "random bytes" '"[^"]*/a" .*(is not a Plot3D grid file|need .* bytes|record)' "$G/a"
+printf 'hello world\n' > "$G/a"
+gc "a text file of words" '\(text\): line 1: "hello" is not a number' "$G/a"
+fi

@@ -1,0 +1,278 @@
+/* make_grid: the Plot3D grids of the validation cases of issue 38, and the
+ * reader's test files, in every variant the reader takes.
+ *
+ *   make_grid SHAPE [sizes and shape options] [format options] -o FILE
+ *
+ * Shapes (2D, written as 2D files, or one cell thick in z with --dims 3):
+ *   plate     laminar flat plate: a rectangle x in [-run_up, length],
+ *             y in [0, height]; the plate (y = 0, x >= 0) starts at node
+ *             i = ni_run + 1 (printed); cells cluster at the wall and
+ *             towards the leading edge from both sides
+ *             --ni-run 16 --ni-plate 48 --nj 32 --length 1 --run-up 0.5
+ *             --height 0.5 --beta-x 2 --beta-y 3
+ *   channel   plane channel x in [0, length], y in [0, height], clustered
+ *             at both walls: --ni 64 --nj 32 --length 10 --height 1 --beta-y 1.5
+ *   cylinder  O-grid around a circular cylinder of diameter D centred at
+ *             the origin, farfield circle at F diameters; i runs clockwise
+ *             from the rear (x > 0), so that i, j (outwards) and z form a
+ *             right-handed system; nodes i = 1 and i = ni + 1 coincide, bit
+ *             for bit; radii in geometric progression (every cell of the
+ *             same aspect ratio): --ni 64 --nj 48 --diameter 1 --farfield 50
+ *   box       a 3D box with a smooth interior distortion (the reader's and
+ *             the metric tests' curvilinear block): --ni 6 --nj 5 --nk 4
+ * Format: --format text|unformatted|raw (unformatted) --precision
+ *   single|double (double) --endian little|big (little) --count yes|no (yes:
+ *   the block-count header) --markers 4|8 (4) --subrecord BYTES (split
+ *   records into subrecords, as compilers do over 2 GiB) --dims 2|3 (2)
+ *   --span S (1: the z thickness with --dims 3).
+ * Test files the reader refuses: --blocks N (the block N times), --iblank,
+ *   --flip i|j|k (one index reversed: a left-handed grid).
+ *
+ * Clustering: one-sided stretching x(s) = 1 + tanh(beta (s - 1)) / tanh(beta),
+ * two-sided x(s) = (1 + tanh(beta (2s - 1)) / tanh(beta)) / 2 (the hyperbolic
+ * tangent functions of Vinokur, "On one-dimensional stretching functions for
+ * finite-difference calculations", J. Comput. Phys. 50 (1983) 215-234, and
+ * Thompson, Warsi & Mastin, "Numerical Grid Generation", 1985, ch. 8; the
+ * two-sided one is stretch_1d of fortran/grid_generation.f90); the plate's
+ * run-up region is a geometric progression starting from the plate's first
+ * spacing, so the spacing is continuous at the leading edge. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot3d_write.h"
+
+static const double pi = 3.14159265358979323846;
+
+static void die(const char *fmt, const char *a)
+{
+  fprintf(stderr, "make_grid: ");
+  fprintf(stderr, fmt, a);
+  fprintf(stderr, "\nusage: make_grid plate|channel|cylinder|box [options] -o FILE (see validation/make_grid.c)\n");
+  exit(2);
+}
+
+static double number(const char *key, const char *v, double lo, double hi)
+{
+  char *end;
+  double x;
+  if (!v) die("%s needs a value", key);
+  errno = 0;
+  x = strtod(v, &end);
+  if (end == v || *end || errno || !(x >= lo && x <= hi)) {
+    char m[200];
+    snprintf(m, sizeof m, "%s %s: needs a number from %g to %g", key, v, lo, hi);
+    die("%s", m);
+  }
+  return x;
+}
+
+static int count(const char *key, const char *v, int lo, int hi)
+{
+  double x = number(key, v, lo, hi);
+  if (x != (int)x) die("%s needs an integer", key);
+  return (int)x;
+}
+
+/* one-sided: clustered at s = 0; beta = 0 is uniform */
+static double one_sided(double s, double beta) { return beta > 0 ? 1.0 + tanh(beta * (s - 1.0)) / tanh(beta) : s; }
+
+/* two-sided: clustered at s = 0 and s = 1 */
+static double two_sided(double s, double beta)
+{
+  return beta > 0 ? 0.5 * (1.0 + tanh(beta * (2.0 * s - 1.0)) / tanh(beta)) : s;
+}
+
+/* ratio q of n spacings first*q^m (m = 0..n-1) that add up to length */
+static double geometric_ratio(double first, int n, double length)
+{
+  double lo = 1e-3, hi = 1e3;
+  for (int it = 0; it < 200; ++it) {
+    double q = 0.5 * (lo + hi), sum = 0.0, t = first;
+    for (int m = 0; m < n; ++m, t *= q) sum += t;
+    if (sum > length) hi = q;
+    else lo = q;
+  }
+  return 0.5 * (lo + hi);
+}
+
+int main(int argc, char **argv)
+{
+  const char *shape = argc > 1 ? argv[1] : NULL, *out = NULL;
+  p3d_write_options o = {P3D_FORTRAN, 8, 0, 4, 0, 1, 2, 1, 0};
+  int ni = 0, nj = 0, nk = 4, ni_run = 16, ni_plate = 48, dims = 2, flip = -1, n_given[3] = {0, 0, 0};
+  double length = -1, height = -1, run_up = 0.5, beta_x = 2.0, beta_y = -1, diameter = 1.0, farfield = 50.0, span = 1.0;
+  int64_t n[3];
+  double *xyz, *x2;
+  char msg[600];
+
+  if (!shape || (strcmp(shape, "plate") && strcmp(shape, "channel") && strcmp(shape, "cylinder") && strcmp(shape, "box")))
+    die("the first argument is the shape: plate, channel, cylinder or box%s", "");
+  for (int a = 2; a < argc; ++a) {
+    const char *k = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
+    int takes = 1;
+    if (!strcmp(k, "-o")) out = v;
+    else if (!strcmp(k, "--ni")) ni = count(k, v, 1, 100000), n_given[0] = 1;
+    else if (!strcmp(k, "--nj")) nj = count(k, v, 1, 100000), n_given[1] = 1;
+    else if (!strcmp(k, "--nk")) nk = count(k, v, 1, 100000), n_given[2] = 1;
+    else if (!strcmp(k, "--ni-run")) ni_run = count(k, v, 1, 100000);
+    else if (!strcmp(k, "--ni-plate")) ni_plate = count(k, v, 1, 100000);
+    else if (!strcmp(k, "--length")) length = number(k, v, 1e-6, 1e6);
+    else if (!strcmp(k, "--height")) height = number(k, v, 1e-6, 1e6);
+    else if (!strcmp(k, "--run-up")) run_up = number(k, v, 1e-6, 1e6);
+    else if (!strcmp(k, "--beta-x")) beta_x = number(k, v, 0, 20);
+    else if (!strcmp(k, "--beta-y")) beta_y = number(k, v, 0, 20);
+    else if (!strcmp(k, "--diameter")) diameter = number(k, v, 1e-6, 1e6);
+    else if (!strcmp(k, "--farfield")) farfield = number(k, v, 1, 1e6);
+    else if (!strcmp(k, "--span")) span = number(k, v, 1e-9, 1e9);
+    else if (!strcmp(k, "--dims")) dims = count(k, v, 2, 3);
+    else if (!strcmp(k, "--markers")) o.marker_bytes = count(k, v, 4, 8);
+    else if (!strcmp(k, "--subrecord")) o.max_subrecord = count(k, v, 1, 2147483639);
+    else if (!strcmp(k, "--blocks")) o.nblocks = count(k, v, 1, 64);
+    else if (!strcmp(k, "--iblank")) o.iblank = 1, takes = 0;
+    else if (!strcmp(k, "--format")) {
+      if (v && !strcmp(v, "text")) o.encoding = P3D_TEXT;
+      else if (v && !strcmp(v, "unformatted")) o.encoding = P3D_FORTRAN;
+      else if (v && !strcmp(v, "raw")) o.encoding = P3D_RAW;
+      else die("--format needs text, unformatted or raw%s", "");
+    } else if (!strcmp(k, "--precision")) {
+      if (v && !strcmp(v, "single")) o.real_bytes = 4;
+      else if (v && !strcmp(v, "double")) o.real_bytes = 8;
+      else die("--precision needs single or double%s", "");
+    } else if (!strcmp(k, "--endian")) {
+      if (v && !strcmp(v, "little")) o.big_endian = 0;
+      else if (v && !strcmp(v, "big")) o.big_endian = 1;
+      else die("--endian needs little or big%s", "");
+    } else if (!strcmp(k, "--count")) {
+      if (v && !strcmp(v, "yes")) o.with_count = 1;
+      else if (v && !strcmp(v, "no")) o.with_count = 0;
+      else die("--count needs yes or no%s", "");
+    } else if (!strcmp(k, "--flip")) {
+      if (v && strlen(v) == 1 && strchr("ijk", v[0])) flip = v[0] - 'i';
+      else die("--flip needs i, j or k%s", "");
+    } else die("unknown option \"%s\"", k);
+    a += takes;
+  }
+  if (!out) die("no output file (-o FILE)%s", "");
+  if (o.marker_bytes != 4 && o.marker_bytes != 8) die("--markers needs 4 or 8%s", "");
+  if (!o.with_count && o.nblocks > 1) die("--blocks needs the block count (--count yes)%s", "");
+  if (!strcmp(shape, "box")) dims = 3;
+  else if (n_given[2]) die("--nk is for the box only (a 2D shape is one cell thick)%s", "");
+
+  /* the 2D node arrays x2[c][i + (ni+1) j] of the 2D shapes */
+  if (!strcmp(shape, "plate")) {
+    double *xs, q, dx0;
+    if (n_given[0]) die("the plate takes --ni-run and --ni-plate, not --ni%s", "");
+    if (!n_given[1]) nj = 32;
+    if (length < 0) length = 1.0;
+    if (height < 0) height = 0.5;
+    if (beta_y < 0) beta_y = 3.0;
+    ni = ni_run + ni_plate;
+    xs = malloc(sizeof(double) * (size_t)(ni + 1));
+    if (!xs) die("out of memory%s", "");
+    for (int i = 0; i <= ni_plate; ++i) xs[ni_run + i] = length * one_sided((double)i / ni_plate, beta_x);
+    xs[ni_run] = 0.0;
+    xs[ni] = length;
+    dx0 = xs[ni_run + 1];
+    q = geometric_ratio(dx0, ni_run, run_up);
+    for (int m = 1; m <= ni_run; ++m) {
+      double sum = 0.0, s = dx0;
+      for (int r = 0; r < m; ++r, s *= q) sum += s;
+      xs[ni_run - m] = -sum;
+    }
+    xs[0] = -run_up;
+    x2 = malloc(sizeof(double) * 2 * (size_t)((ni + 1) * (nj + 1)));
+    if (!x2) die("out of memory%s", "");
+    for (int j = 0; j <= nj; ++j)
+      for (int i = 0; i <= ni; ++i) {
+        x2[i + (ni + 1) * j] = xs[i];
+        x2[(ni + 1) * (nj + 1) + i + (ni + 1) * j] = j == nj ? height : height * one_sided((double)j / nj, beta_y);
+      }
+    free(xs);
+    printf("make_grid: flat plate, leading edge at node i = %d (x = 0), run-up ratio %.4f, first spacings dx %.3e, "
+           "dy %.3e\n",
+           ni_run + 1, q, dx0, x2[(ni + 1) * (nj + 1) + (ni + 1)]);
+  } else if (!strcmp(shape, "channel")) {
+    if (!n_given[0]) ni = 64;
+    if (!n_given[1]) nj = 32;
+    if (length < 0) length = 10.0;
+    if (height < 0) height = 1.0;
+    if (beta_y < 0) beta_y = 1.5;
+    x2 = malloc(sizeof(double) * 2 * (size_t)((ni + 1) * (nj + 1)));
+    if (!x2) die("out of memory%s", "");
+    for (int j = 0; j <= nj; ++j)
+      for (int i = 0; i <= ni; ++i) {
+        x2[i + (ni + 1) * j] = i == ni ? length : length * (double)i / ni;
+        x2[(ni + 1) * (nj + 1) + i + (ni + 1) * j] = j == nj ? height : j == 0 ? 0.0 : height * two_sided((double)j / nj, beta_y);
+      }
+  } else if (!strcmp(shape, "cylinder")) {
+    double r0 = 0.5 * diameter, r1 = farfield * diameter;
+    if (!n_given[0]) ni = 64;
+    if (!n_given[1]) nj = 48;
+    if (r1 <= r0) die("--farfield must put the farfield outside the cylinder (more than 0.5 diameters)%s", "");
+    if (ni < 3) die("--ni needs at least 3 cells around the cylinder%s", "");
+    x2 = malloc(sizeof(double) * 2 * (size_t)((ni + 1) * (nj + 1)));
+    if (!x2) die("out of memory%s", "");
+    for (int j = 0; j <= nj; ++j) {
+      double r = j == nj ? r1 : r0 * pow(r1 / r0, (double)j / nj);
+      for (int i = 0; i < ni; ++i) {
+        double t = -2.0 * pi * i / ni;
+        x2[i + (ni + 1) * j] = r * cos(t);
+        x2[(ni + 1) * (nj + 1) + i + (ni + 1) * j] = r * sin(t);
+      }
+      /* the cut: node ni is node 0, bit for bit */
+      x2[ni + (ni + 1) * j] = x2[(ni + 1) * j];
+      x2[(ni + 1) * (nj + 1) + ni + (ni + 1) * j] = x2[(ni + 1) * (nj + 1) + (ni + 1) * j];
+    }
+    printf("make_grid: cylinder O-grid, farfield at %g diameters, radial ratio %.5f\n", farfield,
+           pow(r1 / r0, 1.0 / nj));
+  } else {
+    x2 = NULL;
+    if (!n_given[0]) ni = 6;
+    if (!n_given[1]) nj = 5;
+  }
+
+  /* the file's arrays */
+  n[0] = ni + 1;
+  n[1] = nj + 1;
+  n[2] = dims == 3 ? (strcmp(shape, "box") ? 2 : nk + 1) : 1;
+  if ((double)n[0] * n[1] * n[2] > 2e8) die("more than 2e8 nodes%s", "");
+  xyz = malloc(sizeof(double) * 3 * (size_t)(n[0] * n[1] * n[2]));
+  if (!xyz) die("out of memory%s", "");
+  {
+    const int64_t nn = n[0] * n[1] * n[2];
+    for (int64_t k = 0; k < n[2]; ++k)
+      for (int64_t j = 0; j < n[1]; ++j)
+        for (int64_t i = 0; i < n[0]; ++i) {
+          int64_t src[3] = {i, j, k}, m;
+          if (flip >= 0) src[flip] = n[flip] - 1 - src[flip];
+          m = i + n[0] * (j + n[1] * k);
+          if (x2) {
+            xyz[m] = x2[src[0] + n[0] * src[1]];
+            xyz[nn + m] = x2[n[0] * n[1] + src[0] + n[0] * src[1]];
+            xyz[2 * nn + m] = src[2] == 0 ? 0.0 : span;
+          } else {
+            double sx = (double)src[0] / ni, sy = (double)src[1] / nj, sz = (double)src[2] / nk;
+            double bump = 0.05 * sin(2 * pi * sx) * sin(2 * pi * sy) * sin(2 * pi * sz);
+            xyz[m] = 0.1 + 1.0 * (sx + bump);
+            xyz[nn + m] = -0.3 + 0.8 * (sy + bump * cos(pi * sx));
+            xyz[2 * nn + m] = 0.7 + 0.6 * (sz - bump * cos(pi * sy));
+          }
+        }
+  }
+  o.dims = dims;
+  if (p3d_write(out, &o, n, xyz, msg, sizeof msg) != 0) {
+    fprintf(stderr, "make_grid: %s\n", msg);
+    return 5;
+  }
+  if (dims == 3)
+    printf("make_grid: wrote %s, %lld x %lld x %lld nodes (3D), to %s\n", shape, (long long)n[0], (long long)n[1],
+           (long long)n[2], out);
+  else
+    printf("make_grid: wrote %s, %lld x %lld nodes (2D), to %s\n", shape, (long long)n[0], (long long)n[1], out);
+  free(xyz);
+  free(x2);
+  return 0;
+}

@@ -1,0 +1,31 @@
+/* A Plot3D grid writer of every variant the reader (fortran/plot3d_file.c)
+ * takes, and a few it refuses, for validation/make_grid.c: the files of the
+ * validation cases and the reader's test matrix. */
+#ifndef ADIFLOW_PLOT3D_WRITE_H
+#define ADIFLOW_PLOT3D_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { P3D_TEXT, P3D_FORTRAN, P3D_RAW } p3d_encoding;
+
+typedef struct p3d_write_options {
+  p3d_encoding encoding;
+  int real_bytes;          /* 4 or 8 */
+  int big_endian;          /* binary only */
+  int marker_bytes;        /* Fortran: 4 or 8 */
+  int64_t max_subrecord;   /* Fortran: split records into subrecords of at most this many bytes (0: never) */
+  int with_count;          /* write the block count (the multi-grid header) */
+  int dims;                /* 2: x, y; 3: x, y, z */
+  int nblocks;             /* the block written this many times (a multi-block file for the tests) */
+  int iblank;              /* IBLANK = 1 after each block's coordinates */
+} p3d_write_options;
+
+/* Writes the block of n[0] x n[1] x n[2] nodes (n[2] = 1 for dims 2) whose
+ * coordinate c of node m (i fastest) is xyz[c*N + m]. 0, or -1 with the
+ * reason in msg. The file appears complete or not at all (PATH.tmp, then
+ * renamed). */
+int p3d_write(const char *path, const p3d_write_options *o, const int64_t n[3], const double *xyz, char *msg,
+              size_t msglen);
+
+#endif
