@@ -49,7 +49,7 @@ else
 FFLAGS_USE := $(FFLAGS_RELEASE)
 endif
 
-F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp grid_generation \
+F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp portable_math boundary_states grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
   multigrid_cycle multigrid_cpu field_io output_fields output_vtk output_tecplot output_profiles \
@@ -121,7 +121,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
-         $(BUILD)/test_convergence_rate \
+         $(BUILD)/test_convergence_rate $(BUILD)/test_boundary_states \
          $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
@@ -175,6 +175,8 @@ $(OBJ)/boundary_conditions.o $(OBJ)/convective_flux.o $(OBJ)/lu_adi.o $(OBJ)/mas
 $(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o $(OBJ)/sys_interface.o
 $(OBJ)/output_file.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o
 $(OBJ)/flow_math.o $(OBJ)/flow_math_sp.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
+$(OBJ)/portable_math.o: $(OBJ)/kinds.o
+$(OBJ)/boundary_states.o: $(OBJ)/flow_math.o $(OBJ)/portable_math.o
 $(OBJ)/grid_generation.o: $(OBJ)/case_config.o
 $(OBJ)/metrics.o: $(OBJ)/grid_layout.o
 $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o $(OBJ)/time_step.o $(OBJ)/convective_flux.o: \
@@ -274,6 +276,9 @@ $(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h | $(OBJ)
 $(BUILD)/test_%: tests/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/test_util.f90 tests/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/$*
 	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/$* -I$(OBJ) tests/test_util.f90 tests/case_setup.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+$(BUILD)/test_boundary_states: tests/test_boundary_states.f90 tests/boundary_states_shim.c cuda/common/boundary_states.h cuda/common/portable_math.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
+	$(CC) $(CFLAGS) -Icuda/common -c tests/boundary_states_shim.c -o $(OBJ)/boundary_states_shim.o
+	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/boundary_states_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/test_math_c_vs_fortran: tests/test_math_c_vs_fortran.f90 tests/math_c_shim.c cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/test_util.f90
 	$(CC) $(CFLAGS) -Icuda/common -c tests/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS_USE) -J$(OBJ) -I$(OBJ) tests/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
