@@ -49,7 +49,7 @@ else
 FFLAGS_USE := $(FFLAGS_RELEASE)
 endif
 
-F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp portable_math boundary_states grid_generation \
+F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp portable_math boundary_states boundary_patches grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
   multigrid_cycle multigrid_cpu field_io output_fields output_vtk output_tecplot output_profiles \
@@ -121,7 +121,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
-         $(BUILD)/test_convergence_rate $(BUILD)/test_boundary_states \
+         $(BUILD)/test_convergence_rate $(BUILD)/test_boundary_states $(BUILD)/test_boundary_patches \
          $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
@@ -177,6 +177,8 @@ $(OBJ)/output_file.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o
 $(OBJ)/flow_math.o $(OBJ)/flow_math_sp.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
 $(OBJ)/portable_math.o: $(OBJ)/kinds.o
 $(OBJ)/boundary_states.o: $(OBJ)/flow_math.o $(OBJ)/portable_math.o
+$(OBJ)/boundary_patches.o: $(OBJ)/solver_params.o
+$(OBJ)/boundary_conditions.o: $(OBJ)/boundary_states.o $(OBJ)/boundary_patches.o
 $(OBJ)/grid_generation.o: $(OBJ)/case_config.o
 $(OBJ)/metrics.o: $(OBJ)/grid_layout.o
 $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o $(OBJ)/time_step.o $(OBJ)/convective_flux.o: \
