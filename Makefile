@@ -53,7 +53,7 @@ F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interfa
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
   multigrid_cycle multigrid_cpu field_io output_fields output_vtk output_tecplot output_profiles \
-  residual_monitor convergence_rate driver_loop gpu_bridge
+  residual_monitor convergence_rate driver_loop gpu_bridge wall_loads
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check
@@ -121,7 +121,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
-         $(BUILD)/test_convergence_rate $(BUILD)/test_boundary_states $(BUILD)/test_boundary_patches \
+         $(BUILD)/test_convergence_rate $(BUILD)/test_boundary_states $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads \
          $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu_two_grids.c: run it on a GPU machine), with the
@@ -179,6 +179,7 @@ $(OBJ)/portable_math.o: $(OBJ)/kinds.o
 $(OBJ)/boundary_states.o: $(OBJ)/flow_math.o $(OBJ)/portable_math.o
 $(OBJ)/boundary_patches.o: $(OBJ)/solver_params.o
 $(OBJ)/boundary_conditions.o: $(OBJ)/boundary_states.o $(OBJ)/boundary_patches.o
+$(OBJ)/wall_loads.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o
 $(OBJ)/grid_generation.o: $(OBJ)/case_config.o
 $(OBJ)/metrics.o: $(OBJ)/grid_layout.o
 $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o $(OBJ)/time_step.o $(OBJ)/convective_flux.o: \
