@@ -161,7 +161,8 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
-         $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d \
+         $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d $(BUILD)/test_boundary_states \
+         $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads \
          $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
@@ -309,6 +310,11 @@ $(BUILD)/gridstudy: validation/gridstudy.c validation/profile_io.h $(HOST_LIB) |
 $(BUILD)/test_%: tests/unit/test_%.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/unit/test_util.f90 tests/unit/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/$*
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/$* -I$(OBJ) tests/unit/test_util.f90 tests/unit/case_setup.f90 $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+$(BUILD)/test_boundary_states: tests/c_vs_fortran/test_boundary_states.f90 tests/c_vs_fortran/boundary_states_shim.c \
+  cuda/common/boundary_states.h cuda/common/portable_math.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/unit/test_util.f90
+	@mkdir -p $(BUILD)/testmod/boundary_states
+	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/boundary_states_shim.c -o $(OBJ)/boundary_states_shim.o
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/boundary_states -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/boundary_states_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/test_math_c_vs_fortran: tests/c_vs_fortran/test_math_c_vs_fortran.f90 tests/c_vs_fortran/math_c_shim.c cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/unit/test_util.f90
 	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS) -J$(OBJ) -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@

@@ -18,11 +18,14 @@ module boundary_conditions
   use grid_layout, only: layout_t
   use solver_params
   use flow_math, only: wall_ghost_state, wall_ghost_temperature
+  use boundary_states
+  use boundary_patches
   use omp_policy, only: team_for
   implicit none
   private
   public :: apply_boundary_conditions, apply_wall_temperature, cell_index
   public :: fill_boundary_direction, fill_wall_temperature_direction
+  public :: apply_boundary_patches, apply_patch_wall_temperature, fill_patch_direction
 
   logical, parameter :: all_faces(6) = .true.
 
@@ -163,4 +166,129 @@ contains
       !$omp end parallel do
     end do
   end subroutine fill_wall_temperature_direction
+
+  !> The ghost fill of a grid whose faces are split into patches
+  !> (boundary_patches), direction by direction like apply_boundary_conditions.
+  !> sf: the face area vectors (metrics), for the faces' normals.
+  subroutine apply_boundary_patches(sp, lay, ps, sf, q)
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    type(patch_set_t), intent(in) :: ps
+    real(rk), intent(in) :: sf(-1:,-1:,-1:,:)
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    integer :: d
+    do d = 1, 3
+      call fill_patch_direction(sp, lay, d, ps, sf, q, all_faces)
+    end do
+  end subroutine apply_boundary_patches
+
+  !> Ghosts of direction d on the faces marked in phys, each boundary cell by
+  !> the kind of its patch. Walls, the lid and periodic faces fill as in
+  !> fill_boundary_direction (each ghost layer from its mirror cell); a slip
+  !> or symmetry face reflects each layer's mirror cell about the face; the
+  !> open kinds give both ghost layers the state formed from the interior
+  !> cell next to the face. Cells of the ghost rows across the face take the
+  !> kind and the normal of the nearest boundary cell.
+  subroutine fill_patch_direction(sp, lay, d, ps, sf, q, phys)
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    integer, intent(in) :: d
+    type(patch_set_t), intent(in) :: ps
+    real(rk), intent(in) :: sf(-1:,-1:,-1:,:)
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    logical, intent(in) :: phys(6)
+    integer :: side, face, layer, b, c, n, nb, nc, g, m, bb, cc, id, kind, pg(3), pm(3), pf(3)
+    real(rk) :: qm(nvar), qg(nvar), s(3), rs, nx, ny, nz
+    call direction_sizes(lay, d, n, nb, nc)
+    do side = 1, 2
+      face = 2*d - 2 + side
+      if (.not. phys(face)) cycle
+      !$omp parallel do num_threads(team_for(lay)) collapse(2) &
+      !$omp private(b, bb, cc, id, kind, pf, s, rs, nx, ny, nz, layer, g, m, pg, pm, qm, qg)
+      do c = -1, nc + 2
+        do b = -1, nb + 2
+          bb = min(max(b, 1), nb)
+          cc = min(max(c, 1), nc)
+          id = ps%face(face)%id(bb, cc)
+          kind = ps%p(id)%kind
+          ! the boundary face is the low face of cell 1 (side 1) or of cell n+1 (side 2);
+          ! its area vector points towards increasing index, so out of the domain on side 2
+          pf = cell_index(d, merge(1, n + 1, side == 1), bb, cc)
+          s = sf(pf(1), pf(2), pf(3), 3*d-2:3*d)
+          rs = 1.0_rk/sqrt(s(1)*s(1) + s(2)*s(2) + s(3)*s(3))
+          if (side == 1) rs = -rs
+          nx = s(1)*rs
+          ny = s(2)*rs
+          nz = s(3)*rs
+          do layer = 1, 2
+            call ghost_and_mirror(side, layer, n, kind, g, m)
+            pg = cell_index(d, g, b, c)
+            if (kind == BC_PERIODIC .or. kind == BC_WALL .or. kind == BC_LID .or. kind == BC_SLIP &
+                .or. kind == BC_SYMMETRY) then
+              pm = cell_index(d, m, b, c)
+            else
+              pm = cell_index(d, merge(1, n, side == 1), b, c)
+            end if
+            qm = q(pm(1), pm(2), pm(3), :)
+            select case (kind)
+            case (BC_PERIODIC, BC_SUPERSONIC_OUTFLOW)
+              qg = qm
+            case (BC_WALL)
+              call wall_ghost_state(sp, 0.0_rk, 0.0_rk, 0.0_rk, qm, qg)
+            case (BC_LID)
+              call wall_ghost_state(sp, ps%p(id)%v(1), ps%p(id)%v(2), ps%p(id)%v(3), qm, qg)
+            case (BC_SLIP, BC_SYMMETRY)
+              call slip_ghost_state(nx, ny, nz, qm, qg)
+            case (BC_FARFIELD)
+              call farfield_ghost_state(sp, ps%p(id)%v(1), ps%p(id)%v(2), ps%p(id)%v(3), ps%p(id)%v(4), &
+                                        ps%p(id)%v(5), nx, ny, nz, qm, qg)
+            case (BC_INFLOW)
+              call subsonic_inflow_ghost_state(sp, ps%p(id)%v(1), ps%p(id)%v(2), ps%p(id)%v(3), ps%p(id)%v(4), &
+                                               ps%p(id)%v(5), qm, qg)
+            case (BC_OUTFLOW)
+              call subsonic_outflow_ghost_state(sp, ps%p(id)%v(1), qm, qg)
+            case default   ! BC_SUPERSONIC_INFLOW
+              call prim_to_cons(sp, ps%p(id)%v(1), ps%p(id)%v(2), ps%p(id)%v(3), ps%p(id)%v(4), ps%p(id)%v(5), qg)
+            end select
+            q(pg(1), pg(2), pg(3), :) = qg
+          end do
+        end do
+      end do
+      !$omp end parallel do
+    end do
+  end subroutine fill_patch_direction
+
+  !> Isothermal walls of a patched grid: the ghost temperatures of the wall
+  !> and lid patches reflected about t_wall, as apply_wall_temperature does
+  !> for the box. The other kinds carry their temperature in their state.
+  subroutine apply_patch_wall_temperature(sp, lay, ps, qp, phys)
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    type(patch_set_t), intent(in) :: ps
+    real(rk), intent(inout) :: qp(-1:,-1:,-1:,:)
+    logical, intent(in) :: phys(6)
+    integer :: d, side, face, layer, b, c, n, nb, nc, g, m, kind, pg(3), pm(3)
+    if (sp%wall_thermal /= WALL_ISOTHERMAL) return
+    do d = 1, 3
+      call direction_sizes(lay, d, n, nb, nc)
+      do side = 1, 2
+        face = 2*d - 2 + side
+        if (.not. phys(face)) cycle
+        !$omp parallel do num_threads(team_for(lay)) collapse(2) private(b, kind, layer, g, m, pg, pm)
+        do c = -1, nc + 2
+          do b = -1, nb + 2
+            kind = ps%p(ps%face(face)%id(min(max(b, 1), nb), min(max(c, 1), nc)))%kind
+            if (kind /= BC_WALL .and. kind /= BC_LID) cycle
+            do layer = 1, 2
+              call ghost_and_mirror(side, layer, n, kind, g, m)
+              pg = cell_index(d, g, b, c)
+              pm = cell_index(d, m, b, c)
+              qp(pg(1), pg(2), pg(3), 6) = wall_ghost_temperature(sp, qp(pm(1), pm(2), pm(3), 6))
+            end do
+          end do
+        end do
+        !$omp end parallel do
+      end do
+    end do
+  end subroutine apply_patch_wall_temperature
 end module boundary_conditions
