@@ -8,7 +8,7 @@
 !> farfield ghost. These versions use correctly rounded operations only (no
 !> FMA in either build), fraction/exponent and scale (frexp and ldexp in C),
 !> which are exact. Accuracy: a few ulp over the range the boundary states
-!> use (tests/test_boundary_states.f90 measures it against the intrinsics).
+!> use (tests/c_vs_fortran/test_boundary_states.f90 measures it against the intrinsics).
 !>
 !> log x: x = m 2**e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s),
 !> s = (m-1)/(m+1), |s| < 0.172, by its odd series to s**23 (the next term
