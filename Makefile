@@ -52,8 +52,8 @@ endif
 F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
-  multigrid_cycle multigrid_cpu field_io output_fields output_vtk output_tecplot output_profiles \
-  residual_monitor convergence_rate driver_loop gpu_bridge
+  multigrid_cycle field_io output_fields output_vtk output_tecplot output_profiles \
+  residual_monitor convergence_rate gpu_bridge backend backend_cpu backend_gpu run_files driver_loop
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check
@@ -172,7 +172,7 @@ $(OBJ)/omp_policy.o: $(OBJ)/grid_layout.o
 $(OBJ)/boundary_conditions.o $(OBJ)/convective_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o $(OBJ)/metrics.o \
   $(OBJ)/multigrid_transfer.o $(OBJ)/primitives.o $(OBJ)/residual_norms.o $(OBJ)/solver_cpu.o $(OBJ)/time_step.o \
   $(OBJ)/viscous_flux.o: $(OBJ)/omp_policy.o
-$(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o $(OBJ)/sys_interface.o
+$(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/grid_layout.o $(OBJ)/solver_params.o $(OBJ)/sys_interface.o
 $(OBJ)/output_file.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o
 $(OBJ)/flow_math.o $(OBJ)/flow_math_sp.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
 $(OBJ)/grid_generation.o: $(OBJ)/case_config.o
@@ -185,10 +185,13 @@ $(OBJ)/flow_fields.o $(OBJ)/residual_norms.o $(OBJ)/mass_constraint.o: $(OBJ)/gr
 $(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o \
   $(OBJ)/time_step.o $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o
 $(OBJ)/multigrid_config.o: $(OBJ)/case_config.o
-$(OBJ)/multigrid_levels.o: $(OBJ)/flow_fields.o $(OBJ)/grid_generation.o $(OBJ)/metrics.o
+$(OBJ)/multigrid_levels.o: $(OBJ)/case_config.o $(OBJ)/flow_fields.o $(OBJ)/grid_generation.o $(OBJ)/metrics.o
 $(OBJ)/multigrid_transfer.o: $(OBJ)/grid_layout.o
 $(OBJ)/multigrid_cycle.o: $(OBJ)/multigrid_config.o
-$(OBJ)/multigrid_cpu.o: $(OBJ)/solver_cpu.o $(OBJ)/multigrid_levels.o $(OBJ)/multigrid_transfer.o
+$(OBJ)/backend.o: $(OBJ)/multigrid_cycle.o $(OBJ)/multigrid_levels.o $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o
+$(OBJ)/backend_cpu.o: $(OBJ)/backend.o $(OBJ)/solver_cpu.o $(OBJ)/residual_norms.o $(OBJ)/multigrid_transfer.o
+$(OBJ)/backend_gpu.o: $(OBJ)/backend.o $(OBJ)/gpu_bridge.o
+$(OBJ)/run_files.o: $(OBJ)/backend.o $(OBJ)/field_io.o $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o
 $(OBJ)/field_io.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o $(OBJ)/grid_layout.o
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o $(OBJ)/output_profiles.o $(OBJ)/residual_monitor.o: \
   $(OBJ)/case_config.o $(OBJ)/grid_layout.o $(OBJ)/output_file.o
@@ -196,7 +199,7 @@ $(OBJ)/output_fields.o: $(OBJ)/flow_math.o $(OBJ)/grid_layout.o $(OBJ)/omp_polic
 $(OBJ)/output_vtk.o $(OBJ)/output_tecplot.o: $(OBJ)/output_fields.o
 $(OBJ)/gpu_bridge.o: $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_interface.o
 $(OBJ)/convergence_rate.o: $(OBJ)/case_config.o
-$(OBJ)/driver_loop.o: $(OBJ)/case_config.o $(OBJ)/residual_monitor.o $(OBJ)/convergence_rate.o
+$(OBJ)/driver_loop.o: $(OBJ)/run_files.o $(OBJ)/residual_monitor.o $(OBJ)/convergence_rate.o
 $(OBJ)/adiflow.o: $(F_OBJS)
 
 # the backend's stamp: switching GPU_BACKEND relinks even when the other
@@ -241,9 +244,15 @@ $(OBJ)/mpi/mpi_decomp.o: fortran/mpi_decomp.f90 $(F_OBJS) | $(OBJ)
 	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
 $(OBJ)/mpi/mpi_settings.o: fortran/mpi_settings.f90 $(OBJ)/mpi/mpi_decomp.o
 	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(OBJ)/mpi/adiflow_mpi.o: fortran/adiflow_mpi.f90 $(OBJ)/mpi/mpi_decomp.o $(OBJ)/mpi/mpi_settings.o $(OBJ)/gpu_block_bridge.o
+# the decomposed run's backends and files (fortran/backend_mpi_*.f90, run_files_mpi.f90)
+MPI_OBJS := $(addprefix $(OBJ)/mpi/,mpi_decomp.o mpi_settings.o backend_mpi_block.o backend_mpi_gpu.o run_files_mpi.o)
+$(OBJ)/mpi/backend_mpi_block.o $(OBJ)/mpi/run_files_mpi.o: $(OBJ)/mpi/%.o: fortran/%.f90 $(OBJ)/mpi/mpi_decomp.o
 	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(BUILD)/adiflow_mpi: $(OBJ)/mpi/adiflow_mpi.o $(OBJ)/mpi/mpi_decomp.o $(OBJ)/mpi/mpi_settings.o $(MPI_F_OBJS) $(C_OBJS) $(MPI_GPU_OBJS)
+$(OBJ)/mpi/backend_mpi_gpu.o: fortran/backend_mpi_gpu.f90 $(OBJ)/mpi/backend_mpi_block.o $(OBJ)/gpu_block_bridge.o
+	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
+$(OBJ)/mpi/adiflow_mpi.o: fortran/adiflow_mpi.f90 $(MPI_OBJS)
+	$(MPIFC) $(FFLAGS_USE) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
+$(BUILD)/adiflow_mpi: $(OBJ)/mpi/adiflow_mpi.o $(MPI_OBJS) $(MPI_F_OBJS) $(C_OBJS) $(MPI_GPU_OBJS)
 	$(MPIFC) $(MPI_LINK_FLAGS) $^ $(MPI_LINK_LIBS) -o $@
 .PHONY: mpi mpi-test
 mpi:
