@@ -69,7 +69,6 @@ program adiflow_mpi
   integer :: nlev = 1, nlev_grid = 1
   integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
 
-  use_gpu = .false.
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
@@ -176,9 +175,11 @@ program adiflow_mpi
   end associate
   if (mg%levels > 1) call start_multigrid()
 
+  files%dc = dc
+  files%lay_g = lay_g
+  files%sp_g = sp_g
   res0 = 0.0_rk
   it0 = 0
-  files%dc = dc
   if (cs%restart) then
     call files%read_restart(be, it0, res0, why)
     if (len(why) > 0) call stop_all(2, why)
@@ -194,8 +195,6 @@ program adiflow_mpi
   call be%start()
   if (rank == 0) write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
 
-  files%lay_g = lay_g
-  files%sp_g = sp_g
   call move_alloc(xn_g, files%xn_g)
   call files%start_series(it0)
   call adi_install_signal_handlers()
