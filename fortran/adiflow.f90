@@ -7,37 +7,29 @@
 !> With &multigrid levels > 1 each step is one FAS cycle (fortran/multigrid_cycle.f90)
 !> over the levels below the fine grid, on either backend.
 program adiflow
-  use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
-  use, intrinsic :: iso_c_binding, only: c_int, c_ptr
-  use kinds, only: rk, ik8, ng
+  use, intrinsic :: iso_fortran_env, only: output_unit
+  use, intrinsic :: iso_c_binding, only: c_int
+  use kinds, only: rk, ik8
   use grid_layout
   use solver_params
   use case_config
-  use flow_fields
+  use flow_fields, only: host_field_count
   use grid_generation, only: generate_nodes
-  use metrics, only: compute_metrics
-  use solver_cpu, only: cpu_iteration
-  use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
-  use primitives, only: compute_primitives
-  use flow_math, only: rest_pressure
-  use residual_norms, only: compute_residual_norms
-  use mass_constraint, only: total_mass, mass_from_plane_sums, mass_scale_factor
-  use field_io, only: write_field_dump, read_field_dump
-  use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
+  use mass_constraint, only: total_mass
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
   use output_fields, only: output_scratch_bytes
-  use output_tecplot, only: write_tecplot
-  use output_profiles, only: write_profiles
-  use driver_loop, only: run_iterations, old_restart_note
+  use driver_loop, only: run_iterations
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
-  use multigrid_levels, only: mg_level_t, plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
-  use multigrid_cycle, only: run_cycle
-  use multigrid_cpu, only: cpu_mg_smooth, cpu_mg_down, cpu_mg_up
-  use mass_constraint, only: rescale_to_mass
-  use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
-    adi_host_memory_available, adi_guard_output_signals, make_dirs, lock_run_dir
-  use gpu_bridge
+  use multigrid_levels, only: plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
+  use backend, only: backend_t
+  use backend_cpu, only: cpu_backend_t
+  use backend_gpu, only: gpu_backend_t
+  use run_files, only: run_files_t
+  use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, adi_guard_output_signals, &
+    make_dirs, lock_run_dir
+  use gpu_bridge, only: adi_gpu_available, gpu_check, gpu_device_info, gpu_settings_problem, &
+    ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use gpu_settings, only: gpu_settings_t, make_gpu_settings
   !$ use omp_lib, only: omp_get_max_threads, omp_set_num_threads
   implicit none
@@ -45,28 +37,17 @@ program adiflow
   type(case_t) :: cs
   type(layout_t) :: lay
   type(solver_params_t) :: sp
-  type(fields_t) :: f
-  type(gpu_grid_t) :: gpu
-  type(gpu_settings_t) :: gs        ! the grid on the device (GPU backend)
+  type(gpu_settings_t) :: gs
+  type(mg_config_t) :: mg               ! the &multigrid group
+  class(backend_t), allocatable :: be   ! the CPU reference or the GPU, with the grid's levels
+  type(run_files_t) :: files            ! restart and outputs
   real(rk), allocatable :: xn(:,:,:,:)
-  character(len=:), allocatable :: case_path, dir, restart_path, why
+  character(len=:), allocatable :: case_path, dir, why, mg_note
   logical :: use_gpu
   integer(ik8) :: it0
-  real(rk) :: res0(5), mass0
-  integer :: rversion
-  integer :: nthreads, lock_fd
-  ! multigrid (fortran/multigrid_*.f90): the &multigrid group, the levels
-  ! below the fine grid, their cost weights, the work units done
-  type(mg_config_t) :: mg
-  type(mg_level_t), allocatable :: levels(:)
-  integer :: nlev
+  real(rk) :: res0(5)
+  integer :: nthreads, lock_fd, nlev, code
   integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
-  real(rk), allocatable :: lev_weight(:)
-  real(rk) :: work_units = 0.0_rk
-  type(gpu_grid_t), allocatable :: gpu_levels(:)   ! levels 2.. on the device (level 1 is gpu)
-  character(len=:), allocatable :: mg_note
-  type(vtk_series_t) :: series      ! flow.pvd of the snapshots (output_interval > 0)
-  logical :: write_series
 
   call adi_guard_output_signals()
   case_path = command_argument(1)
@@ -84,9 +65,8 @@ program adiflow
   call apply_overrides(cs, mg_option, '--mg-levels N')
   call validate_case(cs)
   call validate_multigrid_config(mg)
-  sp = make_solver_params(cs)
   lay = make_layout(cs%ni, cs%nj, cs%nk)
-  sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
+  sp = make_solver_params(cs, lay)
 
   gs = make_gpu_settings(cs%gpu_device, cs%gpu_timing, cs%gpu_overlap, cs%gpu_merged_steps, cs%gpu_tuning_table)
   ! the &gpu group is checked whenever the GPU may run, before any allocation
@@ -103,12 +83,12 @@ program adiflow
   if (make_dirs(dir, why) /= 0) call case_error(why)
   lock_fd = lock_run_dir(dir, why)
   if (lock_fd < 0) call case_error(why)
+  call files%init(cs, 'adiflow', dir, dir//'/restart.bin', .true.)
   ! (a restart's own file is checked by its reader, which says more)
-  write_series = cs%write_vtk .and. cs%output_interval > 0
   why = blocked_output(dir, merge('           ', 'restart.bin', cs%restart)//' field.dump flow.vts flow.dat '// &
-    'centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '//merge('flow.pvd', '        ', write_series))
+    'centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '// &
+    merge('flow.pvd', '        ', files%write_series))
   if (len(why) > 0) call case_error(why)
-  restart_path = dir//'/restart.bin'
 
   nthreads = 1
   !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
@@ -119,50 +99,49 @@ program adiflow
   write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
   write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
 
-  call allocate_fields(lay, f)
+  if (use_gpu) then
+    be = gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), gs=gs)
+  else
+    be = cpu_backend_t()
+  end if
+  be%mg = mg
   call generate_nodes(cs, xn)
-  call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)
-  call check_grid(lay, f%vol)
+  call be%set_grid(sp, lay, xn, nlev)
+  call check_grid(lay, be%level(1)%f%vol)
   if (mg%levels > 1) call start_multigrid()
 
   res0 = 0.0_rk
   it0 = 0
   if (cs%restart) then
-    call read_field_dump(restart_path, lay, f%q, it0, res0, cs%accept_old_restart, rversion)
-    write(output_unit, '(a,i0)') '  restarting from '//trim(restart_path)//' at iteration ', it0
-    call old_restart_note(output_unit, trim(restart_path), rversion, it0)
-    if (it0 >= cs%max_iter) then
-      write(output_unit, '(a,i0,a,i0,a)') 'adiflow: nothing left to do: the restart is at iteration ', it0, &
-        ', max_iter is ', cs%max_iter, '; raise max_iter (or --max-iter) to continue. No file was changed.'
-      stop
-    end if
+    call files%read_restart(be, it0, res0, why)
+    if (len(why) > 0) call case_error(why)
+    if (files%nothing_left(it0)) stop
   else
-    call initial_state(sp, f%q)
+    call be%start_at_rest()
   end if
-  call apply_boundary_conditions(sp, lay, f%q)
+  call be%fill_boundary(1)
   ! mass_fix: the reference mass is that of rho = 1, from the grid alone, so
   ! a restart holds the same level as the run it continues
-  mass0 = 0.0_rk
+  be%mass_fix = cs%mass_fix
   if (cs%mass_fix) then
-    mass0 = total_mass(lay, f%vol)
-    write(output_unit, '(a,es23.16)') '  mass_fix: total mass held at ', mass0
+    be%mass0 = total_mass(lay, be%level(1)%f%vol)
+    write(output_unit, '(a,es23.16)') '  mass_fix: total mass held at ', be%mass0
   end if
 
   if (use_gpu) then
     write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info(gs))
-    call gpu_check(adi_gpu_init(gpu%ptr, sp, kernel_family(cs%kernels), gs, f%sf, f%sc, f%vol, f%q), &
-      'initialisation')
-    if (nlev > 1) call start_gpu_levels()
   else
     write(output_unit, '(a,i0,a,i0,a)') '  backend: cpu (Fortran reference, up to ', nthreads, &
       ' OpenMP threads: one per ', cells_per_thread(), ' cells of a loop)'
   end if
+  call be%start()
   write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
 
-  if (write_series) call series_start(series, dir, '.vts', int(cs%max_iter, ik8), it0, cs%output_interval)
+  call files%start_series(it0)
   call adi_install_signal_handlers()
-  call run_iterations(cs, 'adiflow', dir, restart_path, .true., it0, res0, iterate, current_norms, &
-    interrupted, save_restart, write_snapshot, write_outputs, finish, work_done)
+  call run_iterations(cs, it0, res0, be, files, code)
+  call be%finalize()
+  if (code /= 0) error stop code, quiet=.true.
 
 contains
 
@@ -183,115 +162,13 @@ contains
       ' levels, using ', nlev, ': '//mg_note
     if (nlev == mg%levels .and. len(mg_note) > 0) write(output_unit, '(a)') '  multigrid: '//mg_note
     if (nlev == 1) return
-    call build_coarse_levels(sp, xn, nlev, lev_sizes, lev_ratios, mg%coarse_order, &
-      mg%coarse_roe_low_mach == 'none', levels)
-    allocate(lev_weight(nlev))
-    lev_weight(1) = 1.0_rk
+    call build_coarse_levels(cs, nlev, lev_sizes, lev_ratios, mg%coarse_order, mg%coarse_roe_low_mach == 'none', &
+      be%level)
     do l = 2, nlev
-      call check_grid(levels(l)%lay, levels(l)%f%vol)
-      lev_weight(l) = levels(l)%weight
+      call check_grid(be%level(l)%lay, be%level(l)%f%vol)
     end do
+    be%weight = be%level%weight
   end subroutine start_multigrid
-
-  !> One device grid per coarse level, each with its forcing (adi_gpu_init_level).
-  subroutine start_gpu_levels()
-    integer :: l
-    allocate(gpu_levels(nlev))
-    do l = 2, nlev
-      call gpu_check(adi_gpu_init_level(gpu_levels(l)%ptr, levels(l)%sp, kernel_family(cs%kernels), gs, &
-        levels(l)%f%sf, levels(l)%f%sc, levels(l)%f%vol, levels(l)%f%q), 'initialisation of a multigrid level')
-    end do
-  end subroutine start_gpu_levels
-
-  !> The device handle of level l.
-  type(c_ptr) function level_ptr(l)
-    integer, intent(in) :: l
-    if (l == 1) then
-      level_ptr = gpu%ptr
-    else
-      level_ptr = gpu_levels(l)%ptr
-    end if
-  end function level_ptr
-
-  real(rk) function work_done()
-    work_done = work_units
-  end function work_done
-
-  !> The cycle's level operations (fortran/multigrid_cycle.f90): the CPU
-  !> reference's, or the same steps on the device.
-  subroutine mg_smooth(l, cfl)
-    integer, intent(in) :: l
-    real(rk), intent(in) :: cfl
-    if (use_gpu) then
-      call gpu_check(adi_gpu_iterate(level_ptr(l), cfl), 'multigrid iteration')
-    else
-      call cpu_mg_smooth(sp, lay, f, levels, l, cfl)
-    end if
-  end subroutine mg_smooth
-
-  subroutine mg_down(l, cfl)
-    integer, intent(in) :: l
-    real(rk), intent(in) :: cfl
-    if (use_gpu) then
-      call gpu_check(adi_gpu_residual(level_ptr(l), cfl), 'multigrid residual')
-      call gpu_check(adi_gpu_mg_restrict(level_ptr(l), level_ptr(l + 1), levels(l + 1)%ratio), &
-        'multigrid restriction')
-      call gpu_check(adi_gpu_residual(level_ptr(l + 1), cfl), 'multigrid coarse residual')
-      call gpu_check(adi_gpu_mg_forcing(level_ptr(l + 1)), 'multigrid forcing')
-    else
-      call cpu_mg_down(sp, lay, f, levels, l, cfl)
-    end if
-  end subroutine mg_down
-
-  subroutine mg_up(l)
-    integer, intent(in) :: l
-    if (use_gpu) then
-      call gpu_check(adi_gpu_mg_prolong(level_ptr(l), level_ptr(l + 1), levels(l + 1)%ratio), &
-        'multigrid prolongation')
-    else
-      call cpu_mg_up(lay, f, levels, l)
-    end if
-  end subroutine mg_up
-
-  subroutine iterate(cfl)
-    real(rk), intent(in) :: cfl
-    if (nlev > 1) then
-      call run_cycle(mg, nlev, lev_weight, cfl, mg_smooth, mg_down, mg_up, work_units)
-      if (cs%mass_fix .and. use_gpu) then
-        call gpu_mass_fix()
-      else if (cs%mass_fix) then
-        call rescale_to_mass(lay, f%q, mass0, total_mass(lay, f%vol, f%q))
-      end if
-      return
-    end if
-    work_units = work_units + 1.0_rk
-    if (use_gpu) then
-      call gpu_check(adi_gpu_iterate(gpu%ptr, cfl), 'iteration')
-      if (cs%mass_fix) call gpu_mass_fix()
-    else if (cs%mass_fix) then
-      call cpu_iteration(sp, lay, cfl, f, mass0)
-    else
-      call cpu_iteration(sp, lay, cfl, f)
-    end if
-  end subroutine iterate
-
-  logical function interrupted()
-    interrupted = adi_interrupt_requested() /= 0
-  end function interrupted
-
-  !> Release the GPU and stop with the driver's exit code.
-  subroutine finish(code)
-    integer, intent(in) :: code
-    integer :: l
-    if (use_gpu .and. allocated(gpu_levels)) then
-      do l = 2, nlev
-        call gpu_check(gpu_finalize(gpu_levels(l)), 'finalisation of a multigrid level')
-      end do
-    end if
-    if (use_gpu) call gpu_check(gpu_finalize(gpu), 'finalisation')
-    if (code /= 0) error stop code, quiet=.true.
-    stop
-  end subroutine finish
 
   function choose_backend(req) result(gpu)
     character(len=*), intent(in) :: req
@@ -308,22 +185,6 @@ contains
         'adiflow: backend = auto: no usable GPU found, running on the CPU backend'
     end select
   end function choose_backend
-
-  !> mass_fix on the GPU: the device's plane sums (the Fortran order of
-  !> total_mass), the total and s = M0/M here, the rescale on the device: the
-  !> steps of cpu_iteration's rescale_to_mass. Synchronises every iteration.
-  subroutine gpu_mass_fix()
-    real(rk) :: plane(lay%nk)
-    plane = 0.0_rk
-    call gpu_check(adi_gpu_mass_plane_sums(gpu%ptr, plane), 'mass sums (mass_fix)')
-    call gpu_check(adi_gpu_scale_state(gpu%ptr, mass_scale_factor(mass0, mass_from_plane_sums(plane))), &
-      'mass rescale (mass_fix)')
-  end subroutine gpu_mass_fix
-
-  integer(c_int) function kernel_family(name)
-    character(len=*), intent(in) :: name
-    kernel_family = merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(name) == 'merged')
-  end function kernel_family
 
   subroutine check_host_memory(l)
     type(layout_t), intent(in) :: l
@@ -347,66 +208,4 @@ contains
     if (any(.not. (v(1:l%ni, 1:l%nj, 1:l%nk) > 0.0_rk))) call case_error( &
       'the grid has cells with zero or negative volume (folded grid: reduce wavy_amplitude or beta)')
   end subroutine check_grid
-
-  subroutine initial_state(s, q)
-    type(solver_params_t), intent(in) :: s
-    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
-    ! fluid at rest, rho = 1, T = 1: p = 1 / (gamma Mach^2)
-    q(:,:,:,1) = 1.0_rk
-    q(:,:,:,2:4) = 0.0_rk
-    q(:,:,:,5) = rest_pressure(s)/s%gm1
-  end subroutine initial_state
-
-  subroutine current_norms(nrm)
-    real(rk), intent(out) :: nrm(5)
-    if (use_gpu) then
-      call gpu_check(adi_gpu_residual_norms(gpu%ptr, nrm), 'residual norms')
-    else
-      call compute_residual_norms(lay, f%res, f%vol, nrm)
-    end if
-  end subroutine current_norms
-
-  subroutine fetch_state()
-    if (use_gpu) call gpu_check(adi_gpu_download_state(gpu%ptr, f%q), 'state download')
-  end subroutine fetch_state
-
-  !> Restart only from a finite state: a diverging run keeps the last good one.
-  logical function save_restart(iter, ref) result(saved)
-    integer(ik8), intent(in) :: iter
-    real(rk), intent(in) :: ref(5)
-    real(rk) :: nrm(5)
-    call current_norms(nrm)
-    saved = all(abs(nrm) <= huge(1.0_rk))
-    if (.not. saved) return
-    call fetch_state()
-    call write_field_dump(restart_path, lay, f%q, iter, ref)
-  end function save_restart
-
-  !> The state downloaded, its boundary fill and primitives (the wall
-  !> temperature's ghosts included: the outputs' wall nodes read them).
-  subroutine output_state()
-    call fetch_state()
-    call apply_boundary_conditions(sp, lay, f%q)
-    call compute_primitives(sp, lay, f%q, f%qp)
-    call apply_wall_temperature(sp, lay, f%qp)
-  end subroutine output_state
-
-  subroutine write_snapshot(iter)
-    integer(ik8), intent(in) :: iter
-    if (.not. cs%write_vtk) return
-    call output_state()
-    call write_vts(dir//'/'//snapshot_stem(iter, int(cs%max_iter, ik8))//'.vts', lay, sp, xn, f%qp, f%sf, f%vol)
-    if (write_series) call series_snapshot(series, iter)
-  end subroutine write_snapshot
-
-  subroutine write_outputs(iter, ref)
-    integer(ik8), intent(in) :: iter
-    real(rk), intent(in) :: ref(5)
-    call output_state()
-    if (cs%write_dump) call write_field_dump(dir//'/field.dump', lay, f%q, iter, ref)
-    if (cs%write_vtk) call write_vts(trim(dir)//'/flow.vts', lay, sp, xn, f%qp, f%sf, f%vol)
-    if (write_series) call series_final(series, iter)
-    if (cs%write_tecplot) call write_tecplot(trim(dir)//'/flow.dat', cs%title, lay, sp, xn, f%qp, f%sf, f%vol)
-    if (cs%write_profiles) call write_profiles(dir, lay, sp, cs%lx, cs%ly, cs%lz, f%xc, f%qp)
-  end subroutine write_outputs
 end program adiflow

@@ -5,6 +5,7 @@
 module case_config
   use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_null_char
   use kinds, only: rk, ik8
+  use grid_layout, only: layout_t
   use solver_params
   use sys_interface, only: c_string, from_c
   implicit none
@@ -589,9 +590,15 @@ contains
     call check_int('device (&gpu)', cs%gpu_device, -1, 1023)
   end subroutine validate_case
 
-  !> Host-side constants, computed once and shared with the device as they are.
-  function make_solver_params(cs) result(sp)
+  !> Host-side constants, computed once and shared with the device as they
+  !> are, complete for the grid of layout lay (a whole grid, an MPI block, a
+  !> multigrid level). A coarse multigrid level passes its own order and
+  !> whether it drops the low-Mach fix (plain_roe).
+  function make_solver_params(cs, lay, order, plain_roe) result(sp)
     type(case_t), intent(in) :: cs
+    type(layout_t), intent(in) :: lay
+    integer, intent(in), optional :: order
+    logical, intent(in), optional :: plain_roe
     type(solver_params_t) :: sp
     sp%gamma = cs%gamma
     sp%gm1 = cs%gamma - 1.0_rk
@@ -606,6 +613,7 @@ contains
     sp%lid_u = cs%lid_u; sp%lid_v = cs%lid_v; sp%lid_w = cs%lid_w
     sp%visc_law = merge(VISC_SUTHERLAND, VISC_CONSTANT, cs%viscosity_law == 'sutherland')
     sp%order = cs%order
+    if (present(order)) sp%order = order
     select case (trim(cs%limiter))
     case ('minmod'); sp%limiter = LIM_MINMOD
     case ('vanleer'); sp%limiter = LIM_VANLEER
@@ -614,11 +622,15 @@ contains
     end select
     sp%wall_thermal = merge(WALL_ISOTHERMAL, WALL_ADIABATIC, cs%wall_thermal == 'isothermal')
     sp%roe_low_mach = merge(ROE_LM_RIEPER, ROE_LM_NONE, cs%roe_low_mach == 'rieper')
+    if (present(plain_roe)) then
+      if (plain_roe) sp%roe_low_mach = ROE_LM_NONE
+    end if
     sp%implicit_single = merge(IMPLICIT_SINGLE, IMPLICIT_DOUBLE, cs%implicit_precision == 'single')
     sp%bc(1) = bc_code('bc_imin', cs%bc_imin); sp%bc(2) = bc_code('bc_imax', cs%bc_imax)
     sp%bc(3) = bc_code('bc_jmin', cs%bc_jmin); sp%bc(4) = bc_code('bc_jmax', cs%bc_jmax)
     sp%bc(5) = bc_code('bc_kmin', cs%bc_kmin); sp%bc(6) = bc_code('bc_kmax', cs%bc_kmax)
-    sp%ni = cs%ni; sp%nj = cs%nj; sp%nk = cs%nk
+    sp%ni = lay%ni; sp%nj = lay%nj; sp%nk = lay%nk
+    sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
     ! from the whole grid's sizes, so that every MPI block and every
     ! multigrid level limits with the same threshold
     sp%lim_eps2 = (cs%limiter_k/real(max(cs%ni, cs%nj, cs%nk), rk))**3

@@ -1,89 +1,47 @@
 !> The iteration loop that build/adiflow and build/adiflow_mpi share: the
 !> CFL schedule, the progress line and residual.dat, the verdict
 !> (diverged, converged, interrupted, done), periodic restarts and
-!> snapshots, and the final restart, outputs and plot. Each driver hands in
-!> what differs: one iteration, the residual norms (over all blocks), the
-!> interrupt flag (of any rank), its restart and output writers, and how to
-!> stop. Every hook is collective in the MPI driver, so all ranks take the
-!> same path through the loop.
+!> snapshots, and the final restart, outputs and plot. The driver hands in
+!> its backend (fortran/backend.f90: the iteration, the residual norms over
+!> all blocks, the interrupt agreement of all ranks, the work done) and its
+!> files (fortran/run_files.f90: restarts and outputs). Every call on either
+!> is collective in the MPI driver, so all ranks take the same path through
+!> the loop.
 module driver_loop
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
   use kinds, only: rk, ik8
   use case_config, only: case_t, cfl_at
   use residual_monitor, only: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
-  use sys_interface, only: signal_text
+  use sys_interface, only: signal_text, adi_interrupt_requested
   use convergence_rate, only: drop_rate_t, iters_to_go
+  use backend, only: backend_t
+  use run_files, only: run_files_t
   implicit none
   private
-  public :: run_iterations, old_restart_note
-
-  abstract interface
-    subroutine iterate_hook(cfl)
-      import :: rk
-      real(rk), intent(in) :: cfl
-    end subroutine
-    subroutine norms_hook(nrm)
-      import :: rk
-      real(rk), intent(out) :: nrm(5)
-    end subroutine
-    logical function flag_hook()
-    end function
-    !> Write the restart of iteration iter; .false. if the state was not
-    !> finite and nothing was written.
-    logical function save_hook(iter, res0)
-      import :: rk, ik8
-      integer(ik8), intent(in) :: iter
-      real(rk), intent(in) :: res0(5)
-    end function
-    subroutine outputs_hook(iter, res0)
-      import :: rk, ik8
-      integer(ik8), intent(in) :: iter
-      real(rk), intent(in) :: res0(5)
-    end subroutine
-    subroutine snapshot_hook(iter)
-      import :: ik8
-      integer(ik8), intent(in) :: iter
-    end subroutine
-    !> Release the backend and stop with this exit code; does not return.
-    subroutine finish_hook(code)
-      integer, intent(in) :: code
-    end subroutine
-    !> Fine-grid work units done so far by this run
-    real(rk) function work_hook()
-      import :: rk
-    end function
-  end interface
+  public :: run_iterations
 
 contains
 
-  !> Iterations it0+1 .. cs%max_iter from the state the driver holds. root:
-  !> this process writes the terminal lines and residual.dat. restart_name
-  !> says in messages where the restart is kept.
-  !> work_done: the fine-grid work units the driver has counted (one per
-  !> single-grid iteration; fortran/multigrid_cycle.f90 counts a cycle's).
-  subroutine run_iterations(cs, prog, dir, restart_name, root, it0, res0_in, iterate, norms_now, &
-      interrupted, save_restart, write_snapshot, write_outputs, finish, work_done)
+  !> Iterations it0+1 .. cs%max_iter from the state the backend holds.
+  !> files%root: this process writes the terminal lines and residual.dat.
+  !> exit_code: what the driver stops with once it has released the
+  !> backend: 0 done (converged or max_iter), 3 diverged, 130 interrupted.
+  subroutine run_iterations(cs, it0, res0_in, be, files, exit_code)
     type(case_t), intent(in) :: cs
-    character(len=*), intent(in) :: prog, dir, restart_name
-    logical, intent(in) :: root
     integer(ik8), intent(in) :: it0
     real(rk), intent(in) :: res0_in(5)
-    procedure(iterate_hook) :: iterate
-    procedure(norms_hook) :: norms_now
-    procedure(flag_hook) :: interrupted
-    procedure(save_hook) :: save_restart
-    procedure(snapshot_hook) :: write_snapshot
-    procedure(outputs_hook) :: write_outputs
-    procedure(finish_hook) :: finish
-    procedure(work_hook) :: work_done
+    class(backend_t), intent(inout) :: be
+    class(run_files_t), intent(inout) :: files
+    integer, intent(out) :: exit_code
     integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate
     real(rk) :: norms(5), res0(5), cfl, sec_per_iter, work
-    logical :: diverged, converged, stop_now
+    logical :: diverged, converged, stop_now, root
     type(drop_rate_t) :: rate
 
+    root = files%root
     res0 = res0_in
     work = 0.0_rk
-    if (root) call monitor_open(dir, merge(it0, -1_ik8, cs%restart), cs%tol > 0.0_rk)
+    if (root) call monitor_open(files%dir, merge(it0, -1_ik8, cs%restart), cs%tol > 0.0_rk)
     call system_clock(t_start, t_rate)
     t_first = t_start
     it_last_restart = it0
@@ -92,15 +50,15 @@ contains
 
     do it = it0 + 1, cs%max_iter
       cfl = cfl_at(cs, it)
-      call iterate(cfl)
-      stop_now = interrupted()
+      call be%iterate(cfl)
+      stop_now = be%any_process(adi_interrupt_requested() /= 0)
 
       ! res0_in all zero after a restart: the file's reference residual was not
       ! used (a version-1 file's unprotected header), so the reference starts
       ! again from the residual of the first iteration after the restart
       if (it == 1 .or. mod(it, int(cs%monitor_interval, ik8)) == 0 .or. it == cs%max_iter .or. stop_now .or. &
           (it == it0 + 1 .and. all(res0_in == 0.0_rk))) then
-        call norms_now(norms)
+        call be%norms(norms)
         res0 = max(res0, norms)
         call system_clock(t_now)
         if (it0 > 0) then            ! a restart: from the loop's start
@@ -113,7 +71,7 @@ contains
         else
           sec_per_iter = real(t_now - t_first, rk)/real(t_rate, rk)/real(it - 1_ik8, rk)
         end if
-        work = work_done()
+        work = be%work_units
         call rate%add(it, residual_drop(norms, res0))
         if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, iters_to_go(cs, it, rate), work, &
           rate%factor())
@@ -129,55 +87,61 @@ contains
 
       if (cs%restart_interval > 0) then
         if (mod(it, int(cs%restart_interval, ik8)) == 0) then
-          if (save_restart(it, res0)) it_last_restart = it
+          if (files%save_restart(be, it, res0)) it_last_restart = it
         end if
       end if
       if (cs%output_interval > 0) then
-        if (mod(it, int(cs%output_interval, ik8)) == 0 .and. it /= cs%max_iter) call write_snapshot(it)
+        if (mod(it, int(cs%output_interval, ik8)) == 0 .and. it /= cs%max_iter) call files%write_snapshot(be, it)
       end if
       if (stop_now) then
-        if (root) write(output_unit, '(a,i0,a)') prog//': '//signal_text()//' at iteration ', it, &
-          '; writing the restart and outputs before stopping'
-        if (save_restart(it, res0)) it_last_restart = it
-        call write_outputs(it, res0)
-        if (root) call monitor_close()
-        if (root) then
-          if (it_last_restart > 0) then
-            write(output_unit, '(a,i0,a,i0,a)') prog//': stopped at iteration ', it, '; written: '//restart_name// &
-              ' (iteration ', it_last_restart, ') and the outputs in '//dir//'/'
-            write(output_unit, '(a)') '  to continue: '//continue_command(prog)
-          else
-            write(output_unit, '(a)') prog//': stopped; no restart could be written (the state was not finite)'
+        associate (prog => files%prog, dir => files%dir)
+          if (root) write(output_unit, '(a,i0,a)') prog//': '//signal_text()//' at iteration ', it, &
+            '; writing the restart and outputs before stopping'
+          if (files%save_restart(be, it, res0)) it_last_restart = it
+          call files%write_outputs(be, it, res0)
+          if (root) call monitor_close()
+          if (root) then
+            if (it_last_restart > 0) then
+              write(output_unit, '(a,i0,a,i0,a)') prog//': stopped at iteration ', it, '; written: '// &
+                files%restart_name//' (iteration ', it_last_restart, ') and the outputs in '//dir//'/'
+              write(output_unit, '(a)') '  to continue: '//continue_command(prog)
+            else
+              write(output_unit, '(a)') prog//': stopped; no restart could be written (the state was not finite)'
+            end if
           end if
-        end if
-        call finish(130)
+        end associate
+        exit_code = 130
+        return
       end if
     end do
     if (it > cs%max_iter) it = cs%max_iter
     if (root) call monitor_close()
 
-    if (diverged) then
-      if (root) then
-        write(error_unit, '(a,i0,a)') prog//': error: the solution diverged at iteration ', it, &
-          ' (NaN or Inf in the residual).'
-        if (it_last_restart > 0) then
-          write(error_unit, '(a,i0,a)') '  the last good restart is '//restart_name//' (iteration ', &
-            it_last_restart, '); it was not overwritten.'
-        else
-          write(error_unit, '(a)') '  no restart had been written yet (set restart_interval to keep one).'
+    associate (prog => files%prog, dir => files%dir)
+      if (diverged) then
+        if (root) then
+          write(error_unit, '(a,i0,a)') prog//': error: the solution diverged at iteration ', it, &
+            ' (NaN or Inf in the residual).'
+          if (it_last_restart > 0) then
+            write(error_unit, '(a,i0,a)') '  the last good restart is '//files%restart_name//' (iteration ', &
+              it_last_restart, '); it was not overwritten.'
+          else
+            write(error_unit, '(a)') '  no restart had been written yet (set restart_interval to keep one).'
+          end if
+          write(error_unit, '(a)') '  try a smaller cfl or a longer cfl_ramp_iters, or order = 1 to start.'
         end if
-        write(error_unit, '(a)') '  try a smaller cfl or a longer cfl_ramp_iters, or order = 1 to start.'
+        exit_code = 3
+        return
       end if
-      call finish(3)
-    end if
 
-    if (converged .and. root) write(output_unit, '(a,i0,a,es9.2,a,f0.1,a)') prog//': converged at iteration ', &
-      it, ': residual dropped below tol = ', cs%tol, ' (', work, ' fine-grid work units)'
-    if (save_restart(it, res0)) it_last_restart = it
-    call write_outputs(it, res0)
-    if (cs%write_plot .and. root) call plot_residuals(dir, cs%title)
-    if (root) write(output_unit, '(a)') prog//': done; outputs in '//dir//'/'
-    call finish(0)
+      if (converged .and. root) write(output_unit, '(a,i0,a,es9.2,a,f0.1,a)') prog//': converged at iteration ', &
+        it, ': residual dropped below tol = ', cs%tol, ' (', work, ' fine-grid work units)'
+      if (files%save_restart(be, it, res0)) it_last_restart = it
+      call files%write_outputs(be, it, res0)
+      if (cs%write_plot .and. root) call plot_residuals(dir, cs%title)
+      if (root) write(output_unit, '(a)') prog//': done; outputs in '//dir//'/'
+    end associate
+    exit_code = 0
   end subroutine run_iterations
 
   !> The command that continues this run: its own command line with
@@ -224,22 +188,6 @@ contains
     end do
     q = q//"'"
   end function shell_quoted
-
-  !> What a restart of an older format means for this run (version: the
-  !> file's, from read_field_dump); nothing for the current version.
-  subroutine old_restart_note(unit, name, version, it0)
-    integer, intent(in) :: unit, version
-    character(len=*), intent(in) :: name
-    integer(ik8), intent(in) :: it0
-    if (version == 1) then
-      write(unit, '(a,i0,a)') '  note: '//name//' is of format version 1 (read with --accept-old-restart): '// &
-        'nothing protected its header, so its reference residual is not used; the convergence reference '// &
-        'starts again from the residual of iteration ', it0 + 1, ' (the drop and tol count from there)'
-    else if (version == 2) then
-      write(unit, '(a)') '  note: '//name//' is of format version 2 (Fletcher-64 checksum); '// &
-        'the restarts of this run are written as version 3 (CRC-64)'
-    end if
-  end subroutine old_restart_note
 
   !> Seconds with three decimals and a leading zero ("0.011", not ".011").
   function seconds_text(t) result(s)

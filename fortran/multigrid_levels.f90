@@ -1,7 +1,9 @@
 !> The grid levels of the FAS multigrid cycle: which directions coarsen,
 !> the coarse grids' nodes and metrics, and each coarse level's own fields.
 !>
-!> Level 1 is the driver's own grid. Level l+1 takes every second node of
+!> Level 1 is the grid the backend iterates (fortran/backend.f90: a whole
+!> grid, or this rank's block of one), the same type without forcing and q0.
+!> Level l+1 takes every second node of
 !> level l in each direction that can coarsen: an even cell count that
 !> leaves at least 2 cells (a direction of 1 cell, as in the quasi-2D
 !> cases, or an odd count stays as it is: semi-coarsening). When no
@@ -11,7 +13,8 @@
 module multigrid_levels
   use kinds, only: rk, ik8, ng, nvar
   use grid_layout, only: layout_t, make_layout, field_bytes
-  use solver_params, only: solver_params_t, BC_PERIODIC, ROE_LM_NONE
+  use solver_params, only: solver_params_t, BC_PERIODIC
+  use case_config, only: case_t, make_solver_params
   use flow_fields, only: fields_t, allocate_fields, host_field_count
   use grid_generation, only: fill_ghost_nodes
   use metrics, only: compute_metrics
@@ -20,15 +23,16 @@ module multigrid_levels
   public :: mg_level_t, plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
   public :: coarse_nodes, init_level
 
-  !> One coarse level (2..n). ratio: the coarsening factor (1 or 2) per
-  !> direction from the next finer level; weight: its cells over the fine
-  !> grid's, the cost of one of its iterations in fine-grid work units.
+  !> One level: the grid (1) or a coarse level (2..n). ratio: the
+  !> coarsening factor (1 or 2) per direction from the next finer level;
+  !> weight: its cells over the fine grid's, the cost of one of its
+  !> iterations in fine-grid work units.
   type :: mg_level_t
     type(layout_t) :: lay
     type(solver_params_t) :: sp
     type(fields_t) :: f
-    real(rk), allocatable :: forcing(:,:,:,:)  !< FAS forcing term P (5)
-    real(rk), allocatable :: q0(:,:,:,:)       !< the restricted state, before the coarse iterations (5)
+    real(rk), allocatable :: forcing(:,:,:,:)  !< FAS forcing term P (5); coarse levels only
+    real(rk), allocatable :: q0(:,:,:,:)       !< the restricted state, before the coarse iterations (5); coarse levels only
     real(rk), allocatable :: xn(:,:,:,:)       !< nodes, ghosts included
     integer :: ratio(3) = 1
     real(rk) :: weight = 1.0_rk
@@ -86,21 +90,19 @@ contains
     end do
   end subroutine plan_levels
 
-  !> Levels 2..nlev from the fine nodes xn1 and the fine parameters sp1
-  !> (coarse levels: order coarse_order, their own sizes and layout).
-  subroutine build_coarse_levels(sp1, xn1, nlev, sizes, ratios, coarse_order, plain_roe, levels)
-    type(solver_params_t), intent(in) :: sp1
-    real(rk), intent(in) :: xn1(:, -ng:, -ng:, -ng:)
+  !> Levels 2..nlev of levels(1:nlev) from level 1's nodes (coarse levels:
+  !> order coarse_order, their own sizes and layout).
+  subroutine build_coarse_levels(cs, nlev, sizes, ratios, coarse_order, plain_roe, levels)
+    type(case_t), intent(in) :: cs
     integer, intent(in) :: nlev, sizes(:,:), ratios(:,:), coarse_order
     logical, intent(in) :: plain_roe
-    type(mg_level_t), allocatable, intent(out) :: levels(:)
+    type(mg_level_t), intent(inout) :: levels(:)
     integer :: l
     real(rk), allocatable :: xf(:,:,:,:), xc(:,:,:,:)
-    allocate(levels(nlev))
-    xf = xn1
+    xf = levels(1)%xn
     do l = 2, nlev
-      call coarse_nodes(sp1, xf, sizes(:, l), ratios(:, l), xc)
-      call init_level(levels(l), sp1, xc, sizes(:, l), ratios(:, l), coarse_order, plain_roe, &
+      call coarse_nodes(levels(1)%sp, xf, sizes(:, l), ratios(:, l), xc)
+      call init_level(levels(l), cs, xc, sizes(:, l), ratios(:, l), coarse_order, plain_roe, &
         real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk))
       call move_alloc(xc, xf)
     end do
@@ -128,22 +130,18 @@ contains
   end subroutine coarse_nodes
 
   !> One coarse level over the nodes xn (n cells, ghosts included: a whole
-  !> grid, or a block's window of one): its parameters (sp1's with the
-  !> coarse sizes and order), layout, fields, metrics, forcing and q0.
-  subroutine init_level(lv, sp1, xn, n, ratio, coarse_order, plain_roe, weight)
+  !> grid, or a block's window of one): its parameters (the case's with
+  !> the coarse sizes and order), layout, fields, metrics, forcing and q0.
+  subroutine init_level(lv, cs, xn, n, ratio, coarse_order, plain_roe, weight)
     type(mg_level_t), intent(inout) :: lv
-    type(solver_params_t), intent(in) :: sp1
+    type(case_t), intent(in) :: cs
     real(rk), intent(in) :: xn(:, -ng:, -ng:, -ng:)
     integer, intent(in) :: n(3), ratio(3), coarse_order
     logical, intent(in) :: plain_roe
     real(rk), intent(in) :: weight
     lv%xn = xn
     lv%lay = make_layout(n(1), n(2), n(3))
-    lv%sp = sp1
-    lv%sp%order = coarse_order
-    if (plain_roe) lv%sp%roe_low_mach = ROE_LM_NONE
-    lv%sp%ni = n(1); lv%sp%nj = n(2); lv%sp%nk = n(3)
-    lv%sp%ldi = lv%lay%ldi; lv%sp%ldj = lv%lay%ldj; lv%sp%ldk = lv%lay%ldk
+    lv%sp = make_solver_params(cs, lv%lay, coarse_order, plain_roe)
     lv%ratio = ratio
     lv%weight = weight
     call allocate_fields(lv%lay, lv%f)

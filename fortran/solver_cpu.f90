@@ -59,7 +59,7 @@ contains
   !> mass0 present (case key mass_fix): after the update, scale the interior
   !> state back to the total mass mass0 (fortran/mass_constraint.f90); absent,
   !> the iteration is exactly the unconstrained one. forcing present (a
-  !> coarse multigrid level, fortran/multigrid_cpu.f90): the residual the
+  !> coarse multigrid level, fortran/backend_cpu.f90): the residual the
   !> update drives to zero is R(q) + forcing.
   subroutine cpu_iteration(sp, lay, cfl, f, mass0, forcing)
     type(solver_params_t), intent(in) :: sp

@@ -1,4 +1,4 @@
-/* The multigrid level operations on the GPU (fortran/multigrid_cpu.f90 is
+/* The multigrid level operations on the GPU (fortran/backend_cpu.f90 is
  * the reference; the cycle itself stays in the Fortran driver,
  * fortran/multigrid_cycle.f90, for both backends):
  *   adi_gpu_residual     the iteration's steps up to the residual

@@ -48,9 +48,8 @@ contains
     type(fields_t), intent(out) :: f
     real(rk), allocatable :: xn(:,:,:,:)
     call validate_case(cs)
-    sp = make_solver_params(cs)
     lay = make_layout(cs%ni, cs%nj, cs%nk)
-    sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
+    sp = make_solver_params(cs, lay)
     call allocate_fields(lay, f)
     call generate_nodes(cs, xn)
     call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)

@@ -54,7 +54,7 @@ contains
     cf = c; cf%implicit_precision = 'single'
     call setup_case(cd, lay, spd, f0)
     call disturbed_state(lay, spd, f0, 91)
-    spf = make_solver_params(cf)
+    spf = make_solver_params(cf, lay)
     call check(spf%implicit_single == IMPLICIT_SINGLE .and. spd%implicit_single == IMPLICIT_DOUBLE, &
       trim(title)//': implicit_precision maps to the params member')
     spf = spd

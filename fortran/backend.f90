@@ -1,0 +1,152 @@
+!> The backend of a run: what the iteration loop (fortran/driver_loop.f90),
+!> the multigrid cycle (fortran/multigrid_cycle.f90) and the run's files
+!> (fortran/run_files.f90) ask of the machine the solver runs on.
+!> Extensions, one file each: the CPU reference (backend_cpu.f90), one GPU
+!> (backend_gpu.f90), a block of a decomposed grid on a CPU
+!> (backend_mpi_block.f90) or on a GPU (backend_mpi_gpu.f90).
+!>
+!> The host always holds the grid: level(1) is the grid (or this rank's
+!> block of it) that the backend iterates, with its parameters, layout,
+!> fields and nodes; level(2..nlev) are the coarse multigrid levels
+!> (fortran/multigrid_levels.f90). A GPU backend keeps the state on the
+!> device and brings it to level(1)%f%q when fetch_state is called.
+!>
+!> Adding an operation: a deferred binding here (or a concrete one with the
+!> single-grid rule, overridden where a block differs), its body in each
+!> extension that does it differently, and its call in the loop or the
+!> cycle.
+module backend
+  use kinds, only: rk
+  use multigrid_cycle, only: mg_levels_t
+  use multigrid_levels, only: mg_level_t
+  use grid_layout, only: layout_t
+  use solver_params, only: solver_params_t
+  use flow_fields, only: allocate_fields
+  use metrics, only: compute_metrics
+  use flow_math, only: rest_pressure
+  use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
+  use primitives, only: compute_primitives
+  implicit none
+  private
+  public :: backend_t
+
+  type, abstract, extends(mg_levels_t) :: backend_t
+    !> level(1): the grid the backend iterates; 2..nlev: the coarse levels
+    type(mg_level_t), allocatable :: level(:)
+    !> faces of level 1 on the domain's boundary (all but a block's internal ones)
+    logical :: phys(6) = .true.
+    !> case key mass_fix: after every iteration (or cycle) the state is
+    !> scaled back to the total mass mass0 (fortran/mass_constraint.f90)
+    logical :: mass_fix = .false.
+    real(rk) :: mass0 = 0.0_rk
+  contains
+    procedure, non_overridable :: iterate
+    procedure, non_overridable :: set_grid
+    procedure, non_overridable :: start_at_rest
+    procedure, non_overridable :: host_state
+    procedure :: fill_boundary => fill_serial
+    procedure :: any_process => any_serial
+    !> the backend takes over the host's levels and state, once, before the
+    !> first iteration (a GPU copies them to the device)
+    procedure(backend_op), deferred :: start
+    !> scale the state back to mass0
+    procedure(backend_op), deferred :: fix_mass
+    !> RMS residual norms of the last iteration over the whole grid
+    procedure(norms_op), deferred :: norms
+    !> the state of level 1 into level(1)%f%q (nothing to do on the CPU)
+    procedure(backend_op), deferred :: fetch_state
+    !> release what the backend holds outside the host's fields
+    procedure(backend_op), deferred :: finalize
+  end type backend_t
+
+  abstract interface
+    subroutine backend_op(self)
+      import :: backend_t
+      class(backend_t), intent(inout) :: self
+    end subroutine
+    subroutine norms_op(self, nrm)
+      import :: backend_t, rk
+      class(backend_t), intent(inout) :: self
+      real(rk), intent(out) :: nrm(5)
+    end subroutine
+  end interface
+
+contains
+
+  !> One step of the run: a multigrid cycle over the levels, or one
+  !> iteration of the grid; then the mass constraint.
+  subroutine iterate(self, cfl)
+    class(backend_t), intent(inout) :: self
+    real(rk), intent(in) :: cfl
+    if (self%nlev > 1) then
+      call self%run_cycle(cfl)
+    else
+      self%work_units = self%work_units + 1.0_rk
+      call self%smooth(1, cfl)
+    end if
+    if (self%mass_fix) call self%fix_mass()
+  end subroutine iterate
+
+  !> Level 1 from its parameters, layout and nodes (xn, moved in: its
+  !> cells and two ghost layers), its fields allocated and its metrics
+  !> computed; room for nlev levels (the coarse ones: build_coarse_levels,
+  !> then weight = level%weight).
+  subroutine set_grid(self, sp, lay, xn, nlev)
+    class(backend_t), intent(inout) :: self
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    real(rk), allocatable, intent(inout) :: xn(:,:,:,:)
+    integer, intent(in) :: nlev
+    allocate(self%level(nlev), self%weight(nlev))
+    self%nlev = nlev
+    self%weight = 1.0_rk
+    self%level(1)%sp = sp
+    self%level(1)%lay = lay
+    call move_alloc(xn, self%level(1)%xn)
+    associate (g => self%level(1))
+      call allocate_fields(lay, g%f)
+      call compute_metrics(lay, g%xn, g%f%sf, g%f%sc, g%f%vol, g%f%xc)
+    end associate
+  end subroutine set_grid
+
+  !> The state of a run that does not restart: fluid at rest, rho = 1,
+  !> T = 1, p = 1 / (gamma Mach^2).
+  subroutine start_at_rest(self)
+    class(backend_t), intent(inout) :: self
+    associate (q => self%level(1)%f%q, sp => self%level(1)%sp)
+      q(:,:,:,1) = 1.0_rk
+      q(:,:,:,2:4) = 0.0_rk
+      q(:,:,:,5) = rest_pressure(sp)/sp%gm1
+    end associate
+  end subroutine start_at_rest
+
+  !> The state on the host for the outputs: fetched, its boundary fill and
+  !> primitives (the wall temperature's ghosts included: the outputs' wall
+  !> nodes read them).
+  subroutine host_state(self)
+    class(backend_t), intent(inout) :: self
+    call self%fetch_state()
+    call self%fill_boundary(1)
+    associate (g => self%level(1))
+      call compute_primitives(g%sp, g%lay, g%f%q, g%f%qp)
+      call apply_wall_temperature(g%sp, g%lay, g%f%qp, self%phys)
+    end associate
+  end subroutine host_state
+
+  !> The ghosts of level l's host state, by the boundary rules of the
+  !> whole grid's faces.
+  subroutine fill_serial(self, l)
+    class(backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    associate (g => self%level(l))
+      call apply_boundary_conditions(g%sp, g%lay, g%f%q)
+    end associate
+  end subroutine fill_serial
+
+  !> .true. when flag is .true. on any process of the run: one here.
+  logical function any_serial(self, flag)
+    class(backend_t), intent(in) :: self
+    logical, intent(in) :: flag
+    any_serial = flag
+  end function any_serial
+end module backend

@@ -1,0 +1,102 @@
+!> The CPU reference backend: fortran/solver_cpu.f90's iteration on the
+!> host's fields, and the host's multigrid level operations. A block of a
+!> decomposed grid (fortran/backend_mpi_block.f90) extends it with its own
+!> boundary fill (halos), iteration, sums and agreement; restrict and
+!> prolong serve it unchanged. Mirror of the level operations on the GPU:
+!> cuda/api/multigrid.cu.
+module backend_cpu
+  use kinds, only: rk
+  use backend, only: backend_t
+  use solver_cpu, only: cpu_iteration, residual_of_filled_state, add_forcing
+  use residual_norms, only: compute_residual_norms
+  use mass_constraint, only: total_mass, rescale_to_mass
+  use multigrid_transfer, only: restrict_level, subtract_residual, coarse_correction, prolong_correction
+  implicit none
+  private
+  public :: cpu_backend_t
+
+  type, extends(backend_t) :: cpu_backend_t
+  contains
+    procedure :: smooth => cpu_smooth
+    procedure :: restrict => cpu_restrict
+    procedure :: prolong => cpu_prolong
+    procedure :: residual => cpu_residual
+    procedure :: norms => cpu_norms
+    procedure :: fix_mass => cpu_fix_mass
+    procedure :: start => cpu_nothing
+    procedure :: fetch_state => cpu_nothing
+    procedure :: finalize => cpu_nothing
+  end type cpu_backend_t
+
+contains
+
+  !> One iteration of level l; a coarse level's forcing is allocated and
+  !> enters as the optional argument, level 1's is not and stays absent.
+  subroutine cpu_smooth(self, l, cfl)
+    class(cpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    associate (g => self%level(l))
+      call cpu_iteration(g%sp, g%lay, cfl, g%f, forcing=g%forcing)
+    end associate
+  end subroutine cpu_smooth
+
+  !> The boundary fill and residual R(q) of level l (its forcing not added).
+  subroutine cpu_residual(self, l, cfl)
+    class(cpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    call self%fill_boundary(l)
+    associate (g => self%level(l))
+      call residual_of_filled_state(g%sp, g%lay, cfl, g%f, self%phys)
+    end associate
+  end subroutine cpu_residual
+
+  !> Residual of level l (forcing included), its state and residual to
+  !> level l+1 (boundary-filled, kept as q0), and level l+1's forcing.
+  subroutine cpu_restrict(self, l, cfl)
+    class(cpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    call self%residual(l, cfl)
+    associate (g => self%level(l), c => self%level(l + 1))
+      if (l > 1) call add_forcing(g%lay, g%forcing, g%f%res)
+      call restrict_level(c%lay, c%ratio, g%f%vol, g%f%q, g%f%res, c%f%q, c%forcing)
+      call self%fill_boundary(l + 1)
+      c%q0 = c%f%q
+      call self%residual(l + 1, cfl)
+      call subtract_residual(c%lay, c%f%res, c%forcing)
+    end associate
+  end subroutine cpu_restrict
+
+  !> Level l += the interpolated correction of level l+1.
+  subroutine cpu_prolong(self, l)
+    class(cpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    call self%fill_boundary(l + 1)
+    associate (g => self%level(l), c => self%level(l + 1))
+      call coarse_correction(c%lay, c%f%q, c%q0, c%f%dq)
+      call prolong_correction(g%lay, c%ratio, c%f%dq, g%f%q)
+    end associate
+  end subroutine cpu_prolong
+
+  subroutine cpu_norms(self, nrm)
+    class(cpu_backend_t), intent(inout) :: self
+    real(rk), intent(out) :: nrm(5)
+    associate (g => self%level(1))
+      call compute_residual_norms(g%lay, g%f%res, g%f%vol, nrm)
+    end associate
+  end subroutine cpu_norms
+
+  subroutine cpu_fix_mass(self)
+    class(cpu_backend_t), intent(inout) :: self
+    associate (g => self%level(1))
+      call rescale_to_mass(g%lay, g%f%q, self%mass0, total_mass(g%lay, g%f%vol, g%f%q))
+    end associate
+  end subroutine cpu_fix_mass
+
+  !> The state is the host's already, and nothing else is held.
+  subroutine cpu_nothing(self)
+    class(cpu_backend_t), intent(inout) :: self
+  end subroutine cpu_nothing
+end module backend_cpu

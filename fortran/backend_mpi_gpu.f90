@@ -1,0 +1,145 @@
+!> A block of a decomposed grid on this rank's GPU (one rank per GPU,
+!> chosen by node-local rank): the block mode of the bridge
+!> (fortran/gpu_block_bridge.f90, cuda/multi/block_nccl.cu: halos and
+!> pipelined sweeps GPU to GPU through NCCL). The host side (boundary fill
+!> for the outputs, the decomposition) is the CPU block's
+!> (fortran/backend_mpi_block.f90); residual and mass sums chain the
+!> device's plane sums along j like the CPU's. Only build/adiflow_mpi uses
+!> it. No multigrid here yet: the driver keeps such a run single-grid (one
+!> level). A failed bridge call stops every rank (MPI_Abort, exit code 4).
+module backend_mpi_gpu
+  use, intrinsic :: iso_fortran_env, only: output_unit
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_null_ptr
+  use mpi_f08
+  use kinds, only: rk
+  use residual_norms, only: norms_from_plane_sums
+  use mass_constraint, only: mass_scale_factor
+  use gpu_settings, only: gpu_settings_t
+  use gpu_bridge, only: gpu_grid_t, gpu_error_text, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
+    adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state
+  use gpu_block_bridge
+  use mpi_decomp, only: mpi_fail, plane_chain_in, plane_chain_out, TAG_NORMS, mpi_mass_chain_in, mpi_mass_chain_out
+  use backend_mpi_block, only: block_backend_t
+  implicit none
+  private
+  public :: block_gpu_backend_t
+
+  type, extends(block_backend_t) :: block_gpu_backend_t
+    integer(c_int) :: kernels = 0   !< ADI_KERNELS_SPLIT or _MERGED
+    type(gpu_settings_t) :: gs      !< the &gpu group (the device is the rank's node-local GPU)
+    integer :: chunks = 1           !< pipeline chunks of lines in exact mode
+    type(gpu_grid_t) :: gpu         !< this rank's block on its GPU
+  contains
+    procedure :: start => block_gpu_start
+    procedure :: smooth => block_gpu_smooth
+    procedure :: norms => block_gpu_norms
+    procedure :: fix_mass => block_gpu_fix_mass
+    procedure :: fetch_state => block_gpu_fetch_state
+    procedure :: finalize => block_gpu_release
+    procedure, private :: gpu_ok
+  end type block_gpu_backend_t
+
+contains
+
+  !> A failed bridge call stops every rank (MPI_Abort) with its message.
+  subroutine gpu_ok(self, status, what)
+    class(block_gpu_backend_t), intent(in) :: self
+    integer(c_int), intent(in) :: status
+    character(len=*), intent(in) :: what
+    character(len=16) :: rs
+    if (status == 0) return
+    write(rs, '(i0)') self%dcl(1)%rank
+    call mpi_fail('rank '//trim(rs)//', GPU backend, '//trim(what)//' failed: '//trim(gpu_error_text()), 4)
+  end subroutine gpu_ok
+
+  !> Device of this rank = its node-local rank; NCCL ids from rank 0; the
+  !> block's fields, neighbours and mode to the bridge.
+  subroutine block_gpu_start(self)
+    class(block_gpu_backend_t), intent(inout) :: self
+    type(MPI_Comm) :: node
+    integer :: rank, nranks, local_rank, st, ln, d
+    character(kind=c_char) :: ids(ADI_BLOCK_ID_BYTES)
+    character(len=32) :: v
+    integer(c_int) :: phys(6), nbr(4), swp(4)
+    real(rk) :: tmax
+    call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+    call MPI_Comm_size(MPI_COMM_WORLD, nranks)
+    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
+    call MPI_Comm_rank(node, local_rank)
+    call MPI_Comm_free(node)
+    ids = achar(0)
+    if (rank == 0) call self%gpu_ok(adi_gpu_block_make_ids(ids), 'making the NCCL ids')
+    call MPI_Bcast(ids, ADI_BLOCK_ID_BYTES, MPI_CHARACTER, 0, MPI_COMM_WORLD)
+    associate (dc => self%dcl(1), g => self%level(1))
+      phys = merge(1, 0, dc%phys)
+      do d = 2, 3
+        nbr(2*d-3:2*d-2) = merge(-1, dc%nbr(:, d), dc%nbr(:, d) == MPI_PROC_NULL)
+        swp(2*d-3:2*d-2) = merge(-1, dc%swp(:, d), dc%swp(:, d) == MPI_PROC_NULL)
+      end do
+      tmax = 120.0_rk
+      call get_environment_variable('ADIFLOW_MPI_STARTUP_TIMEOUT', v, ln, st)
+      if (st == 0 .and. ln > 0) read(v, *, iostat=st) tmax
+      call self%gpu_ok(adi_gpu_block_init(self%gpu%ptr, g%sp, self%kernels, self%gs, g%f%sf, g%f%sc, g%f%vol, g%f%q, &
+        phys, dc%off, dc%nglob, nbr, swp, merge(1_c_int, 0_c_int, dc%exact), int(self%chunks, c_int), &
+        int(rank, c_int), int(nranks, c_int), ids, int(local_rank, c_int), real(tmax, c_double)), &
+        'initialisation (GPU '//trim(itoa(local_rank))//' of the node)')
+    end associate
+  end subroutine block_gpu_start
+
+  function itoa(n) result(t)
+    integer, intent(in) :: n
+    character(len=16) :: t
+    write(t, '(i0)') n
+  end function itoa
+
+  !> One iteration of the block (level 1: the only one here).
+  subroutine block_gpu_smooth(self, l, cfl)
+    class(block_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    call self%gpu_ok(adi_gpu_iterate(self%gpu%ptr, cfl), 'iteration')
+  end subroutine block_gpu_smooth
+
+  !> Residual norms of the last iteration over all blocks: the device's
+  !> plane sums chained along j like mpi_residual_norms.
+  subroutine block_gpu_norms(self, nrm)
+    class(block_gpu_backend_t), intent(inout) :: self
+    real(rk), intent(out) :: nrm(5)
+    real(rk) :: pl(5, self%level(1)%lay%nk), plane(5, self%dcl(1)%nglob(3))
+    associate (dc => self%dcl(1))
+      call plane_chain_in(dc, 5*self%level(1)%lay%nk, pl, TAG_NORMS)
+      call self%gpu_ok(adi_gpu_residual_plane_sums(self%gpu%ptr, pl), 'residual norms')
+      call plane_chain_out(dc, 5, self%level(1)%lay%nk, pl, plane, TAG_NORMS)
+      nrm = norms_from_plane_sums(plane, dc%nglob(1), dc%nglob(2), dc%nglob(3))
+    end associate
+  end subroutine block_gpu_norms
+
+  !> mpi_total_mass's chain along the j ranks with the device's plane sums
+  !> (adi_gpu_mass_plane_sums, the Fortran order) in place of
+  !> add_mass_plane_sums, then the same factor on every rank, as
+  !> mpi_mass_fix on the CPU. Synchronises every iteration.
+  subroutine block_gpu_fix_mass(self)
+    class(block_gpu_backend_t), intent(inout) :: self
+    real(rk) :: pl(self%level(1)%lay%nk)
+    call mpi_mass_chain_in(self%dcl(1), pl)
+    call self%gpu_ok(adi_gpu_mass_plane_sums(self%gpu%ptr, pl), 'mass sums (mass_fix)')
+    call self%gpu_ok(adi_gpu_scale_state(self%gpu%ptr, mass_scale_factor(self%mass0, &
+      mpi_mass_chain_out(self%dcl(1), pl))), 'mass rescale (mass_fix)')
+  end subroutine block_gpu_fix_mass
+
+  subroutine block_gpu_fetch_state(self)
+    class(block_gpu_backend_t), intent(inout) :: self
+    call self%gpu_ok(adi_gpu_download_state(self%gpu%ptr, self%level(1)%f%q), 'state download')
+  end subroutine block_gpu_fetch_state
+
+  !> The block timing table (ADIFLOW_GPU_TIMING; adi_gpu_finalize prints the
+  !> per-kernel one itself), then the device grid and its communicators.
+  subroutine block_gpu_release(self)
+    class(block_gpu_backend_t), intent(inout) :: self
+    integer(c_int) :: st
+    if (len_trim(block_timing_report(self%gpu%ptr)) > 0) write(output_unit, '(a)') &
+      trim(block_timing_report(self%gpu%ptr))
+    st = adi_gpu_block_finalize(self%gpu%ptr)
+    self%gpu%ptr = c_null_ptr
+  end subroutine block_gpu_release
+end module backend_mpi_gpu

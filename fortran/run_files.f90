@@ -1,0 +1,180 @@
+!> The files of a run besides residual.dat: its restart, the snapshots and
+!> the final outputs (field.dump, flow.vts, flow.pvd, flow.dat, the
+!> centreline profiles). run_files_t writes those of a run on one grid, on
+!> either backend (the state comes through fortran/backend.f90's
+!> host_state); a decomposed run extends it with its restart set and block
+!> files (fortran/run_files_mpi.f90). Every writer is collective in a
+!> decomposed run: all ranks call it.
+module run_files
+  use, intrinsic :: iso_fortran_env, only: output_unit
+  use kinds, only: rk, ik8, ng
+  use case_config, only: case_t
+  use grid_layout, only: layout_t
+  use solver_params, only: solver_params_t
+  use backend, only: backend_t
+  use field_io, only: write_field_dump, read_field_dump
+  use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
+  use output_tecplot, only: write_tecplot
+  use output_profiles, only: write_profiles
+  implicit none
+  private
+  public :: run_files_t, finite_state_fetched, old_restart_note
+
+  type :: run_files_t
+    type(case_t) :: cs
+    character(len=:), allocatable :: prog          !< 'adiflow' or 'adiflow_mpi', for messages
+    character(len=:), allocatable :: dir           !< the run folder
+    character(len=:), allocatable :: restart_name  !< the restart as messages name it
+    logical :: root = .true.                       !< this process speaks and writes the shared files
+    character(len=5) :: vts_ext = '.vts'           !< what flow.pvd lists
+    logical :: write_series = .false.              !< flow.pvd of the snapshots (output_interval > 0)
+    type(vtk_series_t) :: series
+  contains
+    procedure :: init => files_init
+    procedure :: start_series
+    procedure :: nothing_left
+    procedure :: read_restart => read_grid_restart
+    procedure :: save_restart => save_grid_restart
+    procedure :: write_snapshot
+    procedure :: write_outputs => write_grid_outputs
+    procedure :: write_flow_vts => write_grid_vts
+    procedure, non_overridable :: write_whole_grid
+  end type run_files_t
+
+contains
+
+  subroutine files_init(self, cs, prog, dir, restart_name, root)
+    class(run_files_t), intent(inout) :: self
+    type(case_t), intent(in) :: cs
+    character(len=*), intent(in) :: prog, dir, restart_name
+    logical, intent(in) :: root
+    self%cs = cs
+    self%prog = prog
+    self%dir = dir
+    self%restart_name = restart_name
+    self%root = root
+    self%write_series = cs%write_vtk .and. cs%output_interval > 0
+  end subroutine files_init
+
+  !> flow.pvd's list from it0 on (a restarted run keeps its earlier snapshots).
+  subroutine start_series(self, it0)
+    class(run_files_t), intent(inout) :: self
+    integer(ik8), intent(in) :: it0
+    if (self%write_series .and. self%root) call series_start(self%series, self%dir, trim(self%vts_ext), &
+      int(self%cs%max_iter, ik8), it0, self%cs%output_interval)
+  end subroutine start_series
+
+  !> A restart at or past max_iter: says so, and the run stops (exit code 0).
+  logical function nothing_left(self, it0)
+    class(run_files_t), intent(in) :: self
+    integer(ik8), intent(in) :: it0
+    nothing_left = it0 >= self%cs%max_iter
+    if (nothing_left .and. self%root) write(output_unit, '(a,i0,a,i0,a)') self%prog//': nothing left to do: '// &
+      'the restart is at iteration ', it0, ', max_iter is ', self%cs%max_iter, '; raise max_iter (or --max-iter) '// &
+      'to continue. No file was changed.'
+  end function nothing_left
+
+  !> The state, iteration and reference residual of the restart into level
+  !> 1. why: what stops the run with exit code 2 ('' if nothing does; a bad
+  !> file stops it in read_field_dump already).
+  subroutine read_grid_restart(self, be, it0, res0, why)
+    class(run_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(out) :: it0
+    real(rk), intent(out) :: res0(5)
+    character(len=:), allocatable, intent(out) :: why
+    integer :: version
+    why = ''
+    call read_field_dump(self%restart_name, be%level(1)%lay, be%level(1)%f%q, it0, res0, &
+      self%cs%accept_old_restart, version)
+    write(output_unit, '(a,i0)') '  restarting from '//self%restart_name//' at iteration ', it0
+    call old_restart_note(output_unit, self%restart_name, version, it0)
+  end subroutine read_grid_restart
+
+  !> Norms of the last iteration finite: the state fetched to the host, .true.
+  !> Otherwise .false.: a diverging run keeps its last good restart.
+  logical function finite_state_fetched(be) result(finite)
+    class(backend_t), intent(inout) :: be
+    real(rk) :: nrm(5)
+    call be%norms(nrm)
+    finite = all(abs(nrm) <= huge(1.0_rk))
+    if (finite) call be%fetch_state()
+  end function finite_state_fetched
+
+  !> The restart of iteration iter, only from a finite state; .true. if written.
+  logical function save_grid_restart(self, be, iter, ref) result(saved)
+    class(run_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
+    saved = finite_state_fetched(be)
+    if (.not. saved) return
+    call write_field_dump(self%restart_name, be%level(1)%lay, be%level(1)%f%q, iter, ref)
+  end function save_grid_restart
+
+  !> The snapshot of iteration iter (write_vtk), listed in flow.pvd.
+  subroutine write_snapshot(self, be, iter)
+    class(run_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    if (.not. self%cs%write_vtk) return
+    call be%host_state()
+    call self%write_flow_vts(be, snapshot_stem(iter, int(self%cs%max_iter, ik8)))
+    if (self%write_series .and. self%root) call series_snapshot(self%series, iter)
+  end subroutine write_snapshot
+
+  !> dir/stem.vts of the grid, from level 1's host state and primitives.
+  subroutine write_grid_vts(self, be, stem)
+    class(run_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    character(len=*), intent(in) :: stem
+    associate (g => be%level(1))
+      call write_vts(self%dir//'/'//stem//'.vts', g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol)
+    end associate
+  end subroutine write_grid_vts
+
+  !> The outputs of iteration iter (ref: the reference residual the dump keeps).
+  subroutine write_grid_outputs(self, be, iter, ref)
+    class(run_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
+    call be%host_state()
+    associate (g => be%level(1), cs => self%cs)
+      if (cs%write_dump) call write_field_dump(self%dir//'/field.dump', g%lay, g%f%q, iter, ref)
+      if (cs%write_vtk) call self%write_flow_vts(be, 'flow')
+      if (self%write_series) call series_final(self%series, iter)
+      call self%write_whole_grid(g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol, g%f%xc)
+    end associate
+  end subroutine write_grid_outputs
+
+  !> flow.dat and the centreline profiles of the whole grid (its nodes xn,
+  !> primitives qp, face vectors sf, volumes vol, cell centres xc), the
+  !> files both drivers write alike.
+  subroutine write_whole_grid(self, lay, sp, xn, qp, sf, vol, xc)
+    class(run_files_t), intent(in) :: self
+    type(layout_t), intent(in) :: lay
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:), sf(-1:,-1:,-1:,:), vol(-1:,-1:,-1:), xc(-1:,-1:,-1:,:)
+    associate (cs => self%cs)
+      if (cs%write_tecplot) call write_tecplot(self%dir//'/flow.dat', cs%title, lay, sp, xn, qp, sf, vol)
+      if (cs%write_profiles) call write_profiles(self%dir, lay, sp, cs%lx, cs%ly, cs%lz, xc, qp)
+    end associate
+  end subroutine write_whole_grid
+
+  !> What a restart of an older format means for this run (version: the
+  !> file's, from read_field_dump); nothing for the current version.
+  subroutine old_restart_note(unit, name, version, it0)
+    integer, intent(in) :: unit, version
+    character(len=*), intent(in) :: name
+    integer(ik8), intent(in) :: it0
+    if (version == 1) then
+      write(unit, '(a,i0,a)') '  note: '//name//' is of format version 1 (read with --accept-old-restart): '// &
+        'nothing protected its header, so its reference residual is not used; the convergence reference '// &
+        'starts again from the residual of iteration ', it0 + 1, ' (the drop and tol count from there)'
+    else if (version == 2) then
+      write(unit, '(a)') '  note: '//name//' is of format version 2 (Fletcher-64 checksum); '// &
+        'the restarts of this run are written as version 3 (CRC-64)'
+    end if
+  end subroutine old_restart_note
+end module run_files

@@ -1,0 +1,266 @@
+!> The files of a decomposed run (build/adiflow_mpi): the restart set (one
+!> file per rank and the index restart.decomp), the block .vts files with
+!> their .pvts index, and the whole grid's field.dump, flow.dat and
+!> centreline profiles from the state gathered on rank 0, by the same
+!> writers as build/adiflow's (fortran/run_files.f90), so the files match.
+!> Every procedure is collective: all ranks call it.
+module run_files_mpi
+  use mpi_f08
+  use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
+  use kinds, only: rk, ik8, nvar, nprim
+  use grid_layout, only: layout_t
+  use solver_params, only: solver_params_t
+  use backend, only: backend_t
+  use run_files, only: run_files_t, finite_state_fetched, old_restart_note
+  use field_io, only: write_field_dump, read_field_dump
+  use output_vtk, only: series_final
+  use output_file, only: out_file_t, out_open, out_check, out_commit
+  use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
+  use primitives, only: compute_primitives
+  use metrics, only: compute_metrics
+  use sys_interface, only: regular_file, remove_old_restart_sets
+  use mpi_decomp, only: decomp_t, any_rank, mpi_check, gather_interior, write_block_vts, write_pvts
+  implicit none
+  private
+  public :: block_files_t
+
+  type, extends(run_files_t) :: block_files_t
+    type(decomp_t) :: dc                  !< where this rank's block lies
+    type(layout_t) :: lay_g               !< the whole grid's layout,
+    type(solver_params_t) :: sp_g         !< parameters
+    real(rk), allocatable :: xn_g(:,:,:,:) !< and nodes (the gathered outputs)
+  contains
+    procedure :: read_restart => read_restart_set
+    procedure :: save_restart => save_restart_set
+    procedure :: write_flow_vts => write_blocks
+    procedure :: write_outputs => write_block_outputs
+  end type block_files_t
+
+contains
+
+  !> Where this rank's block lies, recorded in its restart file and checked
+  !> on reading, so that a file under another rank's name (swapped,
+  !> renamed, copied from another run) is refused: rank, npj, npk, the
+  !> global grid, the block's 0-based offsets.
+  function block_place(dc) result(p)
+    type(decomp_t), intent(in) :: dc
+    integer :: p(9)
+    p = [dc%rank, dc%npj, dc%npk, dc%nglob, dc%off]
+  end function block_place
+
+  !> Rank r's restart file of the set of iteration iter (format 2), or of the
+  !> one set that format 1 kept (iter < 0).
+  function rank_file(self, r, iter) result(p)
+    class(block_files_t), intent(in) :: self
+    integer, intent(in) :: r
+    integer(ik8), intent(in) :: iter
+    character(len=:), allocatable :: p
+    character(len=40) :: name
+    if (iter < 0) then
+      write(name, '(a,i5.5,a)') '/restart.r', r, '.bin'
+    else
+      write(name, '(a,i5.5,a,i0,a)') '/restart.r', r, '.it', iter, '.bin'
+    end if
+    p = self%dir//trim(name)
+  end function rank_file
+
+  !> The restart set, crash-safe: every rank writes its file of this
+  !> iteration (verified, renamed into place); once all have, rank 0
+  !> commits the index restart.decomp naming the iteration (temp + rename);
+  !> only then are the files of every other set removed, and the temporaries
+  !> a crash left (remove_old_restart_sets). A crash at any point leaves the
+  !> index naming a complete set, and the next committed set removes what a
+  !> crash kept. Only from a finite state.
+  logical function save_restart_set(self, be, iter, ref) result(saved)
+    class(block_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
+    type(out_file_t) :: idx
+    integer :: ios, ierr
+    character(len=512) :: msg
+    character(len=:), allocatable :: why
+    character(len=16) :: rs
+    saved = finite_state_fetched(be)
+    if (.not. saved) return
+    associate (dc => self%dc, cs => self%cs)
+      call write_field_dump(rank_file(self, dc%rank, iter), be%level(1)%lay, be%level(1)%f%q, iter, ref, &
+        block_place(dc))
+      call MPI_Barrier(dc%comm, ierr)
+      call mpi_check(ierr, 'MPI_Barrier (restart set written)')
+      if (dc%rank == 0) then
+        call out_open(idx, self%dir//'/restart.decomp')
+        write(idx%unit, '(a)', iostat=ios, iomsg=msg) 'ADIFLOW-MPI-RESTART 2'
+        call out_check(idx, ios, msg)
+        write(idx%unit, '(a,3(1x,i0))', iostat=ios, iomsg=msg) 'grid', cs%ni, cs%nj, cs%nk
+        call out_check(idx, ios, msg)
+        write(idx%unit, '(a,3(1x,i0))', iostat=ios, iomsg=msg) 'ranks_npj_npk', dc%nranks, dc%npj, dc%npk
+        call out_check(idx, ios, msg)
+        write(idx%unit, '(a,1x,i0)', iostat=ios, iomsg=msg) 'iteration', iter
+        call out_check(idx, ios, msg)
+        call out_commit(idx)
+      end if
+      call MPI_Barrier(dc%comm, ierr)
+      call mpi_check(ierr, 'MPI_Barrier (restart index committed)')
+      ! each rank its share, so that none removes a file another is writing;
+      ! a file left behind wastes space but harms no set: a note, not a stop
+      if (remove_old_restart_sets(self%dir, iter, dc%rank, dc%nranks, why) /= 0) then
+        write(rs, '(i0)') dc%rank
+        write(error_unit, '(a)') 'adiflow_mpi: note: rank '//trim(rs)//': an older restart file stays: '//why
+      end if
+    end associate
+  end function save_restart_set
+
+  !> The set named by restart.decomp into level 1 of every rank: the index
+  !> checked on rank 0 against the case and the decomposition, each rank's
+  !> file against its place, the set against one iteration and one
+  !> reference residual. why: the same on every rank, what stops the run
+  !> with exit code 2 ('' if nothing does).
+  subroutine read_restart_set(self, be, it0, res0, why)
+    class(block_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(out) :: it0
+    real(rk), intent(out) :: res0(5)
+    character(len=:), allocatable, intent(out) :: why
+    integer :: u, ios, g(3), h(3), okflag, version, rversion, vmin
+    integer(ik8) :: hit, rit
+    real(rk) :: rmax(5)
+    character(len=64) :: tag, t1, t2, t3
+    character(len=600) :: m
+    okflag = 1
+    m = ''
+    hit = 0
+    it0 = 0
+    res0 = 0.0_rk
+    version = 0
+    associate (dc => self%dc, cs => self%cs, dir => self%dir)
+      if (dc%rank == 0) then
+        ! checked before the open: opening a FIFO in its place would block
+        ios = 1
+        if (regular_file(dir//'/restart.decomp')) &
+          open(newunit=u, file=dir//'/restart.decomp', status='old', action='read', iostat=ios)
+        if (ios /= 0) then
+          okflag = 0
+          m = 'restart index "'//dir//'/restart.decomp" does not exist or is not a regular file (an '// &
+            'adiflow_mpi run writes it with restart.rNNNNN.itN.bin at every restart_interval and when it stops)'
+        else
+          read(u, *, iostat=ios) tag, version
+          if (ios == 0) read(u, *, iostat=ios) t1, g
+          if (ios == 0) read(u, *, iostat=ios) t2, h
+          if (ios == 0) read(u, *, iostat=ios) t3, hit
+          close(u)
+          if (ios /= 0 .or. tag /= 'ADIFLOW-MPI-RESTART' .or. t1 /= 'grid' .or. t2 /= 'ranks_npj_npk' .or. &
+              t3 /= 'iteration') then
+            okflag = 0
+            m = '"'//dir//'/restart.decomp" is damaged (cannot read its four lines)'
+          else if (version /= 1 .and. version /= 2) then
+            okflag = 0
+            write(m, '(a,i0,a)') '"'//dir//'/restart.decomp": index version ', version, &
+              ' is not supported (this build reads 1 and 2)'
+          else if (hit < 0) then
+            okflag = 0
+            write(m, '(a,i0,a)') '"'//dir//'/restart.decomp": iteration ', hit, ' is negative: the index is damaged'
+          else if (any(g /= [cs%ni, cs%nj, cs%nk])) then
+            okflag = 0
+            write(m, '(a,3(i0,1x),a,3(i0,1x))') 'restart grid ', g, 'does not match the case grid ', &
+              cs%ni, cs%nj, cs%nk
+          else if (any(h /= [dc%nranks, dc%npj, dc%npk])) then
+            okflag = 0
+            write(m, '(a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a)') 'the restart was written on ', h(1), &
+              ' ranks as npj x npk = ', h(2), ' x ', h(3), ' but this run has ', dc%nranks, ' ranks as ', &
+              dc%npj, ' x ', dc%npk, '; restart on the same decomposition (mpirun -np and npj/npk as before)'
+          end if
+        end if
+      end if
+      call MPI_Bcast(okflag, 1, MPI_INTEGER, 0, dc%comm)
+      if (okflag == 0) then
+        call MPI_Bcast(m, len(m), MPI_CHARACTER, 0, dc%comm)
+        why = trim(m)
+        return
+      end if
+      call MPI_Bcast(hit, 1, MPI_INTEGER8, 0, dc%comm)
+      call MPI_Bcast(version, 1, MPI_INTEGER, 0, dc%comm)
+      ! format 1 kept one file per rank, overwritten in place
+      if (version == 1) hit = -1_ik8
+      call read_field_dump(rank_file(self, dc%rank, hit), be%level(1)%lay, be%level(1)%f%q, rit, res0, &
+        cs%accept_old_restart, rversion, block_place(dc))
+      if (version == 1) hit = rit
+      if (any_rank(dc%comm, rit /= hit)) then
+        why = 'the rank restart files are not all from the iteration named in restart.decomp (an interrupted '// &
+          'restart write?); use an older copy or start afresh'
+        return
+      end if
+      it0 = hit
+      ! one version-1 file (unprotected header) and no rank takes its res0;
+      ! otherwise every rank's file holds the same global reference
+      call MPI_Allreduce(rversion, vmin, 1, MPI_INTEGER, MPI_MIN, dc%comm)
+      if (vmin == 1) res0 = 0.0_rk
+      call MPI_Allreduce(res0, rmax, 5, MPI_DOUBLE_PRECISION, MPI_MAX, dc%comm)
+      if (any_rank(dc%comm, any(res0 /= rmax))) then
+        why = 'the rank restart files hold different reference residuals (not one restart set?); use an older '// &
+          'copy or start afresh'
+        return
+      end if
+      why = ''
+      if (dc%rank == 0) write(output_unit, '(a,i0)') '  restarting from '//dir// &
+        '/restart.decomp + restart.rNNNNN.itN.bin at iteration ', it0
+      if (dc%rank == 0) call old_restart_note(output_unit, 'the rank restart set', vmin, it0)
+    end associate
+  end subroutine read_restart_set
+
+  !> dir/stem_rNNNNN.vts of this rank's block, and dir/stem.pvts (rank 0).
+  subroutine write_blocks(self, be, stem)
+    class(block_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    character(len=*), intent(in) :: stem
+    character(len=16) :: rn
+    write(rn, '(a,i5.5)') '_r', self%dc%rank
+    associate (g => be%level(1))
+      call write_block_vts(self%dir//'/'//trim(stem)//trim(rn)//'.vts', self%dc, g%lay, g%sp, g%xn, g%f%qp, &
+        g%f%sf, g%f%vol)
+    end associate
+    if (self%dc%rank == 0) call write_pvts(trim(self%dir)//'/'//trim(stem)//'.pvts', stem, self%dc)
+  end subroutine write_blocks
+
+  !> Block .vts files + .pvts; the global field.dump, Tecplot file and
+  !> centreline profiles from the state gathered on rank 0 (the serial
+  !> writers, so they match build/adiflow's files).
+  subroutine write_block_outputs(self, be, iter, ref)
+    class(block_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
+    real(rk), allocatable :: qg(:,:,:,:), qpg(:,:,:,:), sfg(:,:,:,:), scg(:,:,:,:), volg(:,:,:), xcg(:,:,:,:)
+    integer :: ih, jh, kh
+    call be%host_state()
+    associate (cs => self%cs, lay_g => self%lay_g, sp_g => self%sp_g)
+      if (cs%write_vtk) call self%write_flow_vts(be, 'flow')
+      if (self%write_series .and. self%root) call series_final(self%series, iter)
+      if (.not. (cs%write_dump .or. cs%write_tecplot .or. cs%write_profiles)) return
+      ih = lay_g%ldi - 2; jh = lay_g%nj + 2; kh = lay_g%nk + 2
+      if (self%dc%rank == 0) then
+        allocate(qg(-1:ih, -1:jh, -1:kh, nvar))
+        qg = 0.0_rk
+      else
+        allocate(qg(1, 1, 1, 1))
+      end if
+      call gather_interior(self%dc, be%level(1)%lay, be%level(1)%f%q, nvar, qg)
+      if (self%dc%rank /= 0) return
+      if (cs%write_dump) call write_field_dump(self%dir//'/field.dump', lay_g, qg, iter, ref)
+      if (.not. (cs%write_tecplot .or. cs%write_profiles)) return
+      call apply_boundary_conditions(sp_g, lay_g, qg)
+      allocate(qpg(-1:ih, -1:jh, -1:kh, nprim))
+      qpg = 0.0_rk
+      call compute_primitives(sp_g, lay_g, qg, qpg)
+      deallocate(qg)
+      call apply_wall_temperature(sp_g, lay_g, qpg)
+      ! the whole grid's metrics, as build/adiflow computes them: the vorticity's
+      ! face vectors and volumes, the profiles' cell centres
+      allocate(sfg(-1:ih, -1:jh, -1:kh, 9), scg(-1:ih, -1:jh, -1:kh, 9), volg(-1:ih, -1:jh, -1:kh), &
+        xcg(-1:ih, -1:jh, -1:kh, 3))
+      call compute_metrics(lay_g, self%xn_g, sfg, scg, volg, xcg)
+      deallocate(scg)
+      call self%write_whole_grid(lay_g, sp_g, self%xn_g, qpg, sfg, volg, xcg)
+    end associate
+  end subroutine write_block_outputs
+end module run_files_mpi
