@@ -398,9 +398,8 @@ contains
     cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
     cs%mach = 0.5_rk
     call validate_case(cs)
-    sp = make_solver_params(cs)
     lay = make_layout(cs%ni, cs%nj, cs%nk)
-    sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
+    sp = make_solver_params(cs, lay)
     call allocate_fields(lay, f)
     call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)
 
