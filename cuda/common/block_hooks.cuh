@@ -3,9 +3,9 @@
  * inserts its halo exchanges and its cross-block sweeps into the iteration
  * schedules of cuda/split/schedule.cu and cuda/merged/schedule.cu
  * (merged family). The hooks hang off the grid (adi_gpu_init_block,
- * cuda/api/block_grid.cuh): each
- * one gets the block driver's state of that grid as ctx. A single-domain
- * grid has no hooks (NULL) and the schedules do exactly what they did before.
+ * cuda/api/block_grid.cuh): each one gets the block driver's state of that
+ * grid as ctx. A single-domain grid has no hooks (NULL) and the schedules
+ * do exactly what they did before.
  *
  * Where the hooks run, and why there (fortran/mpi_decomp.f90 is the CPU
  * mirror, block_boundary_conditions and mpi_iteration):
