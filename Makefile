@@ -14,6 +14,8 @@
 #            default when nvcc is found), none (the default without nvcc: CPU
 #            only, nvcc is not run), hip (as none, plus make hip's build/hip/adiflow)
 #   STRICT=1 no FMA contraction anywhere: bit-identical backends
+#   BENCH_VARIANTS=1 the merged family's technique switches and the kernels only they
+#            reach: measurements only (bench/README.md)
 #   DEBUG=1  Fortran with warnings and bounds checks (FFLAGS_DEBUG instead of FFLAGS_RELEASE)
 #   FFLAGS=... replaces FFLAGS_RELEASE / FFLAGS_DEBUG (e.g. FFLAGS="-O3 -march=native");
 #            the flags the sources need (FFLAGS_REQUIRED: OpenMP, no FMA
@@ -75,6 +77,9 @@ NVFLAGS := -O3 -std=c++17 -Iinclude -Icuda/common -gencode arch=$(CUDA_PTX),code
 ifeq ($(STRICT),1)
 NVFLAGS += --fmad=false -DADIFLOW_STRICT
 endif
+ifeq ($(BENCH_VARIANTS),1)
+NVFLAGS += -DADIFLOW_BENCH_VARIANTS
+endif
 
 # The Fortran modules of the solver: every fortran/*.f90 but the programs and
 # the MPI build's own files. A new module needs no line here, nor a
@@ -99,10 +104,13 @@ C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/
           $(OBJ)/plot3d_file.o $(HOST_LIB)
 
 # the GPU backend: the bridge API (cuda/api), the two kernel families
-# (cuda/split, cuda/merged), their internal headers (cuda/common); the
-# multi-GPU block mode (cuda/multi) goes into make mpi's build only
-CU_SRCS := $(wildcard cuda/api/*.cu cuda/split/*.cu cuda/merged/*.cu)
+# (cuda/split, cuda/merged), what they share (cuda/common: the stage
+# bodies, the runtime services, the shared kernels); the multi-GPU block
+# mode (cuda/multi) goes into make mpi's build only
+CU_SRCS := $(wildcard cuda/common/*.cu cuda/api/*.cu cuda/split/*.cu cuda/merged/*.cu)
 GPU_HDRS := $(wildcard include/*.h cuda/*/*.h cuda/*/*.cuh)
+# what the host tests compile of it: the stage bodies and the split family's stage list
+STAGE_HDRS := $(wildcard include/*.h cuda/common/*.h cuda/split/*.h)
 # GPU_BACKEND picks the GPU backend of build/adiflow: cuda (the default when
 # nvcc is found), none (CPU only: cuda/api/bridge_stub.c, nvcc is not run),
 # hip (build/adiflow as with none, plus make hip's build/hip/adiflow).
@@ -150,10 +158,11 @@ LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)
               $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread) \
               $(if $(and $(LIBGFORTRAN_A),$(LIBQUADMATH_A)),$(LIBGFORTRAN_A) $(LIBQUADMATH_A))
 
-# The CUDA objects remember the mode they were built in (STRICT=1 or not):
-# switching it in the same build folder recompiles them, and $(BUILD)/STRICT
-# marks a strict build for validation/gpu_test.sh.
-CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)
+# The CUDA objects remember the mode they were built in (STRICT=1 or not,
+# BENCH_VARIANTS=1 or not): switching it in the same build folder
+# recompiles them; $(BUILD)/STRICT marks a strict build for
+# validation/gpu_test.sh, $(BUILD)/BENCH_VARIANTS a bench build for bench/.
+CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)$(if $(filter 1,$(BENCH_VARIANTS)),-bench)
 
 TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy $(BUILD)/cube_compare \
          $(BUILD)/make_grid $(BUILD)/grid_check
@@ -222,8 +231,9 @@ $(OBJ)/bridge_stub.o: cuda/api/bridge_stub.c include/adiflow_bridge.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(OBJ)/.cuda-$(CUDA_MODE): | $(OBJ)
-	@rm -f $(OBJ)/.cuda-strict $(OBJ)/.cuda-fast
-	@if [ "$(CUDA_MODE)" = strict ]; then echo "nvcc $(NVFLAGS)" > $(BUILD)/STRICT; else rm -f $(BUILD)/STRICT; fi
+	@rm -f $(OBJ)/.cuda-strict* $(OBJ)/.cuda-fast*
+	@if [ "$(STRICT)" = 1 ]; then echo "nvcc $(NVFLAGS)" > $(BUILD)/STRICT; else rm -f $(BUILD)/STRICT; fi
+	@if [ "$(BENCH_VARIANTS)" = 1 ]; then echo "nvcc $(NVFLAGS)" > $(BUILD)/BENCH_VARIANTS; else rm -f $(BUILD)/BENCH_VARIANTS; fi
 	@touch $@
 
 # objects mirror the source tree (build/obj/cuda/split/adi_kernels.o, ...)
@@ -319,7 +329,7 @@ $(BUILD)/test_math_c_vs_fortran: tests/c_vs_fortran/test_math_c_vs_fortran.f90 t
 	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS) -J$(OBJ) -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/test_multigrid_c_vs_fortran: tests/c_vs_fortran/test_multigrid_c_vs_fortran.f90 tests/c_vs_fortran/multigrid_c_shim.c \
-  cuda/common/adiflow_multigrid.h cuda/common/adiflow_stages.h $(F_OBJS) $(C_OBJS) tests/unit/test_util.f90
+  $(STAGE_HDRS) $(F_OBJS) $(C_OBJS) tests/unit/test_util.f90
 	@mkdir -p $(BUILD)/testmod/multigrid
 	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/multigrid_c_shim.c -o $(OBJ)/multigrid_c_shim.o
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/multigrid -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/multigrid_c_shim.o \
@@ -332,20 +342,19 @@ $(BUILD)/test_params_layout: tests/c_vs_fortran/test_params_layout.f90 tests/c_v
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/params_layout_shim.o \
 	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
-$(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c cuda/common/adiflow_stages.h cuda/common/adiflow_math.h \
-  include/adiflow_bridge.h | $(OBJ)
+$(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c $(STAGE_HDRS) | $(OBJ)
 	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@
 # the GPU launch sequence over the shared stage bodies, emulated on the CPU
 $(BUILD)/test_stages_c_vs_fortran: tests/c_vs_fortran/test_stages_c_vs_fortran.f90 tests/c_vs_fortran/stages_host_emul.c \
-  cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/unit/test_util.f90 tests/unit/case_setup.f90
+  $(STAGE_HDRS) $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/unit/test_util.f90 tests/unit/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/stages_c_vs_fortran
-	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/stages_host_emul.c -o $(OBJ)/stages_host_emul.o
+	$(CC) $(CFLAGS) -Icuda/common -Icuda/split -c tests/c_vs_fortran/stages_host_emul.c -o $(OBJ)/stages_host_emul.o
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/stages_c_vs_fortran -I$(OBJ) tests/unit/test_util.f90 tests/unit/case_setup.f90 $< \
 	  $(OBJ)/stages_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 
 # the merged kernel family's launch sequence, emulated on the CPU
 $(BUILD)/test_merged_c_vs_fortran: tests/c_vs_fortran/test_merged_c_vs_fortran.f90 tests/c_vs_fortran/merged_host_emul.c \
-  cuda/common/adiflow_merged.h cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) \
+  $(STAGE_HDRS) $(F_OBJS) $(C_OBJS) $(GPU_OBJS) \
   tests/unit/test_util.f90 tests/unit/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/merged_c_vs_fortran
 	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/merged_host_emul.c -o $(OBJ)/merged_host_emul.o

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, builds nothing (carry build/ with the fast build in
-# build/ and the strict one in build/strict/, both made with nvcc here):
+# build/ and the strict one in build/strict/, both bench builds made with
+# nvcc here: make BENCH_VARIANTS=1; make BUILD=build/strict STRICT=1
+# BENCH_VARIANTS=1, bench/README.md - steps 1 and 3 switch techniques off):
 #   0. device copy bandwidth (build/copy_bw: cudaMemcpy D2D, 2 GiB, read+write)
 #   1. validation of the merged family on 32^3 x 200 (validation/gpu_test.sh
 #      --kernels merged): strict build bit-identical to the CPU (compare_fields
@@ -35,7 +37,10 @@ now() { date +%s.%N; }
 nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv,noheader | tee -a $T
 CC=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d '. ')
 for f in build/adiflow build/strict/adiflow build/compare_fields build/copy_bw; do
-  [ -x $f ] || { echo "device_merged.sh: $f missing (build here: make; make BUILD=build/strict STRICT=1)"; exit 2; }
+  [ -x $f ] || { echo "device_merged.sh: $f missing (build here: make BENCH_VARIANTS=1; make BUILD=build/strict STRICT=1 BENCH_VARIANTS=1)"; exit 2; }
+done
+for b in build build/strict; do
+  [ -f $b/BENCH_VARIANTS ] || { echo "device_merged.sh: $b is no bench build (it switches techniques off: make$([ $b = build ] || echo " BUILD=build/strict STRICT=1") BENCH_VARIANTS=1, bench/README.md)"; exit 2; }
 done
 
 echo "== 0. copy bandwidth"

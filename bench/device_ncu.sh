@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine (builds nothing: bash, awk, ncu and the carried fast
-# build in BUILD, default build): an Nsight Compute profile of one merged
+# bench build in BUILD, default build: make BENCH_VARIANTS=1, which can
+# switch the graph off, bench/README.md): an Nsight Compute profile of one merged
 # iteration of the 128^3 seed case (cases/seed128.nml), double and single
 # implicit_precision, graph off, one row per kernel launch:
 #   us      duration (ncu locks the clocks: longer than the bench's times)
@@ -21,6 +22,7 @@ B=${BUILD:-build}; O=${OUT:-/tmp/out}; W=/tmp/adiflow-ncu; mkdir -p $O $W
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
 [ -n "$NCU" ] || { echo "note: ncu not found: no profile taken"; exit 0; }
 [ -x "$B/adiflow" ] || { echo "device_ncu.sh: $B/adiflow missing (build on the development machine and carry it)" >&2; exit 2; }
+[ -f "$B/BENCH_VARIANTS" ] || { echo "device_ncu.sh: $B is no bench build (graph off needs one: make BENCH_VARIANTS=1, bench/README.md)" >&2; exit 2; }
 M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
 M=$M,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__inst_issued.avg.pct_of_peak_sustained_active
 M=$M,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active

@@ -17,6 +17,7 @@
 #   HIPCC=...              default: hipcc on PATH, else /opt/rocm/bin/hipcc,
 #                          else Debian's, installed by scripts/install_deps.sh hip
 #   STRICT=1               no FMA contraction (-ffp-contract=off), as nvcc --fmad=false
+#   BENCH_VARIANTS=1       the merged family's technique switches (bench/README.md)
 #   HIP_GRAPHS=1           merged family: capture the iteration as a HIP graph
 #                          (-DADIFLOW_HIP_GRAPHS; off by default on HIP, see hip/README.md)
 #   HIPFLAGS=...           replaces the default compile flags below
@@ -56,10 +57,11 @@ hip_space := $(hip_empty) $(hip_empty)
 
 # set on the command line of the inner make (see hip-build)
 HIP_ARCHS_OK ?=
-HIP_MODE      = $(if $(filter 1,$(STRICT)),strict,fast)
+HIP_MODE      = $(if $(filter 1,$(STRICT)),strict,fast)$(if $(filter 1,$(BENCH_VARIANTS)),-bench)
 HIP_STAMP     = $(HIP_OBJ)/.hip-$(HIP_MODE)-$(subst :,_,$(subst $(hip_space),-,$(strip $(HIP_ARCHS_OK))))$(if $(filter 1,$(HIP_GRAPHS)),-graphs)
 HIPFLAGS_ALL  = $(HIPFLAGS) $(HIP_INC) $(addprefix --offload-arch=,$(HIP_ARCHS_OK)) \
-                $(if $(filter 1,$(STRICT)),-ffp-contract=off -DADIFLOW_STRICT) $(if $(filter 1,$(HIP_GRAPHS)),-DADIFLOW_HIP_GRAPHS)
+                $(if $(filter 1,$(STRICT)),-ffp-contract=off -DADIFLOW_STRICT) $(if $(filter 1,$(HIP_GRAPHS)),-DADIFLOW_HIP_GRAPHS) \
+                $(if $(filter 1,$(BENCH_VARIANTS)),-DADIFLOW_BENCH_VARIANTS)
 
 .PHONY: hip hip-build hip-clean gpu-vendor-check
 
@@ -89,7 +91,8 @@ hip-build:
 $(HIP_STAMP):
 	@mkdir -p $(HIP_OBJ)
 	@rm -f $(HIP_OBJ)/.hip-*
-	@if [ "$(HIP_MODE)" = strict ]; then echo "$(HIPCC) $(HIPFLAGS_ALL)" > $(HIP_BUILD)/STRICT; else rm -f $(HIP_BUILD)/STRICT; fi
+	@if [ "$(STRICT)" = 1 ]; then echo "$(HIPCC) $(HIPFLAGS_ALL)" > $(HIP_BUILD)/STRICT; else rm -f $(HIP_BUILD)/STRICT; fi
+	@if [ "$(BENCH_VARIANTS)" = 1 ]; then echo "$(HIPCC) $(HIPFLAGS_ALL)" > $(HIP_BUILD)/BENCH_VARIANTS; else rm -f $(HIP_BUILD)/BENCH_VARIANTS; fi
 	@touch $@
 
 # objects mirror the source tree under hip/ (the nvcc rule's are under cuda/)

@@ -2,47 +2,10 @@
  * block mode), whether it is there and can run this build's kernels with
  * their launch shapes, and its description for the run's log. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "grid.cuh"
-
-/* ---- the &gpu settings, each overridden by its environment variable when
- * that is set (include/adiflow_gpu_settings.h) ---- */
-
-static const char *env_set(const char *name)
-{
-  const char *s = getenv(name);
-  return s && *s ? s : NULL;
-}
-
-/* ADIFLOW_DEVICE, else the settings' device, else 0; a block grid uses its
- * rank's GPU instead (hooks->device, chosen by the driver) */
-int adi_settings_device(const adi_gpu_settings *s)
-{
-  const char *e = env_set("ADIFLOW_DEVICE");
-  if (e) return atoi(e);
-  return s && s->device >= 0 ? s->device : 0;
-}
-
-/* an on/off setting: the variable ("0" off, anything else on), else the
- * settings' value, else dflt */
-int adi_settings_flag(const char *env, int value, int dflt)
-{
-  const char *e = env_set(env);
-  if (e) return strcmp(e, "0") != 0;
-  return value >= 0 ? value != 0 : dflt;
-}
-
-/* a text setting: the variable, else the settings' text (NULL when neither) */
-const char *adi_settings_text(const char *env, const char *value)
-{
-  const char *e = env_set(env);
-  if (e) return e;
-  return value && *value ? value : NULL;
-}
 
 /* A kernel that does nothing: asking for its attributes tells whether this
  * binary holds code for the device. */

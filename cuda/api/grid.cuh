@@ -1,6 +1,7 @@
 /* The bridge's own internals (include/adiflow_bridge.h is its public face),
  * shared by the files of cuda/api/, one job each:
- *   errors.cu    the text of the last failure, advice per runtime error
+ *   errors.cu    the text of the last failure (recorded, with advice per
+ *                runtime error, by cuda/common/runtime.cu)
  *   device.cu    which GPU, whether it can run this build, its description
  *   grid.cu      the grid handle: fields allocated and uploaded, the kernel
  *                family's schedule made, iterations dispatched, all freed
@@ -13,10 +14,11 @@
  *
  * Every grid is a handle (struct adi_gpu_grid, heap-allocated by
  * adi_gpu_init): its fields, stream, timing, the kernel family's schedule
- * (cuda/common/schedules.cuh) and, in block mode, the block driver's hooks
- * (cuda/common/block_hooks.cuh) hang off it, so one process can hold several
- * grids of different sizes. The only process-wide mutable state is the
- * per-thread text of the last failure (errors.cu).
+ * (cuda/split/schedule.cuh, cuda/merged/schedule.cuh) and, in block mode,
+ * the block driver's hooks (cuda/common/block_hooks.cuh) hang off it, so
+ * one process can hold several grids of different sizes. The only
+ * process-wide mutable state is the per-thread text of the last failure
+ * (cuda/common/runtime.cu).
  *
  * Fields live on the device in the host's layout (fortran/grid_layout.f90):
  * one cudaMalloc per field group, npts = ldi*ldj*ldk doubles per component,
@@ -28,10 +30,11 @@
 
 #include "adiflow_bridge.h"
 #include "kernels.cuh"
-#include "schedules.cuh"
 #include "block_hooks.cuh"
+#include "block_grid.cuh"
+#include "../split/schedule.cuh"
+#include "../merged/schedule.cuh"
 
-#define ADI_ERRLEN 2048
 #define GIB (1024.0*1024.0*1024.0)
 
 /* tag of a live grid; adi_gpu_finalize overwrites it before the memory goes */
@@ -67,9 +70,6 @@ struct adi_gpu_grid {
   long long timed_iterations, norm_calls;
 };
 
-/* errors.cu: the failure text for adi_gpu_error_message */
-void adi_gpu_set_error(const char *fmt, ...);
-
 /* ADI_OK for a live grid; ADI_ERR_USAGE with a message naming fn for NULL,
  * or for a handle adi_gpu_finalize has freed (grid.cu) */
 int adi_gpu_check_grid(const adi_gpu_grid *g, const char *fn);
@@ -82,8 +82,6 @@ int adi_gpu_check_grid(const adi_gpu_grid *g, const char *fn);
 
 #define SYNC_WHAT "waiting for the GPU to finish the iterations' kernels (an earlier, asynchronous " \
                   "kernel failed if this fails; " ADI_GPU_SERIALIZE_ENV " names it)"
-
-/* device.cu: ADIFLOW_DEVICE, 0 without it */
 
 /* device.cu: GPU dev made current for a grid of sp, checked (there, usable,
  * can run this binary, launch limits of the split family's blocks); *prop

@@ -2,7 +2,6 @@
  * ADIFLOW_GPU_TIMING=1 at init), and the report, whose kernel table is the
  * kernel family's (each schedule times its own launches with events) and
  * whose residual-norm line is the bridge's. */
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "grid.cuh"
@@ -33,17 +32,6 @@ int adi_gpu_set_timing(adi_gpu_grid *g, int enabled)
   }
   g->timing = enabled ? 1 : 0;
   return ADI_OK;
-}
-
-void adi_gpu_put(char *buf, int buflen, int *pos, const char *fmt, ...)
-{
-  va_list ap;
-  int n;
-  if (*pos >= buflen - 1) return;
-  va_start(ap, fmt);
-  n = vsnprintf(buf + *pos, (size_t)(buflen - *pos), fmt, ap);
-  va_end(ap);
-  if (n > 0) *pos = *pos + n < buflen - 1 ? *pos + n : buflen - 1;
 }
 
 int adi_gpu_timing_report(adi_gpu_grid *g, char *buf, int buflen)

@@ -263,7 +263,7 @@ template <typename F> static inline hipError_t adi_hip_func_set_attribute(F *ker
 #define cudaDevAttrWarpSize hipDeviceAttributeWarpSize
 #define cudaDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
 
-/* ---- names: error codes that have a HIP twin (cuda/api/errors.cu's advice for HIP
+/* ---- names: error codes that have a HIP twin (cuda/common/runtime.cu's advice for HIP
  * errors is its own function: several CUDA codes have none) */
 #define cudaErrorMemoryAllocation hipErrorOutOfMemory
 #define cudaErrorInvalidValue hipErrorInvalidValue

@@ -19,13 +19,19 @@
  * fortran/lu_adi.f90's header, the same ones as the split family's
  * (adi_eig_split, adi2_*, adi4x_*, adi_stage3_char, adi_stage5_incr), and
  * read and write the ADI work fields through adi_wk_get/put: in wk, or as
- * floats in the view's wkf (adiflow_stages.h: the kernels decide which at
+ * floats in the view's wkf (lu_adi.h: the kernels decide which at
  * compile time, adi_view_wk).
  *
- * Techniques ("steps"), each selectable at run time (ADIFLOW_MERGED_STEPS,
- * cuda/merged/schedule.cu); the default is all of them, and switching one
- * off at a time measures each one (what is kept here is what that default
- * and those single-technique ablations reach):
+ * Techniques ("steps"). A run has all of them on; what differs between
+ * runs is what the grid and the device choose (the schedules below:
+ * adi_merged_run_flags, and at launch the fused flux marching or not, a
+ * direction's lines in ADI_line or, too long for it, in three kernels).
+ * Switching one off measures what it brings: the merged_steps setting
+ * (ADIFLOW_MERGED_STEPS, cuda/merged/schedule.cu) does that in a bench
+ * build only (make BENCH_VARIANTS=1, bench/README.md), whose kernels
+ * include those no run with all of them on reaches (the BENCH rows of
+ * ADI_MERGED_KERNELS, and the sweeps of MS_SWEEP and MS_TSWEEP off); the
+ * host emulation (tests/c_vs_fortran/merged_host_emul.c) runs every combination:
  *   MS_ALIGN  (paper 2) aligned access: point kernels' blocks start on a
  *             128-byte boundary (i = 1 modulo 16: the fields are allocated
  *             with cell i = 1 on one), not at a box's first point (i = -1)
@@ -105,7 +111,30 @@ static inline int adi_merged_march(int flags, int d)
   return (flags & MS_FMARCH) && d < 3;
 }
 
+/* ---- The schedules a run takes, every technique on, as the grid and the
+ * device choose them (nothing to set):
+ *   MR_LINES   one domain: each direction's ADI stages in ADI_line; a
+ *              direction whose lines are too long for the kernel's shared
+ *              memory runs ADI_kernel123, 4 and 5 instead (at launch,
+ *              cuda/merged/schedule.cu's launch_adi_three)
+ *   MR_BLOCKS  a block of a decomposed grid, which sweeps across the blocks
+ *              and so has no whole lines: ADI_kernel123 of i, then
+ *              ADI_kernel4 and ADI_kernel5_123 of i and j, then
+ *              ADI_kernel4 and ADI_kernel5 of k
+ * and in both MS_DEP only where the device launches a kernel while the one
+ * before drains (dependent: compute capability 9.0 or later, CUDA, one
+ * domain). The fused flux of a direction marches or not by the grid's
+ * size (cuda/merged/flux_kernels.cu, mlaunch_flux_march). ---- */
+enum adi_merged_run { MR_LINES, MR_BLOCKS };
 
+/* the techniques of schedule run (MR_*) */
+static inline int adi_merged_run_flags(int run, int dependent)
+{
+  int flags = MS_ALL;
+  if (run == MR_BLOCKS) flags &= ~MS_ADIL;
+  if (!dependent) flags &= ~MS_DEP;
+  return flags;
+}
 
 /* ---- ADI_kernel1+2 merged: rdiag, flmp, flmn at (i,j,k) with the
  * eigenvalues of the point and its two neighbours along d in registers
@@ -301,46 +330,50 @@ ADI_HD static inline void adi_line(const adi_view_t *v, int d, int b, int c)
  * (cuda/merged/schedule.cu) and the host emulation
  * (tests/c_vs_fortran/merged_host_emul.c) are made from it. A new kernel: a row here,
  * its body, and where it runs in adi_merged_schedule below.
- *   X(id, name, launch, box, body)
+ *   X(id, name, launch, use, box, body)
  *   id      MK_<id>
  *   name    its name in the timing table and the tuning table
  *   launch  FLUXPT: a point kernel of cuda/merged/flux_kernels.cu (one
  *           thread per cell of box, blocks of the tuned shape), ADIPT: one
  *           of cuda/merged/adi_kernels.cu, OWN: launched its own way by
  *           cuda/merged/schedule.cu (lines, tiles, sweeps, a memset)
- *   box     the split stage whose index box it covers (adi_stage_box)
+ *   use     RUN: a schedule of adi_merged_run_flags reaches it; BENCH: only
+ *           a technique switched off does, and only a bench build
+ *           (ADIFLOW_BENCH_VARIANTS) holds its kernel
+ *   box     the index box it covers (the Fortran stage's loop range), with
+ *           v and d in scope
  *   body    one point (i, j, k), or one line (b, c) = (i, j): the body of the
  *           FLUXPT and ADIPT kernels on the GPU and of every kind in the
  *           host emulation, with v, d, cfl, i, j, k in scope (and m0..m1,
  *           the characteristic components a sweep thread owns). RES_ZERO is
  *           a memset of the whole field: no body per point. */
-#define ADI_MERGED_KERNELS(X)                                                                           \
-  X(BC,       "bc_kernel",             OWN,    ST_BC,       bc_fill_line(v, d, i, j))                   \
-  X(PRIM,     "primitives_kernel",     FLUXPT, ST_PRIM,     primitives_point(v, i, j, k))               \
-  X(TSTEP,    "time_step_kernel",      FLUXPT, ST_TSTEP,    time_step_point(v, cfl, i, j, k))           \
-  /* the same thread reads back the qp it wrote */                                                      \
-  X(PT,       "prim_tstep_kernel",     FLUXPT, ST_PRIM,     primitives_point(v, i, j, k);               \
-    if (i >= 1 && i <= v->ni && j >= 1 && j <= v->nj && k >= 1 && k <= v->nk)                          \
-      time_step_point(v, cfl, i, j, k))                                                                 \
-  X(RES_ZERO, "res_zero(memset)",      OWN,    ST_RES_ZERO, (void)0)                                    \
-  X(FLUX1,    "flux_kernel1",          FLUXPT, ST_FLUX1,    flux_stage1_point(v, d, i, j, k))           \
-  X(FLUX2,    "flux_kernel2",          FLUXPT, ST_FLUX2,    flux_stage2_point(v, d, i, j, k))           \
-  X(FLUX3,    "flux_kernel3",          FLUXPT, ST_FLUX3,    flux_stage3_point(v, d, i, j, k))           \
-  X(VISC,     "viscous_kernel",        FLUXPT, ST_VISC,     viscous_flux_point(v, d, i, j, k))          \
-  X(FLUX4,    "flux_kernel4",          FLUXPT, ST_FLUX4,    flux_stage4_point(v, d, i, j, k))           \
-  X(FLUXF,    "flux_fused",            OWN,    ST_FLUX4,    flux_fused_cell(v, d, i, j, k))             \
-  X(ADI12,    "ADI_kernel12",          ADIPT,  ST_ADI1,     adi12_point(v, d, i, j, k))                 \
-  X(ADI123,   "ADI_kernel123",         ADIPT,  ST_ADI1,     adi12_point(v, d, i, j, k);                 \
-    adi_stage3_point(v, d, i, j, k))                                                                    \
-  X(ADI3,     "ADI_kernel3",           ADIPT,  ST_ADI1,     adi_stage3_point(v, d, i, j, k))            \
-  X(ADI4,     "ADI_kernel4",           OWN,    ST_ADI4,     adi4_line_comps(v, d, i, j, m0, m1))        \
-  X(ADI5,     "ADI_kernel5",           ADIPT,  ST_ADI1,     adi_stage5_point(v, d, i, j, k))            \
-  X(WALLT,    "bc_temperature_kernel", OWN,    ST_WALLT,    wall_temperature_line(v, d, i, j))          \
-  X(ADI5F,    "ADI_kernel5_123",       ADIPT,  ST_ADI1,     adi5f_point(v, d, i, j, k))                 \
-  X(ADIL,     "ADI_line",              OWN,    ST_ADI4,     adi_line(v, d, i, j))
+#define ADI_MERGED_KERNELS(X)                                                                                          \
+  X(BC,       "bc_kernel",             OWN,    RUN,   adi_box_lines(v, d, 1),   bc_fill_line(v, d, i, j))              \
+  X(PRIM,     "primitives_kernel",     FLUXPT, BENCH, adi_box_all(v),           primitives_point(v, i, j, k))          \
+  X(TSTEP,    "time_step_kernel",      FLUXPT, BENCH, adi_box_interior(v),      time_step_point(v, cfl, i, j, k))      \
+  /* the same thread reads back the qp it wrote */                                                                     \
+  X(PT,       "prim_tstep_kernel",     FLUXPT, RUN,   adi_box_all(v),           primitives_point(v, i, j, k);          \
+    if (i >= 1 && i <= v->ni && j >= 1 && j <= v->nj && k >= 1 && k <= v->nk)                                          \
+      time_step_point(v, cfl, i, j, k))                                                                                \
+  X(RES_ZERO, "res_zero(memset)",      OWN,    BENCH, adi_box_interior(v),      (void)0)                               \
+  X(FLUX1,    "flux_kernel1",          FLUXPT, BENCH, stage_bounds(v, d, 0, 2), flux_stage1_point(v, d, i, j, k))      \
+  X(FLUX2,    "flux_kernel2",          FLUXPT, BENCH, stage_bounds(v, d, 1, 1), flux_stage2_point(v, d, i, j, k))      \
+  X(FLUX3,    "flux_kernel3",          FLUXPT, BENCH, stage_bounds(v, d, 1, 1), flux_stage3_point(v, d, i, j, k))      \
+  X(VISC,     "viscous_kernel",        FLUXPT, BENCH, stage_bounds(v, d, 1, 1), viscous_flux_point(v, d, i, j, k))     \
+  X(FLUX4,    "flux_kernel4",          FLUXPT, BENCH, stage_bounds(v, d, 1, 0), flux_stage4_point(v, d, i, j, k))      \
+  X(FLUXF,    "flux_fused",            OWN,    RUN,   stage_bounds(v, d, 1, 0), flux_fused_cell(v, d, i, j, k))        \
+  X(ADI12,    "ADI_kernel12",          ADIPT,  BENCH, adi_box_interior(v),      adi12_point(v, d, i, j, k))            \
+  X(ADI123,   "ADI_kernel123",         ADIPT,  RUN,   adi_box_interior(v),      adi12_point(v, d, i, j, k);            \
+    adi_stage3_point(v, d, i, j, k))                                                                                   \
+  X(ADI3,     "ADI_kernel3",           ADIPT,  BENCH, adi_box_interior(v),      adi_stage3_point(v, d, i, j, k))       \
+  X(ADI4,     "ADI_kernel4",           OWN,    RUN,   adi_box_lines(v, d, 0),   adi4_line_comps(v, d, i, j, m0, m1))   \
+  X(ADI5,     "ADI_kernel5",           ADIPT,  RUN,   adi_box_interior(v),      adi_stage5_point(v, d, i, j, k))       \
+  X(WALLT,    "bc_temperature_kernel", OWN,    RUN,   adi_box_lines(v, d, 1),   wall_temperature_line(v, d, i, j))     \
+  X(ADI5F,    "ADI_kernel5_123",       ADIPT,  RUN,   adi_box_interior(v),      adi5f_point(v, d, i, j, k))            \
+  X(ADIL,     "ADI_line",              OWN,    RUN,   adi_box_lines(v, d, 0),   adi_line(v, d, i, j))
 
 enum adi_merged_kernel {
-#define ADI_X(id, name, launch, box, body) MK_##id,
+#define ADI_X(id, name, launch, use, box, body) MK_##id,
   ADI_MERGED_KERNELS(ADI_X)
 #undef ADI_X
   MK_COUNT
@@ -349,7 +382,7 @@ enum adi_merged_kernel {
 static inline const char *adi_merged_kernel_name(int k)
 {
   static const char *names[MK_COUNT] = {
-#define ADI_X(id, name, launch, box, body) name,
+#define ADI_X(id, name, launch, use, box, body) name,
     ADI_MERGED_KERNELS(ADI_X)
 #undef ADI_X
   };
@@ -362,22 +395,42 @@ enum adi_merged_launch { MKL_OWN, MKL_FLUXPT, MKL_ADIPT };
 static inline int adi_merged_launch(int k)
 {
   static const int launch[MK_COUNT] = {
-#define ADI_X(id, name, launch, box, body) MKL_##launch,
+#define ADI_X(id, name, launch, use, box, body) MKL_##launch,
     ADI_MERGED_KERNELS(ADI_X)
 #undef ADI_X
   };
   return k >= 0 && k < MK_COUNT ? launch[k] : MKL_OWN;
 }
 
-/* the split stage whose index box a merged kernel covers */
-static inline int adi_merged_box_stage(int k)
+/* the index box a merged kernel covers (the box column) */
+ADI_HD static inline adi_box adi_merged_box(const adi_view *v, int k, int d)
 {
-  static const int stage[MK_COUNT] = {
-#define ADI_X(id, name, launch, box, body) box,
+  switch (k) {
+#define ADI_X(id, name, launch, use, box, body) case MK_##id: return box;
+    ADI_MERGED_KERNELS(ADI_X)
+#undef ADI_X
+  default: return adi_box_interior(v);
+  }
+}
+
+/* ADI_MK_IF_<use>(x): x where this build holds the kernels of that use
+ * column (BENCH: a bench build only) */
+#define ADI_MK_IF_RUN(...) __VA_ARGS__
+#ifdef ADIFLOW_BENCH_VARIANTS
+#define ADI_MK_IF_BENCH(...) __VA_ARGS__
+#else
+#define ADI_MK_IF_BENCH(...)
+#endif
+
+/* whether this build holds merged kernel k */
+static inline int adi_merged_kernel_built(int k)
+{
+  static const int built[MK_COUNT] = {
+#define ADI_X(id, name, launch, use, box, body) ADI_MK_IF_##use(1) + 0,
     ADI_MERGED_KERNELS(ADI_X)
 #undef ADI_X
   };
-  return k >= 0 && k < MK_COUNT ? stage[k] : ST_ADI1;
+  return k >= 0 && k < MK_COUNT ? built[k] : 0;
 }
 
 /* ---- ADI_kernel5 of d fused with ADI_kernel1+2+3 of d + 1 (MS_ADI5F,

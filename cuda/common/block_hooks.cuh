@@ -2,9 +2,10 @@
  * driver (cuda/multi/block_nccl.cu, linked into build/adiflow_mpi only)
  * inserts its halo exchanges and its cross-block sweeps into the iteration
  * schedules of cuda/split/schedule.cu and cuda/merged/schedule.cu
- * (merged family). The hooks hang off the grid (adi_gpu_init_block): each
- * one gets the block driver's state of that grid as ctx. A single-domain
- * grid has no hooks (NULL) and the schedules do exactly what they did before.
+ * (merged family). The hooks hang off the grid (adi_gpu_init_block,
+ * cuda/api/block_grid.cuh): each one gets the block driver's state of that
+ * grid as ctx. A single-domain grid has no hooks (NULL) and the schedules
+ * do exactly what they did before.
  *
  * Where the hooks run, and why there (fortran/mpi_decomp.f90 is the CPU
  * mirror, block_boundary_conditions and mpi_iteration):
@@ -24,8 +25,7 @@
 #define ADIFLOW_BLOCK_HOOKS_CUH
 
 #include "adiflow_gpu_vendor.h"
-#include "adiflow_stages.h"
-#include "adiflow_bridge.h"
+#include "flow_fields.h"
 
 typedef struct adi_block_hooks {
   void *ctx;                 /* the block driver's state of this grid: first argument of every hook */
@@ -47,16 +47,5 @@ typedef struct adi_block_hooks {
   int phys[6], off[3], nglob[3];   /* copied into the view, see adi_view */
   int device;                /* the GPU of this rank */
 } adi_block_hooks;
-
-/* cuda/api/grid.cu, for the block driver: adi_gpu_init of a grid with hooks.
- * On success the grid owns them (adi_gpu_finalize calls hooks->destroy);
- * on failure the caller still does, and *grid is NULL. */
-int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp,
-                       int kernels, const adi_gpu_settings *settings, const double *sf, const double *sc,
-                       const double *vol, const double *q);
-
-/* *hooks = the hooks of a live grid (NULL for a single-domain grid); a
- * NULL or finalised grid gives ADI_ERR_USAGE with a message naming fn. */
-int adi_gpu_grid_block(adi_gpu_grid *grid, const char *fn, const adi_block_hooks **hooks);
 
 #endif

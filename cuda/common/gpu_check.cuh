@@ -2,20 +2,14 @@
  * cuda/common/adiflow_gpu_vendor.h). Every runtime call and kernel launch
  * goes through one of these macros; a failure records where it happened
  * (file:line), what was being done, the runtime's error and advice for the
- * user (cuda/api/errors.cu, adi_gpu_fail), and makes the enclosing function
- * return the bridge status (ADI_ERR_CUDA, or ADI_ERR_MEMORY for an
+ * user (adi_gpu_fail, cuda/common/runtime.cu), and makes the enclosing
+ * function return the bridge status (ADI_ERR_CUDA, or ADI_ERR_MEMORY for an
  * allocation that did not fit). */
 #ifndef ADIFLOW_GPU_CHECK_CUH
 #define ADIFLOW_GPU_CHECK_CUH
 
 #include "adiflow_gpu_vendor.h"
-#include "adiflow_bridge.h"
-
-/* Records the failure for adi_gpu_error_message; returns the status code. */
-int adi_gpu_fail(adi_gpu_error_t err, const char *what, const char *file, int line);
-
-/* Records a failure in words (not a runtime error code); returns status. */
-int adi_gpu_fail_msg(int status, const char *fmt, ...);
+#include "runtime.cuh"
 
 /* the call as text after the vendor header's renaming: a HIP build names
  * the HIP function that failed (hipMalloc), a CUDA build the CUDA one */

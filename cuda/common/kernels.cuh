@@ -1,12 +1,13 @@
 /* The launch geometry every point and line kernel shares (blocks of
- * ADI_BLOCK_X x ADI_BLOCK_Y, a box of cells per launch), and what the split
- * family's kernel files (cuda/split/: bc_kernels.cu, timestep_kernels.cu,
- * flux_kernels.cu, viscous_kernels.cu, adi_kernels.cu) offer its schedule
- * and the merged family (which reuses the boundary fill): one launcher per
- * kernel, each running on the given stream and returning ADI_OK or the
- * status of a failed launch. The kernels themselves are thin: a thread
- * finds its cell (or grid line) and calls the stage body of
- * cuda/common/adiflow_stages.h, the code the CPU tests check against Fortran. */
+ * ADI_BLOCK_X x ADI_BLOCK_Y, a box of cells per launch), the view as the
+ * ADI kernels of both families take it, and the launches both families and
+ * the bridge share: the boundary fill and the walls' ghost temperatures
+ * (cuda/common/bc_kernels.cu) and the residual reset. Each launcher runs on
+ * the given stream and returns ADI_OK or the status of a failed launch.
+ * The kernels are thin: a thread finds its cell (or grid line) and calls
+ * the stage body of cuda/common/adiflow_stages.h, the code the CPU tests
+ * check against Fortran. The families' own launchers: cuda/split/split.cuh,
+ * cuda/merged/merged.cuh. */
 #ifndef ADIFLOW_KERNELS_CUH
 #define ADIFLOW_KERNELS_CUH
 
@@ -38,7 +39,7 @@ static inline dim3 adi_grid_dim(const adi_box *b)
 /* The storage of the ADI work fields (adi_view's wkf): the ADI kernels of
  * both families are templates on it, T = float where the grid has wkf, T =
  * double where it has not, and take the view as an adi_view_wk<T>
- * (cuda/common/adiflow_stages.h), so that the bodies' accesses to those
+ * (cuda/common/lu_adi.h), so that the bodies' accesses to those
  * fields and, for float, their precision tests are decided at compile
  * time. adi_storage_float: whether the launch takes T = float. */
 static inline bool adi_storage_float(const adi_view *v)
@@ -64,33 +65,21 @@ __device__ static inline int adi_box_cell(const adi_box *b, int *i, int *j, int 
   return *i <= b->hi[0] && *j <= b->hi[1] && *k <= b->hi[2];
 }
 
-/* boundary conditions (bc_kernels.cu) */
+/* boundary conditions of direction d and the walls' ghost temperatures
+ * (bc_kernels.cu, fortran/boundary_conditions.f90) */
 int launch_bc_kernel(const adi_view *v, int d, cudaStream_t s);
 int launch_bc_temperature_kernel(const adi_view *v, int d, cudaStream_t s);
 /* the same, the launch allowed to overlap the kernel before it when dep
  * (the merged family's step dep: adi_launch_dep) */
 int launch_bc_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s);
 int launch_bc_temperature_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s);
-/* primitives and local time step (timestep_kernels.cu) */
-int launch_primitives_kernel(const adi_view *v, cudaStream_t s);
-int launch_time_step_kernel(const adi_view *v, double cfl, cudaStream_t s);
-/* the primitives in two parts: 1 = interior, 2 = the ghost shell */
-int launch_primitives_part(const adi_view *v, int part, cudaStream_t s);
-/* res = 0 over the whole field, padding included, before the flux stages
- * (a memset; flux_kernels.cu) */
-int launch_res_zero(const adi_view *v, cudaStream_t s);
-/* convective flux, stages 1-4 of direction d (flux_kernels.cu) */
-int launch_flux_kernel1(const adi_view *v, int d, cudaStream_t s);
-int launch_flux_kernel2(const adi_view *v, int d, cudaStream_t s);
-int launch_flux_kernel3(const adi_view *v, int d, cudaStream_t s);
-int launch_flux_kernel4(const adi_view *v, int d, cudaStream_t s);
-/* viscous face flux of direction d (viscous_kernels.cu) */
-int launch_viscous_kernel(const adi_view *v, int d, cudaStream_t s);
-/* LU-ADI, stages 1-5 of direction d (adi_kernels.cu) */
-int launch_ADI_kernel1(const adi_view *v, int d, cudaStream_t s);
-int launch_ADI_kernel2(const adi_view *v, int d, cudaStream_t s);
-int launch_ADI_kernel3(const adi_view *v, int d, cudaStream_t s);
-int launch_ADI_kernel4(const adi_view *v, int d, cudaStream_t s);
-int launch_ADI_kernel5(const adi_view *v, int d, cudaStream_t s);
+
+/* res = 0 over the whole field, padding included, before the flux stages:
+ * a memset */
+static inline int launch_res_zero(const adi_view *v, cudaStream_t s)
+{
+  ADI_GPU_CHECK(cudaMemsetAsync(v->res, 0, (size_t)v->npts*ADI_NVAR*sizeof(double), s));
+  return ADI_OK;
+}
 
 #endif

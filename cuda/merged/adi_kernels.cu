@@ -4,6 +4,8 @@
  * 1+2+3 of d + 1, MS_ADI5F, adi5f_point) and the sweeps:
  *   MS_SWEEP off  one thread per line (per (line, component) with MS_COMP),
  *                 one point at a time: the split family's access pattern
+ *                 (bench builds only, as the block-wide shared-memory
+ *                 i-sweep of MS_TSWEEP off: ADIFLOW_BENCH_VARIANTS)
  *   MS_SWEEP on   i-sweeps (d = 1): the paper's coalesced shared-memory line
  *                 solver - the block's lines are read 16 points at a time,
  *                 16 consecutive threads on 16 consecutive i (128 bytes),
@@ -26,7 +28,7 @@
  *
  * Storage of the ADI work fields (adi_view's wkf): every kernel here is a
  * template on T, the type they are stored in, and takes its view as an
- * adi_view_wk<T> (cuda/common/adiflow_stages.h); each launcher picks the
+ * adi_view_wk<T> (cuda/common/lu_adi.h); each launcher picks the
  * instantiation from the grid's view (adi_storage_float, kernels.cuh).
  * T = double: the fields in wk (double mode, and single mode on a grid
  * without wkf), the code of the double-only storage; T = float: in wkf
@@ -62,7 +64,7 @@ __global__ void m_adi_point_kernel(adi_view_wk<T> view, int d, adi_box b, int x0
   int j = b.lo[1] + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   int k = b.lo[2] + (int)blockIdx.z;
   if (i < b.lo[0] || i > b.hi[0] || j > b.hi[1] || k > b.hi[2]) return;
-#define ADI_X(id, name, launch, box, body) ADI_MK_BODY_##launch(id, body)
+#define ADI_X(id, name, launch, use, box, body) ADI_MK_BODY_##launch(id, body)
   ADI_MERGED_KERNELS(ADI_X) {}
 #undef ADI_X
 }
@@ -79,14 +81,15 @@ static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int ali
 }
 
 #define ADI_MK_CASE_ADIPT(id, box) \
-  case MK_##id: return launch_point<MK_##id, T>(v, d, adi_stage_box(v, box, d), sh, align, s);
+  case MK_##id: return launch_point<MK_##id, T>(v, d, box, sh, align, s);
 #define ADI_MK_CASE_FLUXPT(id, box)
 #define ADI_MK_CASE_OWN(id, box)
+/* the kinds this build holds (adi_merged_kernel_built) */
 template <typename T>
 static int launch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s)
 {
   switch (kernel) {
-#define ADI_X(id, name, launch, box, body) ADI_MK_CASE_##launch(id, box)
+#define ADI_X(id, name, launch, use, box, body) ADI_MK_IF_##use(ADI_MK_CASE_##launch(id, box))
     ADI_MERGED_KERNELS(ADI_X)
 #undef ADI_X
   default: return ADI_ERR_USAGE;
@@ -168,6 +171,7 @@ __global__ void m_adi4_reg_kernel(adi_view_wk<T> v, int d, int nb, int nc, int m
   }
 }
 
+#ifdef ADIFLOW_BENCH_VARIANTS
 /* ---- i-sweeps through shared memory. Lines (j, k): j along x, k along y
  * of the block; line l = threadIdx.x + blockDim.x*threadIdx.y is thread
  * l's. Chunk ch holds row offsets ch*16 .. ch*16+15 (i = offset - 1); only
@@ -249,6 +253,7 @@ __global__ void m_adi4_smem_i_kernel(adi_view_wk<T> v, int mper)
     }
   }
 }
+#endif
 
 /* ---- i-sweeps warp by warp (MS_TSWEEP). One thread per line (j, k),
  * line L = j - 1 + nj*(k - 1); a warp's lines are its own lanes', so a
@@ -394,8 +399,10 @@ size_t madi4_smem_bytes(m_shape sh)
 template <typename T, int SP>
 static int setup_storage(void)
 {
+#ifdef ADIFLOW_BENCH_VARIANTS
   ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_smem_i_kernel<T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       ADI4_SMEM_MAX));
+#endif
   ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi4_warp_i_kernel<T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       ADI4_SMEM_MAX));
   return ADI_OK;
@@ -422,13 +429,16 @@ static int launch_adi4(const adi_view *v, int d, m_shape sh, int flags, cudaStre
     size_t smem = (size_t)3*nt*tw_chunk<T>::PITCH*sizeof(T);
     dim3 g2((unsigned)m_div(v->nj*v->nk, nt), (unsigned)(5/mper), 1);
     m_adi4_warp_i_kernel<T, SP><<<g2, dim3((unsigned)nt, 1, 1), smem, s>>>(adi_view_as<T>(v), mper);
+#ifdef ADIFLOW_BENCH_VARIANTS
   } else if ((flags & MS_SWEEP) && d == 1) {
     if (madi4_smem_bytes(sh) == 0) return ADI_ERR_CONFIG;
     m_adi4_smem_i_kernel<T, SP><<<grid, block, adi4_tiles_bytes(sh, sizeof(T)), s>>>(adi_view_as<T>(v), mper);
-  } else if (flags & MS_SWEEP) {
-    m_adi4_reg_kernel<ADI4_U, T, SP><<<grid, block, 0, s>>>(adi_view_as<T>(v), d, nb, nc, mper);
-  } else {
+  } else if (!(flags & MS_SWEEP)) {
     m_adi4_reg_kernel<1, T, SP><<<grid, block, 0, s>>>(adi_view_as<T>(v), d, nb, nc, mper);
+#endif
+  } else {
+    /* MS_SWEEP along j and k (a run's only sweep there) */
+    m_adi4_reg_kernel<ADI4_U, T, SP><<<grid, block, 0, s>>>(adi_view_as<T>(v), d, nb, nc, mper);
   }
   ADI_LAUNCH_CHECK("ADI_kernel4 (merged)");
   return ADI_OK;

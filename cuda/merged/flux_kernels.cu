@@ -21,7 +21,7 @@ __global__ void m_flux_point_kernel(adi_view view, int d, adi_box b, int x0, con
   (void)cfl;
   adi_dep_wait();
   if (i < b.lo[0] || i > b.hi[0] || j > b.hi[1] || k > b.hi[2]) return;
-#define ADI_X(id, name, launch, box, body) ADI_MK_BODY_##launch(id, body)
+#define ADI_X(id, name, launch, use, box, body) ADI_MK_BODY_##launch(id, body)
   ADI_MERGED_KERNELS(ADI_X) {}
 #undef ADI_X
 }
@@ -40,16 +40,16 @@ static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int ali
 }
 
 /* d = 0 for the undirected kinds (primitives, time step), as the schedule
- * gives them */
+ * gives them; the kinds this build holds (adi_merged_kernel_built) */
 #define ADI_MK_CASE_FLUXPT(id, box) \
-  case MK_##id: return launch_point<MK_##id>(v, d, adi_stage_box(v, box, d), sh, align, d_cfl, dep, s);
+  case MK_##id: return launch_point<MK_##id>(v, d, box, sh, align, d_cfl, dep, s);
 #define ADI_MK_CASE_ADIPT(id, box)
 #define ADI_MK_CASE_OWN(id, box)
 int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int align, const double *d_cfl, int dep,
                        cudaStream_t s)
 {
   switch (kernel) {
-#define ADI_X(id, name, launch, box, body) ADI_MK_CASE_##launch(id, box)
+#define ADI_X(id, name, launch, use, box, body) ADI_MK_IF_##use(ADI_MK_CASE_##launch(id, box))
     ADI_MERGED_KERNELS(ADI_X)
 #undef ADI_X
   default: return ADI_ERR_USAGE;

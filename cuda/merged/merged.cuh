@@ -1,8 +1,9 @@
-/* The merged kernel family's internals: what cuda/merged/flux_kernels.cu
- * and cuda/merged/adi_kernels.cu offer cuda/merged/schedule.cu (what the
- * schedule offers the bridge: cuda/common/schedules.cuh). Bodies:
- * cuda/common/adiflow_merged.h (new) and cuda/common/adiflow_stages.h (the
- * split family's, unchanged).
+/* The merged kernel family's internals: what cuda/merged/flux_kernels.cu,
+ * adi_kernels.cu and adi_line.cu offer cuda/merged/schedule.cu (what the
+ * schedule offers the bridge: cuda/merged/schedule.cuh; the launches it
+ * shares with the split family: cuda/common/kernels.cuh). Bodies:
+ * cuda/common/adiflow_merged.h (its own) and cuda/common/adiflow_stages.h
+ * (the stage bodies of both families).
  * Portability (HIP): no warp-size constants, shared-memory tiles <= 64 KB
  * (the line kernel along j and k: the device's opt-in limit, 64 KB on HIP),
  * CUDA graphs only in schedule.cu behind ADIFLOW_NO_GRAPHS. */
@@ -12,7 +13,7 @@
 #include "adiflow_merged.h"
 #include "kernels.cuh"
 #include "block_hooks.cuh"
-#include "schedules.cuh"
+#include "schedule.cuh"
 
 /* a block shape; for point kernels x runs along i, y along j (z = 1) */
 typedef struct m_shape {

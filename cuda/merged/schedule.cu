@@ -3,13 +3,23 @@
  * shapes, per-kernel CUDA-event timing with byte counts, the tune mode and
  * the CUDA graph of one iteration.
  *
+ * The schedule a run takes is all techniques on, as the grid and the device
+ * choose it (adi_merged_run_flags: ADI_line on one domain, the chain of
+ * ADI_kernel123/4/5_123 on a block of a decomposed grid; dependent launches
+ * where the device has them), and at launch: a direction's lines too long
+ * for ADI_line in three kernels (launch_adi_three), the fused flux marching
+ * where its blocks fill the device (mlaunch_flux_march).
+ *
  * Environment:
- *   ADIFLOW_MERGED_STEPS   which techniques are on: "all" (default), "none",
- *                          or a comma list of align, sweep, tune, fuse,
- *                          comp, graph, adi123, pt, fmarch, tsweep, adi5f,
- *                          adiline;
+ *   ADIFLOW_MERGED_STEPS   (the merged_steps setting) which techniques are
+ *                          on: "all" (default), "none", or a comma list of
+ *                          align, sweep, tune, fuse, comp, graph, adi123,
+ *                          pt, fmarch, tsweep, adi5f, adiline, dep;
  *                          "all,-graph" turns single ones off
- *                          (bench/device_merged.sh measures them)
+ *                          (bench/device_merged.sh measures them). Only a
+ *                          bench build (make BENCH_VARIANTS=1,
+ *                          ADIFLOW_BENCH_VARIANTS) switches any off; other
+ *                          builds take "all" and refuse the rest
  *   ADIFLOW_TUNE_TABLE=F   block-shape table to load (default: the first of
  *                          cuda/tune/sm_XY.txt found up to three folders
  *                          above the executable, XY the device's compute
@@ -118,7 +128,17 @@ int merged_check_steps(const char *text, char *msg, size_t msglen)
   char bad[64], names[256];
   size_t a, pos = 0;
   int flags;
-  if (parse_steps(text, &flags, bad, sizeof bad) == 0) return 0;
+  if (parse_steps(text, &flags, bad, sizeof bad) == 0) {
+#ifndef ADIFLOW_BENCH_VARIANTS
+    if (flags != MS_ALL) {
+      snprintf(msg, msglen, "merged_steps = \"%s\": switching merged techniques off is a measurement of a bench "
+               "build (make BENCH_VARIANTS=1, see bench/README.md); this build runs them all (leave merged_steps "
+               "empty, or \"all\")", text);
+      return -1;
+    }
+#endif
+    return 0;
+  }
   names[0] = '\0';
   for (a = 0; a < sizeof step_names/sizeof step_names[0] && pos < sizeof names; ++a)
     pos += (size_t)snprintf(names + pos, sizeof names - pos, "%s%s", a ? " " : "", step_names[a].name);
@@ -287,7 +307,9 @@ static int launch(merged_state *m, int k, int d)
   switch (k) {
   case MK_BC: return launch_bc_kernel_dep(v, d, dep, m->s);
   case MK_WALLT: return launch_bc_temperature_kernel_dep(v, d, dep, m->s);
+#ifdef ADIFLOW_BENCH_VARIANTS
   case MK_RES_ZERO: return launch_res_zero(v, m->s);
+#endif
   case MK_FLUXF:
     if (adi_merged_march(m->flags, d)) return mlaunch_flux_march(v, d, sh, d == 1, dep, m->s);
     return mlaunch_flux_fused(v, d, sh, d == 1, dep, m->s);
@@ -374,7 +396,8 @@ static int tune(merged_state *m, const char *out_path, const double *q_host)
   m->flags = saved & ~MS_GRAPH;
   rc = launch_all(m, 0);
   for (k = 0; k < MK_COUNT && rc == ADI_OK; ++k) {
-    if (k == MK_BC || k == MK_WALLT || k == MK_RES_ZERO) continue;
+    /* the kernels with a shape, this build's (a bench build's table has them all) */
+    if (k == MK_BC || k == MK_WALLT || k == MK_RES_ZERO || !adi_merged_kernel_built(k)) continue;
     cand = k == MK_FLUXF ? fx : (k == MK_ADI4 ? ln : (k == MK_ADIL ? al : pt));
     ncand = k == MK_FLUXF ? (int)(sizeof fx/sizeof fx[0])
           : (k == MK_ADI4 ? (int)(sizeof ln/sizeof ln[0])
@@ -420,7 +443,7 @@ static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, cons
                         const adi_block_hooks *block, const adi_gpu_settings *settings)
 {
   cudaDeviceProp prop;
-  int k, d, dev = 0, rc;
+  int k, d, dev = 0, rc, requested, dependent;
   char msg[512];
   const char *tune_out = getenv("ADIFLOW_TUNE");
   const char *steps = adi_settings_text("ADIFLOW_MERGED_STEPS", settings ? settings->merged_steps : NULL);
@@ -428,19 +451,20 @@ static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, cons
   m->s = s;
   m->block = block;
   if (merged_check_steps(steps, msg, sizeof msg) != 0) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", msg);
-  parse_steps(steps, &m->flags, msg, sizeof msg);
-  /* a block of a decomposed grid sweeps across the blocks: no whole lines */
-  if (block != NULL) m->flags &= ~MS_ADIL;
+  parse_steps(steps, &requested, msg, sizeof msg);
   m->last_cfl = -1.0;
   for (k = 0; k < MK_COUNT; ++k)
     for (d = 0; d < 4; ++d) m->shape[k][d] = default_shape(k, d);
   ADI_GPU_CHECK(cudaGetDevice(&dev));
   ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));
+  /* the schedule: a block of a decomposed grid sweeps across the blocks (no
+   * whole lines); programmatic dependent launch from compute capability 9.0
+   * on, and not between a block's kernels, whose halo exchanges run in
+   * between */
+  dependent = block == NULL && prop.major >= 9 && !ADI_GPU_HIP;
+  m->flags = requested & adi_merged_run_flags(block != NULL ? MR_BLOCKS : MR_LINES, dependent);
   find_table(m, prop.major, prop.minor,
              adi_settings_text("ADIFLOW_TUNE_TABLE", settings ? settings->tuning_table : NULL));
-  /* programmatic dependent launch: compute capability 9.0 and later, and
-   * not between a block's kernels, whose halo exchanges run in between */
-  if (block != NULL || prop.major < 9 || ADI_GPU_HIP) m->flags &= ~MS_DEP;
   rc = mkernels_setup(m->adil_cap);
   if (rc != ADI_OK) return rc;
   ADI_GPU_CHECK(cudaMalloc((void **)&m->d_cfl, sizeof(double)));

@@ -45,7 +45,7 @@
 #include "adiflow_block.h"
 #include "kernels.cuh"
 #include "block_hooks.cuh"
-#include "settings.cuh"
+#include "../api/block_grid.cuh"
 
 static const char *const nccl_advice =
   ADI_GPU_CCL_NAME " carries the halos between the GPUs: check that every rank has its own GPU (one rank per "
@@ -133,7 +133,7 @@ __global__ void block_row_copy(adi_view v, int d, int a, int clo, int chi, doubl
 
 /* The recurrences of one chunk of lines, one thread per (line,
  * characteristic variable): adi_stage4_fwd_var / adi_stage4_bwd_var of
- * cuda/common/adiflow_stages.h (tests/unit/test_block_sweep.c checks them against
+ * cuda/common/mpi_decomp.h (tests/unit/test_block_sweep.c checks them against
  * adi_stage4_line on the CPU). */
 __global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, int has_lo)
 {

@@ -13,7 +13,7 @@
  * the float wkf of a single-mode grid; kernels.cuh's adi_storage_float),
  * the launcher picks the grid's.
  * Mirror: fortran/lu_adi.f90. */
-#include "kernels.cuh"
+#include "split.cuh"
 
 template <typename T>
 __global__ void ADI_kernel1(adi_view_wk<T> v, int d, adi_box b)

@@ -5,9 +5,10 @@
  *   flux_kernel3  Roe flux                           faces 1..n+1
  *   flux_kernel4  flux difference into the residual  cells 1..n
  * (viscous_kernel runs between 3 and 4). Interior 1..n across d. The
- * residual reset before them is a memset (launch_res_zero).
+ * residual reset before them is a memset (launch_res_zero,
+ * cuda/common/kernels.cuh).
  * Mirror: fortran/convective_flux.f90. */
-#include "kernels.cuh"
+#include "split.cuh"
 
 __global__ void flux_kernel1(adi_view v, int d, adi_box b)
 {
@@ -66,11 +67,5 @@ int launch_flux_kernel4(const adi_view *v, int d, cudaStream_t s)
   adi_box b = adi_stage_box(v, ST_FLUX4, d);
   flux_kernel4<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(*v, d, b);
   ADI_LAUNCH_CHECK("flux_kernel4");
-  return ADI_OK;
-}
-
-int launch_res_zero(const adi_view *v, cudaStream_t s)
-{
-  ADI_GPU_CHECK(cudaMemsetAsync(v->res, 0, (size_t)v->npts*ADI_NVAR*sizeof(double), s));
   return ADI_OK;
 }

@@ -1,5 +1,5 @@
 /* The split kernel family's iteration (kernels = 'split', the default): the
- * steps of adi_iteration_schedule (cuda/common/adiflow_stages.h), i.e.
+ * steps of adi_iteration_schedule (cuda/split/split_stages.h), i.e.
  * solver_cpu's cpu_iteration, one kernel per stage and direction: boundary
  * fill i, j, k; primitives; time step; res = 0; flux_kernel1-3 + viscous +
  * flux_kernel4 for i, j, k; ADI_kernel1-5 for i, j, k. In block mode the
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels.cuh"
-#include "schedules.cuh"
+#include "split.cuh"
+#include "schedule.cuh"
 
 struct split_state {
   const adi_block_hooks *block;       /* the grid's block hooks; NULL for one domain */
@@ -75,7 +75,7 @@ int split_timing_start(split_state *ss, int reset)
 /* ---------------------------------------------------------------- iteration */
 
 /* One step: in block mode the hooks around (or instead of) its launch,
- * then the launch column of ADI_SPLIT_STAGES (cuda/common/adiflow_stages.h) */
+ * then the launch column of ADI_SPLIT_STAGES (cuda/split/split_stages.h) */
 static int run_step(split_state *ss, const adi_step *st, double cfl)
 {
   const adi_view *v = &ss->v;

@@ -1,7 +1,7 @@
 /* Primitive variables on every cell (ghosts included) and the local time
  * step dtv = dt / volume on the interior.
  * Mirror: fortran/primitives.f90, fortran/time_step.f90. */
-#include "kernels.cuh"
+#include "split.cuh"
 
 __global__ void primitives_kernel(adi_view v, adi_box b)
 {

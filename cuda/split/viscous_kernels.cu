@@ -1,7 +1,7 @@
 /* Viscous flux of direction d at faces 1..n+1 (interior across), one thread
  * per face, written into the work fields that flux_kernel4 subtracts.
  * Mirror: fortran/viscous_flux.f90. */
-#include "kernels.cuh"
+#include "split.cuh"
 
 __global__ void viscous_kernel(adi_view v, int d, adi_box b)
 {

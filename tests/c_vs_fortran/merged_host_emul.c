@@ -34,7 +34,7 @@
 static void run_point(const adi_view *v, int kernel, int d, double cfl, int m0, int m1, int i, int j, int k)
 {
   switch (kernel) {
-#define ADI_X(id, name, launch, box, body) case MK_##id: body; break;
+#define ADI_X(id, name, launch, use, box, body) case MK_##id: body; break;
     ADI_MERGED_KERNELS(ADI_X)
 #undef ADI_X
   default: break;
@@ -98,7 +98,7 @@ static void launch(const adi_view *v, int kernel, int d, double cfl, int flags, 
     memset(v->res, 0, sizeof(double)*(size_t)v->npts*ADI_NVAR);
     return;
   }
-  b = adi_stage_box(v, adi_merged_box_stage(kernel), d);
+  b = adi_merged_box(v, kernel, d);
   nm = (kernel == MK_ADI4 && (flags & MS_COMP)) ? 5 : 1;
   for (m = 1; m <= nm; ++m) {
     /* MS_COMP: one component per "thread"; otherwise all five */
@@ -137,4 +137,26 @@ void emul_iteration_merged_wkf(const adi_solver_params *sp, double cfl, int reve
   adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
   v.wkf = wkf;
   iteration(&v, cfl, reverse, flags);
+}
+
+/* The kernels the schedules of a run take (adi_merged_run_flags: one domain
+ * and a decomposed grid's blocks, with and without dependent launches, both
+ * orders, isothermal walls or not), plus the three-kernel path of lines too
+ * long for ADI_line, that an ordinary build lacks (the BENCH rows of
+ * ADI_MERGED_KERNELS): 0 when the use column is right. This file is
+ * compiled without ADIFLOW_BENCH_VARIANTS, as an ordinary build is. */
+int emul_merged_run_kernels_missing(void)
+{
+  static const int three[3] = {MK_ADI123, MK_ADI4, MK_ADI5};
+  adi_mstep steps[ADI_MAX_MSTEPS];
+  int run, dep, order, iso, n, s, missing = 0;
+  for (run = MR_LINES; run <= MR_BLOCKS; ++run)
+    for (dep = 0; dep <= 1; ++dep)
+      for (order = 1; order <= 2; ++order)
+        for (iso = 0; iso <= 1; ++iso) {
+          n = adi_merged_schedule(adi_merged_run_flags(run, dep), order, iso, steps);
+          for (s = 0; s < n; ++s) missing += !adi_merged_kernel_built(steps[s].kernel);
+        }
+  for (s = 0; s < 3; ++s) missing += !adi_merged_kernel_built(three[s]);
+  return missing;
 }

@@ -1,7 +1,7 @@
 /* Host emulation of the GPU iteration: the launch sequence of cuda/split/schedule.cu
- * (adi_iteration_schedule) over the stage bodies of cuda/common/adiflow_stages.h,
- * each "launch" a plain loop over the stage's index box, on fields in the
- * Fortran layout. tests/c_vs_fortran/test_stages_c_vs_fortran.f90 compares it bit for
+ * (adi_iteration_schedule, cuda/split/split_stages.h) over the stage bodies
+ * of cuda/common/adiflow_stages.h, each "launch" a plain loop over the
+ * stage's index box, on fields in the Fortran layout. tests/c_vs_fortran/test_stages_c_vs_fortran.f90 compares it bit for
  * bit with solver_cpu's cpu_iteration.
  *
  * With reverse = 1 every launch visits its points in reverse order: a stage
@@ -13,7 +13,7 @@
  * holds them, cuda/api/grid.cu); wk then keeps the flux stages' values. */
 #include <string.h>
 
-#include "adiflow_stages.h"
+#include "split_stages.h"
 
 /* one point (or line) of a stage: the body column of ADI_SPLIT_STAGES */
 static void run_point(const adi_view *v, int stage, int d, double cfl, int i, int j, int k)

@@ -48,6 +48,9 @@ program test_merged_c_vs_fortran
       real(c_float), intent(inout) :: wkf(*)
       real(c_double), intent(in) :: sf(*), sc(*), vol(*)
     end subroutine
+    integer(c_int) function emul_merged_run_kernels_missing() bind(c, name='emul_merged_run_kernels_missing')
+      import :: c_int
+    end function
   end interface
 
   ! cuda/common/adiflow_merged.h, enum adi_merged_step_flag
@@ -71,6 +74,9 @@ program test_merged_c_vs_fortran
   character(len=*), parameter :: precisions(3) = [character(len=6) :: 'double', 'single', 'single']
   character(len=*), parameter :: mode_names(3) = [character(len=56) :: '', ' [implicit_precision single]', &
     ' [implicit_precision single, float ADI storage wkf]']
+
+  call check(emul_merged_run_kernels_missing() == 0, 'merged schedules of a run (one domain, blocks, long ' // &
+    'lines) use only the kernels an ordinary build holds (RUN rows of ADI_MERGED_KERNELS)')
 
   do ncase = 1, N_EMULATION_CASES
     do mode = 1, 3

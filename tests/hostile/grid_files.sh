@@ -1,4 +1,4 @@
-# Hostile Plot3D grid files (sourced by tests/run_robustness.sh; see
+# Hostile Plot3D grid files (sourced by tests/suites/run_robustness.sh; see
 # tests/hostile/README.md): every malformed file the grid reader
 # (fortran/plot3d_file.c, fortran/grid_file.f90) can meet exits 2 with a
 # sentence naming the file and, where it applies, the block and the node,

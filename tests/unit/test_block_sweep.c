@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "adiflow_bridge.h"   /* adi_layout_set */
-#include "adiflow_stages.h"
+#include "mpi_decomp.h"      /* adi_stage4_fwd_var/bwd_var, and the whole-line sweep */
 
 static int pass = 0, fail = 0;
 

@@ -6,18 +6,21 @@
  * kept while a side's ghosts and mirror cells shared one 32-byte sector;
  * with cell i = 1 on a 128-byte boundary (cuda/api/grid.cu) they no longer
  * do, and one thread per ghost is the faster there too. The
- * bridge launches d = 1, 2, 3 one after another, as
+ * schedules launch d = 1, 2, 3 one after another, as
  * apply_boundary_conditions loops, so edge and corner ghosts get the values
- * of the CPU.
+ * of the CPU. Both kernel families and the multigrid transfers
+ * (cuda/api/multigrid.cu) launch these.
  * bc_temperature_kernel sets the ghost temperatures of isothermal walls
  * after the primitives, in the same direction order and the same layout.
  * Mirror: fortran/boundary_conditions.f90. */
 #include "kernels.cuh"
 
-/* the lines' box with its third extent over the four ghosts of a line */
-static adi_box ghost_box(const adi_view *v, int stage, int d)
+/* the lines across d, ghosts included (the box of the fill and of the
+ * walls' temperatures), with its third extent over the four ghosts of a
+ * line */
+static adi_box ghost_box(const adi_view *v, int d)
 {
-  adi_box b = adi_stage_box(v, stage, d);
+  adi_box b = adi_box_lines(v, d, 1);
   b.lo[2] = 0;
   b.hi[2] = 3;
   return b;
@@ -34,7 +37,7 @@ __global__ void bc_kernel(adi_view v, int d, adi_box b)
 /* dep: the launch may overlap the kernel before it (adi_launch_dep) */
 int launch_bc_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s)
 {
-  adi_box b = ghost_box(v, ST_BC, d);
+  adi_box b = ghost_box(v, d);
   ADI_GPU_CHECK(adi_launch_dep(dep, bc_kernel, adi_grid_dim(&b), adi_block_dim(), 0, s, *v, d, b));
   ADI_LAUNCH_CHECK("bc_kernel");
   return ADI_OK;
@@ -52,7 +55,7 @@ __global__ void bc_temperature_kernel(adi_view v, int d, adi_box b)
 
 int launch_bc_temperature_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s)
 {
-  adi_box b = ghost_box(v, ST_WALLT, d);
+  adi_box b = ghost_box(v, d);
   ADI_GPU_CHECK(adi_launch_dep(dep, bc_temperature_kernel, adi_grid_dim(&b), adi_block_dim(), 0, s, *v, d, b));
   ADI_LAUNCH_CHECK("bc_temperature_kernel");
   return ADI_OK;

@@ -1,0 +1,67 @@
+/* ADI stage 4 of a block of a decomposed line: the halves of the
+ * pipelined sweep of fortran/mpi_decomp.f90 (adi_stage4_pipelined), with the
+ * operations of lu_adi.h's adi_stage4_line in the same order. The GPU
+ * side: cuda/multi/block_nccl.cu; tests/unit/test_block_sweep.c checks it
+ * against whole-line sweeps. */
+#ifndef ADIFLOW_MPI_DECOMP_H
+#define ADIFLOW_MPI_DECOMP_H
+
+#include "lu_adi.h"
+
+/* ---- ADI stage 4 split for a block of a decomposed line (the multi-GPU
+ * exact mode, cuda/multi/block_nccl.cu): the forward, then the backward
+ * recurrence of one characteristic variable m of the line (b, c), with the
+ * operations of adi_stage4_line in the same order. has_lo: the value of cell
+ * 0 (the block below's last forward value, received into the ghost row)
+ * starts the recurrence at cell 1, as the single line's own cell 0 would;
+ * has_hi: cell n+1 holds the block above's first backward value. Without
+ * them, the line's own end conditions (adi_stage4_line exactly). wk, not
+ * adi_wk_get/put: a block keeps the ADI fields in wk (wkf NULL,
+ * cuda/api/grid.cu), where block_nccl.cu's row copies and halos find
+ * them. ---- */
+ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, int c, int m, int has_lo)
+{
+  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, pa, pc[3];
+  int single = adi_single(v);
+  double x;
+  cell_index(d, 1, b, c, pc);
+  pa = adi_pt(v, pc[0], pc[1], pc[2]);
+  if (has_lo) {
+    x = ADI_F(v, wk, r, pa - e);
+    a = 1;
+  } else {
+    x = adi4x_fwd_first(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_RDIAG + s, pa));
+    ADI_F(v, wk, r, pa) = x;
+    pa += e;
+    a = 2;
+  }
+  for (; a <= n; ++a) {
+    x = adi4x_fwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMP + s, pa), ADI_F(v, wk, WK_RDIAG + s, pa), x);
+    ADI_F(v, wk, r, pa) = x;
+    pa += e;
+  }
+}
+
+ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, int c, int m, int has_hi)
+{
+  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, pa, pc[3];
+  int single = adi_single(v);
+  double x;
+  cell_index(d, n, b, c, pc);
+  pa = adi_pt(v, pc[0], pc[1], pc[2]);
+  if (has_hi) {
+    x = ADI_F(v, wk, r, pa + e);
+    a = n;
+  } else {
+    x = ADI_F(v, wk, r, pa);
+    pa -= e;
+    a = n - 1;
+  }
+  for (; a >= 1; --a) {
+    x = adi4x_bwd(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_FLMN + s, pa), x);
+    ADI_F(v, wk, r, pa) = x;
+    pa -= e;
+  }
+}
+
+#endif
