@@ -48,11 +48,15 @@ FFLAGS_USE := $(FFLAGS)
 else
 FFLAGS_USE := $(FFLAGS_RELEASE)
 endif
+# The Fortran sources are preprocessed: the case-key lists (fortran/case_keys/)
+# and the rows the C headers are made from (include/*.def, cuda/common/*.def)
+# expand into Fortran there
+FFLAGS_USE += -cpp -Iinclude -Ifortran -Icuda/common
 
 F_MODULES := kinds grid_layout omp_policy solver_params gpu_settings sys_interface case_config output_file flow_math flow_math_sp grid_generation \
   metrics boundary_conditions primitives time_step convective_flux viscous_flux lu_adi flow_fields \
   residual_norms mass_constraint solver_cpu multigrid_config multigrid_levels multigrid_transfer \
-  multigrid_cycle multigrid_cpu field_io output_fields output_vtk output_tecplot output_profiles \
+  multigrid_cycle multigrid_cpu parallel_config field_io output_fields output_vtk output_tecplot output_profiles \
   residual_monitor convergence_rate driver_loop gpu_bridge
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
 # the C side of the drivers: system services, the dump reader/writer, the
@@ -63,7 +67,7 @@ C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/
 # (cuda/split, cuda/merged), their internal headers (cuda/common); the
 # multi-GPU block mode (cuda/multi) goes into make mpi's build only
 CU_SRCS := $(wildcard cuda/api/*.cu cuda/split/*.cu cuda/merged/*.cu)
-GPU_HDRS := $(wildcard include/*.h cuda/*/*.h cuda/*/*.cuh)
+GPU_HDRS := $(wildcard include/*.h include/*.def cuda/*/*.h cuda/*/*.cuh cuda/*/*.def)
 # GPU_BACKEND picks the GPU backend of build/adiflow: cuda (the default when
 # nvcc is found), none (CPU only: cuda/api/bridge_stub.c, nvcc is not run),
 # hip (build/adiflow as with none, plus make hip's build/hip/adiflow).
@@ -172,7 +176,11 @@ $(OBJ)/omp_policy.o: $(OBJ)/grid_layout.o
 $(OBJ)/boundary_conditions.o $(OBJ)/convective_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o $(OBJ)/metrics.o \
   $(OBJ)/multigrid_transfer.o $(OBJ)/primitives.o $(OBJ)/residual_norms.o $(OBJ)/solver_cpu.o $(OBJ)/time_step.o \
   $(OBJ)/viscous_flux.o: $(OBJ)/omp_policy.o
-$(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o $(OBJ)/sys_interface.o
+$(OBJ)/case_config.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/sys_interface.o \
+  $(wildcard fortran/case_keys/*) include/adiflow_gpu_settings.def
+$(OBJ)/solver_params.o: include/adiflow_params.def
+$(OBJ)/gpu_settings.o: include/adiflow_gpu_settings.def
+$(OBJ)/gpu_bridge.o: include/adiflow_kernel_families.def
 $(OBJ)/output_file.o: $(OBJ)/sys_interface.o $(OBJ)/case_config.o
 $(OBJ)/flow_math.o $(OBJ)/flow_math_sp.o: $(OBJ)/kinds.o $(OBJ)/solver_params.o
 $(OBJ)/grid_generation.o: $(OBJ)/case_config.o
@@ -184,7 +192,8 @@ $(OBJ)/lu_adi.o: $(OBJ)/flow_math_sp.o
 $(OBJ)/flow_fields.o $(OBJ)/residual_norms.o $(OBJ)/mass_constraint.o: $(OBJ)/grid_layout.o
 $(OBJ)/solver_cpu.o: $(OBJ)/flow_fields.o $(OBJ)/boundary_conditions.o $(OBJ)/primitives.o \
   $(OBJ)/time_step.o $(OBJ)/viscous_flux.o $(OBJ)/lu_adi.o $(OBJ)/mass_constraint.o
-$(OBJ)/multigrid_config.o: $(OBJ)/case_config.o
+$(OBJ)/multigrid_config.o: $(OBJ)/case_config.o fortran/case_keys/multigrid.def
+$(OBJ)/parallel_config.o: $(OBJ)/case_config.o fortran/case_keys/parallel.def
 $(OBJ)/multigrid_levels.o: $(OBJ)/flow_fields.o $(OBJ)/grid_generation.o $(OBJ)/metrics.o
 $(OBJ)/multigrid_transfer.o: $(OBJ)/grid_layout.o
 $(OBJ)/multigrid_cycle.o: $(OBJ)/multigrid_config.o
@@ -285,7 +294,7 @@ $(BUILD)/test_multigrid_c_vs_fortran: tests/test_multigrid_c_vs_fortran.f90 test
 	  $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # the bind(c) parameter struct: same size and offsets in Fortran and C
 $(BUILD)/test_params_layout: tests/test_params_layout.f90 tests/params_layout_shim.c include/adiflow_params.h \
-  include/adiflow_gpu_settings.h $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o tests/test_util.f90 | $(OBJ)
+  include/adiflow_gpu_settings.h include/adiflow_params.def include/adiflow_gpu_settings.def $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o tests/test_util.f90 | $(OBJ)
 	@mkdir -p $(BUILD)/testmod/params_layout
 	$(CC) $(CFLAGS) -c tests/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
 	$(FC) $(FFLAGS_USE) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/test_util.f90 $< $(OBJ)/params_layout_shim.o \
@@ -304,7 +313,7 @@ $(BUILD)/test_stages_c_vs_fortran: tests/test_stages_c_vs_fortran.f90 tests/stag
 
 # the merged kernel family's launch sequence, emulated on the CPU
 $(BUILD)/test_merged_c_vs_fortran: tests/test_merged_c_vs_fortran.f90 tests/merged_host_emul.c \
-  cuda/common/adiflow_merged.h cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) \
+  cuda/common/adiflow_merged.h cuda/common/adiflow_merged_steps.def cuda/common/adiflow_stages.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) $(GPU_OBJS) \
   tests/test_util.f90 tests/case_setup.f90
 	@mkdir -p $(BUILD)/testmod/merged_c_vs_fortran
 	$(CC) $(CFLAGS) -Icuda/common -c tests/merged_host_emul.c -o $(OBJ)/merged_host_emul.o

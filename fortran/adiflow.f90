@@ -38,7 +38,7 @@ program adiflow
   use sys_interface, only: adi_install_signal_handlers, adi_interrupt_requested, &
     adi_host_memory_available, adi_guard_output_signals, make_dirs, lock_run_dir
   use gpu_bridge
-  use gpu_settings, only: gpu_settings_t, make_gpu_settings
+  use gpu_settings, only: gpu_settings_t
   !$ use omp_lib, only: omp_get_max_threads, omp_set_num_threads
   implicit none
 
@@ -88,7 +88,7 @@ program adiflow
   lay = make_layout(cs%ni, cs%nj, cs%nk)
   sp%ldi = lay%ldi; sp%ldj = lay%ldj; sp%ldk = lay%ldk
 
-  gs = make_gpu_settings(cs%gpu_device, cs%gpu_timing, cs%gpu_overlap, cs%gpu_merged_steps, cs%gpu_tuning_table)
+  gs = make_gpu_settings(cs)
   ! the &gpu group is checked whenever the GPU may run, before any allocation
   if (cs%backend /= 'cpu') then
     why = gpu_settings_problem(gs)

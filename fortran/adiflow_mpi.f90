@@ -58,7 +58,8 @@ program adiflow_mpi
   use output_file, only: out_file_t, out_open, out_check, out_commit, blocked_output
   use mpi_decomp
   use mpi_settings, only: settings_of, compare_settings
-  use gpu_settings, only: gpu_settings_t, make_gpu_settings
+  use parallel_config, only: parallel_config_t, read_parallel_config, validate_parallel_config
+  use gpu_settings, only: gpu_settings_t
   use gpu_bridge, only: gpu_settings_problem, adi_gpu_available, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
     adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, gpu_error_text, gpu_device_info, &
     ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED, gpu_grid_t
@@ -67,6 +68,7 @@ program adiflow_mpi
   implicit none
 
   type(case_t) :: cs
+  type(parallel_config_t) :: pc  ! the &parallel group and its command-line flags
   ! multigrid (CPU backend; fortran/multigrid_*.f90): the &multigrid group,
   ! the coarse levels of this rank's block and their decompositions
   type(mg_config_t) :: mg
@@ -84,12 +86,11 @@ program adiflow_mpi
   type(decomp_t) :: dc
   real(rk), allocatable :: xn_g(:,:,:,:), xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, why
-  character(len=16) :: adi_mode
   character(len=400) :: msg
   logical :: ok
   integer(ik8) :: it0
   real(rk) :: res0(5), mass0
-  integer :: rank, nranks, npj, npk, chunks, lock_fd, okflag
+  integer :: rank, nranks, lock_fd, okflag
   logical :: use_gpu
   type(vtk_series_t) :: series   ! flow.pvd of the .pvts snapshots (rank 0; output_interval > 0)
   logical :: write_series
@@ -117,24 +118,22 @@ program adiflow_mpi
   call same_settings_everywhere()
   !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
 
-  gs = make_gpu_settings(cs%gpu_device, cs%gpu_timing, cs%gpu_overlap, cs%gpu_merged_steps, cs%gpu_tuning_table)
+  gs = make_gpu_settings(cs)
   if (cs%backend /= 'cpu') then
     why = gpu_settings_problem(gs)
     if (len(why) > 0) call stop_all(2, why//' (&gpu group)')
   end if
   use_gpu = choose_backend()
-  if (adi_mode /= 'exact' .and. adi_mode /= 'decoupled') &
-    call stop_all(2, 'adi_mode = "'//trim(adi_mode)//'" is not allowed (use exact or decoupled)')
-  if (chunks == 0) chunks = merge(1, 4, use_gpu)
-  call choose_process_grid(nranks, cs%nj, cs%nk, cs%ni, npj, npk, dc%npj, dc%npk, ok, msg)
+  call choose_process_grid(nranks, cs%nj, cs%nk, cs%ni, pc%npj, pc%npk, dc%npj, dc%npk, ok, msg)
   if (.not. ok) call stop_all(2, msg)
 
   sp_g = make_solver_params(cs)
   lay_g = make_layout(cs%ni, cs%nj, cs%nk)
   sp_g%ldi = lay_g%ldi; sp_g%ldj = lay_g%ldj; sp_g%ldk = lay_g%ldk
   call decomp_setup(dc, MPI_COMM_WORLD, [cs%ni, cs%nj, cs%nk], dc%npj, dc%npk, sp_g%bc)
-  dc%exact = adi_mode == 'exact'
-  dc%chunks = chunks
+  dc%exact = pc%adi_mode == 'exact'
+  dc%chunks = pc%pipeline_chunks
+  if (dc%chunks == 0) dc%chunks = merge(1, 4, use_gpu)
   lay = make_layout(dc%nloc(1), dc%nloc(2), dc%nloc(3))
   sp = sp_g
   sp%nj = lay%nj; sp%nk = lay%nk
@@ -169,7 +168,7 @@ program adiflow_mpi
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  decomposition: npj x npk = ', dc%npj, ' x ', dc%npk, &
       ' over ', nranks, ' ranks (rank 0 block ', dc%nloc(2), ' x ', dc%nloc(3), ' in j x k)'
     if (dc%exact) then
-      write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', chunks, ' chunks)'
+      write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', dc%chunks, ' chunks)'
     else
       write(output_unit, '(a)') '  LU-ADI across blocks: decoupled (interface increments held at zero)'
     end if
@@ -288,28 +287,13 @@ contains
   end subroutine finish
 
   subroutine read_all_input()
-    integer :: ios, pipeline_chunks
-    character(len=512) :: m
-    character(len=:), allocatable :: text
-    namelist /parallel/ npj, npk, adi_mode, pipeline_chunks
     call read_case(case_path, cs)
-    npj = 0; npk = 0; adi_mode = 'exact'; pipeline_chunks = 0
-    ! the group's text as the scan checked it, never the file (case_group_text)
-    text = case_group_text(case_path, 'parallel')
-    if (len(text) > 0) then
-      read(text, nml=parallel, iostat=ios, iomsg=m)
-      if (ios > 0) call case_error('case file "'//trim(case_path)//'", group &parallel: '//trim(m)// &
-        ' (keys: npj, npk, adi_mode, pipeline_chunks)')
-    end if
-    chunks = pipeline_chunks
-    adi_mode = lower(adi_mode)
+    call read_parallel_config(case_path, pc)
     call read_multigrid_config(case_path, mg)
     call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --mg-levels N')
     call validate_case(cs)
-    call check_count('npj', npj, 0, huge(npj), '0 = automatic')
-    call check_count('npk', npk, 0, huge(npk), '0 = automatic')
     ! checked here, with the other input, so that only rank 0 speaks
-    call check_count('pipeline_chunks', chunks, 0, 100000, '0 = automatic')
+    call validate_parallel_config(pc)
     call validate_multigrid_config(mg)
     dir = run_folder(cs, case_path)
   end subroutine read_all_input
@@ -371,23 +355,9 @@ contains
   subroutine same_settings_everywhere()
     character(len=:), allocatable :: m
     logical :: same
-    call compare_settings(MPI_COMM_WORLD, settings_of(cs, dir, npj, npk, adi_mode, chunks, mg), same, m)
+    call compare_settings(MPI_COMM_WORLD, settings_of(cs, dir, pc, mg), same, m)
     if (.not. same) call stop_all(2, m)
   end subroutine same_settings_everywhere
-
-  !> lo <= v <= hi for a key of &parallel (or its command-line flag).
-  subroutine check_count(key, v, lo, hi, note)
-    character(len=*), intent(in) :: key, note
-    integer, intent(in) :: v, lo, hi
-    character(len=200) :: t
-    if (v >= lo .and. v <= hi) return
-    if (hi == huge(hi)) then
-      write(t, '(a,a,i0,a,i0,a)') key, ' = ', v, ' is out of range: must be >= ', lo, ' ('//note//')'
-    else
-      write(t, '(a,a,i0,a,i0,a,i0,a)') key, ' = ', v, ' is out of range: allowed ', lo, ' to ', hi, ' ('//note//')'
-    end if
-    call case_error(t)
-  end subroutine check_count
 
   !> GPU when asked for (every rank must have one) or, for 'auto', when
   !> every rank sees one; all ranks take the same decision.
@@ -442,7 +412,7 @@ contains
     if (st == 0 .and. ln > 0) read(v, *, iostat=st) tmax
     call gpu_ok(adi_gpu_block_init(gpu%ptr, sp, merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
       gs, f%sf, f%sc, f%vol, f%q, phys, dc%off, dc%nglob, nbr, swp, merge(1_c_int, 0_c_int, dc%exact), &
-      int(chunks, c_int), int(rank, c_int), int(nranks, c_int), ids, int(local_rank, c_int), real(tmax, c_double)), &
+      int(dc%chunks, c_int), int(rank, c_int), int(nranks, c_int), ids, int(local_rank, c_int), real(tmax, c_double)), &
       'initialisation (GPU '//trim(itoa(local_rank))//' of the node)')
   end subroutine gpu_block_start
 
@@ -484,10 +454,10 @@ contains
     character(len=*), intent(in) :: flag, value
     mpi_option = .true.
     select case (trim(flag))
-    case ('--adi-mode'); adi_mode = lower(value)
-    case ('--npj'); npj = int_option(flag, value)
-    case ('--npk'); npk = int_option(flag, value)
-    case ('--chunks'); chunks = int_option(flag, value)
+    case ('--adi-mode'); pc%adi_mode = lower(value)
+    case ('--npj'); pc%npj = int_option(flag, value)
+    case ('--npk'); pc%npk = int_option(flag, value)
+    case ('--chunks'); pc%pipeline_chunks = int_option(flag, value)
     case ('--mg-levels'); mg%levels = int_option(flag, value)
     case default
       mpi_option = .false.
