@@ -56,7 +56,10 @@ CUDA_PTX  := $(patsubst sm_%,compute_%,$(CUDA_ARCH))
 # one the strict GPU build reproduces bit for bit. FFLAGS_REQUIRED holds that
 # rule and what the sources need to compile; FFLAGS adds the rest: the release
 # set, the debug set with DEBUG=1, or a FFLAGS given on the command line.
-FFLAGS_REQUIRED := -fopenmp -ffp-contract=off -std=f2018 -ffree-line-length-none
+# The Fortran sources are preprocessed (-cpp): the case-key lists
+# (fortran/case_keys/) and the rows the C headers are made from (include/*.def,
+# cuda/common/*.def) expand into Fortran there
+FFLAGS_REQUIRED := -fopenmp -ffp-contract=off -std=f2018 -ffree-line-length-none -cpp -Iinclude -Ifortran -Icuda/common
 FFLAGS_RELEASE  := -O2 -g -fno-backtrace -ffpe-summary=none
 FFLAGS_DEBUG    := $(FFLAGS_RELEASE) -fno-fast-math -Wall -Wno-maybe-uninitialized -Wno-compare-reals \
                    -Wno-unused-dummy-argument -fcheck=bounds
@@ -108,9 +111,9 @@ C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/
 # bodies, the runtime services, the shared kernels); the multi-GPU block
 # mode (cuda/multi) goes into make mpi's build only
 CU_SRCS := $(wildcard cuda/common/*.cu cuda/api/*.cu cuda/split/*.cu cuda/merged/*.cu)
-GPU_HDRS := $(wildcard include/*.h cuda/*/*.h cuda/*/*.cuh)
+GPU_HDRS := $(wildcard include/*.h include/*.def cuda/*/*.h cuda/*/*.cuh cuda/*/*.def)
 # what the host tests compile of it: the stage bodies and the split family's stage list
-STAGE_HDRS := $(wildcard include/*.h cuda/common/*.h cuda/split/*.h)
+STAGE_HDRS := $(wildcard include/*.h include/*.def cuda/common/*.h cuda/common/*.def cuda/split/*.h)
 # GPU_BACKEND picks the GPU backend of build/adiflow: cuda (the default when
 # nvcc is found), none (CPU only: cuda/api/bridge_stub.c, nvcc is not run),
 # hip (build/adiflow as with none, plus make hip's build/hip/adiflow).
@@ -336,7 +339,7 @@ $(BUILD)/test_multigrid_c_vs_fortran: tests/c_vs_fortran/test_multigrid_c_vs_for
 	  $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 # the bind(c) parameter struct: same size and offsets in Fortran and C
 $(BUILD)/test_params_layout: tests/c_vs_fortran/test_params_layout.f90 tests/c_vs_fortran/params_layout_shim.c include/adiflow_params.h \
-  include/adiflow_gpu_settings.h $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o tests/unit/test_util.f90 | $(OBJ)
+  include/adiflow_gpu_settings.h include/adiflow_params.def include/adiflow_gpu_settings.def $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o tests/unit/test_util.f90 | $(OBJ)
 	@mkdir -p $(BUILD)/testmod/params_layout
 	$(CC) $(CFLAGS) -c tests/c_vs_fortran/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/params_layout_shim.o \

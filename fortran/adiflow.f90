@@ -30,7 +30,7 @@ program adiflow
     make_dirs, lock_run_dir
   use gpu_bridge, only: adi_gpu_available, gpu_check, gpu_device_info, gpu_settings_problem, &
     ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
-  use gpu_settings, only: gpu_settings_t, make_gpu_settings
+  use gpu_settings, only: gpu_settings_t
   !$ use omp_lib, only: omp_get_max_threads, omp_set_num_threads
   implicit none
 
@@ -68,7 +68,7 @@ program adiflow
   lay = make_layout(cs%ni, cs%nj, cs%nk)
   sp = make_solver_params(cs, lay)
 
-  gs = make_gpu_settings(cs%gpu_device, cs%gpu_timing, cs%gpu_overlap, cs%gpu_merged_steps, cs%gpu_tuning_table)
+  gs = make_gpu_settings(cs)
   ! the &gpu group is checked whenever the GPU may run, before any allocation
   if (cs%backend /= 'cpu') then
     why = gpu_settings_problem(gs)

@@ -41,7 +41,8 @@ program adiflow_mpi
   use output_file, only: blocked_output
   use mpi_decomp
   use mpi_settings, only: settings_of, compare_settings
-  use gpu_settings, only: gpu_settings_t, make_gpu_settings
+  use parallel_config, only: parallel_config_t, read_parallel_config, validate_parallel_config
+  use gpu_settings, only: gpu_settings_t
   use gpu_bridge, only: gpu_settings_problem, adi_gpu_available, gpu_error_text, gpu_device_info, &
     ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use backend_mpi_block, only: block_backend_t
@@ -50,6 +51,7 @@ program adiflow_mpi
   implicit none
 
   type(case_t) :: cs
+  type(parallel_config_t) :: pc              ! the &parallel group and its command-line flags
   type(mg_config_t) :: mg                    ! the &multigrid group
   class(block_backend_t), allocatable :: be  ! this rank's block on its CPU or GPU, with its levels
   type(block_files_t) :: files               ! the restart set and the outputs
@@ -59,12 +61,11 @@ program adiflow_mpi
   type(decomp_t) :: dc
   real(rk), allocatable :: xn_g(:,:,:,:), xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, why, mg_note
-  character(len=16) :: adi_mode
   character(len=400) :: msg
   logical :: ok, use_gpu
   integer(ik8) :: it0
   real(rk) :: res0(5)
-  integer :: rank, nranks, npj, npk, chunks, lock_fd, okflag, code
+  integer :: rank, nranks, lock_fd, okflag, code
   ! multigrid: the levels the grid allows (nlev_grid), those the blocks allow (nlev)
   integer :: nlev = 1, nlev_grid = 1
   integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
@@ -91,23 +92,21 @@ program adiflow_mpi
   call same_settings_everywhere()
   !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
 
-  gs = make_gpu_settings(cs%gpu_device, cs%gpu_timing, cs%gpu_overlap, cs%gpu_merged_steps, cs%gpu_tuning_table)
+  gs = make_gpu_settings(cs)
   if (cs%backend /= 'cpu') then
     why = gpu_settings_problem(gs)
     if (len(why) > 0) call stop_all(2, why//' (&gpu group)')
   end if
   use_gpu = choose_backend()
-  if (adi_mode /= 'exact' .and. adi_mode /= 'decoupled') &
-    call stop_all(2, 'adi_mode = "'//trim(adi_mode)//'" is not allowed (use exact or decoupled)')
-  if (chunks == 0) chunks = merge(1, 4, use_gpu)
-  call choose_process_grid(nranks, cs%nj, cs%nk, cs%ni, npj, npk, dc%npj, dc%npk, ok, msg)
+  call choose_process_grid(nranks, cs%nj, cs%nk, cs%ni, pc%npj, pc%npk, dc%npj, dc%npk, ok, msg)
   if (.not. ok) call stop_all(2, msg)
 
   lay_g = make_layout(cs%ni, cs%nj, cs%nk)
   sp_g = make_solver_params(cs, lay_g)
   call decomp_setup(dc, MPI_COMM_WORLD, [cs%ni, cs%nj, cs%nk], dc%npj, dc%npk, sp_g%bc)
-  dc%exact = adi_mode == 'exact'
-  dc%chunks = chunks
+  dc%exact = pc%adi_mode == 'exact'
+  dc%chunks = pc%pipeline_chunks
+  if (dc%chunks == 0) dc%chunks = merge(1, 4, use_gpu)
   lay = make_layout(dc%nloc(1), dc%nloc(2), dc%nloc(3))
   call files%init(cs, 'adiflow_mpi', dir, dir//'/restart.decomp + restart.rNNNNN.itN.bin', rank == 0)
   files%vts_ext = '.pvts'
@@ -140,7 +139,7 @@ program adiflow_mpi
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  decomposition: npj x npk = ', dc%npj, ' x ', dc%npk, &
       ' over ', nranks, ' ranks (rank 0 block ', dc%nloc(2), ' x ', dc%nloc(3), ' in j x k)'
     if (dc%exact) then
-      write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', chunks, ' chunks)'
+      write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', dc%chunks, ' chunks)'
     else
       write(output_unit, '(a)') '  LU-ADI across blocks: decoupled (interface increments held at zero)'
     end if
@@ -157,7 +156,7 @@ program adiflow_mpi
   if (mg%levels > 1 .and. .not. use_gpu) call plan_block_levels()
   if (use_gpu) then
     be = block_gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
-      gs=gs, chunks=chunks)
+      gs=gs, chunks=dc%chunks)
   else
     be = block_backend_t()
   end if
@@ -245,28 +244,13 @@ contains
     stop
   end subroutine finish
   subroutine read_all_input()
-    integer :: ios, pipeline_chunks
-    character(len=512) :: m
-    character(len=:), allocatable :: text
-    namelist /parallel/ npj, npk, adi_mode, pipeline_chunks
     call read_case(case_path, cs)
-    npj = 0; npk = 0; adi_mode = 'exact'; pipeline_chunks = 0
-    ! the group's text as the scan checked it, never the file (case_group_text)
-    text = case_group_text(case_path, 'parallel')
-    if (len(text) > 0) then
-      read(text, nml=parallel, iostat=ios, iomsg=m)
-      if (ios > 0) call case_error('case file "'//trim(case_path)//'", group &parallel: '//trim(m)// &
-        ' (keys: npj, npk, adi_mode, pipeline_chunks)')
-    end if
-    chunks = pipeline_chunks
-    adi_mode = lower(adi_mode)
+    call read_parallel_config(case_path, pc)
     call read_multigrid_config(case_path, mg)
     call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --mg-levels N')
     call validate_case(cs)
-    call check_count('npj', npj, 0, huge(npj), '0 = automatic')
-    call check_count('npk', npk, 0, huge(npk), '0 = automatic')
     ! checked here, with the other input, so that only rank 0 speaks
-    call check_count('pipeline_chunks', chunks, 0, 100000, '0 = automatic')
+    call validate_parallel_config(pc)
     call validate_multigrid_config(mg)
     dir = run_folder(cs, case_path)
   end subroutine read_all_input
@@ -328,23 +312,9 @@ contains
   subroutine same_settings_everywhere()
     character(len=:), allocatable :: m
     logical :: same
-    call compare_settings(MPI_COMM_WORLD, settings_of(cs, dir, npj, npk, adi_mode, chunks, mg), same, m)
+    call compare_settings(MPI_COMM_WORLD, settings_of(cs, dir, pc, mg), same, m)
     if (.not. same) call stop_all(2, m)
   end subroutine same_settings_everywhere
-
-  !> lo <= v <= hi for a key of &parallel (or its command-line flag).
-  subroutine check_count(key, v, lo, hi, note)
-    character(len=*), intent(in) :: key, note
-    integer, intent(in) :: v, lo, hi
-    character(len=200) :: t
-    if (v >= lo .and. v <= hi) return
-    if (hi == huge(hi)) then
-      write(t, '(a,a,i0,a,i0,a)') key, ' = ', v, ' is out of range: must be >= ', lo, ' ('//note//')'
-    else
-      write(t, '(a,a,i0,a,i0,a,i0,a)') key, ' = ', v, ' is out of range: allowed ', lo, ' to ', hi, ' ('//note//')'
-    end if
-    call case_error(t)
-  end subroutine check_count
 
   !> GPU when asked for (every rank must have one) or, for 'auto', when
   !> every rank sees one; all ranks take the same decision.
@@ -369,10 +339,10 @@ contains
     character(len=*), intent(in) :: flag, value
     mpi_option = .true.
     select case (trim(flag))
-    case ('--adi-mode'); adi_mode = lower(value)
-    case ('--npj'); npj = int_option(flag, value)
-    case ('--npk'); npk = int_option(flag, value)
-    case ('--chunks'); chunks = int_option(flag, value)
+    case ('--adi-mode'); pc%adi_mode = lower(value)
+    case ('--npj'); pc%npj = int_option(flag, value)
+    case ('--npk'); pc%npk = int_option(flag, value)
+    case ('--chunks'); pc%pipeline_chunks = int_option(flag, value)
     case ('--mg-levels'); mg%levels = int_option(flag, value)
     case default
       mpi_option = .false.

@@ -1,20 +1,27 @@
-!> The case file: one namelist group `&adiflow`, its defaults, its checks.
+!> The case file: its namelist groups, their defaults, their checks.
 !>
-!> Every key is checked before anything big is allocated; a bad value stops
-!> the run with the key, the value and what is allowed (exit code 2).
+!> Every key is a row of its group's list in fortran/case_keys/ (type,
+!> default, range or choices); the preprocessor makes the members of
+!> case_t, the namelist, its copies, the checks and the scanner's key list
+!> from those rows (the .inc files there). Every key is checked before anything
+!> big is allocated; a bad value stops the run with the key, the value and
+!> what is allowed (exit code 2).
 module case_config
   use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_null_char
   use kinds, only: rk, ik8
   use grid_layout, only: layout_t
   use solver_params
+  use gpu_settings, only: gpu_settings_t
   use sys_interface, only: c_string, from_c
   implicit none
   private
-  public :: case_t, read_case, apply_overrides, validate_case, make_solver_params
+  public :: case_t, gpu_keys_t, read_case, apply_overrides, validate_case, make_solver_params, make_gpu_settings
   public :: case_error, io_error, bc_code, lower, cfl_at, case_stem, extra_option
   public :: command_argument, run_folder, max_path_len, implicit_text, scheme_text
   public :: input_error_handler, case_error_handler
   public :: case_group_text, int_option, real_text
+  ! what the other groups' modules expand their key lists with (fortran/case_keys/)
+  public :: group_keys, check_int, check_real, check_choice, as_is, incl, excl, one_of, either
 
   !> A driver's own "--flag value" option: .true. if flag is one of its own
   !> (and then it has taken value, or stopped with a case_error).
@@ -39,22 +46,16 @@ module case_config
   !> flow_NNNNNNN.vts.tmp, ...) must stay below Linux's PATH_MAX of 4096.
   integer, parameter :: max_path_len = 4000
 
-  !> Every key of the case file with its type, for the text check that runs
-  !> before the namelist read (fortran/case_scan.c): i integer, r real,
-  !> l logical, sN text of at most N characters. The &parallel group is read
-  !> by adiflow_mpi (fortran/adiflow_mpi.f90); build/adiflow accepts and
-  !> ignores it, so one case file serves both drivers.
-  character(len=*), parameter :: case_keys = 'adiflow:title=s80,ni=i,nj=i,nk=i,lx=r,ly=r,lz=r,'// &
-    'beta_x=r,beta_y=r,beta_z=r,grid_type=s16,wavy_amplitude=r,reynolds=r,mach=r,gamma=r,prandtl=r,'// &
-    'viscosity_law=s16,sutherland_s=r,wall_thermal=s16,t_wall=r,lid_u=r,lid_v=r,lid_w=r,'// &
-    'bc_imin=s16,bc_imax=s16,bc_jmin=s16,bc_jmax=s16,bc_kmin=s16,bc_kmax=s16,order=i,limiter=s16,limiter_k=r,'// &
-    'roe_low_mach=s16,implicit_precision=s16,'// &
-    'entropy_fix=r,cfl=r,cfl_start=r,cfl_ramp_iters=i,mass_fix=l,max_iter=i,tol=r,'// &
-    'monitor_interval=i,output_interval=i,restart_interval=i,restart=l,run_dir=s4000,backend=s16,'// &
-    'kernels=s16,threads=i,write_vtk=l,write_tecplot=l,write_profiles=l,write_dump=l,write_plot=l;'// &
-    'parallel:npj=i,npk=i,adi_mode=s16,pipeline_chunks=i;'// &
-    'gpu:device=i,timing=l,overlap=l,merged_steps=s255,tuning_table=s4000;'// &
-    'multigrid:levels=i,cycle=s8,pre_smooth=i,post_smooth=i,coarse_smooth=i,coarse_order=i,coarse_roe_low_mach=s8'
+  !> The key lists' words (fortran/case_keys/adiflow.def): whether a real's
+  !> lower bound is allowed (incl) or not (excl), and how a wrong choice's
+  !> message lists the choices, "use one of: a b c" or "use a, b or c".
+  logical, parameter :: incl = .false., excl = .true.
+  integer, parameter :: one_of = 1, either = 2
+
+  !> A &gpu key into its member of gpu_settings_t (make_gpu_settings).
+  interface to_c
+    module procedure int_to_c, flag_to_c
+  end interface to_c
 
   interface
     integer(c_int) function adi_case_scan(path, spec, msg, msglen) bind(c, name='adi_case_scan')
@@ -77,73 +78,26 @@ module case_config
   !> files of at most 1 MiB (fortran/case_scan.c, MAX_CASE_BYTES).
   integer, parameter :: case_text_max = 2**20 + 64
 
+  !> The &gpu group (fortran/case_keys/gpu.def): how the GPU runs, never what
+  !> it computes; make_gpu_settings hands it to the backend.
+  type :: gpu_keys_t
+#define KEY_ROWS "case_keys/gpu.def"
+#include "case_keys/members.inc"
+#undef KEY_ROWS
+  end type gpu_keys_t
+
+  !> The case: every key of the &adiflow group (fortran/case_keys/adiflow.def)
+  !> and of the &gpu group, and what the command line adds.
   type :: case_t
     character(len=max_path_len) :: case_file = ''
-    character(len=80)  :: title = 'adiflow case'
-    ! grid
-    integer :: ni = 32, nj = 32, nk = 32
-    real(rk) :: lx = 1.0_rk, ly = 1.0_rk, lz = 1.0_rk
-    real(rk) :: beta_x = 0.0_rk, beta_y = 0.0_rk, beta_z = 0.0_rk
-    character(len=16) :: grid_type = 'cavity'
-    real(rk) :: wavy_amplitude = 0.0_rk
-    ! physics
-    real(rk) :: reynolds = 100.0_rk, mach = 0.1_rk
-    real(rk) :: gamma = 1.4_rk, prandtl = 0.72_rk
-    character(len=16) :: viscosity_law = 'constant'
-    real(rk) :: sutherland_s = 110.4_rk/288.15_rk
-    character(len=16) :: wall_thermal = 'isothermal'
-    real(rk) :: t_wall = 1.0_rk
-    real(rk) :: lid_u = 1.0_rk, lid_v = 0.0_rk, lid_w = 0.0_rk
-    character(len=16) :: bc_imin = 'wall', bc_imax = 'wall'
-    character(len=16) :: bc_jmin = 'wall', bc_jmax = 'lid'
-    character(len=16) :: bc_kmin = 'wall', bc_kmax = 'wall'
-    ! numerics
-    integer :: order = 2
-    !> Venkatakrishnan's limiter (K = 5) and Rieper's low-Mach fix by
-    !> default: together the smallest error per cell of the measured choices,
-    !> second order on the cube (validation/ACCURACY.md)
-    character(len=16) :: limiter = 'venkat'
-    !> 'venkat' limiter's threshold constant K: eps^2 = (K/N)^3, N the
-    !> largest of ni, nj, nk (differences in the solver's units: the lid
-    !> speed, rho U^2)
-    real(rk) :: limiter_k = 5.0_rk
-    !> 'none' or 'rieper': Rieper's low-Mach scaling of the Roe dissipation
-    character(len=16) :: roe_low_mach = 'rieper'
-    !> 'double' or 'single': the precision of the implicit LU-ADI operator
-    !> (fortran/lu_adi.f90's header); the state and the residual stay double
-    character(len=16) :: implicit_precision = 'double'
-    real(rk) :: entropy_fix = 0.1_rk
-    real(rk) :: cfl = 5.0_rk, cfl_start = 1.0_rk
-    integer :: cfl_ramp_iters = 100
-    !> hold the total mass at that of rho = 1 (fortran/mass_constraint.f90):
-    !> a closed cavity's steady state is otherwise defined up to its mass level
-    logical :: mass_fix = .false.
-    ! control
-    integer :: max_iter = 200
-    real(rk) :: tol = 0.0_rk
-    integer :: monitor_interval = 10
-    integer :: output_interval = 0
-    integer :: restart_interval = 0
-    logical :: restart = .false.
+#define KEY_ROWS "case_keys/adiflow.def"
+#include "case_keys/members.inc"
+#undef KEY_ROWS
     !> --accept-old-restart (command line only): read restart files of format
     !> versions 1 and 2, which this build no longer writes (see
     !> include/field_format.h for what each leaves unprotected)
     logical :: accept_old_restart = .false.
-    character(len=max_path_len) :: run_dir = ''
-    character(len=16) :: backend = 'auto'
-    character(len=16) :: kernels = 'split'
-    !> OpenMP threads of the CPU backend: 0 takes OMP_NUM_THREADS (or the
-    !> machine's cores); each parallel region then uses as many of them as
-    !> its work pays for (fortran/omp_policy.f90)
-    integer :: threads = 0
-    logical :: write_vtk = .true., write_tecplot = .true.
-    logical :: write_profiles = .true., write_dump = .true.
-    logical :: write_plot = .true.
-    ! the optional &gpu group (fortran/gpu_settings.f90): how the GPU runs, never what it computes
-    integer :: gpu_device = -1
-    logical :: gpu_timing = .false., gpu_overlap = .true.
-    character(len=255) :: gpu_merged_steps = ''
-    character(len=max_path_len) :: gpu_tuning_table = ''
+    type(gpu_keys_t) :: gpu
   end type case_t
 
 contains
@@ -178,110 +132,71 @@ contains
   subroutine read_case(path, cs)
     character(len=*), intent(in) :: path
     type(case_t), intent(inout) :: cs
-    character(len=80) :: title
-    integer :: ni, nj, nk, order, cfl_ramp_iters, max_iter
-    integer :: monitor_interval, output_interval, restart_interval, threads
-    real(rk) :: lx, ly, lz, beta_x, beta_y, beta_z, wavy_amplitude
-    real(rk) :: reynolds, mach, gamma, prandtl, sutherland_s, t_wall
-    real(rk) :: lid_u, lid_v, lid_w, entropy_fix, cfl, cfl_start, tol, limiter_k
-    character(len=16) :: grid_type, viscosity_law, wall_thermal, limiter
-    character(len=16) :: bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax
-    character(len=16) :: backend, kernels
-    character(len=max_path_len) :: run_dir
-    logical :: restart, write_vtk, write_tecplot, write_profiles, write_dump, write_plot
-    logical :: mass_fix
-    character(len=16) :: roe_low_mach, implicit_precision
-    namelist /adiflow/ title, ni, nj, nk, lx, ly, lz, beta_x, beta_y, beta_z, &
-      grid_type, wavy_amplitude, reynolds, mach, gamma, prandtl, viscosity_law, &
-      sutherland_s, wall_thermal, t_wall, lid_u, lid_v, lid_w, &
-      bc_imin, bc_imax, bc_jmin, bc_jmax, bc_kmin, bc_kmax, &
-      order, limiter, limiter_k, roe_low_mach, implicit_precision, entropy_fix, cfl, cfl_start, cfl_ramp_iters, mass_fix, &
-      max_iter, tol, monitor_interval, output_interval, restart_interval, &
-      restart, run_dir, backend, kernels, threads, write_vtk, write_tecplot, &
-      write_profiles, write_dump, write_plot
     integer :: ios
     character(len=512) :: msg
     character(kind=c_char, len=1024) :: why
-    character(len=:), allocatable :: text
-    integer :: device
-    logical :: timing, overlap
-    character(len=255) :: merged_steps
-    character(len=max_path_len) :: tuning_table
-    namelist /gpu/ device, timing, overlap, merged_steps, tuning_table
 
     ! the text first: types, repeated keys and groups, lengths, special files
     why = c_null_char
-    if (adi_case_scan(c_string(path), c_string(case_keys), why, int(len(why), c_size_t)) /= 0) &
+    if (adi_case_scan(c_string(path), c_string(case_spec()), why, int(len(why), c_size_t)) /= 0) &
       call case_error(from_c(why))
-
-    title = cs%title; ni = cs%ni; nj = cs%nj; nk = cs%nk
-    lx = cs%lx; ly = cs%ly; lz = cs%lz
-    beta_x = cs%beta_x; beta_y = cs%beta_y; beta_z = cs%beta_z
-    grid_type = cs%grid_type; wavy_amplitude = cs%wavy_amplitude
-    reynolds = cs%reynolds; mach = cs%mach; gamma = cs%gamma; prandtl = cs%prandtl
-    viscosity_law = cs%viscosity_law; sutherland_s = cs%sutherland_s
-    wall_thermal = cs%wall_thermal; t_wall = cs%t_wall
-    lid_u = cs%lid_u; lid_v = cs%lid_v; lid_w = cs%lid_w
-    bc_imin = cs%bc_imin; bc_imax = cs%bc_imax; bc_jmin = cs%bc_jmin
-    bc_jmax = cs%bc_jmax; bc_kmin = cs%bc_kmin; bc_kmax = cs%bc_kmax
-    order = cs%order; limiter = cs%limiter; limiter_k = cs%limiter_k; entropy_fix = cs%entropy_fix
-    roe_low_mach = cs%roe_low_mach
-    implicit_precision = cs%implicit_precision
-    cfl = cs%cfl; cfl_start = cs%cfl_start; cfl_ramp_iters = cs%cfl_ramp_iters
-    mass_fix = cs%mass_fix
-    max_iter = cs%max_iter; tol = cs%tol; monitor_interval = cs%monitor_interval
-    output_interval = cs%output_interval; restart_interval = cs%restart_interval
-    restart = cs%restart; run_dir = cs%run_dir; backend = cs%backend
-    kernels = cs%kernels; threads = cs%threads; write_vtk = cs%write_vtk; write_tecplot = cs%write_tecplot
-    write_profiles = cs%write_profiles; write_dump = cs%write_dump
-    write_plot = cs%write_plot
 
     ! the namelist reader gets each group's text as the scan saw it, never
     ! the file: a "&adiflow" in a note or a quoted value cannot become the
     ! group it reads (case_group_text)
-    text = case_group_text(path, 'adiflow')
-    ios = -1
-    if (len(text) > 0) read(text, nml=adiflow, iostat=ios, iomsg=msg)
-    if (ios == 0) then
-      ! &gpu is optional: without it the defaults hold
-      device = cs%gpu_device; timing = cs%gpu_timing; overlap = cs%gpu_overlap
-      merged_steps = cs%gpu_merged_steps; tuning_table = cs%gpu_tuning_table
-      text = case_group_text(path, 'gpu')
-      if (len(text) > 0) read(text, nml=gpu, iostat=ios, iomsg=msg)
-      if (ios == 0) then
-        cs%gpu_device = device; cs%gpu_timing = timing; cs%gpu_overlap = overlap
-        cs%gpu_merged_steps = lower(merged_steps); cs%gpu_tuning_table = tuning_table
-      end if
-    end if
+    call read_adiflow_group(path, cs, ios, msg)
+    ! &gpu is optional: without it the defaults hold
+    if (ios == 0) call read_gpu_group(path, cs%gpu, ios, msg)
     if (ios < 0) call case_error('case file "'//trim(path)// &
       '" has no &adiflow namelist group (it must start with "&adiflow" and end with "/")')
     if (ios > 0) call case_error('case file "'//trim(path)//'": '//trim(msg)// &
       ' (check the key names and values against README.md, "Case file reference")')
-
     cs%case_file = path
-    cs%title = title; cs%ni = ni; cs%nj = nj; cs%nk = nk
-    cs%lx = lx; cs%ly = ly; cs%lz = lz
-    cs%beta_x = beta_x; cs%beta_y = beta_y; cs%beta_z = beta_z
-    cs%grid_type = lower(grid_type); cs%wavy_amplitude = wavy_amplitude
-    cs%reynolds = reynolds; cs%mach = mach; cs%gamma = gamma; cs%prandtl = prandtl
-    cs%viscosity_law = lower(viscosity_law); cs%sutherland_s = sutherland_s
-    cs%wall_thermal = lower(wall_thermal); cs%t_wall = t_wall
-    cs%lid_u = lid_u; cs%lid_v = lid_v; cs%lid_w = lid_w
-    cs%bc_imin = lower(bc_imin); cs%bc_imax = lower(bc_imax)
-    cs%bc_jmin = lower(bc_jmin); cs%bc_jmax = lower(bc_jmax)
-    cs%bc_kmin = lower(bc_kmin); cs%bc_kmax = lower(bc_kmax)
-    cs%order = order; cs%limiter = lower(limiter); cs%limiter_k = limiter_k; cs%entropy_fix = entropy_fix
-    cs%roe_low_mach = lower(roe_low_mach)
-    cs%implicit_precision = lower(implicit_precision)
-    cs%cfl = cfl; cs%cfl_start = cfl_start; cs%cfl_ramp_iters = cfl_ramp_iters
-    cs%mass_fix = mass_fix
-    cs%max_iter = max_iter; cs%tol = tol; cs%monitor_interval = monitor_interval
-    cs%output_interval = output_interval; cs%restart_interval = restart_interval
-    cs%restart = restart; cs%run_dir = run_dir; cs%backend = backend_name(backend)
-    cs%kernels = lower(kernels); cs%threads = threads; cs%write_vtk = write_vtk
-    cs%write_tecplot = write_tecplot; cs%write_profiles = write_profiles
-    cs%write_dump = write_dump; cs%write_plot = write_plot
   end subroutine read_case
+
+  !> The &adiflow group into cs; ios < 0 when the file has none.
+  subroutine read_adiflow_group(path, cs, ios, msg)
+    character(len=*), intent(in) :: path
+    type(case_t), intent(inout) :: cs
+    integer, intent(out) :: ios
+    character(len=*), intent(inout) :: msg
+    character(len=:), allocatable :: text
+#define KEY_ROWS "case_keys/adiflow.def"
+#define KEY_GROUP adiflow
+#define KEY_OF cs
+#include "case_keys/namelist_vars.inc"
+#include "case_keys/namelist_in.inc"
+    text = case_group_text(path, 'adiflow')
+    ios = -1
+    if (len(text) > 0) read(text, nml=adiflow, iostat=ios, iomsg=msg)
+    if (ios /= 0) return
+#include "case_keys/namelist_out.inc"
+#undef KEY_ROWS
+#undef KEY_GROUP
+#undef KEY_OF
+  end subroutine read_adiflow_group
+
+  !> The optional &gpu group into gk; ios = 0 also when the file has none.
+  subroutine read_gpu_group(path, gk, ios, msg)
+    character(len=*), intent(in) :: path
+    type(gpu_keys_t), intent(inout) :: gk
+    integer, intent(out) :: ios
+    character(len=*), intent(inout) :: msg
+    character(len=:), allocatable :: text
+#define KEY_ROWS "case_keys/gpu.def"
+#define KEY_GROUP gpu
+#define KEY_OF gk
+#include "case_keys/namelist_vars.inc"
+#include "case_keys/namelist_in.inc"
+    text = case_group_text(path, 'gpu')
+    ios = 0
+    if (len(text) > 0) read(text, nml=gpu, iostat=ios, iomsg=msg)
+    if (ios /= 0) return
+#include "case_keys/namelist_out.inc"
+#undef KEY_ROWS
+#undef KEY_GROUP
+#undef KEY_OF
+  end subroutine read_gpu_group
 
   !> Command-line flags override the case file: --backend X, --kernels X,
   !> --implicit-precision X, --max-iter N, --run-dir D, --restart, --mass-fix. A driver with "--flag value"
@@ -398,10 +313,69 @@ contains
     integer(c_size_t) :: used
     allocate(character(len=case_text_max) :: text)
     why = c_null_char
-    if (adi_case_group(c_string(path), c_string(case_keys), c_string(group), text, int(len(text), c_size_t), used, &
+    if (adi_case_group(c_string(path), c_string(case_spec()), c_string(group), text, int(len(text), c_size_t), used, &
         why, int(len(why), c_size_t)) /= 0) call case_error(from_c(why))
     text = text(1:int(used))
   end function case_group_text
+
+  !> Every key of the case file with its type, for the text check that runs
+  !> before the namelist read (fortran/case_scan.c): "adiflow:title=s80,
+  !> ni=i,...;parallel:npj=i,...", i integer, r real, l logical, sN text of
+  !> at most N characters, from the groups' key lists (fortran/case_keys/).
+  !> &adiflow comes first: the scanner requires it. The &parallel group is
+  !> read by adiflow_mpi (fortran/parallel_config.f90); build/adiflow accepts
+  !> and ignores it, so one case file serves both drivers.
+  function case_spec() result(spec)
+    character(len=:), allocatable :: spec
+#define KEY_INT(name, default, lo, hi, why) call add_key(spec, 'name', 'i')
+#define KEY_REAL(name, default, lo, hi, bound, why) call add_key(spec, 'name', 'r')
+#define KEY_FLAG(name, default) call add_key(spec, 'name', 'l')
+#define KEY_TEXT(name, length, default, normalize) call add_key(spec, 'name', text_type(length))
+#define KEY_CHOICE(name, length, default, normalize, choices, style) call add_key(spec, 'name', text_type(length))
+    spec = 'adiflow:'
+#include "case_keys/adiflow.def"
+    spec = spec//';parallel:'
+#include "case_keys/parallel.def"
+    spec = spec//';gpu:'
+#include "case_keys/gpu.def"
+    spec = spec//';multigrid:'
+#include "case_keys/multigrid.def"
+#include "case_keys/undef_rows.inc"
+  contains
+    subroutine add_key(spec, name, code)
+      character(len=:), allocatable, intent(inout) :: spec
+      character(len=*), intent(in) :: name, code
+      if (spec(len(spec):len(spec)) /= ':') spec = spec//','
+      spec = spec//trim(adjustl(name))//'='//code
+    end subroutine add_key
+
+    function text_type(length) result(t)
+      integer, intent(in) :: length
+      character(len=:), allocatable :: t
+      character(len=16) :: b
+      write(b, '(a,i0)') 's', length
+      t = trim(b)
+    end function text_type
+  end function case_spec
+
+  !> The keys of one group of the case file, for messages: "levels, cycle, ...".
+  function group_keys(group) result(keys)
+    character(len=*), intent(in) :: group
+    character(len=:), allocatable :: keys, rest
+    integer :: a, e
+    rest = ';'//case_spec()//';'
+    keys = ''
+    a = index(rest, ';'//group//':')
+    if (a == 0) return
+    rest = rest(a + len(group) + 2:)
+    rest = rest(1:index(rest, ';') - 1)//','
+    do while (len(rest) > 0)
+      e = index(rest, ',')
+      if (len(keys) > 0) keys = keys//', '
+      keys = keys//rest(1:index(rest(1:e), '=') - 1)
+      rest = rest(e + 1:)
+    end do
+  end function group_keys
 
   !> v in the fewest significant digits that read back as v, plain for
   !> 1e-4 <= |v| < 1e6 and as d.ddE+x otherwise: no field width to overflow
@@ -475,43 +449,80 @@ contains
     end select
   end function bc_code
 
-  subroutine check_int(key, v, lo, hi)
-    character(len=*), intent(in) :: key
+  !> lo <= v <= hi, or v >= lo where hi is huge(hi); why, if not '', says
+  !> what the range means. The message states exactly the range checked.
+  subroutine check_int(key, v, lo, hi, why)
+    character(len=*), intent(in) :: key, why
     integer, intent(in) :: v, lo, hi
-    character(len=160) :: m
-    if (v < lo .or. v > hi) then
-      write(m, '(a,a,i0,a,i0,a,i0)') trim(key), ' = ', v, ' is out of range: allowed ', lo, ' to ', hi
-      call case_error(m)
+    character(len=:), allocatable :: m
+    character(len=16) :: tv, tlo, thi
+    if (v >= lo .and. v <= hi) return
+    write(tv, '(i0)') v
+    write(tlo, '(i0)') lo
+    write(thi, '(i0)') hi
+    if (hi == huge(hi)) then
+      m = trim(adjustl(key))//' = '//trim(tv)//' is out of range: must be >= '//trim(tlo)
+    else
+      m = trim(adjustl(key))//' = '//trim(tv)//' is out of range: allowed '//trim(tlo)//' to '//trim(thi)
     end if
+    if (len(why) > 0) m = m//' ('//why//')'
+    call case_error(m)
   end subroutine check_int
 
-  !> lo <= v <= hi, or lo < v <= hi with lo_open; why, if given, says what
-  !> the bound means. The message states exactly the range checked.
+  !> lo <= v <= hi, or lo < v <= hi with lo_open (excl); why, if not '',
+  !> says what the bound means. The message states exactly the range checked.
   subroutine check_real(key, v, lo, hi, lo_open, why)
-    character(len=*), intent(in) :: key
+    character(len=*), intent(in) :: key, why
     real(rk), intent(in) :: v, lo, hi
     logical, intent(in) :: lo_open
-    character(len=*), intent(in), optional :: why
     character(len=:), allocatable :: m
     logical :: bad
     bad = .not. (v <= hi) .or. v < lo .or. (lo_open .and. v == lo)
     if (.not. bad) return
     if (lo_open) then
-      m = trim(key)//' = '//real_text(v)//' is out of range: must be > '//real_text(lo)//' and <= '//real_text(hi)
+      m = trim(adjustl(key))//' = '//real_text(v)//' is out of range: must be > '//real_text(lo)//' and <= '// &
+        real_text(hi)
     else
-      m = trim(key)//' = '//real_text(v)//' is out of range: allowed '//real_text(lo)//' to '//real_text(hi)
+      m = trim(adjustl(key))//' = '//real_text(v)//' is out of range: allowed '//real_text(lo)//' to '//real_text(hi)
     end if
-    if (present(why)) m = m//' ('//why//')'
+    if (len(why) > 0) m = m//' ('//why//')'
     call case_error(m)
   end subroutine check_real
 
-  subroutine check_choice(key, v, allowed)
+  !> v is one of the blank-separated words of allowed (a value with a blank
+  !> in it never is). The message lists them as style says: one_of ("use
+  !> one of: a b c") or either ("use a, b or c").
+  subroutine check_choice(key, v, allowed, style)
     character(len=*), intent(in) :: key, v, allowed
-    character(len=len(allowed)+2) :: padded
-    padded = ' '//allowed//' '
-    if (len_trim(v) == 0 .or. index(padded, ' '//trim(v)//' ') == 0) &
-      call case_error(trim(key)//' = "'//trim(v)//'" is not allowed (use one of: '//allowed//')')
+    integer, intent(in) :: style
+    character(len=:), allocatable :: listed, rest
+    integer :: b
+    if (len_trim(v) > 0 .and. index(trim(v), ' ') == 0 .and. index(' '//allowed//' ', ' '//trim(v)//' ') > 0) return
+    if (style == either) then
+      rest = trim(adjustl(allowed))
+      listed = ''
+      do
+        b = index(rest, ' ')
+        if (b == 0) exit
+        if (len(listed) > 0) listed = listed//', '
+        listed = listed//rest(1:b-1)
+        rest = trim(adjustl(rest(b+1:)))
+      end do
+      if (len(listed) > 0) listed = listed//' or '
+      listed = listed//rest
+    else
+      listed = 'one of: '//allowed
+    end if
+    call case_error(trim(adjustl(key))//' = "'//trim(v)//'" is not allowed (use '//listed//')')
   end subroutine check_choice
+
+  !> A text key's value as it was written (the normalize of a key list's row
+  !> that keeps case: a title, a path).
+  pure function as_is(s) result(t)
+    character(len=*), intent(in) :: s
+    character(len=len(s)) :: t
+    t = s
+  end function as_is
 
   !> All range checks; nothing has been allocated yet when this runs.
   subroutine validate_case(cs)
@@ -520,42 +531,25 @@ contains
     character(len=4), parameter :: dname(3) = ['i   ', 'j   ', 'k   ']
     character(len=2), parameter :: nname(3) = ['ni', 'nj', 'nk']
     character(len=160) :: m
-    character(len=*), parameter :: why_length = 'lengths in units of the cavity size, the length unit: '// &
-      'a box a million times smaller or larger than its own unit is a mistake of units'
-    character(len=*), parameter :: why_cfl = 'below 0.001 the pseudo-time steps are too small for the flow to '// &
-      'develop in any affordable number of iterations'
 
-    call check_int('ni', cs%ni, 1, 4096)
-    call check_int('nj', cs%nj, 1, 4096)
-    call check_int('nk', cs%nk, 1, 4096)
-    call check_real('lx', cs%lx, 1.0e-6_rk, 1.0e6_rk, .false., why_length)
-    call check_real('ly', cs%ly, 1.0e-6_rk, 1.0e6_rk, .false., why_length)
-    call check_real('lz', cs%lz, 1.0e-6_rk, 1.0e6_rk, .false., why_length)
-    call check_real('beta_x', cs%beta_x, 0.0_rk, 10.0_rk, .false.)
-    call check_real('beta_y', cs%beta_y, 0.0_rk, 10.0_rk, .false.)
-    call check_real('beta_z', cs%beta_z, 0.0_rk, 10.0_rk, .false.)
-    call check_choice('grid_type', cs%grid_type, 'cavity wavy')
-    call check_real('wavy_amplitude', cs%wavy_amplitude, 0.0_rk, 0.1_rk, .false.)
-    call check_real('reynolds', cs%reynolds, 1.0e-3_rk, 1.0e8_rk, .false., 'below Re 0.001 the flow is Stokes flow, '// &
-      'the same as at 0.001, while 1/Re grows without bound in the viscous fluxes; above 1e8 no grid of at most '// &
-      '4096 cells resolves the boundary layers')
-    call check_real('mach', cs%mach, 1.0e-3_rk, 5.0_rk, .false., 'below lid Mach 0.001 the compressible solver''s '// &
-      'pseudo-time steps are dominated by the sound speed and the flow does not develop in any affordable number '// &
-      'of iterations; above 5 the lid drives a hypersonic cavity, beyond what the scheme is tested for')
-    call check_real('gamma', cs%gamma, 1.01_rk, 3.0_rk, .false., 'gamma - 1 divides the internal energy and the '// &
-      'heat conduction, so nearer 1 the energy equation loses its digits; monatomic gases have 5/3')
-    call check_real('prandtl', cs%prandtl, 1.0e-3_rk, 1.0e3_rk, .false., 'real fluids lie between liquid metals '// &
-      '(about 0.005) and heavy oils (about 1000); far outside, the conduction coefficient 1/(Re Pr) overflows '// &
-      'or vanishes')
-    call check_choice('viscosity_law', cs%viscosity_law, 'constant sutherland')
-    call check_real('sutherland_s', cs%sutherland_s, 0.0_rk, 10.0_rk, .true.)
-    call check_choice('wall_thermal', cs%wall_thermal, 'adiabatic isothermal')
-    call check_real('t_wall', cs%t_wall, 0.01_rk, 100.0_rk, .false., 'the wall temperature over the gas''s '// &
-      'initial one: a factor 100 either way is far beyond the constant gamma and Prandtl of the perfect-gas model '// &
-      '(0 would be absolute zero)')
-    call check_real('lid_u', cs%lid_u, -100.0_rk, 100.0_rk, .false.)
-    call check_real('lid_v', cs%lid_v, -100.0_rk, 100.0_rk, .false.)
-    call check_real('lid_w', cs%lid_w, -100.0_rk, 100.0_rk, .false.)
+    ! each key alone, in the order of its list
+#define KEY_ROWS "case_keys/adiflow.def"
+#define KEY_OF cs
+#define KEY_LABEL ''
+#include "case_keys/checks.inc"
+#undef KEY_ROWS
+#undef KEY_OF
+#undef KEY_LABEL
+#define KEY_ROWS "case_keys/gpu.def"
+#define KEY_OF cs%gpu
+#define KEY_LABEL ' (&gpu)'
+#include "case_keys/checks.inc"
+#undef KEY_ROWS
+#undef KEY_OF
+#undef KEY_LABEL
+
+    ! then the boundaries together: periodic faces in pairs, at least 2
+    ! cells between walls
     codes(1) = bc_code('bc_imin', cs%bc_imin); codes(2) = bc_code('bc_imax', cs%bc_imax)
     codes(3) = bc_code('bc_jmin', cs%bc_jmin); codes(4) = bc_code('bc_jmax', cs%bc_jmax)
     codes(5) = bc_code('bc_kmin', cs%bc_kmin); codes(6) = bc_code('bc_kmax', cs%bc_kmax)
@@ -570,24 +564,6 @@ contains
         call case_error(m)
       end if
     end do
-    call check_int('order', cs%order, 1, 2)
-    call check_choice('limiter', cs%limiter, 'vanalbada minmod vanleer venkat')
-    call check_real('limiter_k', cs%limiter_k, 0.0_rk, 1.0e3_rk, .true.)
-    call check_choice('roe_low_mach', cs%roe_low_mach, 'none rieper')
-    call check_choice('implicit_precision', cs%implicit_precision, 'double single')
-    call check_real('entropy_fix', cs%entropy_fix, 0.0_rk, 1.0_rk, .false.)
-    call check_real('cfl', cs%cfl, 1.0e-3_rk, 1.0e4_rk, .false., why_cfl)
-    call check_real('cfl_start', cs%cfl_start, 1.0e-3_rk, 1.0e4_rk, .false., why_cfl)
-    call check_int('cfl_ramp_iters', cs%cfl_ramp_iters, 0, 100000000)
-    call check_int('max_iter', cs%max_iter, 0, 100000000)
-    call check_real('tol', cs%tol, 0.0_rk, 1.0_rk, .false.)
-    call check_int('monitor_interval', cs%monitor_interval, 1, 100000000)
-    call check_int('output_interval', cs%output_interval, 0, 100000000)
-    call check_int('restart_interval', cs%restart_interval, 0, 100000000)
-    call check_choice('backend', cs%backend, 'auto cpu gpu')
-    call check_choice('kernels', cs%kernels, 'split merged')
-    call check_int('threads', cs%threads, 0, 1024)
-    call check_int('device (&gpu)', cs%gpu_device, -1, 1023)
   end subroutine validate_case
 
   !> Host-side constants, computed once and shared with the device as they
@@ -635,6 +611,44 @@ contains
     ! multigrid level limits with the same threshold
     sp%lim_eps2 = (cs%limiter_k/real(max(cs%ni, cs%nj, cs%nk), rk))**3
   end function make_solver_params
+
+  !> The &gpu keys as the GPU backend reads them (include/adiflow_gpu_settings.def):
+  !> each member from the key of its name, a logical as 0 or 1.
+  function make_gpu_settings(cs) result(g)
+    type(case_t), intent(in) :: cs
+    type(gpu_settings_t) :: g
+#define ADI_GPU_SIZE(name, value)
+#define ADI_GPU_INT(name, init) call to_c(cs%gpu%name, g%name)
+#define ADI_GPU_TEXT(name, size) call text_to_c(trim(cs%gpu%name), g%name)
+#include "adiflow_gpu_settings.def"
+#undef ADI_GPU_SIZE
+#undef ADI_GPU_INT
+#undef ADI_GPU_TEXT
+  end function make_gpu_settings
+
+  !> A &gpu key as an int member of gpu_settings_t.
+  subroutine int_to_c(v, c)
+    integer, intent(in) :: v
+    integer(c_int), intent(out) :: c
+    c = int(v, c_int)
+  end subroutine int_to_c
+
+  subroutine flag_to_c(v, c)
+    logical, intent(in) :: v
+    integer(c_int), intent(out) :: c
+    c = merge(1_c_int, 0_c_int, v)
+  end subroutine flag_to_c
+
+  !> s, NUL-terminated, cut to what buf holds.
+  subroutine text_to_c(s, buf)
+    character(len=*), intent(in) :: s
+    character(kind=c_char), intent(out) :: buf(:)
+    integer :: i
+    buf = c_null_char
+    do i = 1, min(len(s), size(buf) - 1)
+      buf(i) = s(i:i)
+    end do
+  end subroutine text_to_c
 
   !> The convective scheme (order, limiter, low-Mach fix), for the run header.
   function scheme_text(cs) result(t)

@@ -18,9 +18,11 @@ module gpu_bridge
   public :: adi_gpu_residual_plane_sums, gpu_error_text
   public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
   public :: adi_gpu_init_level, adi_gpu_residual, adi_gpu_mg_restrict, adi_gpu_mg_forcing, adi_gpu_mg_prolong
-  public :: ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
 
-  integer(c_int), parameter :: ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1
+  !> ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED (include/adiflow_kernel_families.def)
+#define ADI_KERNEL_FAMILY(name, value) integer(c_int), parameter, public :: ADI_KERNELS_/**/name = value
+#include "adiflow_kernel_families.def"
+#undef ADI_KERNEL_FAMILY
 
   !> One grid on the device (the C side's adi_gpu_grid *); null: none.
   type :: gpu_grid_t

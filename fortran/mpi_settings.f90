@@ -5,7 +5,8 @@
 !> waiting in a collective forever, another grid breaks the halo messages.
 !> So, once every rank has read and checked its input, the ranks compare
 !> their effective settings (every key of &adiflow, &parallel, &multigrid and
-!> &gpu after the command-line overrides) before anything depends on them.
+!> &gpu after the command-line overrides, from the groups' key lists in
+!> fortran/case_keys/) before anything depends on them.
 !>
 !> Each rank writes its settings as "key = value" texts in a fixed order.
 !> Rank 0 broadcasts its texts (a few kB: the run folder and the tuning table
@@ -17,6 +18,7 @@ module mpi_settings
   use kinds, only: rk
   use case_config, only: case_t
   use multigrid_config, only: mg_config_t
+  use parallel_config, only: parallel_config_t
   use mpi_decomp, only: mpi_check
   implicit none
   private
@@ -35,51 +37,46 @@ contains
 
   !> The effective settings of this rank. dir is the run folder as the run
   !> will use it (run_dir, or the default from the case file's name); the
-  !> case file's own name is not compared, so copies of one case agree.
-  function settings_of(cs, dir, npj, npk, adi_mode, chunks, mg) result(s)
+  !> case file's own name is not compared, so copies of one case agree. A
+  !> key of a group other than &adiflow is named with its group:
+  !> "npj (&parallel)".
+  function settings_of(cs, dir, pc, mg) result(s)
     type(case_t), intent(in) :: cs
-    character(len=*), intent(in) :: dir, adi_mode
-    integer, intent(in) :: npj, npk, chunks
+    character(len=*), intent(in) :: dir
+    type(parallel_config_t), intent(in) :: pc
     type(mg_config_t), intent(in) :: mg
     type(setting_t), allocatable :: s(:)
+    type(case_t) :: c
+    c = cs
+    c%run_dir = dir
     allocate(s(0))
-    call put_s(s, 'title', cs%title)
-    call put_i(s, 'ni', cs%ni); call put_i(s, 'nj', cs%nj); call put_i(s, 'nk', cs%nk)
-    call put_r(s, 'lx', cs%lx); call put_r(s, 'ly', cs%ly); call put_r(s, 'lz', cs%lz)
-    call put_r(s, 'beta_x', cs%beta_x); call put_r(s, 'beta_y', cs%beta_y); call put_r(s, 'beta_z', cs%beta_z)
-    call put_s(s, 'grid_type', cs%grid_type); call put_r(s, 'wavy_amplitude', cs%wavy_amplitude)
-    call put_r(s, 'reynolds', cs%reynolds); call put_r(s, 'mach', cs%mach)
-    call put_r(s, 'gamma', cs%gamma); call put_r(s, 'prandtl', cs%prandtl)
-    call put_s(s, 'viscosity_law', cs%viscosity_law); call put_r(s, 'sutherland_s', cs%sutherland_s)
-    call put_s(s, 'wall_thermal', cs%wall_thermal); call put_r(s, 't_wall', cs%t_wall)
-    call put_r(s, 'lid_u', cs%lid_u); call put_r(s, 'lid_v', cs%lid_v); call put_r(s, 'lid_w', cs%lid_w)
-    call put_s(s, 'bc_imin', cs%bc_imin); call put_s(s, 'bc_imax', cs%bc_imax)
-    call put_s(s, 'bc_jmin', cs%bc_jmin); call put_s(s, 'bc_jmax', cs%bc_jmax)
-    call put_s(s, 'bc_kmin', cs%bc_kmin); call put_s(s, 'bc_kmax', cs%bc_kmax)
-    call put_i(s, 'order', cs%order); call put_s(s, 'limiter', cs%limiter); call put_r(s, 'limiter_k', cs%limiter_k)
-    call put_s(s, 'roe_low_mach', cs%roe_low_mach); call put_s(s, 'implicit_precision', cs%implicit_precision)
-    call put_r(s, 'entropy_fix', cs%entropy_fix)
-    call put_r(s, 'cfl', cs%cfl); call put_r(s, 'cfl_start', cs%cfl_start); call put_i(s, 'cfl_ramp_iters', cs%cfl_ramp_iters)
-    call put_l(s, 'mass_fix', cs%mass_fix)
-    call put_i(s, 'max_iter', cs%max_iter); call put_r(s, 'tol', cs%tol)
-    call put_i(s, 'monitor_interval', cs%monitor_interval); call put_i(s, 'output_interval', cs%output_interval)
-    call put_i(s, 'restart_interval', cs%restart_interval); call put_l(s, 'restart', cs%restart)
+#define KEY_INT(name, default, lo, hi, why) call put_i(s, 'name'//KEY_LABEL, KEY_OF%name)
+#define KEY_REAL(name, default, lo, hi, bound, why) call put_r(s, 'name'//KEY_LABEL, KEY_OF%name)
+#define KEY_FLAG(name, default) call put_l(s, 'name'//KEY_LABEL, KEY_OF%name)
+#define KEY_TEXT(name, length, default, normalize) call put_s(s, 'name'//KEY_LABEL, KEY_OF%name)
+#define KEY_CHOICE(name, length, default, normalize, choices, style) call put_s(s, 'name'//KEY_LABEL, KEY_OF%name)
+#define KEY_OF c
+#define KEY_LABEL ''
+#include "case_keys/adiflow.def"
+#undef KEY_OF
+#undef KEY_LABEL
     call put_l(s, '--accept-old-restart', cs%accept_old_restart)
-    call put_s(s, 'run_dir', dir)
-    call put_s(s, 'backend', cs%backend); call put_s(s, 'kernels', cs%kernels); call put_i(s, 'threads', cs%threads)
-    call put_l(s, 'write_vtk', cs%write_vtk); call put_l(s, 'write_tecplot', cs%write_tecplot)
-    call put_l(s, 'write_profiles', cs%write_profiles); call put_l(s, 'write_dump', cs%write_dump)
-    call put_l(s, 'write_plot', cs%write_plot)
-    call put_i(s, 'npj (&parallel)', npj); call put_i(s, 'npk (&parallel)', npk)
-    call put_s(s, 'adi_mode (&parallel)', adi_mode); call put_i(s, 'pipeline_chunks (&parallel)', chunks)
-    call put_i(s, 'levels (&multigrid)', mg%levels); call put_s(s, 'cycle (&multigrid)', mg%cycle)
-    call put_i(s, 'pre_smooth (&multigrid)', mg%pre_smooth); call put_i(s, 'post_smooth (&multigrid)', mg%post_smooth)
-    call put_i(s, 'coarse_smooth (&multigrid)', mg%coarse_smooth)
-    call put_i(s, 'coarse_order (&multigrid)', mg%coarse_order)
-    call put_s(s, 'coarse_roe_low_mach (&multigrid)', mg%coarse_roe_low_mach)
-    call put_i(s, 'device (&gpu)', cs%gpu_device); call put_l(s, 'timing (&gpu)', cs%gpu_timing)
-    call put_l(s, 'overlap (&gpu)', cs%gpu_overlap); call put_s(s, 'merged_steps (&gpu)', cs%gpu_merged_steps)
-    call put_s(s, 'tuning_table (&gpu)', cs%gpu_tuning_table)
+#define KEY_OF pc
+#define KEY_LABEL ' (&parallel)'
+#include "case_keys/parallel.def"
+#undef KEY_OF
+#undef KEY_LABEL
+#define KEY_OF mg
+#define KEY_LABEL ' (&multigrid)'
+#include "case_keys/multigrid.def"
+#undef KEY_OF
+#undef KEY_LABEL
+#define KEY_OF c%gpu
+#define KEY_LABEL ' (&gpu)'
+#include "case_keys/gpu.def"
+#undef KEY_OF
+#undef KEY_LABEL
+#include "case_keys/undef_rows.inc"
   end function settings_of
 
   subroutine put(s, key, val)
@@ -88,7 +85,7 @@ contains
     type(setting_t), allocatable :: t(:)
     allocate(t(size(s) + 1))
     t(1:size(s)) = s
-    t(size(t))%key = key
+    t(size(t))%key = trim(adjustl(key))
     t(size(t))%val = val
     call move_alloc(t, s)
   end subroutine put

@@ -31,7 +31,11 @@ enum adi_status {
   ADI_ERR_CONFIG = 5       /* device limits cannot hold the chosen configuration */
 };
 
-enum adi_kernel_family { ADI_KERNELS_SPLIT = 0, ADI_KERNELS_MERGED = 1 };
+enum adi_kernel_family {
+#define ADI_KERNEL_FAMILY(name, value) ADI_KERNELS_##name = value,
+#include "adiflow_kernel_families.def"
+#undef ADI_KERNEL_FAMILY
+};
 
 /* The field layout of fortran/grid_layout.f90 (its own copy of this rule
  * is the reference): 2 ghost layers on each side, rows padded to a

@@ -97,12 +97,15 @@
 
 #include "adiflow_stages.h"
 
-/* tests/c_vs_fortran/test_merged_c_vs_fortran.f90 repeats these values */
+/* the rows of adiflow_merged_steps.def, which Fortran's tests read too */
 enum adi_merged_step_flag {
-  MS_ALIGN = 1 << 0, MS_SWEEP = 1 << 1, MS_TUNE = 1 << 2, MS_FUSE = 1 << 3, MS_COMP = 1 << 4,
-  MS_GRAPH = 1 << 5, MS_ADI123 = 1 << 6, MS_PT = 1 << 7, MS_FMARCH = 1 << 8, MS_TSWEEP = 1 << 9,
-  MS_ADI5F = 1 << 10, MS_ADIL = 1 << 11, MS_DEP = 1 << 12,
-  MS_ALL = (1 << 13) - 1
+#define ADI_MERGED_STEP(name, bit, text) MS_##name = 1 << (bit),
+#include "adiflow_merged_steps.def"
+#undef ADI_MERGED_STEP
+  MS_ALL = 0
+#define ADI_MERGED_STEP(name, bit, text) | MS_##name
+#include "adiflow_merged_steps.def"
+#undef ADI_MERGED_STEP
 };
 
 /* Whether the fused flux of direction d runs as the marching kernel. */

@@ -81,9 +81,9 @@ struct merged_state {
 };
 
 static const struct { const char *name; int flag; } step_names[] = {
-  {"align", MS_ALIGN}, {"sweep", MS_SWEEP}, {"tune", MS_TUNE}, {"fuse", MS_FUSE}, {"comp", MS_COMP},
-  {"graph", MS_GRAPH}, {"adi123", MS_ADI123}, {"pt", MS_PT}, {"fmarch", MS_FMARCH}, {"tsweep", MS_TSWEEP},
-  {"adi5f", MS_ADI5F}, {"adiline", MS_ADIL}, {"dep", MS_DEP},
+#define ADI_MERGED_STEP(name, bit, text) {text, MS_##name},
+#include "adiflow_merged_steps.def"
+#undef ADI_MERGED_STEP
 };
 
 /* The technique flags of a merged_steps text ("all", "none", names, "-name"

@@ -1,37 +1,49 @@
 /* The C side of tests/c_vs_fortran/test_params_layout.f90: the size of adi_solver_params
- * and of adi_gpu_settings and the offset of each member, in declaration
- * order. */
+ * and of adi_gpu_settings and the offset and size of each member, in
+ * declaration order, every member from the rows that make the struct
+ * (include/adiflow_params.def, include/adiflow_gpu_settings.def). */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "adiflow_gpu_settings.h"
 #include "adiflow_params.h"
 
-#define MEMBERS(X)                                                                                        \
-  X(gamma) X(gm1) X(ggm1) X(gm2) X(re_inv) X(cond_coef) X(sutherland_s) X(efix) X(vis_fac) X(t_wall)     \
-  X(lid_u) X(lid_v) X(lid_w) X(visc_law) X(order) X(limiter) X(wall_thermal) X(bc) X(ni) X(nj) X(nk)     \
-  X(ldi) X(ldj) X(ldk) X(roe_low_mach) X(implicit_single) X(lim_eps2)
+/* out[0] = sizeof(type), then the offset and the size of each member (as
+ * many as nmax holds); returns the number of members */
+#define LAYOUT_BEGIN(type)                                                                                \
+  int n = 0, members = 0;                                                                                 \
+  out[n++] = (int64_t)sizeof(type);
+#define MEMBER(type, m)                                                                                   \
+  ++members;                                                                                              \
+  if (n + 2 <= nmax) {                                                                                    \
+    out[n++] = (int64_t)offsetof(type, m);                                                                \
+    out[n++] = (int64_t)sizeof(((type *)0)->m);                                                           \
+  }
 
-/* out[0] = size, out[1..] = offsets; returns the number of members */
 int adi_params_layout(int64_t *out, int nmax)
 {
-  int n = 0;
-  out[n++] = (int64_t)sizeof(adi_solver_params);
-#define OFFSET(m) if (n < nmax) out[n++] = (int64_t)offsetof(adi_solver_params, m);
-  MEMBERS(OFFSET)
-#undef OFFSET
-  return n - 1;
+  LAYOUT_BEGIN(adi_solver_params)
+#define ADI_PARAM_CODE(name, value)
+#define ADI_PARAM_REAL(name, init) MEMBER(adi_solver_params, name)
+#define ADI_PARAM_INT(name, init) MEMBER(adi_solver_params, name)
+#define ADI_PARAM_INTS(name, count, init) MEMBER(adi_solver_params, name)
+#include "adiflow_params.def"
+#undef ADI_PARAM_CODE
+#undef ADI_PARAM_REAL
+#undef ADI_PARAM_INT
+#undef ADI_PARAM_INTS
+  return members;
 }
 
-#define GPU_MEMBERS(X) X(device) X(timing) X(overlap) X(merged_steps) X(tuning_table)
-
-/* the same for adi_gpu_settings (the &gpu group) */
 int adi_gpu_settings_layout(int64_t *out, int nmax)
 {
-  int n = 0;
-  out[n++] = (int64_t)sizeof(adi_gpu_settings);
-#define OFFSET(m) if (n < nmax) out[n++] = (int64_t)offsetof(adi_gpu_settings, m);
-  GPU_MEMBERS(OFFSET)
-#undef OFFSET
-  return n - 1;
+  LAYOUT_BEGIN(adi_gpu_settings)
+#define ADI_GPU_SIZE(name, value)
+#define ADI_GPU_INT(name, init) MEMBER(adi_gpu_settings, name)
+#define ADI_GPU_TEXT(name, size) MEMBER(adi_gpu_settings, name)
+#include "adiflow_gpu_settings.def"
+#undef ADI_GPU_SIZE
+#undef ADI_GPU_INT
+#undef ADI_GPU_TEXT
+  return members;
 }

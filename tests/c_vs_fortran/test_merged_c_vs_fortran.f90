@@ -53,10 +53,16 @@ program test_merged_c_vs_fortran
     end function
   end interface
 
-  ! cuda/common/adiflow_merged.h, enum adi_merged_step_flag
-  integer(c_int), parameter :: MS_ALIGN = 1, MS_SWEEP = 2, MS_TUNE = 4, MS_FUSE = 8, MS_COMP = 16, &
-    MS_GRAPH = 32, MS_ADI123 = 64, MS_PT = 128, MS_FMARCH = 256, MS_TSWEEP = 512, MS_ADI5F = 1024, &
-    MS_ADIL = 2048, MS_DEP = 4096, MS_ALL = 8191
+  ! the flags of cuda/common/adiflow_merged.h's enum adi_merged_step_flag,
+  ! from the same rows (cuda/common/adiflow_merged_steps.def)
+#define ADI_MERGED_STEP(name, bit, text) integer(c_int), parameter :: MS_/**/name = 2**bit
+#include "adiflow_merged_steps.def"
+#undef ADI_MERGED_STEP
+  integer(c_int), parameter :: MS_ALL = 0 &
+#define ADI_MERGED_STEP(name, bit, text) + MS_/**/name &
+#include "adiflow_merged_steps.def"
+#undef ADI_MERGED_STEP
+    + 0
   ! the default (all), each technique that changes the host schedule switched
   ! off alone (the ablation bench/device_merged.sh measures), and a few sets
   ! built up from none

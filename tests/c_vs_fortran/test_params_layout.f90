@@ -1,9 +1,12 @@
 !> The bind(c) type solver_params_t (fortran/solver_params.f90) and its C
 !> mirror adi_solver_params (include/adiflow_params.h) must agree byte for
-!> byte: the same size and every member at the same offset. Otherwise the
-!> GPU backend would read one constant where the Fortran wrote another. The
-!> same for gpu_settings_t (fortran/gpu_settings.f90) and adi_gpu_settings
-!> (include/adiflow_gpu_settings.h), the &gpu group's settings.
+!> byte: the same size and every member at the same offset with the same
+!> size. Otherwise the GPU backend would read one constant where the Fortran
+!> wrote another. The same for gpu_settings_t (fortran/gpu_settings.f90) and
+!> adi_gpu_settings (include/adiflow_gpu_settings.h), the &gpu group's
+!> settings. Both sides list every member from the rows that make the
+!> structs (include/adiflow_params.def, include/adiflow_gpu_settings.def),
+!> so a member added there is checked here without a word more.
 program test_params_layout
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
@@ -22,52 +25,71 @@ program test_params_layout
       integer(c_int), value :: nmax
     end function
   end interface
-  character(len=15), parameter :: names(27) = [character(len=15) :: 'gamma', 'gm1', 'ggm1', 'gm2', &
-    're_inv', 'cond_coef', 'sutherland_s', 'efix', 'vis_fac', 't_wall', 'lid_u', 'lid_v', 'lid_w', &
-    'visc_law', 'order', 'limiter', 'wall_thermal', 'bc', 'ni', 'nj', 'nk', 'ldi', 'ldj', 'ldk', &
-    'roe_low_mach', 'implicit_single', 'lim_eps2']
-  character(len=15), parameter :: gnames(5) = [character(len=15) :: 'device', 'timing', 'overlap', &
-    'merged_steps', 'tuning_table']
+  integer, parameter :: max_members = 100
   type(solver_params_t), target :: sp
   type(gpu_settings_t), target :: gs
-  integer(c_int64_t) :: c_side(28), f_off(27), g_side(6), g_off(5)
+  character(len=32) :: names(max_members)
+  integer(c_int64_t) :: off(max_members), bytes(max_members), c_side(1 + 2*max_members)
   integer(c_intptr_t) :: base
-  integer :: n, m
+  integer :: nf
 
+  ! solver_params_t: every member's offset and size as Fortran lays them out
+  nf = 0
   base = transfer(c_loc(sp), base)
-  f_off = [at(c_loc(sp%gamma)), at(c_loc(sp%gm1)), at(c_loc(sp%ggm1)), at(c_loc(sp%gm2)), &
-    at(c_loc(sp%re_inv)), at(c_loc(sp%cond_coef)), at(c_loc(sp%sutherland_s)), at(c_loc(sp%efix)), &
-    at(c_loc(sp%vis_fac)), at(c_loc(sp%t_wall)), at(c_loc(sp%lid_u)), at(c_loc(sp%lid_v)), &
-    at(c_loc(sp%lid_w)), at(c_loc(sp%visc_law)), at(c_loc(sp%order)), at(c_loc(sp%limiter)), &
-    at(c_loc(sp%wall_thermal)), at(c_loc(sp%bc)), at(c_loc(sp%ni)), at(c_loc(sp%nj)), at(c_loc(sp%nk)), &
-    at(c_loc(sp%ldi)), at(c_loc(sp%ldj)), at(c_loc(sp%ldk)), at(c_loc(sp%roe_low_mach)), &
-    at(c_loc(sp%implicit_single)), at(c_loc(sp%lim_eps2))]
-  n = adi_params_layout(c_side, size(c_side, kind=c_int))
-  call check(n == size(names), 'the C mirror lists as many members as the Fortran type')
-  call check(c_side(1) == c_sizeof(sp), 'sizeof(adi_solver_params) == c_sizeof(solver_params_t)')
-  do m = 1, min(n, size(names))
-    call check(c_side(m + 1) == f_off(m), 'member '//trim(names(m))//' at the same offset in C and Fortran')
-  end do
-  ! one member more on either side would go unseen by the offsets alone: the
-  ! last member must end where the struct does (up to its alignment padding)
-  call check(c_sizeof(sp) - f_off(size(f_off)) == 8, 'lim_eps2 is the last member of solver_params_t')
+#define ADI_PARAM_CODE(name, value)
+#define ADI_PARAM_REAL(name, init) call member('name', c_loc(sp%name), c_sizeof(sp%name))
+#define ADI_PARAM_INT(name, init) call member('name', c_loc(sp%name), c_sizeof(sp%name))
+#define ADI_PARAM_INTS(name, count, init) call member('name', c_loc(sp%name), c_sizeof(sp%name))
+#include "adiflow_params.def"
+#undef ADI_PARAM_CODE
+#undef ADI_PARAM_REAL
+#undef ADI_PARAM_INT
+#undef ADI_PARAM_INTS
+  call compare('solver_params_t', c_sizeof(sp), adi_params_layout(c_side, size(c_side, kind=c_int)))
 
+  ! gpu_settings_t, the same way
+  nf = 0
   base = transfer(c_loc(gs), base)
-  g_off = [at(c_loc(gs%device)), at(c_loc(gs%timing)), at(c_loc(gs%overlap)), at(c_loc(gs%merged_steps)), &
-    at(c_loc(gs%tuning_table))]
-  n = adi_gpu_settings_layout(g_side, size(g_side, kind=c_int))
-  call check(n == size(gnames), 'the C mirror of gpu_settings_t lists as many members as the Fortran type')
-  call check(g_side(1) == c_sizeof(gs), 'sizeof(adi_gpu_settings) == c_sizeof(gpu_settings_t)')
-  do m = 1, min(n, size(gnames))
-    call check(g_side(m + 1) == g_off(m), 'gpu settings member '//trim(gnames(m))// &
-      ' at the same offset in C and Fortran')
-  end do
+#define ADI_GPU_SIZE(name, value)
+#define ADI_GPU_INT(name, init) call member('name', c_loc(gs%name), c_sizeof(gs%name))
+#define ADI_GPU_TEXT(name, size) call member('name', c_loc(gs%name), c_sizeof(gs%name))
+#include "adiflow_gpu_settings.def"
+#undef ADI_GPU_SIZE
+#undef ADI_GPU_INT
+#undef ADI_GPU_TEXT
+  call compare('gpu_settings_t', c_sizeof(gs), adi_gpu_settings_layout(c_side, size(c_side, kind=c_int)))
   call test_summary()
 
 contains
 
-  integer(c_int64_t) function at(p)
+  subroutine member(name, p, nbytes)
+    character(len=*), intent(in) :: name
     type(c_ptr), intent(in) :: p
-    at = int(transfer(p, base) - base, c_int64_t)
-  end function at
+    integer(c_size_t), intent(in) :: nbytes
+    nf = nf + 1
+    names(nf) = name
+    off(nf) = int(transfer(p, base) - base, c_int64_t)
+    bytes(nf) = int(nbytes, c_int64_t)
+  end subroutine member
+
+  !> The Fortran layout just listed against the C side's: c_side(1) the C
+  !> size, then offset and size of each of its nc members.
+  subroutine compare(what, fsize, nc)
+    character(len=*), intent(in) :: what
+    integer(c_size_t), intent(in) :: fsize
+    integer(c_int), intent(in) :: nc
+    integer :: m
+    call check(nc == nf, what//': C lists as many members as Fortran')
+    call check(c_side(1) == fsize, what//': the same size in C and Fortran')
+    do m = 1, min(nf, int(nc))
+      call check(c_side(2*m) == off(m) .and. c_side(2*m + 1) == bytes(m), &
+        what//' member '//trim(names(m))//': the same offset and size in C and Fortran')
+    end do
+    ! the members tile the struct in order: none overlaps the next, and
+    ! after the last only alignment padding (at most 7 bytes) is left
+    do m = 1, nf - 1
+      call check(off(m) + bytes(m) <= off(m + 1), what//' member '//trim(names(m))//' ends before the next begins')
+    end do
+    call check(fsize - (off(nf) + bytes(nf)) < 8, what//': nothing but padding after its last member')
+  end subroutine compare
 end program test_params_layout

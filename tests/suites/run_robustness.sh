@@ -62,6 +62,7 @@ badval "cfl = 0"           "cfl = 0.0"               "cfl = .* is out of range"
 badval "tol = 2"           "tol = 2.0"               "tol = .* is out of range"
 badval "order = 3"         "order = 3"               "order = 3 is out of range"
 badval "limiter"           "limiter = 'superbee'"    'limiter = "superbee" is not allowed'
+badval "two choices in one" "limiter = 'minmod vanleer'" 'limiter = "minmod vanleer" is not allowed \(use one of: '
 badval "boundary"          "bc_imin = 'inflow'"      'bc_imin = "inflow" is not allowed'
 badval "unpaired periodic" "bc_kmin = 'periodic'"    "periodic boundaries come in pairs"
 badval "backend"           "backend = 'opencl'"      'backend = "opencl" is not allowed'
