@@ -282,15 +282,16 @@ $(OBJ)/cuda/multi/block_nccl.o: cuda/multi/block_nccl.cu $(GPU_HDRS) $(OBJ)/.cud
 	$(NVCC) $(NVFLAGS) -I$(ADI_NCCL_INC) -c $< -o $@
 $(OBJ)/block_stub.o: cuda/multi/block_stub.c include/adiflow_block.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(OBJ)/mpi/%.o: fortran/%.f90 | $(OBJ)
+$(OBJ)/mpi/%.o: fortran/%.f90 | $(OBJ) mpi-deps
 	@mkdir -p $(@D)
 	$(MPIFC) $(FFLAGS) -I$(OBJ) -J$(OBJ)/mpi -c $< -o $@
-$(BUILD)/adiflow_mpi: $(foreach f,$(F_MPI),$(call f_obj,$(f))) $(MPI_F_OBJS) $(C_OBJS) $(MPI_GPU_OBJS)
+$(BUILD)/adiflow_mpi: $(foreach f,$(F_MPI),$(call f_obj,$(f))) $(MPI_F_OBJS) $(C_OBJS) $(MPI_GPU_OBJS) | mpi-deps
 	$(MPIFC) $(MPI_LINK_FLAGS) $^ $(MPI_LINK_LIBS) -o $@
-.PHONY: mpi mpi-test
-mpi: deps
+# no sub-make: make -j2 all mpi builds each object once
+.PHONY: mpi mpi-deps mpi-test
+mpi-deps: deps
 	$(call install_if_missing,mpi,$(call missing_cmds,$(DEPS_MPI)))
-	@$(MAKE) --no-print-directory $(BUILD)/adiflow_mpi $(BUILD)/adiflow $(BUILD)/compare_fields
+mpi: $(BUILD)/adiflow_mpi $(BUILD)/adiflow $(BUILD)/compare_fields
 mpi-test: mpi
 	@bash tests/suites/run_mpi_tests.sh
 
