@@ -97,9 +97,9 @@ F_BLOCK   := gpu_block_bridge
 F_MODULES := $(filter-out $(F_PROGRAM) $(F_MPI) $(F_BLOCK),$(F_ALL))
 f_obj = $(if $(filter $(1),$(F_MPI)),$(OBJ)/mpi/$(1).o,$(OBJ)/$(1).o)
 F_OBJS := $(addprefix $(OBJ)/,$(addsuffix .o,$(F_MODULES)))
-# the host library every program shares (host/host.mk): input files opened
+# the host library every program shares (modules/common/host/host.mk): input files opened
 # safely, the file-kind words, the host memory
-include host/host.mk
+include modules/common/host/host.mk
 HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check; the host library
@@ -224,10 +224,10 @@ $(OBJ)/%.o: fortran/%.f90 | $(OBJ)
 $(OBJ)/%.o: fortran/%.c include/field_format.h fortran/safe_file.h $(HOST_HDRS) | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) -c $< -o $@
 
-$(OBJ)/host/%.o: host/%.c $(HOST_HDRS) | $(OBJ)
+$(OBJ)/host/%.o: $(HOST_DIR)/%.c $(HOST_HDRS) | $(OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(HOST_LIB): $(patsubst host/%.c,$(OBJ)/host/%.o,$(HOST_SRCS))
+$(HOST_LIB): $(patsubst $(HOST_DIR)/%.c,$(OBJ)/host/%.o,$(HOST_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
 $(OBJ)/bridge_stub.o: cuda/api/bridge_stub.c include/adiflow_bridge.h | $(OBJ)

@@ -1,7 +1,7 @@
 /* File-system steps of the solver's outputs that must not lose data: the
  * commit of a finished temporary file over its final name, stale links and
  * old restart sets removed (fortran/safe_file.c). Opening an input file and
- * the file-kind words are the host library's (host/host_file.h). */
+ * the file-kind words are the host library's (modules/common/host/host_file.h). */
 #ifndef ADIFLOW_SAFE_FILE_H
 #define ADIFLOW_SAFE_FILE_H
 

@@ -5,7 +5,7 @@
  * without a shell, the case's text passed as data), and the snapshots an
  * earlier run left in the run folder (for the .pvd collection of a restarted
  * run). Called through fortran/sys_interface.f90; the memory a run may use
- * is the host library's (host/host_memory.c). */
+ * is the host library's (modules/common/host/host_memory.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <dirent.h>

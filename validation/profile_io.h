@@ -3,7 +3,7 @@
  * build/gridstudy so that both refuse the same damaged inputs with the same
  * messages: a file that is missing, unreadable, not a regular file (a
  * directory or a FIFO is refused without opening it for a blocking read, by
- * the host library: host/host_file.h), or damaged (a line that is not two
+ * the host library: modules/common/host/host_file.h), or damaged (a line that is not two
  * finite numbers, a line longer than MAXLINE, positions not increasing,
  * fewer than 2 points); the message names the file and the line. '#' lines and blank lines are skipped, and one header line
  * (e.g. "y,u") before the first point.
@@ -37,7 +37,7 @@ typedef struct {
 } profile;
 
 /* Opens PATH for reading only if it is a regular file, never blocking on a
- * FIFO (the host library's adi_fopen_regular, host/host_file.h), with the
+ * FIFO (the host library's adi_fopen_regular, modules/common/host/host_file.h), with the
  * tools' own messages. */
 static FILE *open_regular(const char *path)
 {

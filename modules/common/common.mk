@@ -4,7 +4,7 @@
 #   build/modules/libmodcommon.a   fail.c (exit codes, mod_fail, signals),
 #       guard.c (host memory, input and output files), opts.c (case files and
 #       flags), output.c (PNG, hash, clock, mod_out_*), and the host library
-#       that the solver and the tools share too (host/host.mk: input files
+#       that the solver and the tools share too (modules/common/host/host.mk: input files
 #       opened safely, file kinds, host memory): built once, with no
 #       dependence on a module's precision, MPI or CUDA choice.
 #   header only: stencil.h (real, MOD_HD, 8th-order coefficients, wave_update),
@@ -12,7 +12,7 @@
 #   tests/harness.sh: the harness of the modules' run_tests.sh.
 ifndef MODC_MK
 MODC_MK := 1
-include host/host.mk
+include modules/common/host/host.mk
 
 MODC_DIR    := modules/common
 MODC_BUILD  := build/modules

@@ -1,5 +1,5 @@
 /* guard.c - see guard.h: host-memory pre-check, safe input and output files,
- * in the modules' words over the host library (host/: the opening of an
+ * in the modules' words over the host library (modules/common/host/: the opening of an
  * input file, the file-kind words, the host memory). POSIX calls only;
  * nothing here runs a shell. */
 #include <errno.h>

@@ -1,4 +1,4 @@
-# host/host.mk - the host library: the C every program of the repository
+# modules/common/host/host.mk - the host library: the C every program of the repository
 # shares (make fragment; paths relative to the repository root). Included by
 # the top-level Makefile and by modules/common/common.mk, whichever comes
 # first; each consumer compiles the sources with its own flags:
@@ -9,7 +9,7 @@
 #   host_memory.c  the host memory a process may still allocate
 ifndef ADI_HOST_MK
 ADI_HOST_MK := 1
-HOST_DIR  := host
+HOST_DIR  := modules/common/host
 HOST_SRCS := $(HOST_DIR)/host_file.c $(HOST_DIR)/host_memory.c
 HOST_HDRS := $(HOST_SRCS:.c=.h)
 HOST_INC  := -I$(HOST_DIR)
