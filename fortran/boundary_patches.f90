@@ -17,19 +17,14 @@
 module boundary_patches
   use, intrinsic :: iso_c_binding, only: c_int, c_double
   use kinds, only: rk
-  use solver_params, only: BC_WALL, BC_LID, BC_PERIODIC
+  use solver_params, only: BC_WALL, BC_LID, BC_PERIODIC, BC_SLIP, BC_SYMMETRY, BC_FARFIELD, BC_INFLOW, &
+                           BC_OUTFLOW, BC_SUPERSONIC_INFLOW, BC_SUPERSONIC_OUTFLOW
   implicit none
   private
   public :: bc_patch_t, face_map_t, patch_set_t, NPATCH_VALUES
-  public :: BC_SLIP, BC_SYMMETRY, BC_FARFIELD, BC_INFLOW, BC_OUTFLOW, BC_SUPERSONIC_INFLOW, &
-            BC_SUPERSONIC_OUTFLOW
   public :: face_sizes, build_face_maps, coarsen_patches, patch_kind_name, face_name
 
-  !> Kinds after the box's wall, lid and periodic (solver_params). Slip
-  !> and symmetry share one ghost state; they are two names so that a
-  !> user's deck says what the face is.
-  integer(c_int), parameter :: BC_SLIP = 3, BC_SYMMETRY = 4, BC_FARFIELD = 5, BC_INFLOW = 6, &
-                               BC_OUTFLOW = 7, BC_SUPERSONIC_INFLOW = 8, BC_SUPERSONIC_OUTFLOW = 9
+  ! The kinds (BC_*) are rows of include/adiflow_params.def, shared with C.
   !> v(:) of a patch, by kind: lid: wall velocity u, v, w; farfield and
   !> supersonic inflow: rho, u, v, w, p of the state outside; inflow: p0,
   !> t0 and the unit direction; outflow: p.
