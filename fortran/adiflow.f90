@@ -14,7 +14,7 @@ program adiflow
   use solver_params
   use case_config
   use flow_fields, only: host_field_count
-  use grid_generation, only: generate_nodes
+  use grid_source, only: take_grid_sizes, make_grid_nodes, grid_origin_text
   use mass_constraint, only: total_mass
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
@@ -63,6 +63,7 @@ program adiflow
   call read_case(case_path, cs)
   call read_multigrid_config(case_path, mg)
   call apply_overrides(cs, mg_option, '--mg-levels N')
+  call take_grid_sizes(cs, case_path)
   call validate_case(cs)
   call validate_multigrid_config(mg)
   lay = make_layout(cs%ni, cs%nj, cs%nk)
@@ -78,6 +79,8 @@ program adiflow
   call plan_levels([cs%ni, cs%nj, cs%nk], sp%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev, lev_sizes, &
     lev_ratios, mg_note)
   call check_host_memory(lay)
+  ! the grid's nodes, read and checked before the run folder and the fields
+  call make_grid_nodes(cs, xn)
 
   dir = run_folder(cs, case_path)
   if (make_dirs(dir, why) /= 0) call case_error(why)
@@ -95,7 +98,7 @@ program adiflow
   !$ nthreads = omp_get_max_threads()
   write(output_unit, '(a)') 'adiflow: '//trim(cs%title)//' ('//trim(case_path)//')'
   write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
-    cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach
+    cs%nk, grid_origin_text(cs)//', Re ', cs%reynolds, ', Mach ', cs%mach
   write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
   write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
 
@@ -105,7 +108,6 @@ program adiflow
     be = cpu_backend_t()
   end if
   be%mg = mg
-  call generate_nodes(cs, xn)
   call be%set_grid(sp, lay, xn, nlev)
   call check_grid(lay, be%level(1)%f%vol)
   if (mg%levels > 1) call start_multigrid()

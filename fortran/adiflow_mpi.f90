@@ -33,7 +33,7 @@ program adiflow_mpi
   use grid_layout
   use solver_params
   use case_config
-  use grid_generation, only: generate_nodes
+  use grid_source, only: take_grid_sizes, make_grid_nodes, grid_origin_text
   use driver_loop, only: run_iterations
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
   use multigrid_levels, only: plan_levels, coarse_nodes, init_level, level_sizes_text
@@ -133,7 +133,7 @@ program adiflow_mpi
   if (rank == 0) then
     write(output_unit, '(a)') 'adiflow_mpi: '//trim(cs%title)//' ('//trim(case_path)//')'
     write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
-      cs%nk, ', Re ', cs%reynolds, ', Mach ', cs%mach
+      cs%nk, grid_origin_text(cs)//', Re ', cs%reynolds, ', Mach ', cs%mach
     write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
     write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  decomposition: npj x npk = ', dc%npj, ' x ', dc%npk, &
@@ -161,7 +161,7 @@ program adiflow_mpi
     be = block_backend_t()
   end if
   be%mg = mg
-  call generate_nodes(cs, xn_g)
+  call make_grid_nodes(cs, xn_g)
   allocate(xn(3, -ng:lay%ni+ng, -ng:lay%nj+ng, -ng:lay%nk+ng))
   xn = xn_g(:, :, dc%off(2)-ng:dc%off(2)+lay%nj+ng, dc%off(3)-ng:dc%off(3)+lay%nk+ng)
   call be%set_grid(make_solver_params(cs, lay), lay, xn, nlev)
@@ -248,6 +248,7 @@ contains
     call read_parallel_config(case_path, pc)
     call read_multigrid_config(case_path, mg)
     call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --mg-levels N')
+    call take_grid_sizes(cs, case_path)
     call validate_case(cs)
     ! checked here, with the other input, so that only rank 0 speaks
     call validate_parallel_config(pc)

@@ -24,7 +24,7 @@ module grid_checks
   !> How a user turns a left-handed grid around; one wording for the
   !> message here and the option the driver offers (fortran/grid_file.f90).
   character(len=*), parameter :: flip_fix_text = 'reverse one index direction when writing it, or have '// &
-    'the reader reverse it (its flip option, e.g. flip = ''i'')'
+    'the reader reverse it (the case key grid_flip, e.g. grid_flip = ''i'')'
 
   type :: grid_cell_stats_t
     real(rk) :: vol_min = 0.0_rk, vol_max = 0.0_rk

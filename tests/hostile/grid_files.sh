@@ -136,4 +136,32 @@ head -c 5000 /dev/urandom > "$G/a"
 gc "random bytes" '"[^"]*/a" .*(is not a Plot3D grid file|need .* bytes|record)' "$G/a"
 printf 'hello world\n' > "$G/a"
 gc "a text file of words" '\(text\): line 1: "hello" is not a number' "$G/a"
+
+# ---- 7. through adiflow (grid_file): refused with exit 2 before the run folder is made
+cp "$G/box.x" "$T/gf_box.x"
+nml "grid_file = 'gf_box.x', max_iter = 2, write_plot = .false." "$T/gf_ok.nml"
+try "grid_file: a good grid runs, its path taken from the case file's folder" 0 "grid 6 x 5 x 4 from .*/gf_box.x" \
+  ./build/adiflow "$T/gf_ok.nml" --backend cpu --run-dir "$G/run_ok"
+nml "grid_file = 'none.x'" "$T/gf_none.nml"
+try "grid_file: a missing file names the file" 2 'grid file "[^"]*/none.x" does not exist' \
+  ./build/adiflow "$T/gf_none.nml" --backend cpu --run-dir "$G/run_none"
+if [ ! -e "$G/run_none" ]; then ok "grid_file: a missing grid file makes no run folder"; else bad "grid_file: a missing grid file made its run folder"; fi
+nml "grid_file = 'gf_box.x', grid_type = 'wavy'" "$T/gf_wavy.nml"
+try "grid_file with grid_type = 'wavy' is refused" 2 "grid_type = \"wavy\" and grid_file = .* both name a grid" \
+  ./build/adiflow "$T/gf_wavy.nml" --backend cpu --run-dir "$G/run_wavy"
+cp "$G/b2.txt" "$T/gf_nan.txt"; gf_setline "$T/gf_nan.txt" "$(gf_line 1 27 2 3 2 3 2)" nan
+nml "grid_file = 'gf_nan.txt'" "$T/gf_nan.nml"
+try "grid_file: a NaN coordinate names the node, before the run folder" 2 'block 1: node i,j,k = 2,2,2: y = NaN is not a finite number' \
+  ./build/adiflow "$T/gf_nan.nml" --backend cpu --run-dir "$G/run_nan"
+if [ ! -e "$G/run_nan" ]; then ok "grid_file: a grid with a NaN makes no run folder"; else bad "grid_file: a grid with a NaN made its run folder"; fi
+$MG box --flip j -o "$T/gf_left.x" > /dev/null
+nml "grid_file = 'gf_left.x', max_iter = 2, write_plot = .false." "$T/gf_left.nml"
+try "grid_file: a left-handed grid names the key that turns it" 2 "left-handed .*grid_flip = 'i'" \
+  ./build/adiflow "$T/gf_left.nml" --backend cpu --run-dir "$G/run_left"
+nml "grid_file = 'gf_left.x', grid_flip = 'j', max_iter = 2, write_plot = .false." "$T/gf_flip.nml"
+try "grid_file: the same grid runs with grid_flip = 'j'" 0 "from .*gf_left.x" \
+  ./build/adiflow "$T/gf_flip.nml" --backend cpu --run-dir "$G/run_flip"
+nml "grid_file = 'gf_box.x', grid_flip = 'x'" "$T/gf_badflip.nml"
+try "grid_flip = 'x' is refused, naming the choices" 2 'grid_flip = "x" is not allowed .*none i j k' \
+  ./build/adiflow "$T/gf_badflip.nml" --backend cpu --run-dir "$G/run_badflip"
 fi

@@ -177,6 +177,25 @@ it_int=$(od -An -t d8 -j 32 -N 8 "$T/int/restart.bin" | tr -d ' ')
 rc=$(run int "$T/long.nml" --backend cpu --restart --max-iter $((it_int + 2)))
 expect '[ "$rc" -eq 0 ]' "run continues from the interrupt restart (iteration $it_int)"
 
+# ---- a grid from a Plot3D file (grid_file) == the same grid generated ----
+# make_grid's channel (x uniform on [0, 1], y clustered at both walls by
+# grid_generation's tanh formula) is the generated quasi-2D cavity with
+# beta_y = 1.5: the run from the file must give the very same bits
+mkdir -p "$T/gf"
+./$B/make_grid channel --ni 16 --nj 16 --length 1 --height 1 --beta-y 1.5 -o "$T/gf/ch16.x" > /dev/null
+printf '&adiflow\n  ni = 16, nj = 16, nk = 1, lx = 1.0, ly = 1.0, lz = 0.0625, beta_y = 1.5\n  %s\n/\n' \
+  "bc_kmin = 'periodic', bc_kmax = 'periodic', max_iter = 40, write_plot = .false." > "$T/gf/gen.nml"
+printf '&adiflow\n  grid_file = %s, grid_span = 0.0625\n  %s\n/\n' "'ch16.x'" \
+  "bc_kmin = 'periodic', bc_kmax = 'periodic', max_iter = 40, write_plot = .false." > "$T/gf/file.nml"
+rc1=$(run gf_gen "$T/gf/gen.nml" --backend cpu)
+rc2=$(run gf_file "$T/gf/file.nml" --backend cpu)
+expect '[ "$rc1$rc2" = 00 ] && grep -q "grid 16 x 16 x 1 from .*/gf/ch16.x" "$T/gf_file.log"' \
+  "grid_file: a 2D Plot3D grid runs quasi-2D, its path from the case file's folder (exit codes $rc1 $rc2)"
+expect 'cmp -s "$T/gf_gen/field.dump" "$T/gf_file/field.dump" && cmp -s <(grep -v "^#" "$T/gf_gen/residual.dat" | awk "{print \$1,\$2,\$3,\$4,\$5,\$6,\$7,\$8}") <(grep -v "^#" "$T/gf_file/residual.dat" | awk "{print \$1,\$2,\$3,\$4,\$5,\$6,\$7,\$8}")' \
+  "grid_file: the grid read from a file gives the same bits as the same grid generated (40 iterations)"
+rc3=$(run gf_mg "$T/gf/file.nml" --backend cpu --mg-levels 3)
+expect '[ "$rc3" = 0 ] && grep -q "levels" "$T/gf_mg.log"' "grid_file: multigrid (3 levels) on a grid from a file runs"
+
 # ---- Ghia et al. (1982), Re = 100 on the default 64x64 case ----
 rc=$(run ghia cases/cavity_default.nml --backend cpu)
 G=validation/data/ghia1982   # the tables of Ghia, Ghia & Shin (1982), in the repository

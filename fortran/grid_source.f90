@@ -1,0 +1,80 @@
+!> Where a run's grid comes from: the box the solver generates
+!> (grid_generation: cavity or wavy), or the user's Plot3D file (grid_file,
+!> read by fortran/grid_file.f90). The drivers ask here for the cell counts
+!> (before the case's checks and the memory estimate) and for the nodes
+!> (before any flow field is allocated); a bad file stops the run with exit 2
+!> and the reader's sentence, which names the file, the block and the node,
+!> cell or face.
+module grid_source
+  use kinds, only: rk
+  use case_config, only: case_t, case_error
+  use grid_generation, only: generate_nodes
+  use grid_file, only: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, GRID_OK
+  implicit none
+  private
+  public :: take_grid_sizes, make_grid_nodes, grid_origin_text
+
+contains
+
+  !> With grid_file set: the file's path made relative to the case file's
+  !> folder (where a deck and its grid travel together), and the cell counts
+  !> from the file's header into cs%ni, nj, nk (the file decides them; ni,
+  !> nj, nk of the case file are not read).
+  subroutine take_grid_sizes(cs, case_path)
+    type(case_t), intent(inout) :: cs
+    character(len=*), intent(in) :: case_path
+    type(grid_file_info_t) :: info
+    integer :: status, slash
+    character(len=:), allocatable :: msg, path
+    if (len_trim(cs%grid_file) == 0) return
+    path = trim(cs%grid_file)
+    slash = index(case_path, '/', back=.true.)
+    if (path(1:1) /= '/' .and. slash > 0) path = case_path(1:slash)//path
+    if (len(path) > len(cs%grid_file)) call case_error('grid_file = "'//trim(cs%grid_file)//'" in the folder of '// &
+      trim(case_path)//' makes a path of more than 256 characters: give a shorter one')
+    cs%grid_file = path
+    if (cs%grid_type /= 'cavity') call case_error('grid_type = "'//trim(cs%grid_type)//'" and grid_file = "'// &
+      trim(cs%grid_file)//'" both name a grid: leave grid_type at cavity with a grid file')
+    call probe_grid_file(trim(cs%grid_file), read_options(cs), info, status, msg)
+    if (status /= GRID_OK) call case_error(msg)
+    cs%ni = info%ni
+    cs%nj = info%nj
+    cs%nk = info%nk
+  end subroutine take_grid_sizes
+
+  !> The nodes of the grid, ghost nodes included, checked cell by cell
+  !> when they come from a file.
+  subroutine make_grid_nodes(cs, xn)
+    type(case_t), intent(in) :: cs
+    real(rk), allocatable, intent(out) :: xn(:,:,:,:)
+    type(grid_file_info_t) :: info
+    integer :: status
+    character(len=:), allocatable :: msg
+    if (len_trim(cs%grid_file) == 0) then
+      call generate_nodes(cs, xn)
+      return
+    end if
+    call read_grid_file(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
+    if (status /= GRID_OK) call case_error(msg)
+  end subroutine make_grid_nodes
+
+  !> The header's word on a grid from a file (nothing for the generated box).
+  function grid_origin_text(cs) result(s)
+    type(case_t), intent(in) :: cs
+    character(len=:), allocatable :: s
+    s = ''
+    if (len_trim(cs%grid_file) > 0) s = ' from '//trim(cs%grid_file)
+  end function grid_origin_text
+
+  !> The reader's options from the case: ghost nodes as periodic images
+  !> where the boundary pair is periodic, the flip asked for, the span of a
+  !> 2D grid.
+  function read_options(cs) result(o)
+    type(case_t), intent(in) :: cs
+    type(grid_read_options_t) :: o
+    o%periodic = [cs%bc_imin == 'periodic', cs%bc_jmin == 'periodic', cs%bc_kmin == 'periodic']
+    o%flip = [cs%grid_flip == 'i', cs%grid_flip == 'j', cs%grid_flip == 'k']
+    o%span = cs%grid_span
+    o%need_3d = .false.
+  end function read_options
+end module grid_source
