@@ -14,7 +14,10 @@ program adiflow
   use solver_params
   use case_config
   use flow_fields, only: host_field_count
-  use grid_source, only: take_grid_sizes, make_grid_nodes, grid_origin_text
+  use grid_source, only: take_grid_sizes, make_grid_nodes, grid_origin_text, beside_case
+  use boundary_patches, only: patch_set_t, coarsen_patches
+  use boundary_states, only: prim_to_cons
+  use patch_file, only: read_patch_file, freestream_state, has_open_patches
   use mass_constraint, only: total_mass
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
@@ -43,7 +46,8 @@ program adiflow
   type(run_files_t) :: files            ! restart and outputs
   real(rk), allocatable :: xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, why, mg_note
-  logical :: use_gpu
+  logical :: use_gpu, ok
+  type(patch_set_t) :: ps               ! the boundary patches (patch_file), none without one
   integer(ik8) :: it0
   real(rk) :: res0(5)
   integer :: nthreads, lock_fd, nlev, code
@@ -75,9 +79,11 @@ program adiflow
     why = gpu_settings_problem(gs)
     if (len(why) > 0) call case_error(why//' (&gpu group)')
   end if
+  if (len_trim(cs%patch_file) > 0) call read_patches()
   use_gpu = choose_backend(cs%backend)
   call plan_levels([cs%ni, cs%nj, cs%nk], sp%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev, lev_sizes, &
     lev_ratios, mg_note)
+  if (allocated(ps%p)) call stop_levels_at_patches()
   call check_host_memory(lay)
   ! the grid's nodes, read and checked before the run folder and the fields
   call make_grid_nodes(cs, xn)
@@ -109,6 +115,7 @@ program adiflow
   end if
   be%mg = mg
   call be%set_grid(sp, lay, xn, nlev)
+  if (allocated(ps%p)) be%level(1)%f%ps = ps
   call check_grid(lay, be%level(1)%f%vol)
   if (mg%levels > 1) call start_multigrid()
 
@@ -120,6 +127,9 @@ program adiflow
     if (files%nothing_left(it0)) stop
   else
     call be%start_at_rest()
+    if (allocated(ps%p)) then
+      if (has_open_patches(ps)) call start_from_free_stream()
+    end if
   end if
   call be%fill_boundary(1)
   ! mass_fix: the reference mass is that of rho = 1, from the grid alone, so
@@ -168,9 +178,67 @@ contains
       be%level)
     do l = 2, nlev
       call check_grid(be%level(l)%lay, be%level(l)%f%vol)
+      if (allocated(ps%p)) then
+        call coarsen_patches(be%level(l-1)%f%ps, lev_sizes(:, l-1), lev_ratios(:, l), be%level(l)%f%ps, ok, why)
+        if (.not. ok) call case_error('multigrid level '//itoa(l)//': '//why)   ! stop_levels_at_patches checked it
+      end if
     end do
     be%weight = be%level%weight
   end subroutine start_multigrid
+
+  !> The boundary patches of the patch file (beside the case file), checked
+  !> before anything is allocated. The patch fill runs on the host: a run
+  !> with patches takes the CPU backend.
+  subroutine read_patches()
+    logical :: per(6)
+    per = sp%bc == BC_PERIODIC
+    call read_patch_file(beside_case(cs%patch_file, case_path), sp, per, [cs%lid_u, cs%lid_v, cs%lid_w], &
+      cs%freestream_alpha, cs%freestream_beta, cs%ni, cs%nj, cs%nk, ps, ok, why)
+    if (.not. ok) call case_error(why)
+    if (trim(cs%backend) == 'gpu') call case_error('patch_file: boundary patches run on the CPU backend so far '// &
+      '(the GPU patch fill is still to come): use --backend cpu')
+    if (trim(cs%backend) /= 'cpu') write(output_unit, '(a)') &
+      'adiflow: patch_file: boundary patches run on the CPU backend so far, so this run takes it'
+    cs%backend = 'cpu'
+  end subroutine read_patches
+
+  !> The levels the patches allow: the hierarchy stops above the first
+  !> level where a patch edge would fall inside a coarse cell, and says so.
+  subroutine stop_levels_at_patches()
+    type(patch_set_t) :: fine, coarse
+    integer :: l
+    fine = ps
+    do l = 2, nlev
+      call coarsen_patches(fine, lev_sizes(:, l-1), lev_ratios(:, l), coarse, ok, why)
+      if (.not. ok) then
+        if (len_trim(mg_note) > 0) mg_note = trim(mg_note)//'; '
+        mg_note = mg_note//'the patches stop coarsening at level '//itoa(l-1)//': '//why
+        nlev = l - 1
+        exit
+      end if
+      fine = coarse
+    end do
+  end subroutine stop_levels_at_patches
+
+  !> An external flow starts from the free stream (density 1, speed 1 along
+  !> freestream_alpha, freestream_beta, T = 1).
+  subroutine start_from_free_stream()
+    real(rk) :: fs(5), q(5)
+    integer :: m
+    fs = freestream_state(sp, cs%freestream_alpha, cs%freestream_beta)
+    call prim_to_cons(sp, fs(1), fs(2), fs(3), fs(4), fs(5), q)
+    do m = 1, 5
+      be%level(1)%f%q(:,:,:,m) = q(m)
+    end do
+  end subroutine start_from_free_stream
+
+  function itoa(n) result(s)
+    integer, intent(in) :: n
+    character(len=:), allocatable :: s
+    character(len=16) :: b
+    write(b, '(i0)') n
+    s = trim(b)
+  end function itoa
 
   function choose_backend(req) result(gpu)
     character(len=*), intent(in) :: req

@@ -249,6 +249,8 @@ contains
     call read_multigrid_config(case_path, mg)
     call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --mg-levels N')
     call take_grid_sizes(cs, case_path)
+    if (len_trim(cs%patch_file) > 0) call case_error('patch_file: boundary patches run in build/adiflow on the '// &
+      'CPU backend so far; adiflow_mpi does not take them yet')
     call validate_case(cs)
     ! checked here, with the other input, so that only rank 0 speaks
     call validate_parallel_config(pc)

@@ -24,7 +24,7 @@ module backend
   use flow_fields, only: allocate_fields
   use metrics, only: compute_metrics
   use flow_math, only: rest_pressure
-  use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
+  use ghost_fill, only: fill_ghosts, fill_wall_temperatures
   use primitives, only: compute_primitives
   implicit none
   private
@@ -129,7 +129,7 @@ contains
     call self%fill_boundary(1)
     associate (g => self%level(1))
       call compute_primitives(g%sp, g%lay, g%f%q, g%f%qp)
-      call apply_wall_temperature(g%sp, g%lay, g%f%qp, self%phys)
+      call fill_wall_temperatures(g%sp, g%lay, g%f, self%phys)
     end associate
   end subroutine host_state
 
@@ -139,7 +139,7 @@ contains
     class(backend_t), intent(inout) :: self
     integer, intent(in) :: l
     associate (g => self%level(l))
-      call apply_boundary_conditions(g%sp, g%lay, g%f%q)
+      call fill_ghosts(g%sp, g%lay, g%f)
     end associate
   end subroutine fill_serial
 

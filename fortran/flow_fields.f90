@@ -3,6 +3,7 @@
 module flow_fields
   use kinds, only: rk, ik8, nvar, nprim
   use grid_layout, only: layout_t, field_bytes
+  use boundary_patches, only: patch_set_t
   implicit none
   private
   public :: fields_t, allocate_fields, host_field_count, NWORK, NMETRIC
@@ -21,6 +22,9 @@ module flow_fields
     real(rk), allocatable :: sc(:,:,:,:)     !< cell-centred metric vectors (9)
     real(rk), allocatable :: vol(:,:,:)      !< cell volumes
     real(rk), allocatable :: xc(:,:,:,:)     !< cell centres (3), host only
+    !> the faces split into boundary patches (case key patch_file); none
+    !> allocated: each face has the box's type of sp%bc
+    type(patch_set_t) :: ps
   end type fields_t
 
 contains

@@ -12,7 +12,7 @@ module grid_source
   use grid_file, only: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, GRID_OK
   implicit none
   private
-  public :: take_grid_sizes, make_grid_nodes, grid_origin_text
+  public :: take_grid_sizes, make_grid_nodes, grid_origin_text, beside_case
 
 contains
 
@@ -24,12 +24,10 @@ contains
     type(case_t), intent(inout) :: cs
     character(len=*), intent(in) :: case_path
     type(grid_file_info_t) :: info
-    integer :: status, slash
+    integer :: status
     character(len=:), allocatable :: msg, path
     if (len_trim(cs%grid_file) == 0) return
-    path = trim(cs%grid_file)
-    slash = index(case_path, '/', back=.true.)
-    if (path(1:1) /= '/' .and. slash > 0) path = case_path(1:slash)//path
+    path = beside_case(cs%grid_file, case_path)
     if (len(path) > len(cs%grid_file)) call case_error('grid_file = "'//trim(cs%grid_file)//'" in the folder of '// &
       trim(case_path)//' makes a path of more than 256 characters: give a shorter one')
     cs%grid_file = path
@@ -57,6 +55,17 @@ contains
     call read_grid_file(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
     if (status /= GRID_OK) call case_error(msg)
   end subroutine make_grid_nodes
+
+  !> A file named in the case: a relative path is taken from the case
+  !> file's folder, where a deck and its grid and patches travel together.
+  function beside_case(name, case_path) result(path)
+    character(len=*), intent(in) :: name, case_path
+    character(len=:), allocatable :: path
+    integer :: slash
+    path = trim(name)
+    slash = index(case_path, '/', back=.true.)
+    if (path(1:1) /= '/' .and. slash > 0) path = case_path(1:slash)//path
+  end function beside_case
 
   !> The header's word on a grid from a file (nothing for the generated box).
   function grid_origin_text(cs) result(s)

@@ -6,7 +6,7 @@ module solver_cpu
   use grid_layout, only: layout_t
   use solver_params
   use flow_fields, only: fields_t
-  use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
+  use ghost_fill, only: fill_ghosts, fill_wall_temperatures
   use primitives, only: compute_primitives
   use time_step, only: compute_time_step
   use convective_flux
@@ -27,7 +27,7 @@ contains
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: cfl
     type(fields_t), intent(inout) :: f
-    call apply_boundary_conditions(sp, lay, f%q)
+    call fill_ghosts(sp, lay, f)
     call residual_of_filled_state(sp, lay, cfl, f)
   end subroutine cpu_compute_residual
 
@@ -45,7 +45,7 @@ contains
     call compute_time_step(sp, lay, cfl, f%qp, f%sc, f%vol, f%dtv)
     ! after the time step, which reads interior temperatures only (the GPU
     ! schedule has the same order)
-    call apply_wall_temperature(sp, lay, f%qp, phys)
+    call fill_wall_temperatures(sp, lay, f, phys)
     f%res = 0.0_rk
     do d = 1, 3
       if (sp%order == 2) call flux_stage1_differences(lay, d, f%qp, f%wk)
