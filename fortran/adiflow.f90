@@ -18,6 +18,8 @@ program adiflow
   use boundary_patches, only: patch_set_t, coarsen_patches
   use boundary_states, only: prim_to_cons
   use patch_file, only: read_patch_file, freestream_state, has_open_patches
+  use output_wall_loads, only: wall_load_names
+  use flow_fields, only: fields_t
   use mass_constraint, only: total_mass
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
@@ -96,7 +98,7 @@ program adiflow
   ! (a restart's own file is checked by its reader, which says more)
   why = blocked_output(dir, merge('           ', 'restart.bin', cs%restart)//' field.dump flow.vts flow.dat '// &
     'centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '// &
-    merge('flow.pvd', '        ', files%write_series))
+    merge('flow.pvd', '        ', files%write_series)//patch_output_names())
   if (len(why) > 0) call case_error(why)
 
   nthreads = 1
@@ -219,6 +221,16 @@ contains
       fine = coarse
     end do
   end subroutine stop_levels_at_patches
+
+  !> The wall-load files a run with patches writes (output_wall_loads).
+  function patch_output_names() result(s)
+    character(len=:), allocatable :: s
+    type(fields_t) :: probe
+    s = ''
+    if (.not. allocated(ps%p)) return
+    probe%ps = ps
+    s = wall_load_names(probe)
+  end function patch_output_names
 
   !> An external flow starts from the free stream (density 1, speed 1 along
   !> freestream_alpha, freestream_beta, T = 1).

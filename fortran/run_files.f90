@@ -16,6 +16,7 @@ module run_files
   use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
+  use output_wall_loads, only: write_wall_loads
   implicit none
   private
   public :: run_files_t, finite_state_fetched, old_restart_note
@@ -145,6 +146,7 @@ contains
       if (cs%write_vtk) call self%write_flow_vts(be, 'flow')
       if (self%write_series) call series_final(self%series, iter)
       call self%write_whole_grid(g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol, g%f%xc)
+      call write_wall_loads(self%dir, g%sp, g%lay, g%f)
     end associate
   end subroutine write_grid_outputs
 

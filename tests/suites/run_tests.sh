@@ -207,6 +207,10 @@ expect '[ "$rc1$rc2" = 00 ] && cmp -s "$T/pf_box/field.dump" "$T/pf_patch/field.
   "patch_file: the cube's walls and lid as 9 patches give the same bits as the box's bc keys (40 iterations)"
 expect 'grep -q "boundary patches run on the CPU backend so far, so this run takes it" "$T/pf_patch.log"' \
   "patch_file: a run with patches says it takes the CPU backend"
+expect '[ $(grep -c "^[0-9]" "$T/pf_patch/forces.csv") -eq 9 ] && [ $(grep -c "^[0-9]" "$T/pf_patch/wall_06_jmax.csv") -eq 48 ] && grep -q "^# cp = (p - p_ref)/(rho_ref U_ref^2/2)" "$T/pf_patch/wall_06_jmax.csv"' \
+  "patch_file: a wall file per wall patch (48 faces of the 12 x 4 lid patch, units stated) and forces.csv with a row per patch"
+expect 'awk -F, "\$1 == 6 || \$1 == 7 { n++; if (\$7 + 0 < -0.1) neg++ } END { exit !(n == 2 && neg == 2) }" "$T/pf_patch/forces.csv"' \
+  "patch_file: the lid patches' viscous force points against the lid's motion (the fluid below is slower)"
 printf '%s\n' 'imin wall 1:4 1:10' 'imin wall 5:12 1:4' 'imin wall 5:12 5:10' 'imax wall' 'jmin wall 1:8 1:10' \
   'jmin wall 9:16 1:10' 'jmax lid 1:16 1:4' 'jmax lid 1:16 5:10' 'kmin wall' 'kmax wall' > "$T/pf/mg16.bc"
 sed "s|^&adiflow|\&adiflow\n  patch_file = 'mg16.bc'|" tests/cases/mg_cube16.nml > "$T/pf/mg16.nml"

@@ -1,0 +1,93 @@
+!> The wall outputs of a grid with boundary patches (patch_file): for every
+!> wall or lid patch, wall_NN_FACE.csv with cp and cf at each wall face
+!> (fortran/wall_loads.f90), and forces.csv with each patch's force
+!> coefficients, pressure and viscous parts. Both files say their units in
+!> their header lines. Written through output_file (temporary name, checked,
+!> renamed), as every output.
+module output_wall_loads
+  use kinds, only: rk
+  use grid_layout, only: layout_t
+  use solver_params, only: solver_params_t
+  use flow_fields, only: fields_t
+  use boundary_patches, only: face_name, patch_kind_name
+  use wall_loads, only: wall_face_t, patch_load_t, wall_faces_of_patch, patch_load, is_wall_kind
+  use output_file, only: out_file_t, out_open, out_check, out_commit
+  implicit none
+  private
+  public :: write_wall_loads, wall_load_names
+
+  character(len=*), parameter :: units_line = '# cp = (p - p_ref)/(rho_ref U_ref^2/2), p_ref the free stream''s '// &
+    'static pressure 1/(gamma Mach^2); cf = tau_wall/(rho_ref U_ref^2/2), signed along the face''s first index '// &
+    'direction; U_ref the lid speed (cavity) or the free-stream speed, lengths in the grid''s units'
+
+contains
+
+  !> The file name of patch n's wall loads.
+  function wall_file_name(n, face) result(s)
+    integer, intent(in) :: n, face
+    character(len=:), allocatable :: s
+    character(len=16) :: b
+    write(b, '(i2.2)') n
+    s = 'wall_'//trim(b)//'_'//face_name(face)//'.csv'
+  end function wall_file_name
+
+  !> The names of the files write_wall_loads writes for f's patches
+  !> (blank-separated, for the driver's check of the output slots).
+  function wall_load_names(f) result(s)
+    type(fields_t), intent(in) :: f
+    character(len=:), allocatable :: s
+    integer :: n
+    s = ''
+    if (.not. allocated(f%ps%p)) return
+    do n = 1, size(f%ps%p)
+      if (is_wall_kind(f%ps%p(n)%kind)) s = s//' '//wall_file_name(n, f%ps%p(n)%face)
+    end do
+    if (len(s) > 0) s = s//' forces.csv'
+  end function wall_load_names
+
+  subroutine write_wall_loads(dir, sp, lay, f)
+    character(len=*), intent(in) :: dir
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    type(fields_t), intent(in) :: f
+    type(out_file_t) :: of, ff
+    type(wall_face_t), allocatable :: faces(:)
+    type(patch_load_t) :: load
+    real(rk) :: p_ref
+    integer :: n, m, ios
+    character(len=512) :: msg
+    if (len(wall_load_names(f)) == 0) return
+    p_ref = 1.0_rk/sp%gm2
+    call out_open(ff, dir//'/forces.csv')
+    write(ff%unit, '(a)', iostat=ios, iomsg=msg) '# force coefficients of the wall patches: F/(rho_ref U_ref^2/2 A), '// &
+      'A = 1 in the grid''s units (the fluid''s force on the wall; pressure part against p_ref)'
+    call out_check(ff, ios, msg)
+    write(ff%unit, '(a)', iostat=ios, iomsg=msg) 'patch,face,kind,cx_pressure,cy_pressure,cz_pressure,'// &
+      'cx_viscous,cy_viscous,cz_viscous,cx,cy,cz'
+    call out_check(ff, ios, msg)
+    do n = 1, size(f%ps%p)
+      if (.not. is_wall_kind(f%ps%p(n)%kind)) cycle
+      call wall_faces_of_patch(sp, lay, f%ps, f, n, p_ref, faces)
+      call out_open(of, dir//'/'//wall_file_name(n, f%ps%p(n)%face))
+      write(of%unit, '(a,i0,a,4(i0,a))', iostat=ios, iomsg=msg) '# patch ', n, ' ('//patch_kind_name(f%ps%p(n)%kind)// &
+        ', face '//face_name(f%ps%p(n)%face)//', cells ', f%ps%p(n)%lo(1), '..', f%ps%p(n)%hi(1), ' x ', &
+        f%ps%p(n)%lo(2), '..', f%ps%p(n)%hi(2), ')'
+      call out_check(of, ios, msg)
+      write(of%unit, '(a)', iostat=ios, iomsg=msg) units_line
+      call out_check(of, ios, msg)
+      write(of%unit, '(a)', iostat=ios, iomsg=msg) 'b,c,x,y,z,cp,cf,cf_x,cf_y,cf_z'
+      call out_check(of, ios, msg)
+      do m = 1, size(faces)
+        write(of%unit, '(i0,",",i0,8(",",es23.15e3))', iostat=ios, iomsg=msg) faces(m)%b, faces(m)%c, faces(m)%x, &
+          faces(m)%cp, faces(m)%cf, faces(m)%cf_vec
+        call out_check(of, ios, msg)
+      end do
+      call out_commit(of)
+      load = patch_load(sp, lay, f%ps, f, n, p_ref, 1.0_rk)
+      write(ff%unit, '(i0,",",a,",",a,9(",",es23.15e3))', iostat=ios, iomsg=msg) n, face_name(f%ps%p(n)%face), &
+        patch_kind_name(f%ps%p(n)%kind), load%pressure, load%viscous, load%pressure + load%viscous
+      call out_check(ff, ios, msg)
+    end do
+    call out_commit(ff)
+  end subroutine write_wall_loads
+end module output_wall_loads
