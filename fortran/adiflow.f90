@@ -10,6 +10,7 @@ program adiflow
   use, intrinsic :: iso_fortran_env, only: output_unit
   use, intrinsic :: iso_c_binding, only: c_int
   use kinds, only: rk, ik8
+  use text_util, only: int_text
   use grid_layout
   use solver_params
   use case_config
@@ -182,7 +183,7 @@ contains
       call check_grid(be%level(l)%lay, be%level(l)%f%vol)
       if (allocated(ps%p)) then
         call coarsen_patches(be%level(l-1)%f%ps, lev_sizes(:, l-1), lev_ratios(:, l), be%level(l)%f%ps, ok, why)
-        if (.not. ok) call case_error('multigrid level '//itoa(l)//': '//why)   ! stop_levels_at_patches checked it
+        if (.not. ok) call case_error('multigrid level '//int_text(l)//': '//why)   ! stop_levels_at_patches checked it
       end if
     end do
     be%weight = be%level%weight
@@ -214,7 +215,7 @@ contains
       call coarsen_patches(fine, lev_sizes(:, l-1), lev_ratios(:, l), coarse, ok, why)
       if (.not. ok) then
         if (len_trim(mg_note) > 0) mg_note = trim(mg_note)//'; '
-        mg_note = mg_note//'the patches stop coarsening at level '//itoa(l-1)//': '//why
+        mg_note = mg_note//'the patches stop coarsening at level '//int_text(l-1)//': '//why
         nlev = l - 1
         exit
       end if
@@ -243,14 +244,6 @@ contains
       be%level(1)%f%q(:,:,:,m) = q(m)
     end do
   end subroutine start_from_free_stream
-
-  function itoa(n) result(s)
-    integer, intent(in) :: n
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(i0)') n
-    s = trim(b)
-  end function itoa
 
   function choose_backend(req) result(gpu)
     character(len=*), intent(in) :: req

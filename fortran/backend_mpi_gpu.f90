@@ -11,6 +11,7 @@ module backend_mpi_gpu
   use, intrinsic :: iso_fortran_env, only: output_unit
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_null_ptr
   use mpi_f08
+  use text_util, only: int_text
   use kinds, only: rk
   use residual_norms, only: norms_from_plane_sums
   use mass_constraint, only: mass_scale_factor
@@ -82,15 +83,9 @@ contains
       call self%gpu_ok(adi_gpu_block_init(self%gpu%ptr, g%sp, self%kernels, self%gs, g%f%sf, g%f%sc, g%f%vol, g%f%q, &
         phys, dc%off, dc%nglob, nbr, swp, merge(1_c_int, 0_c_int, dc%exact), int(self%chunks, c_int), &
         int(rank, c_int), int(nranks, c_int), ids, int(local_rank, c_int), real(tmax, c_double)), &
-        'initialisation (GPU '//trim(itoa(local_rank))//' of the node)')
+        'initialisation (GPU '//trim(int_text(local_rank))//' of the node)')
     end associate
   end subroutine block_gpu_start
-
-  function itoa(n) result(t)
-    integer, intent(in) :: n
-    character(len=16) :: t
-    write(t, '(i0)') n
-  end function itoa
 
   !> One iteration of the block (level 1: the only one here).
   subroutine block_gpu_smooth(self, l, cfl)

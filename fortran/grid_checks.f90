@@ -14,6 +14,7 @@
 !> ratio 1e6 is far above both.
 module grid_checks
   use kinds, only: rk, ik8, ng
+  use text_util, only: int_text
   use metrics, only: cell_volume, face_vector
   implicit none
   private
@@ -51,14 +52,6 @@ contains
     logical, intent(in) :: flipped
     file_cell = min(file_node(c - 1, n, flipped), file_node(c, n, flipped))
   end function file_cell
-
-  pure function itoa(v) result(s)
-    integer, intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=24) :: b
-    write(b, '(i0)') v
-    s = trim(b)
-  end function itoa
 
   pure function rtoa(v) result(s)
     real(rk), intent(in) :: v
@@ -211,10 +204,10 @@ contains
       integer, intent(in) :: c(3)
       character(len=:), allocatable :: t
       if (planar) then
-        t = 'i,j = '//itoa(file_cell(c(1), n(1), flip(1)))//','//itoa(file_cell(c(2), n(2), flip(2)))
+        t = 'i,j = '//int_text(file_cell(c(1), n(1), flip(1)))//','//int_text(file_cell(c(2), n(2), flip(2)))
       else
-        t = 'i,j,k = '//itoa(file_cell(c(1), n(1), flip(1)))//','//itoa(file_cell(c(2), n(2), flip(2)))// &
-          ','//itoa(file_cell(c(3), n(3), flip(3)))
+        t = 'i,j,k = '//int_text(file_cell(c(1), n(1), flip(1)))//','//int_text(file_cell(c(2), n(2), flip(2)))// &
+          ','//int_text(file_cell(c(3), n(3), flip(3)))
       end if
     end function cell_text
 
@@ -222,7 +215,7 @@ contains
     function face_plane(dd, c) result(t)
       integer, intent(in) :: dd, c(3)
       character(len=:), allocatable :: t
-      t = itoa(file_node(c(dd) - 1, n(dd), flip(dd)))
+      t = int_text(file_node(c(dd) - 1, n(dd), flip(dd)))
     end function face_plane
 
     !> "3..4": the file's nodes of cell c in direction dd
@@ -231,7 +224,7 @@ contains
       character(len=:), allocatable :: t
       integer :: lo
       lo = file_cell(c(dd), n(dd), flip(dd))
-      t = itoa(lo)//'..'//itoa(lo + 1)
+      t = int_text(lo)//'..'//int_text(lo + 1)
     end function span_text
 
     !> "j = 3..4, k = 1..2" for a face normal to dd

@@ -20,6 +20,7 @@
 module grid_file
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_int, c_char, c_double, c_size_t, c_null_char
   use kinds, only: rk, ik8, ng
+  use text_util, only: int_text
   use grid_generation, only: fill_ghost_nodes
   use grid_checks, only: check_grid_cells, grid_cell_stats_t
   implicit none
@@ -105,14 +106,6 @@ contains
     s = 'grid file "'//trim(path)//'", block 1'
   end function where_text
 
-  function i8toa(v) result(s)
-    integer(ik8), intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=24) :: b
-    write(b, '(i0)') v
-    s = trim(b)
-  end function i8toa
-
   !> The header: cell counts and the format; nothing large is allocated.
   subroutine probe_grid_file(path, opts, info, status, msg)
     character(len=*), intent(in) :: path
@@ -135,8 +128,8 @@ contains
     n = info%layout%n
     if (any(n > max_nodes)) then
       status = GRID_BAD_INPUT
-      msg = where_text(path)//': '//i8toa(n(1))//' x '//i8toa(n(2))//' x '//i8toa(n(3))// &
-        ' nodes: more than '//i8toa(max_nodes)//' in a direction'
+      msg = where_text(path)//': '//int_text(n(1))//' x '//int_text(n(2))//' x '//int_text(n(3))// &
+        ' nodes: more than '//int_text(max_nodes)//' in a direction'
       return
     end if
     info%planar = info%layout%dims == 2 .or. n(3) == 1
@@ -187,7 +180,7 @@ contains
     allocate(xyz(dims*nn), stat=st)
     if (st /= 0) then
       status = GRID_BAD_INPUT
-      msg = where_text(path)//': no memory for its '//i8toa(nn)//' nodes'
+      msg = where_text(path)//': no memory for its '//int_text(nn)//' nodes'
       return
     end if
     if (adi_p3d_read(trim(path)//c_null_char, info%layout, xyz, int(dims*nn, c_int64_t), cmsg, &
@@ -204,7 +197,7 @@ contains
         if (xyz(2*nn + m) /= z0) then
           status = GRID_BAD_INPUT
           msg = where_text(path)//': its one k-plane is not a plane of constant z (node i,j = '// &
-            i8toa(mod(m - 1, n1) + 1)//','//i8toa((m - 1)/n1 + 1)//' has z = '//real_text(xyz(2*nn + m))// &
+            int_text(mod(m - 1, n1) + 1)//','//int_text((m - 1)/n1 + 1)//' has z = '//real_text(xyz(2*nn + m))// &
             ', node 1,1 has '//real_text(z0)//'): a 2D grid must lie in a plane z = constant'
           return
         end if
@@ -213,7 +206,7 @@ contains
     allocate(xn(3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng), stat=st)
     if (st /= 0) then
       status = GRID_BAD_INPUT
-      msg = where_text(path)//': no memory for its '//i8toa(nn)//' nodes'
+      msg = where_text(path)//': no memory for its '//int_text(nn)//' nodes'
       return
     end if
 

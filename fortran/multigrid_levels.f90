@@ -12,6 +12,7 @@
 !> (fortran/metrics.f90), ghost nodes by fill_ghost_nodes.
 module multigrid_levels
   use kinds, only: rk, ik8, ng, nvar
+  use text_util, only: int_text
   use grid_layout, only: layout_t, make_layout, field_bytes
   use solver_params, only: solver_params_t, BC_PERIODIC
   use case_config, only: case_t, make_solver_params
@@ -181,11 +182,4 @@ contains
     s = int_text(n(1))//'x'//int_text(n(2))//'x'//int_text(n(3))
   end function size_text
 
-  function int_text(v) result(s)
-    integer, intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(i0)') v
-    s = trim(b)
-  end function int_text
 end module multigrid_levels

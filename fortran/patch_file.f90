@@ -23,6 +23,7 @@
 !> of the faces (boundary_patches' build_face_maps).
 module patch_file
   use kinds, only: rk
+  use text_util, only: int_text
   use solver_params
   use boundary_patches
   use sys_interface, only: regular_file
@@ -90,11 +91,11 @@ contains
       read(u, '(a)', iostat=ios) line
       if (ios /= 0) exit
       nline = nline + 1
-      where = 'patch file "'//trim(path)//'", line '//itoa(nline)
+      where = 'patch file "'//trim(path)//'", line '//int_text(nline)
       call split_words(line, w, nw)
       if (nw == 0) cycle
       if (nw > size(w)) then
-        msg = where//': more than '//itoa(size(w))//' words'
+        msg = where//': more than '//int_text(size(w))//' words'
         close(u); return
       end if
       p = bc_patch_t()
@@ -282,11 +283,4 @@ contains
     end do
   end subroutine split_words
 
-  function itoa(n) result(s)
-    integer, intent(in) :: n
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(i0)') n
-    s = trim(b)
-  end function itoa
 end module patch_file
