@@ -17,7 +17,7 @@ program adiflow
   use flow_fields, only: host_field_count
   use grid_source, only: take_grid_sizes, make_grid_nodes, grid_origin_text, beside_case
   use boundary_patches, only: patch_set_t, coarsen_patches
-  use boundary_states, only: prim_to_cons
+  use flow_math, only: prim_to_cons
   use patch_file, only: read_patch_file, freestream_state, has_open_patches
   use output_wall_loads, only: wall_load_names
   use flow_fields, only: fields_t

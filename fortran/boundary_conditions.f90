@@ -17,7 +17,7 @@ module boundary_conditions
   use kinds, only: rk, nvar
   use grid_layout, only: layout_t
   use solver_params
-  use flow_math, only: wall_ghost_state, wall_ghost_temperature
+  use flow_math, only: wall_ghost_state, wall_ghost_temperature, prim_to_cons
   use boundary_states
   use boundary_patches
   use omp_policy, only: team_for

@@ -17,26 +17,14 @@
 module boundary_states
   use kinds, only: rk
   use solver_params
-  use flow_math, only: cons_to_prim
+  use flow_math, only: cons_to_prim, prim_to_cons
   use portable_math, only: portable_pow
   implicit none
   private
-  public :: prim_to_cons, slip_ghost_state, farfield_ghost_state
+  public :: slip_ghost_state, farfield_ghost_state
   public :: subsonic_inflow_ghost_state, subsonic_outflow_ghost_state
 
 contains
-
-  !> Conservative state of (rho, u, v, w, p).
-  pure subroutine prim_to_cons(sp, rho, u, v, w, p, q)
-    type(solver_params_t), intent(in) :: sp
-    real(rk), intent(in) :: rho, u, v, w, p
-    real(rk), intent(out) :: q(5)
-    q(1) = rho
-    q(2) = rho*u
-    q(3) = rho*v
-    q(4) = rho*w
-    q(5) = p/sp%gm1 + 0.5_rk*rho*(u*u + v*v + w*w)
-  end subroutine prim_to_cons
 
   !> Slip wall and symmetry plane: density and pressure mirrored, the
   !> momentum reflected about the face (normal part reversed, tangential

@@ -11,7 +11,7 @@ module flow_math
   implicit none
   private
   real(rk), parameter :: two_thirds = 2.0_rk/3.0_rk
-  public :: rest_pressure, cons_to_prim, viscosity, limiter, roe_flux
+  public :: rest_pressure, cons_to_prim, prim_to_cons, viscosity, limiter, roe_flux
   public :: char_from_cons, cons_from_char, wall_ghost_state, wall_ghost_temperature
   public :: eigen_parts, viscous_face_flux, unit_normal
 
@@ -36,6 +36,18 @@ contains
     p = sp%gm1*(q5 - 0.5_rk*(q2*u + q3*v + q4*w))
     t = sp%gm2*p/rho
   end subroutine cons_to_prim
+
+  !> Conservative state of (rho, u, v, w, p).
+  pure subroutine prim_to_cons(sp, rho, u, v, w, p, q)
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: rho, u, v, w, p
+    real(rk), intent(out) :: q(5)
+    q(1) = rho
+    q(2) = rho*u
+    q(3) = rho*v
+    q(4) = rho*w
+    q(5) = p/sp%gm1 + 0.5_rk*rho*(u*u + v*v + w*w)
+  end subroutine prim_to_cons
 
   !> Nondimensional molecular viscosity mu(T) (mu = 1 at T = 1).
   pure function viscosity(sp, t) result(mu)
@@ -279,11 +291,7 @@ contains
     ug = 2.0_rk*uw - u
     vg = 2.0_rk*vw - v
     wg = 2.0_rk*ww - w
-    qg(1) = rho
-    qg(2) = rho*ug
-    qg(3) = rho*vg
-    qg(4) = rho*wg
-    qg(5) = p/sp%gm1 + 0.5_rk*rho*(ug*ug + vg*vg + wg*wg)
+    call prim_to_cons(sp, rho, ug, vg, wg, p, qg)
   end subroutine wall_ghost_state
 
   !> Ghost temperature of an isothermal wall: linear through t_wall on the face.

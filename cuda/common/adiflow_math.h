@@ -1,5 +1,5 @@
 /* Per-point formulas shared by the host C code and the CUDA kernels:
- * primitive variables, viscosity, limiter, Roe flux, characteristic
+ * primitive and conservative variables, viscosity, limiter, Roe flux, characteristic
  * transforms, wall ghost state, eigenvalue parts, viscous face flux.
  *
  * Mirror of fortran/flow_math.f90: the same names, the same arguments in the
@@ -49,6 +49,17 @@ ADI_HD static inline void cons_to_prim(const adi_solver_params *sp, double q1, d
   p = sp->gm1*(q5 - 0.5*(q2*u + q3*v + q4*w));
   t = sp->gm2*p/rho;
   *rho_out = rho; *u_out = u; *v_out = v; *w_out = w; *p_out = p; *t_out = t;
+}
+
+/* Conservative state of (rho, u, v, w, p). */
+ADI_HD static inline void prim_to_cons(const adi_solver_params *sp, double rho, double u, double v,
+                                       double w, double p, double q[5])
+{
+  q[0] = rho;
+  q[1] = rho*u;
+  q[2] = rho*v;
+  q[3] = rho*w;
+  q[4] = p/sp->gm1 + 0.5*rho*(u*u + v*v + w*w);
 }
 
 /* Nondimensional molecular viscosity mu(T) (mu = 1 at T = 1). */
@@ -374,11 +385,7 @@ ADI_HD static inline void wall_ghost_state(const adi_solver_params *sp, double u
   ug = 2.0*uw - u;
   vg = 2.0*vw - v;
   wg = 2.0*ww - w;
-  qg[0] = rho;
-  qg[1] = rho*ug;
-  qg[2] = rho*vg;
-  qg[3] = rho*wg;
-  qg[4] = p/sp->gm1 + 0.5*rho*(ug*ug + vg*vg + wg*wg);
+  prim_to_cons(sp, rho, ug, vg, wg, p, qg);
 }
 
 /* Ghost temperature of an isothermal wall: linear through t_wall on the face. */

@@ -16,17 +16,6 @@
 #include "adiflow_math.h"
 #include "portable_math.h"
 
-/* Conservative state of (rho, u, v, w, p). */
-ADI_HD static inline void prim_to_cons(const adi_solver_params *sp, double rho, double u, double v,
-                                       double w, double p, double q[5])
-{
-  q[0] = rho;
-  q[1] = rho*u;
-  q[2] = rho*v;
-  q[3] = rho*w;
-  q[4] = p/sp->gm1 + 0.5*rho*(u*u + v*v + w*w);
-}
-
 /* Slip wall and symmetry plane: density and pressure mirrored, the momentum
  * reflected about the face. */
 ADI_HD static inline void slip_ghost_state(double nx, double ny, double nz, const double qm[5],

@@ -12,7 +12,7 @@ program test_boundary_states
   use, intrinsic :: iso_c_binding
   use kinds, only: rk
   use solver_params
-  use flow_math, only: cons_to_prim, roe_flux
+  use flow_math, only: cons_to_prim, prim_to_cons, roe_flux
   use portable_math
   use boundary_states
   use test_util

@@ -16,7 +16,8 @@ program test_boundary_patches
   use case_config
   use flow_fields
   use boundary_patches
-  use boundary_states, only: slip_ghost_state, prim_to_cons
+  use flow_math, only: prim_to_cons
+  use boundary_states, only: slip_ghost_state
   use boundary_conditions
   use grid_generation, only: generate_nodes
   use metrics, only: compute_metrics
