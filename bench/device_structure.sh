@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The guard of a restructuring on the GPU machine (issue 36: no behaviour
+# The guard of a restructuring on the GPU machine (no behaviour
 # change); builds nothing. Carry, in build/ on the device:
 #   build/          the fast build (make all mpi): adiflow, adiflow_mpi, compare_fields, tune/
 #   build/strict/   the strict build (make BUILD=build/strict STRICT=1 all mpi), with its STRICT marker

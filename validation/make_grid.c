@@ -1,4 +1,4 @@
-/* make_grid: the Plot3D grids of the validation cases of issue 38, and the
+/* make_grid: the Plot3D grids of the validation cases (flat plate, channel, cylinder), and the
  * reader's test files, in every variant the reader takes.
  *
  *   make_grid SHAPE [sizes and shape options] [format options] -o FILE
