@@ -244,7 +244,7 @@ contains
                                         ps%p(id)%v(5), nx, ny, nz, qm, qg)
             case (BC_INFLOW)
               call subsonic_inflow_ghost_state(sp, ps%p(id)%v(1), ps%p(id)%v(2), ps%p(id)%v(3), ps%p(id)%v(4), &
-                                               ps%p(id)%v(5), qm, qg)
+                                               ps%p(id)%v(5), nx, ny, nz, qm, qg)
             case (BC_OUTFLOW)
               call subsonic_outflow_ghost_state(sp, ps%p(id)%v(1), qm, qg)
             case default   ! BC_SUPERSONIC_INFLOW

@@ -88,23 +88,47 @@ contains
   end subroutine farfield_ghost_state
 
   !> Subsonic inflow with total pressure p0, total temperature t0 and the
-  !> unit flow direction (dx, dy, dz) given: the static pressure comes from
-  !> the interior (the one wave that leaves through an inflow face), the
-  !> static temperature from the isentrope T = t0 (p/p0)**((gamma-1)/gamma),
-  !> the speed from the energy t0 = T + gm2 |V|**2 / (2 gamma/(gamma-1)).
-  !> An interior pressure above p0 (the flow would have to run backwards)
-  !> gives the stagnation state: p = p0, T = t0, V = 0.
-  pure subroutine subsonic_inflow_ghost_state(sp, p0, t0, dx, dy, dz, qm, qg)
+  !> unit flow direction (dx, dy, dz) given, (nx, ny, nz) the face's unit
+  !> normal out of the domain. One wave leaves through an inflow face: the
+  !> invariant R+ = vn + 2c/(gamma-1) is taken from the interior, and with
+  !> the total enthalpy c0**2/(gamma-1) = c**2/(gamma-1) + |V|**2/2 and
+  !> vn = |V| cos(theta), cos(theta) = (d . n), it fixes the face's speed of
+  !> sound cb as the larger root of
+  !>   (cos**2 + 2/(gamma-1)) cb**2 - 2 R+ cb + (gamma-1)/2 R+**2 - c0**2 cos**2 = 0
+  !> (the form of Blazek, Computational Fluid Dynamics, 3rd ed. 2015, sec.
+  !> 8.4; Carlson, NASA/TM-2011-217181, sec. 2.4). Then T = t0 cb**2/c0**2,
+  !> p = p0 (T/t0)**(gamma/(gamma-1)) and |V| from the energy. Unlike taking
+  !> the interior's static pressure, the state moves smoothly with the
+  !> interior through every state: an interior pressure above p0 slows the
+  !> inflow down to rest (cb = c0) instead of switching to a clamped one, a
+  !> switch an iteration can settle on without converging. The larger root
+  !> is at most c0 and reaches it at R+ = 2 c0/(gamma-1); an interior that
+  !> pushes harder (flowing out, or hotter than t0) gets the stagnation state
+  !> cb = c0, V = 0, to which the root runs continuously. In the solver's
+  !> units c**2 = gamma T / gm2.
+  pure subroutine subsonic_inflow_ghost_state(sp, p0, t0, dx, dy, dz, nx, ny, nz, qm, qg)
     type(solver_params_t), intent(in) :: sp
-    real(rk), intent(in) :: p0, t0, dx, dy, dz, qm(5)
+    real(rk), intent(in) :: p0, t0, dx, dy, dz, nx, ny, nz, qm(5)
     real(rk), intent(out) :: qg(5)
-    real(rk) :: rho, u, v, w, p, t, tb, rb, vb
+    real(rk) :: rho, u, v, w, p, t, ci, c02, c0, rplus, cost, a, disc, cb, tb, pb, rb, vb
     call cons_to_prim(sp, qm(1), qm(2), qm(3), qm(4), qm(5), rho, u, v, w, p, t)
-    p = min(p, p0)
-    tb = t0*portable_pow(p/p0, sp%gm1/sp%gamma)
-    rb = sp%gm2*p/tb
-    vb = sqrt(2.0_rk*sp%ggm1*(t0 - tb)/sp%gm2)
-    call prim_to_cons(sp, rb, vb*dx, vb*dy, vb*dz, p, qg)
+    ci = sqrt(sp%gamma*p/rho)
+    c02 = sp%gamma*t0/sp%gm2
+    c0 = sqrt(c02)
+    rplus = (u*nx + v*ny + w*nz) + 2.0_rk*ci/sp%gm1
+    if (rplus >= 2.0_rk*c0/sp%gm1) then
+      cb = c0
+    else
+      cost = dx*nx + dy*ny + dz*nz
+      a = cost*cost + 2.0_rk/sp%gm1
+      disc = a*c02 - 0.5_rk*sp%gm1*rplus*rplus
+      cb = min((rplus + abs(cost)*sqrt(disc))/a, c0)
+    end if
+    tb = t0*((cb*cb)/c02)
+    pb = p0*portable_pow(tb/t0, sp%ggm1)
+    rb = sp%gm2*pb/tb
+    vb = sqrt(2.0_rk*max(c02 - cb*cb, 0.0_rk)/sp%gm1)   ! c0*c0 may pass c02 by an ulp
+    call prim_to_cons(sp, rb, vb*dx, vb*dy, vb*dz, pb, qg)
   end subroutine subsonic_inflow_ghost_state
 
   !> Subsonic outflow at static pressure p_out: density and velocity from

@@ -65,18 +65,34 @@ ADI_HD static inline void farfield_ghost_state(const adi_solver_params *sp, doub
 }
 
 /* Subsonic inflow with total pressure p0, total temperature t0 and unit flow
- * direction (dx, dy, dz); the static pressure from the interior. */
+ * direction (dx, dy, dz), (nx, ny, nz) the unit normal out of the domain: the
+ * invariant R+ from the interior fixes the face's speed of sound (the larger
+ * root of the quadratic in the Fortran twin; the stagnation state cb = c0
+ * once R+ reaches 2 c0/(gamma-1)), then T, p and |V| follow from the totals. */
 ADI_HD static inline void subsonic_inflow_ghost_state(const adi_solver_params *sp, double p0, double t0,
-                                                      double dx, double dy, double dz,
-                                                      const double qm[5], double qg[5])
+                                                      double dx, double dy, double dz, double nx,
+                                                      double ny, double nz, const double qm[5],
+                                                      double qg[5])
 {
-  double rho, u, v, w, p, t, tb, rb, vb;
+  double rho, u, v, w, p, t, ci, c02, c0, rplus, cost, a, disc, cb, tb, pb, rb, vb;
   cons_to_prim(sp, qm[0], qm[1], qm[2], qm[3], qm[4], &rho, &u, &v, &w, &p, &t);
-  p = fmin(p, p0);
-  tb = t0*portable_pow(p/p0, sp->gm1/sp->gamma);
-  rb = sp->gm2*p/tb;
-  vb = sqrt(2.0*sp->ggm1*(t0 - tb)/sp->gm2);
-  prim_to_cons(sp, rb, vb*dx, vb*dy, vb*dz, p, qg);
+  ci = sqrt(sp->gamma*p/rho);
+  c02 = sp->gamma*t0/sp->gm2;
+  c0 = sqrt(c02);
+  rplus = (u*nx + v*ny + w*nz) + 2.0*ci/sp->gm1;
+  if (rplus >= 2.0*c0/sp->gm1) {
+    cb = c0;
+  } else {
+    cost = dx*nx + dy*ny + dz*nz;
+    a = cost*cost + 2.0/sp->gm1;
+    disc = a*c02 - 0.5*sp->gm1*rplus*rplus;
+    cb = fmin((rplus + fabs(cost)*sqrt(disc))/a, c0);
+  }
+  tb = t0*((cb*cb)/c02);
+  pb = p0*portable_pow(tb/t0, sp->ggm1);
+  rb = sp->gm2*pb/tb;
+  vb = sqrt(2.0*fmax(c02 - cb*cb, 0.0)/sp->gm1);
+  prim_to_cons(sp, rb, vb*dx, vb*dy, vb*dz, pb, qg);
 }
 
 /* Subsonic outflow at static pressure p_out: density and velocity from the

@@ -21,11 +21,11 @@ void c_farfield_ghost_state(const adi_solver_params *sp, const double fs[5], con
   farfield_ghost_state(sp, fs[0], fs[1], fs[2], fs[3], fs[4], n[0], n[1], n[2], qm, qg);
 }
 
-/* in = p0, t0, dx, dy, dz */
-void c_subsonic_inflow_ghost_state(const adi_solver_params *sp, const double in[5], const double qm[5],
-                                   double qg[5])
+/* in = p0, t0, dx, dy, dz; n = nx, ny, nz */
+void c_subsonic_inflow_ghost_state(const adi_solver_params *sp, const double in[5], const double n[3],
+                                   const double qm[5], double qg[5])
 {
-  subsonic_inflow_ghost_state(sp, in[0], in[1], in[2], in[3], in[4], qm, qg);
+  subsonic_inflow_ghost_state(sp, in[0], in[1], in[2], in[3], in[4], n[0], n[1], n[2], qm, qg);
 }
 
 void c_subsonic_outflow_ghost_state(const adi_solver_params *sp, double p_out, const double qm[5],
