@@ -168,7 +168,7 @@ LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)
 CUDA_MODE := $(if $(filter 1,$(STRICT)),strict,fast)$(if $(filter 1,$(BENCH_VARIANTS)),-bench)
 
 TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy $(BUILD)/cube_compare \
-         $(BUILD)/make_grid $(BUILD)/grid_check
+         $(BUILD)/make_grid $(BUILD)/grid_check $(BUILD)/open_flow_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
@@ -314,6 +314,11 @@ $(BUILD)/grid_check: fortran/grid_check.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
 $(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
 	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 # the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)
+# the open-boundary validation cases (channel, plate, cylinder) against their published solutions
+$(BUILD)/open_flow_compare: validation/open_flow_compare.c fortran/plot3d_file.c fortran/plot3d_file.h fortran/field_file.c \
+  fortran/safe_file.c include/field_format.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) validation/open_flow_compare.c fortran/plot3d_file.c fortran/field_file.c \
+	  fortran/safe_file.c $(HOST_LIB) -lm -o $@
 $(BUILD)/cube_compare: validation/cube_compare.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
 	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 # grid-convergence analysis (observed order, Richardson, GCI) of centreline profiles
