@@ -389,6 +389,19 @@ test: all $(TESTS)
 validate: all
 	@BUILD=$(BUILD) bash validation/run_ghia.sh
 
+# the grids and patch files of the open-boundary decks (cases/channel_re20.nml,
+# plate_re1e5.nml, cylinder_re40.nml), made by validation/open_case.sh
+.PHONY: grids validate-open
+grids: $(BUILD)/make_grid
+	@for c in channel plate cylinder; do BUILD=$(BUILD) bash validation/open_case.sh grid $$c 2 cases/grids || exit 1; done
+	@echo "grids: cases/grids/ holds the grids and patch files of the channel, plate and cylinder decks"
+
+# the three open-boundary cases against their published solutions;
+# OPEN_ARGS="--backend gpu", OPEN_LEVELS="1 2 3" (a grid study; default level 1, the CI size)
+validate-open: all
+	@for c in channel plate cylinder; do \
+	  BUILD=$(BUILD) bash validation/open_case.sh study $$c "$(or $(OPEN_LEVELS),1)" runs/open $(OPEN_ARGS) || exit 1; done
+
 # the Re = 1000 cube against Albensoeder & Kuhlmann (2005) (validation/run_cube.sh):
 # 64^3 on a GPU, a 32^3 smoke check on a CPU; CUBE_ARGS="--grid 64" etc.
 .PHONY: validate-cube

@@ -24,6 +24,7 @@ suite "adiflow CFD solver" bash tests/suites/run_tests.sh
 [ -f tests/suites/run_accuracy.sh ] && suite "accuracy: grid-study analysis, low-Mach Roe (Mach independence)" bash tests/suites/run_accuracy.sh
 [ -f tests/suites/run_validation_tools.sh ] && suite "validation tools: cube_compare and the A&K data, run_cube.sh, run_ghia.sh, GPU_BACKEND" bash tests/suites/run_validation_tools.sh
 suite "FAS multigrid (CPU reference)" bash tests/suites/run_multigrid_tests.sh
+suite "open boundaries: channel, flat plate, cylinder against published solutions" bash tests/suites/run_open_cases.sh
 [ -f tests/suites/run_mpi_tests.sh ] && suite "adiflow MPI decomposition" bash tests/suites/run_mpi_tests.sh
 suite "hostile input: adiflow, adiflow_mpi, compare_fields" bash tests/suites/run_robustness.sh
 [ -f modules/wave/wave.mk ] && suite "wave2d module" make -s wave-test
