@@ -15,7 +15,7 @@ program adiflow
   use solver_params
   use case_config
   use flow_fields, only: host_field_count
-  use grid_source, only: take_grid_sizes, make_grid_nodes, grid_origin_text, beside_case
+  use grid_source, only: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
   use boundary_patches, only: patch_set_t, coarsen_patches
   use flow_math, only: prim_to_cons
   use patch_file, only: read_patch_file, freestream_state, has_open_patches
@@ -51,6 +51,7 @@ program adiflow
   character(len=:), allocatable :: case_path, dir, why, mg_note
   logical :: use_gpu, ok
   type(patch_set_t) :: ps               ! the boundary patches (patch_file), none without one
+  logical :: cuts(3)                    ! faces of the grid file that close on themselves
   integer(ik8) :: it0
   real(rk) :: res0(5)
   integer :: nthreads, lock_fd, nlev, code
@@ -74,6 +75,11 @@ program adiflow
   call validate_case(cs)
   call validate_multigrid_config(mg)
   lay = make_layout(cs%ni, cs%nj, cs%nk)
+  call check_host_memory(lay)
+  ! the grid's nodes, read and checked before the run folder and the fields; a
+  ! grid closed on itself joins its cut before the boundaries are set up
+  call make_grid_nodes(cs, xn, cuts)
+  call join_cuts(cs, cuts)
   sp = make_solver_params(cs, lay)
 
   gs = make_gpu_settings(cs)
@@ -87,9 +93,6 @@ program adiflow
   call plan_levels([cs%ni, cs%nj, cs%nk], sp%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev, lev_sizes, &
     lev_ratios, mg_note)
   if (allocated(ps%p)) call stop_levels_at_patches()
-  call check_host_memory(lay)
-  ! the grid's nodes, read and checked before the run folder and the fields
-  call make_grid_nodes(cs, xn)
 
   dir = run_folder(cs, case_path)
   if (make_dirs(dir, why) /= 0) call case_error(why)

@@ -18,7 +18,7 @@ module grid_checks
   use metrics, only: cell_volume, face_vector
   implicit none
   private
-  public :: check_grid_cells, grid_cell_stats_t, flip_fix_text
+  public :: check_grid_cells, grid_cell_stats_t, flip_fix_text, check_periodic_faces
 
   real(rk), parameter :: degenerate = 1.0e-12_rk
 
@@ -98,6 +98,112 @@ contains
     end select
     diagonal2 = max(sum(d1**2), sum(d2**2))
   end function diagonal2
+
+  !> The two faces of each index direction against each other. A direction
+  !> declared periodic (declared(d): the pair of bc_* keys) must have its
+  !> last node plane one translation away from its first: the same vector
+  !> for every node (a channel repeated along x), or the zero vector (a
+  !> grid closed on itself, as an O-grid's cut); otherwise the ghost cells
+  !> taken from across it would not continue the grid. A direction not
+  !> declared whose two node planes coincide node for node is such a cut:
+  !> cut(d) is set, for the driver to join it. Nodes coincide, and
+  !> translations agree, within 1e-6 of the shortest edge that meets the
+  !> faces. status 0, or 2 with the sentence in msg (the file's node
+  !> numbers, as check_grid_cells gives them).
+  subroutine check_periodic_faces(xn, ni, nj, nk, flip, planar, declared, where, cut, status, msg)
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:)
+    integer, intent(in) :: ni, nj, nk
+    logical, intent(in) :: flip(3), planar, declared(3)
+    character(len=*), intent(in) :: where
+    logical, intent(out) :: cut(3)
+    integer, intent(out) :: status
+    character(len=:), allocatable, intent(out) :: msg
+    integer :: n(3), d, a, b, p0(3), p1(3), worst(3)
+    real(rk) :: tol, t0(3), t(3), e, dev, far
+    character(len=1), parameter :: dn(3) = ['i', 'j', 'k']
+    logical :: coincide
+    n = [ni, nj, nk]
+    cut = .false.
+    status = 0
+    msg = ''
+    do d = 1, 3
+      if (planar .and. d == 3) cycle    ! a 2D grid's two z planes are its span apart by construction
+      tol = huge(1.0_rk)
+      coincide = .true.
+      dev = 0.0_rk
+      far = 0.0_rk
+      worst = 0
+      do b = 0, n(other(d, 2))
+        do a = 0, n(other(d, 1))
+          p0 = node(d, 0, a, b)
+          p1 = node(d, n(d), a, b)
+          e = min(norm2(xn(:, p0(1), p0(2), p0(3)) - xn(:, p0(1) + dd(d, 1), p0(2) + dd(d, 2), p0(3) + dd(d, 3))), &
+                  norm2(xn(:, p1(1), p1(2), p1(3)) - xn(:, p1(1) - dd(d, 1), p1(2) - dd(d, 2), p1(3) - dd(d, 3))))
+          tol = min(tol, 1.0e-6_rk*e)
+          t = xn(:, p1(1), p1(2), p1(3)) - xn(:, p0(1), p0(2), p0(3))
+          if (a == 0 .and. b == 0) t0 = t
+          far = max(far, norm2(t))
+          if (norm2(t - t0) > dev) then
+            dev = norm2(t - t0)
+            worst = [d, a, b]
+          end if
+        end do
+      end do
+      coincide = far <= tol
+      if (declared(d) .and. dev > tol) then
+        p0 = node(d, 0, worst(2), worst(3))
+        p1 = node(d, n(d), worst(2), worst(3))
+        status = 2
+        msg = where//': bc_'//dn(d)//'min = bc_'//dn(d)//'max = ''periodic'', but its '//dn(d)//' = '// &
+          int_text(file_node(0, n(d), flip(d)))//' and '//dn(d)//' = '//int_text(file_node(n(d), n(d), flip(d)))// &
+          ' node planes are neither the same nodes (a cut) nor one translation apart: node '//node_text(p0)// &
+          ' and node '//node_text(p1)//' are '//vec_text(xn(:, p1(1), p1(2), p1(3)) - xn(:, p0(1), p0(2), p0(3)))// &
+          ' apart, the first pair '//vec_text(t0)//'; make the faces match, or give them patches instead'
+        return
+      end if
+      if (.not. declared(d) .and. coincide) cut(d) = .true.
+    end do
+
+  contains
+
+    !> the two directions across d, in cell_index order
+    pure integer function other(d, m)
+      integer, intent(in) :: d, m
+      integer, parameter :: o(2, 3) = reshape([2, 3, 1, 3, 1, 2], [2, 3])
+      other = o(m, d)
+    end function other
+
+    !> unit step along d
+    pure integer function dd(d, c)
+      integer, intent(in) :: d, c
+      dd = merge(1, 0, d == c)
+    end function dd
+
+    !> solver node (i, j, k) at position p along d and (a, b) across it
+    pure function node(d, p, a, b) result(ijk)
+      integer, intent(in) :: d, p, a, b
+      integer :: ijk(3)
+      ijk(d) = p
+      ijk(other(d, 1)) = a
+      ijk(other(d, 2)) = b
+    end function node
+
+    function node_text(p) result(t)
+      integer, intent(in) :: p(3)
+      character(len=:), allocatable :: t
+      t = '('//int_text(file_node(p(1), ni, flip(1)))//','//int_text(file_node(p(2), nj, flip(2)))
+      if (.not. planar) t = t//','//int_text(file_node(p(3), nk, flip(3)))
+      t = t//')'
+    end function node_text
+
+    function vec_text(v) result(t)
+      real(rk), intent(in) :: v(3)
+      character(len=:), allocatable :: t
+      t = '('//rtoa(v(1))//', '//rtoa(v(2))
+      if (.not. planar) t = t//', '//rtoa(v(3))
+      t = t//')'
+    end function vec_text
+  end subroutine check_periodic_faces
 
   !> Checks cells 1..ni x 1..nj x 1..nk of xn (nodes 0..n, ghost nodes
   !> around). flip: the directions the reader reversed (messages give the

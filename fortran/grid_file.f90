@@ -22,7 +22,7 @@ module grid_file
   use kinds, only: rk, ik8, ng
   use text_util, only: int_text
   use grid_generation, only: fill_ghost_nodes
-  use grid_checks, only: check_grid_cells, grid_cell_stats_t
+  use grid_checks, only: check_grid_cells, grid_cell_stats_t, check_periodic_faces
   implicit none
   private
   public :: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file
@@ -55,6 +55,7 @@ module grid_file
     logical :: planar = .false.         !< a 2D grid, made one cell thick
     character(len=:), allocatable :: format   !< "Plot3D 3D, raw binary (no record markers), ..."
     real(rk) :: vol_min = 0.0_rk, vol_max = 0.0_rk
+    logical :: cut(3) = .false.         !< i, j, k faces not declared periodic whose nodes coincide (read_grid_file)
     type(plot3d_layout_t) :: layout
   end type grid_file_info_t
 
@@ -235,7 +236,15 @@ contains
       end do
     end if
     deallocate(xyz)
-    call fill_ghost_nodes(xn, ni, nj, nk, opts%periodic)
+    ! the periodic pairs declared must match; a pair of faces that coincide is a cut,
+    ! whose ghost nodes come from across it like a declared pair's
+    call check_periodic_faces(xn, ni, nj, nk, [opts%flip(1), opts%flip(2), opts%flip(3) .and. .not. info%planar], &
+      info%planar, opts%periodic, where_text(path), info%cut, status, msg)
+    if (status /= GRID_OK) then
+      deallocate(xn)
+      return
+    end if
+    call fill_ghost_nodes(xn, ni, nj, nk, opts%periodic .or. info%cut)
     call check_grid_cells(xn, ni, nj, nk, [opts%flip(1), opts%flip(2), opts%flip(3) .and. .not. info%planar], &
       info%planar, where_text(path), status, msg, stats)
     info%vol_min = stats%vol_min

@@ -6,13 +6,17 @@
 !> and the reader's sentence, which names the file, the block and the node,
 !> cell or face.
 module grid_source
+  use, intrinsic :: iso_fortran_env, only: output_unit
   use kinds, only: rk
+  use text_util, only: int_text
   use case_config, only: case_t, case_error
   use grid_generation, only: generate_nodes
   use grid_file, only: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, GRID_OK
   implicit none
   private
-  public :: take_grid_sizes, make_grid_nodes, grid_origin_text, beside_case
+  public :: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
+
+  character(len=1), parameter :: dirs(3) = ['i', 'j', 'k']
 
 contains
 
@@ -41,20 +45,61 @@ contains
   end subroutine take_grid_sizes
 
   !> The nodes of the grid, ghost nodes included, checked cell by cell
-  !> when they come from a file.
-  subroutine make_grid_nodes(cs, xn)
+  !> when they come from a file. cuts(d): the file's two d-faces coincide
+  !> node for node and were not declared periodic (a grid closed on
+  !> itself); a driver that passes cuts joins them (join_cuts), one that
+  !> does not stops with the keys that declare them.
+  subroutine make_grid_nodes(cs, xn, cuts)
     type(case_t), intent(in) :: cs
     real(rk), allocatable, intent(out) :: xn(:,:,:,:)
+    logical, intent(out), optional :: cuts(3)
     type(grid_file_info_t) :: info
-    integer :: status
+    integer :: status, d
     character(len=:), allocatable :: msg
+    if (present(cuts)) cuts = .false.
     if (len_trim(cs%grid_file) == 0) then
       call generate_nodes(cs, xn)
       return
     end if
     call read_grid_file(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
     if (status /= GRID_OK) call case_error(msg)
+    if (present(cuts)) then
+      cuts = info%cut
+    else
+      do d = 1, 3
+        if (info%cut(d)) call case_error(cut_text(cs, d)//': declare it with bc_'//dirs(d)// &
+          'min = ''periodic'', bc_'//dirs(d)//'max = ''periodic''')
+      end do
+    end if
   end subroutine make_grid_nodes
+
+  !> A cut the reader found becomes the periodic pair of its direction
+  !> (the ghost nodes already come from across it), and the run says so.
+  subroutine join_cuts(cs, cuts)
+    type(case_t), intent(inout) :: cs
+    logical, intent(in) :: cuts(3)
+    integer :: d
+    do d = 1, 3
+      if (.not. cuts(d)) cycle
+      select case (d)
+      case (1); cs%bc_imin = 'periodic'; cs%bc_imax = 'periodic'
+      case (2); cs%bc_jmin = 'periodic'; cs%bc_jmax = 'periodic'
+      case (3); cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+      end select
+      write(output_unit, '(a)') 'adiflow: '//cut_text(cs, d)//': joined, as bc_'//dirs(d)//'min = bc_'// &
+        dirs(d)//'max = ''periodic'' would'
+    end do
+  end subroutine join_cuts
+
+  function cut_text(cs, d) result(s)
+    type(case_t), intent(in) :: cs
+    integer, intent(in) :: d
+    character(len=:), allocatable :: s
+    integer :: n(3)
+    n = [cs%ni, cs%nj, cs%nk]
+    s = 'grid file "'//trim(cs%grid_file)//'": its '//dirs(d)//' = 1 and '//dirs(d)//' = '//int_text(n(d) + 1)// &
+      ' node planes coincide node for node, a periodic cut'
+  end function cut_text
 
   !> A file named in the case: a relative path is taken from the case
   !> file's folder, where a deck and its grid and patches travel together.

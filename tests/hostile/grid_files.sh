@@ -164,4 +164,16 @@ try "grid_file: the same grid runs with grid_flip = 'j'" 0 "from .*gf_left.x" \
 nml "grid_file = 'gf_box.x', grid_flip = 'x'" "$T/gf_badflip.nml"
 try "grid_flip = 'x' is refused, naming the choices" 2 'grid_flip = "x" is not allowed .*none i j k' \
   ./build/adiflow "$T/gf_badflip.nml" --backend cpu --run-dir "$G/run_badflip"
+# a declared periodic pair whose faces neither coincide nor repeat by one translation
+$MG cylinder --ni 8 --nj 6 --farfield 5 -o "$T/gf_cyl.x" > /dev/null
+nml "grid_file = 'gf_cyl.x', bc_jmin = 'periodic', bc_jmax = 'periodic', bc_kmin = 'periodic', bc_kmax = 'periodic'" "$T/gf_badper.nml"
+try "grid_file: a periodic pair on faces that do not match names the nodes and what is wrong" 2 \
+  "bc_jmin = bc_jmax = 'periodic', but its j = 1 and j = 7 node planes are neither the same nodes \\(a cut\\) nor one translation apart: node \\([0-9]*,1\\) and node \\([0-9]*,7\\)" \
+  ./build/adiflow "$T/gf_badper.nml" --backend cpu --run-dir "$G/run_badper"
+if [ ! -e "$G/run_badper" ]; then ok "grid_file: a mismatched periodic pair makes no run folder"; else bad "grid_file: a mismatched periodic pair made its run folder"; fi
+printf 'jmin wall\njmax farfield\n' > "$T/gf_cyl.bc"
+nml "grid_file = 'gf_cyl.x', patch_file = 'gf_cyl.bc', bc_kmin = 'periodic', bc_kmax = 'periodic', max_iter = 2, write_plot = .false." "$T/gf_cut.nml"
+try "grid_file: an O-grid whose i faces coincide is joined across its cut without being declared, and says so" 0 \
+  "its i = 1 and i = 9 node planes coincide node for node, a periodic cut: joined" \
+  ./build/adiflow "$T/gf_cut.nml" --backend cpu --run-dir "$G/run_cut"
 fi
