@@ -4,8 +4,7 @@
  *
  *   open_flow_compare channel  GRID DUMP --re R [--from F --to T] [--tol X]
  *   open_flow_compare plate    GRID DUMP WALL_CSV --re R [--from F --to T] [--station XS] [--tol X]
- *   open_flow_compare cylinder GRID DUMP WALL_CSV FORCES_CSV --re R
- *                              [--cd C --wake L --sep S --tol X --tol-wake Y]
+ *   open_flow_compare cylinder GRID DUMP WALL_CSV FORCES_CSV --re R [--tol X --tol-wake Y]
  *
  * GRID is the run's Plot3D file (one block, 2D or one cell thick), DUMP its
  * field.dump; the solver's units (notes/numerics.md): velocity over U_ref,
@@ -31,10 +30,12 @@
  *   patches, per unit span, over the diameter 1), wake length L/D (where u on
  *   the axis behind the cylinder turns from negative to positive, from the two
  *   cell rows beside the O-grid's cut at theta = 0), separation angle from the
- *   rear stagnation point (where the wall's cf changes sign), against the
- *   given references (defaults Dennis & Chang 1970, Re = 40: Cd 1.522, L/D
- *   2.345, 53.8 degrees).
- *
+ *   rear stagnation point (where the wall's cf changes sign), each against the
+ *   published Re = 40 values it has: Dennis & Chang (1970, J. Fluid Mech. 42,
+ *   471-489): Cd 1.522, L/D 2.345, 53.8 degrees; Fornberg (1980,
+ *   J. Fluid Mech. 98, 819-855): Cd 1.498, L/D 2.24. A quantity passes
+ *   within the tolerance of one of its published values (the two differ by
+ *   1.6 % in Cd and 4.7 % in L/D).
  * --tol-wake sets the wake length's tolerance apart (default --tol's): the
  * wake is the quantity that needs the finest grid.
  *
@@ -309,8 +310,29 @@ static int plate(const flow_t *f, const char *wall, double re, double from, doub
 
 /* ---- cylinder ---- */
 
-static int cylinder(const flow_t *f, const char *wall, const char *forces, double cd_ref, double wake_ref,
-                    double sep_ref, double tol, double tol_wake)
+/* published Re = 40 values (the header names the sources); a negative value: not given */
+typedef struct cylinder_ref { const char *who; double cd, wake, sep; } cylinder_ref;
+static const cylinder_ref cylinder_refs[] = {
+    {"Dennis & Chang 1970", 1.522, 2.345, 53.8},
+    {"Fornberg 1980", 1.498, 2.24, -1.0},
+};
+enum { NREF = sizeof cylinder_refs / sizeof cylinder_refs[0] };
+
+/* value against each reference that gives it; 1 when within tol of one */
+static int against_refs(const char *what, double value, int field, double tol)
+{
+  int any = 0;
+  for (int r = 0; r < NREF; ++r) {
+    double ref = field == 0 ? cylinder_refs[r].cd : field == 1 ? cylinder_refs[r].wake : cylinder_refs[r].sep;
+    char label[96];
+    if (ref < 0.0) continue;
+    snprintf(label, sizeof label, "%s (%s)", what, cylinder_refs[r].who);
+    any |= report(label, value, ref, value / ref - 1.0, tol);
+  }
+  return any;
+}
+
+static int cylinder(const flow_t *f, const char *wall, const char *forces, double tol, double tol_wake)
 {
   FILE *fp = fopen(forces, "r");
   char line[2048];
@@ -364,11 +386,13 @@ static int cylinder(const flow_t *f, const char *wall, const char *forces, doubl
   }
   free(w);
   printf("cylinder: %d x %d cells, %d wall patch(es)\n", f->ni, f->nj, npatch);
-  ok &= report("drag coefficient Cd", cd, cd_ref, cd / cd_ref - 1.0, tol);
+  ok &= against_refs("drag coefficient Cd", cd, 0, tol);
   if (wake < 0.0) printf("wake length: no reversed flow on the axis\n"), ok = 0;
-  else ok &= report("wake length L/D", wake, wake_ref, wake / wake_ref - 1.0, tol_wake);
+  else ok &= against_refs("wake length L/D", wake, 1, tol_wake);
   if (sep < 0.0) printf("separation: cf keeps its sign on the upper side\n"), ok = 0;
-  else ok &= report("separation angle from the rear point (deg)", sep, sep_ref, sep / sep_ref - 1.0, tol);
+  else ok &= against_refs("separation angle (deg, from the rear)", sep, 2, tol);
+  printf("cylinder: %s (each quantity within %.1f %% of one of its published values%s)\n", ok ? "within" : "OUTSIDE",
+         100.0 * tol, tol_wake != tol ? ", the wake within its own tolerance" : "");
   return ok;
 }
 
@@ -387,7 +411,7 @@ int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "";
   int npos = !strcmp(mode, "channel") ? 2 : !strcmp(mode, "plate") ? 3 : !strcmp(mode, "cylinder") ? 4 : 0;
-  double re = -1, from = -1, to = -1, tol = 0.01, tol_wake = -1, station = 0.75, cd = 1.522, wake = 2.345, sep = 53.8;
+  double re = -1, from = -1, to = -1, tol = 0.01, tol_wake = -1, station = 0.75;
   flow_t f;
   int ok;
   if (!npos || argc < 2 + npos) {
@@ -403,15 +427,12 @@ int main(int argc, char **argv)
     else if (!strcmp(k, "--tol")) tol = number(k, v);
     else if (!strcmp(k, "--tol-wake")) tol_wake = number(k, v);
     else if (!strcmp(k, "--station")) station = number(k, v);
-    else if (!strcmp(k, "--cd")) cd = number(k, v);
-    else if (!strcmp(k, "--wake")) wake = number(k, v);
-    else if (!strcmp(k, "--sep")) sep = number(k, v);
     else die(2, "unknown option %s", k);
   }
   if (re <= 0) die(2, "--re (the Reynolds number per unit length, > 0) is needed%s", "");
   read_flow(argv[2], argv[3], &f);
   if (!strcmp(mode, "channel")) ok = channel(&f, re, from < 0 ? 0.5 : from, to < 0 ? 0.9 : to, tol);
   else if (!strcmp(mode, "plate")) ok = plate(&f, argv[4], re, from < 0 ? 0.25 : from, to < 0 ? 0.75 : to, station, tol);
-  else ok = cylinder(&f, argv[4], argv[5], cd, wake, sep, tol, tol_wake < 0 ? tol : tol_wake);
+  else ok = cylinder(&f, argv[4], argv[5], tol, tol_wake < 0 ? tol : tol_wake);
   return ok ? 0 : 1;
 }
