@@ -36,6 +36,7 @@ contains
     integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate
     real(rk) :: norms(5), res0(5), cfl, sec_per_iter, work
     logical :: diverged, converged, stop_now, root
+    integer :: goal
     type(drop_rate_t) :: rate
 
     root = files%root
@@ -73,8 +74,8 @@ contains
         end if
         work = be%work_units
         call rate%add(it, residual_drop(norms, res0))
-        if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, iters_to_go(cs, it, rate), work, &
-          rate%factor())
+        if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, iters_to_go(cs, it, rate, goal), goal, &
+          work, rate%factor())
         if (.not. all(abs(norms) <= huge(1.0_rk))) then
           diverged = .true.
           exit

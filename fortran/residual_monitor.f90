@@ -4,11 +4,12 @@ module residual_monitor
   use, intrinsic :: iso_fortran_env, only: output_unit
   use kinds, only: rk, ik8
   use history_log, only: history_t
+  use convergence_rate, only: goal_tol, goal_max_iter
   use output_file, only: out_file_t, out_open, out_check, out_commit, remove_stale, commit_finished
   use sys_interface, only: run_gnuplot
   implicit none
   private
-  public :: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
+  public :: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals, eta_text
 
   type(history_t) :: dat      !< residual.dat
   integer :: n_lines = 0      !< residual lines written by this run
@@ -17,8 +18,8 @@ contains
 
   !> Open residual.dat: a fresh history, or (restart_iter >= 0) the old one
   !> kept up to the restart's iteration (fortran/history_log.f90).
-  !> to_tol: the ETA column estimates the time to the tolerance (from the
-  !> observed rate), else the time to max_iter; the header says which.
+  !> to_tol: the ETA estimates the time to the tolerance from the observed
+  !> rate, else the time to max_iter; the run says how once.
   subroutine monitor_open(dir, restart_iter, to_tol)
     character(len=*), intent(in) :: dir
     integer(ik8), intent(in) :: restart_iter
@@ -27,9 +28,9 @@ contains
       'L2(rho*w)  L2(E)  drop(orders)  s/iter  work'//new_line('a'), restart_iter)
     n_lines = 0
     write(output_unit, '(a)') '    iter     cfl     L2(rho)    L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
-      '       drop   s/iter '//merge('ETA to tol', 'ETA to max', to_tol)//'    work  factor'
-    if (to_tol) write(output_unit, '(a)') '  (ETA to tol: from the residual''s rate of fall over the last lines; '// &
-      'factor: the residual''s mean reduction per '//'iteration over them)'
+      '       drop    s/iter  ETA                     work  factor'
+    if (to_tol) write(output_unit, '(a)') '  (ETA: the time to tol at the rate of the last lines ("to tol"), or to '// &
+      'max_iter where that comes first ("to max"); "--" while no rate is known or the residual rises)'
   end subroutine monitor_open
 
   !> Orders of magnitude the residual has dropped from the largest value
@@ -50,35 +51,52 @@ contains
 
   !> work: fine-grid work units this run has done (iterations for the
   !> single-grid solver; fortran/multigrid_cycle.f90 counts them for multigrid).
-  !> iters_left < 0: not known yet (the ETA shows "--"); factor: the mean
-  !> residual reduction per iteration lately, <= 0 when not known.
-  subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left, work, factor)
+  !> iters_left, goal: what convergence_rate's iters_to_go estimates (the
+  !> ETA shows "--" for goal_none); factor: the mean residual reduction per
+  !> iteration lately, <= 0 when not known.
+  subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left, goal, work, factor)
     integer(ik8), intent(in) :: it
     real(rk), intent(in) :: cfl, norms(5), res0(5), sec_per_iter, work, factor
     integer(ik8), intent(in) :: iters_left
-    real(rk) :: eta
-    character(len=16) :: etas, facs
+    integer, intent(in) :: goal
+    character(len=16) :: facs
     character(len=256) :: line
-    eta = sec_per_iter*real(iters_left, rk)
-    if (iters_left < 0) then
-      etas = '--'
-    else if (eta >= 3600.0_rk) then
-      write(etas, '(f6.1,a)') eta/3600.0_rk, ' h'
-    else if (eta >= 60.0_rk) then
-      write(etas, '(f6.1,a)') eta/60.0_rk, ' min'
-    else
-      write(etas, '(f6.1,a)') eta, ' s'
-    end if
     facs = '--'
     if (factor > 0.0_rk) write(facs, '(f7.4)') factor
-    write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,1x,a10,f12.1,1x,a7)') it, cfl, norms, &
-      residual_drop(norms, res0), sec_per_iter, adjustl(etas(1:10)), work, adjustr(facs(1:7))
+    write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,2x,a20,f10.1,1x,a7)') it, cfl, norms, &
+      residual_drop(norms, res0), sec_per_iter, eta_text(sec_per_iter, iters_left, goal), work, adjustr(facs(1:7))
     flush(output_unit)
     write(line, '(i9,f9.3,5es23.15,f8.3,es11.3,f14.3)') it, cfl, norms, residual_drop(norms, res0), &
       sec_per_iter, work
     call dat%append(trim(line))
     n_lines = n_lines + 1
   end subroutine monitor_line
+
+  !> The ETA column: the time left and what it counts to ("7.2 s to tol",
+  !> "3.1 min to max"), "--" when nothing is known; never negative or NaN.
+  function eta_text(sec_per_iter, iters_left, goal) result(s)
+    real(rk), intent(in) :: sec_per_iter
+    integer(ik8), intent(in) :: iters_left
+    integer, intent(in) :: goal
+    character(len=20) :: s
+    character(len=12) :: t
+    real(rk) :: eta
+    s = '--'
+    if (iters_left < 0 .or. .not. (goal == goal_tol .or. goal == goal_max_iter)) return
+    eta = sec_per_iter*real(iters_left, rk)
+    if (.not. (eta >= 0.0_rk .and. eta <= huge(eta))) return
+    if (eta >= 99999.0_rk*3600.0_rk) then
+      t = '>99999 h'
+    else if (eta >= 3600.0_rk) then
+      write(t, '(f0.1,a)') eta/3600.0_rk, ' h'
+    else if (eta >= 60.0_rk) then
+      write(t, '(f0.1,a)') eta/60.0_rk, ' min'
+    else
+      write(t, '(f0.1,a)') eta, ' s'
+    end if
+    if (t(1:1) == '.') t = '0'//trim(t)
+    s = trim(t)//merge(' to tol', ' to max', goal == goal_tol)
+  end function eta_text
 
   subroutine monitor_close()
     if (dat%is_open()) call dat%close()
