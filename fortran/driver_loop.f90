@@ -1,5 +1,5 @@
 !> The iteration loop that build/adiflow and build/adiflow_mpi share: the
-!> CFL schedule, the progress line and residual.dat, the verdict
+!> CFL schedule, the progress line, residual.dat and forces.dat, the verdict
 !> (diverged, converged, interrupted, done), periodic restarts and
 !> snapshots, and the final restart, outputs and plot. The driver hands in
 !> its backend (fortran/backend.f90: the iteration, the residual norms over
@@ -14,6 +14,7 @@ module driver_loop
   use residual_monitor, only: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
   use sys_interface, only: signal_text, adi_interrupt_requested
   use convergence_rate, only: drop_rate_t, iters_to_go
+  use forces_monitor, only: forces_monitor_t
   use backend, only: backend_t
   use run_files, only: run_files_t
   implicit none
@@ -23,7 +24,8 @@ module driver_loop
 contains
 
   !> Iterations it0+1 .. cs%max_iter from the state the backend holds.
-  !> files%root: this process writes the terminal lines and residual.dat.
+  !> files%root: this process writes the terminal lines, residual.dat and
+  !> forces.dat (when files%writes_forces: a run with wall patches).
   !> exit_code: what the driver stops with once it has released the
   !> backend: 0 done (converged or max_iter), 3 diverged, 130 interrupted.
   subroutine run_iterations(cs, it0, res0_in, be, files, exit_code)
@@ -35,13 +37,18 @@ contains
     integer, intent(out) :: exit_code
     integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate
     real(rk) :: norms(5), res0(5), cfl, sec_per_iter, work
-    logical :: diverged, converged, stop_now, root
+    logical :: diverged, converged, stop_now, root, forces_on
+    integer :: goal
     type(drop_rate_t) :: rate
+    type(forces_monitor_t) :: forces
 
     root = files%root
     res0 = res0_in
     work = 0.0_rk
+    forces_on = files%writes_forces(be)
     if (root) call monitor_open(files%dir, merge(it0, -1_ik8, cs%restart), cs%tol > 0.0_rk)
+    if (root .and. forces_on) call forces%open(files%dir, be%level(1)%f%ps, merge(it0, -1_ik8, cs%restart), &
+      cs%monitor_forces)
     call system_clock(t_start, t_rate)
     t_first = t_start
     it_last_restart = it0
@@ -73,8 +80,14 @@ contains
         end if
         work = be%work_units
         call rate%add(it, residual_drop(norms, res0))
-        if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, iters_to_go(cs, it, rate), work, &
-          rate%factor())
+        if (root) call monitor_line(it, cfl, norms, res0, sec_per_iter, iters_to_go(cs, it, rate, goal), goal, &
+          work, rate%factor())
+        ! the loads from the host's fields: a GPU's state is fetched here, at
+        ! the monitor lines only (a diverged state has none worth the copy)
+        if (forces_on .and. all(abs(norms) <= huge(1.0_rk))) then
+          call be%host_state()
+          if (root) call forces%record(it, work, be%level(1)%sp, be%level(1)%lay, be%level(1)%f)
+        end if
         if (.not. all(abs(norms) <= huge(1.0_rk))) then
           diverged = .true.
           exit
@@ -99,7 +112,7 @@ contains
             '; writing the restart and outputs before stopping'
           if (files%save_restart(be, it, res0)) it_last_restart = it
           call files%write_outputs(be, it, res0)
-          if (root) call monitor_close()
+          if (root) call close_histories()
           if (root) then
             if (it_last_restart > 0) then
               write(output_unit, '(a,i0,a,i0,a)') prog//': stopped at iteration ', it, '; written: '// &
@@ -115,7 +128,7 @@ contains
       end if
     end do
     if (it > cs%max_iter) it = cs%max_iter
-    if (root) call monitor_close()
+    if (root) call close_histories()
 
     associate (prog => files%prog, dir => files%dir)
       if (diverged) then
@@ -142,6 +155,13 @@ contains
       if (root) write(output_unit, '(a)') prog//': done; outputs in '//dir//'/'
     end associate
     exit_code = 0
+
+  contains
+
+    subroutine close_histories()
+      call monitor_close()
+      call forces%close()
+    end subroutine close_histories
   end subroutine run_iterations
 
   !> The command that continues this run: its own command line with

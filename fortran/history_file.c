@@ -1,13 +1,14 @@
-/* residual.dat, the residual history, written through a descriptor of our
- * own instead of a Fortran unit, because:
+/* The run's history files (residual.dat, forces.dat), written through a
+ * descriptor of our own instead of a Fortran unit, because:
  *  - it is opened without following a link (a Fortran OPEN with
  *    status='replace' or 'old' follows one planted in the run folder);
  *  - every line's write(2) is checked (gfortran's buffered writes lose ENOSPC);
  *  - after every line the file is checked to be still ours and as long as we
  *    wrote it, so that a file changed under the run is named as such;
  *  - a restarted run keeps the history up to its restart's iteration only,
- *    so that iterations redone after a kill are not listed twice.
- * Called through fortran/residual_monitor.f90. */
+ *    so that iterations redone after a kill are not listed twice, and only
+ *    under the same header, so that no line stands under other columns.
+ * Called through fortran/history_log.f90. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -47,23 +48,36 @@ static long long line_iteration(const char *line)
   return it;
 }
 
-/* Copy the header lines and the lines of iterations <= keep_through from the
- * old history (an fd opened without following links) to the new one. */
-static int copy_kept_lines(FILE *in, int out, const char *header, long long keep_through, long long *bytes)
+/* Copy the lines of iterations <= keep_through from the old history (an fd
+ * opened without following links) to the new one, whose header is written
+ * already. The old lines are kept only under the same header (its leading
+ * '#' lines), since under another one (a history of other columns: another
+ * set of patches, another version) they would not match the new columns;
+ * a history without any header line keeps its lines. *dropped: the old
+ * lines were not kept for that reason. */
+static int copy_kept_lines(FILE *in, int out, const char *header, long long keep_through, long long *bytes,
+                           int *dropped)
 {
   char *line = NULL;
-  size_t cap = 0;
+  size_t cap = 0, seen = 0, hlen = strlen(header);
   ssize_t n;
-  int e = 0, first = 1;
+  int e = 0, in_header = 1, same = 1;
+  *dropped = 0;
   while ((n = getline(&line, &cap, in)) > 0) {
-    long long it = line_iteration(line);
-    int keep = first && line[0] == '#' ? 1 : (it >= 0 && it <= keep_through);
-    if (first && line[0] != '#') { /* a history without its header line gets one */
-      if ((e = write_all(out, header, strlen(header))) != 0) break;
-      *bytes += (long long)strlen(header);
+    if (in_header && line[0] == '#') {
+      same = same && seen + (size_t)n <= hlen && memcmp(header + seen, line, (size_t)n) == 0;
+      seen += (size_t)n;
+      continue;
     }
-    first = 0;
-    if (!keep) continue;
+    if (in_header) { /* the header has ended: it must have been the new one, or none */
+      in_header = 0;
+      if (seen > 0 && !(same && seen == hlen)) {
+        *dropped = 1;
+        break;
+      }
+    }
+    long long it = line_iteration(line);
+    if (!(it >= 0 && it <= keep_through)) continue;
     if (line[n - 1] != '\n') continue; /* a line cut by a crash */
     if ((e = write_all(out, line, (size_t)n)) != 0) break;
     *bytes += n;
@@ -77,7 +91,7 @@ int adi_history_open(const char *path, const char *header, long long keep_throug
 {
   size_t n = strlen(path) + 5;
   char *tmp = malloc(n);
-  int out = -1, e = 0, in_fd;
+  int out = -1, e = 0, in_fd, dropped = 0;
   struct stat st;
   *bytes = 0;
   if (!tmp) {
@@ -93,20 +107,20 @@ int adi_history_open(const char *path, const char *header, long long keep_throug
     free(tmp);
     return -1;
   }
+  e = write_all(out, header, strlen(header));
+  if (!e) *bytes = (long long)strlen(header);
   /* a restart keeps the old history (a regular file, never a link's target) */
   in_fd = keep_through >= 0 ? open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
-  if (in_fd >= 0 && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+  if (!e && in_fd >= 0 && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     FILE *in = fdopen(in_fd, "r");
     if (in) {
-      e = copy_kept_lines(in, out, header, keep_through, bytes);
+      e = copy_kept_lines(in, out, header, keep_through, bytes, &dropped);
       fclose(in);
     } else {
       close(in_fd);
     }
-  } else {
-    if (in_fd >= 0) close(in_fd);
-    e = write_all(out, header, strlen(header));
-    if (!e) *bytes = (long long)strlen(header);
+  } else if (in_fd >= 0) {
+    close(in_fd);
   }
   if (!e && rename(tmp, path) != 0) e = errno;
   if (e) {
@@ -117,6 +131,10 @@ int adi_history_open(const char *path, const char *header, long long keep_throug
     return -1;
   }
   free(tmp);
+  /* the lines of another header are gone: said, not an error */
+  if (dropped)
+    snprintf(msg, msglen, "\"%s\" had other columns (another header); its lines before the restart were not kept",
+             path);
   return out;
 }
 

@@ -3,9 +3,12 @@
 !> (fortran/wall_loads.f90), and forces.csv with each patch's force
 !> coefficients, pressure and viscous parts. Both files say their units in
 !> their header lines. Written through output_file (temporary name, checked,
-!> renamed), as every output.
+!> renamed), as every output. The force history of the run
+!> (fortran/forces_monitor.f90) takes its name, reference line and loads
+!> from here, so that its last row is forces.csv's.
 module output_wall_loads
   use kinds, only: rk
+  use flow_math, only: rest_pressure
   use grid_layout, only: layout_t
   use solver_params, only: solver_params_t
   use flow_fields, only: fields_t
@@ -14,11 +17,19 @@ module output_wall_loads
   use output_file, only: out_file_t, out_open, out_check, out_commit
   implicit none
   private
-  public :: write_wall_loads, wall_load_names
+  public :: write_wall_loads, wall_load_names, wall_patch_load, forces_line, forces_history_name
 
-  character(len=*), parameter :: units_line = '# cp = (p - p_ref)/(rho_ref U_ref^2/2), p_ref the free stream''s '// &
-    'static pressure 1/(gamma Mach^2); cf = tau_wall/(rho_ref U_ref^2/2), signed along the face''s first index '// &
-    'direction; U_ref the lid speed (cavity) or the free-stream speed, lengths in the grid''s units'
+  !> the force history written every monitor line (fortran/forces_monitor.f90)
+  character(len=*), parameter :: forces_history_name = 'forces.dat'
+
+  !> the reference quantities of every coefficient
+  character(len=*), parameter :: reference_text = 'p_ref the free stream''s static pressure 1/(gamma Mach^2), '// &
+    'U_ref the lid speed (cavity) or the free-stream speed, lengths in the grid''s units'
+  character(len=*), parameter :: units_line = '# cp = (p - p_ref)/(rho_ref U_ref^2/2); cf = tau_wall/'// &
+    '(rho_ref U_ref^2/2), signed along the face''s first index direction; '//reference_text
+  !> the force coefficients' definition, the first line of forces.csv and forces.dat
+  character(len=*), parameter :: forces_line = '# force coefficients of the wall patches: F/(rho_ref U_ref^2/2 A), '// &
+    'A = 1 in the grid''s units (the fluid''s force on the wall; pressure part against p_ref); '//reference_text
 
 contains
 
@@ -42,8 +53,19 @@ contains
     do n = 1, size(f%ps%p)
       if (is_wall_kind(f%ps%p(n)%kind)) s = s//' '//wall_file_name(n, f%ps%p(n)%face)
     end do
-    if (len(s) > 0) s = s//' forces.csv'
+    if (len(s) > 0) s = s//' forces.csv '//forces_history_name
   end function wall_load_names
+
+  !> The force coefficients of wall patch n as forces.csv and forces.dat
+  !> list them: against the rest pressure, over the unit area.
+  function wall_patch_load(sp, lay, f, n) result(load)
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    type(fields_t), intent(in) :: f
+    integer, intent(in) :: n
+    type(patch_load_t) :: load
+    load = patch_load(sp, lay, f%ps, f, n, rest_pressure(sp), 1.0_rk)
+  end function wall_patch_load
 
   subroutine write_wall_loads(dir, sp, lay, f)
     character(len=*), intent(in) :: dir
@@ -57,10 +79,9 @@ contains
     integer :: n, m, ios
     character(len=512) :: msg
     if (len(wall_load_names(f)) == 0) return
-    p_ref = 1.0_rk/sp%gm2
+    p_ref = rest_pressure(sp)
     call out_open(ff, dir//'/forces.csv')
-    write(ff%unit, '(a)', iostat=ios, iomsg=msg) '# force coefficients of the wall patches: F/(rho_ref U_ref^2/2 A), '// &
-      'A = 1 in the grid''s units (the fluid''s force on the wall; pressure part against p_ref)'
+    write(ff%unit, '(a)', iostat=ios, iomsg=msg) forces_line
     call out_check(ff, ios, msg)
     write(ff%unit, '(a)', iostat=ios, iomsg=msg) 'patch,face,kind,cx_pressure,cy_pressure,cz_pressure,'// &
       'cx_viscous,cy_viscous,cz_viscous,cx,cy,cz'
@@ -83,7 +104,7 @@ contains
         call out_check(of, ios, msg)
       end do
       call out_commit(of)
-      load = patch_load(sp, lay, f%ps, f, n, p_ref, 1.0_rk)
+      load = wall_patch_load(sp, lay, f, n)
       write(ff%unit, '(i0,",",a,",",a,9(",",es23.15e3))', iostat=ios, iomsg=msg) n, face_name(f%ps%p(n)%face), &
         patch_kind_name(f%ps%p(n)%kind), load%pressure, load%viscous, load%pressure + load%viscous
       call out_check(ff, ios, msg)

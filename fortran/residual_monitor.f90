@@ -3,71 +3,34 @@
 module residual_monitor
   use, intrinsic :: iso_fortran_env, only: output_unit
   use kinds, only: rk, ik8
-  use case_config, only: case_error, io_error
+  use history_log, only: history_t
+  use convergence_rate, only: goal_tol, goal_max_iter
   use output_file, only: out_file_t, out_open, out_check, out_commit, remove_stale, commit_finished
-  use sys_interface, only: run_gnuplot, c_string, from_c
-  use, intrinsic :: iso_c_binding, only: c_char, c_int, c_long_long, c_size_t, c_null_char
+  use sys_interface, only: run_gnuplot
   implicit none
   private
-  public :: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals
+  public :: monitor_open, monitor_line, monitor_close, residual_drop, plot_residuals, eta_text
 
-  ! residual.dat's descriptor (fortran/history_file.c writes it), its path,
-  ! and the bytes it must hold
-  integer(c_int) :: fd_dat = -1
-  character(len=:), allocatable :: dat_path
-  integer(c_long_long) :: dat_bytes = 0
-  integer :: n_lines = 0     !< residual lines written by this run
-
-  interface
-    integer(c_int) function adi_history_open(path, header, keep_through, bytes, msg, msglen) &
-        bind(c, name='adi_history_open')
-      import :: c_int, c_char, c_long_long, c_size_t
-      character(kind=c_char), intent(in) :: path(*), header(*)
-      integer(c_long_long), value :: keep_through
-      integer(c_long_long), intent(out) :: bytes
-      character(kind=c_char), intent(out) :: msg(*)
-      integer(c_size_t), value :: msglen
-    end function
-    integer(c_int) function adi_history_append(fd, path, line, bytes, msg, msglen) bind(c, name='adi_history_append')
-      import :: c_int, c_char, c_long_long, c_size_t
-      integer(c_int), value :: fd
-      character(kind=c_char), intent(in) :: path(*), line(*)
-      integer(c_long_long), intent(inout) :: bytes
-      character(kind=c_char), intent(out) :: msg(*)
-      integer(c_size_t), value :: msglen
-    end function
-    integer(c_int) function adi_history_close(fd, path, msg, msglen) bind(c, name='adi_history_close')
-      import :: c_int, c_char, c_size_t
-      integer(c_int), value :: fd
-      character(kind=c_char), intent(in) :: path(*)
-      character(kind=c_char), intent(out) :: msg(*)
-      integer(c_size_t), value :: msglen
-    end function
-  end interface
+  type(history_t) :: dat      !< residual.dat
+  integer :: n_lines = 0      !< residual lines written by this run
 
 contains
 
   !> Open residual.dat: a fresh history, or (restart_iter >= 0) the old one
-  !> kept up to the restart's iteration, so that iterations redone after a
-  !> kill are not listed twice. Never through a link planted in the folder.
-  !> to_tol: the ETA column estimates the time to the tolerance (from the
-  !> observed rate), else the time to max_iter; the header says which.
+  !> kept up to the restart's iteration (fortran/history_log.f90).
+  !> to_tol: the ETA estimates the time to the tolerance from the observed
+  !> rate, else the time to max_iter; the run says how once.
   subroutine monitor_open(dir, restart_iter, to_tol)
     character(len=*), intent(in) :: dir
     integer(ik8), intent(in) :: restart_iter
     logical, intent(in) :: to_tol
-    character(kind=c_char, len=1024) :: cmsg
-    dat_path = trim(dir)//'/residual.dat'
-    cmsg = c_null_char
-    fd_dat = adi_history_open(c_string(dat_path), c_string('# iter  cfl  L2(rho)  L2(rho*u)  L2(rho*v)  '// &
-      'L2(rho*w)  L2(E)  drop(orders)  s/iter  work'//new_line('a')), int(restart_iter, c_long_long), dat_bytes, &
-      cmsg, int(len(cmsg), c_size_t))
-    if (fd_dat < 0) call io_error(from_c(cmsg))
+    call dat%open(trim(dir)//'/residual.dat', '# iter  cfl  L2(rho)  L2(rho*u)  L2(rho*v)  '// &
+      'L2(rho*w)  L2(E)  drop(orders)  s/iter  work'//new_line('a'), restart_iter)
     n_lines = 0
     write(output_unit, '(a)') '    iter     cfl     L2(rho)    L2(rho*u)  L2(rho*v)  L2(rho*w)  L2(E)'// &
-      '       drop   s/iter '//merge('ETA to tol', 'ETA to max', to_tol)//'    work  factor'
-    if (to_tol) write(output_unit, '(a)') '  (ETA to tol: from the residual''s rate of fall over the last lines; '// &
-      'factor: the residual''s mean reduction per '//'iteration over them)'
+      '       drop    s/iter  ETA                     work  factor'
+    if (to_tol) write(output_unit, '(a)') '  (ETA: the time to tol at the rate of the last lines ("to tol"), or to '// &
+      'max_iter where that comes first ("to max"); "--" while no rate is known or the residual rises)'
   end subroutine monitor_open
 
   !> Orders of magnitude the residual has dropped from the largest value
@@ -88,47 +51,55 @@ contains
 
   !> work: fine-grid work units this run has done (iterations for the
   !> single-grid solver; fortran/multigrid_cycle.f90 counts them for multigrid).
-  !> iters_left < 0: not known yet (the ETA shows "--"); factor: the mean
-  !> residual reduction per iteration lately, <= 0 when not known.
-  subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left, work, factor)
+  !> iters_left, goal: what convergence_rate's iters_to_go estimates (the
+  !> ETA shows "--" for goal_none); factor: the mean residual reduction per
+  !> iteration lately, <= 0 when not known.
+  subroutine monitor_line(it, cfl, norms, res0, sec_per_iter, iters_left, goal, work, factor)
     integer(ik8), intent(in) :: it
     real(rk), intent(in) :: cfl, norms(5), res0(5), sec_per_iter, work, factor
     integer(ik8), intent(in) :: iters_left
-    real(rk) :: eta
-    character(len=16) :: etas, facs
+    integer, intent(in) :: goal
+    character(len=16) :: facs
     character(len=256) :: line
-    character(kind=c_char, len=1024) :: cmsg
-    eta = sec_per_iter*real(iters_left, rk)
-    if (iters_left < 0) then
-      etas = '--'
-    else if (eta >= 3600.0_rk) then
-      write(etas, '(f6.1,a)') eta/3600.0_rk, ' h'
-    else if (eta >= 60.0_rk) then
-      write(etas, '(f6.1,a)') eta/60.0_rk, ' min'
-    else
-      write(etas, '(f6.1,a)') eta, ' s'
-    end if
     facs = '--'
     if (factor > 0.0_rk) write(facs, '(f7.4)') factor
-    write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,1x,a10,f12.1,1x,a7)') it, cfl, norms, &
-      residual_drop(norms, res0), sec_per_iter, adjustl(etas(1:10)), work, adjustr(facs(1:7))
+    write(output_unit, '(i8,f9.2,5es11.3,f7.2,es10.2,2x,a20,f10.1,1x,a7)') it, cfl, norms, &
+      residual_drop(norms, res0), sec_per_iter, eta_text(sec_per_iter, iters_left, goal), work, adjustr(facs(1:7))
     flush(output_unit)
     write(line, '(i9,f9.3,5es23.15,f8.3,es11.3,f14.3)') it, cfl, norms, residual_drop(norms, res0), &
       sec_per_iter, work
-    cmsg = c_null_char
-    if (adi_history_append(fd_dat, c_string(dat_path), c_string(trim(line)//new_line('a')), dat_bytes, cmsg, &
-      int(len(cmsg), c_size_t)) /= 0) call io_error(from_c(cmsg))
+    call dat%append(trim(line))
     n_lines = n_lines + 1
   end subroutine monitor_line
 
-  subroutine monitor_close()
-    character(kind=c_char, len=1024) :: cmsg
-    if (fd_dat >= 0) then
-      cmsg = c_null_char
-      if (adi_history_close(fd_dat, c_string(dat_path), cmsg, int(len(cmsg), c_size_t)) /= 0) &
-        call io_error(from_c(cmsg))
+  !> The ETA column: the time left and what it counts to ("7.2 s to tol",
+  !> "3.1 min to max"), "--" when nothing is known; never negative or NaN.
+  function eta_text(sec_per_iter, iters_left, goal) result(s)
+    real(rk), intent(in) :: sec_per_iter
+    integer(ik8), intent(in) :: iters_left
+    integer, intent(in) :: goal
+    character(len=20) :: s
+    character(len=12) :: t
+    real(rk) :: eta
+    s = '--'
+    if (iters_left < 0 .or. .not. (goal == goal_tol .or. goal == goal_max_iter)) return
+    eta = sec_per_iter*real(iters_left, rk)
+    if (.not. (eta >= 0.0_rk .and. eta <= huge(eta))) return
+    if (eta >= 99999.0_rk*3600.0_rk) then
+      t = '>99999 h'
+    else if (eta >= 3600.0_rk) then
+      write(t, '(f0.1,a)') eta/3600.0_rk, ' h'
+    else if (eta >= 60.0_rk) then
+      write(t, '(f0.1,a)') eta/60.0_rk, ' min'
+    else
+      write(t, '(f0.1,a)') eta, ' s'
     end if
-    fd_dat = -1
+    if (t(1:1) == '.') t = '0'//trim(t)
+    s = trim(t)//merge(' to tol', ' to max', goal == goal_tol)
+  end function eta_text
+
+  subroutine monitor_close()
+    if (dat%is_open()) call dat%close()
   end subroutine monitor_close
 
   !> residual.png from residual.dat through gnuplot, if gnuplot is there.

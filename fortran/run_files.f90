@@ -1,4 +1,5 @@
-!> The files of a run besides residual.dat: its restart, the snapshots and
+!> The files of a run besides the histories (residual.dat, forces.dat,
+!> which the loop writes): its restart, the snapshots and
 !> the final outputs (field.dump, flow.vts, flow.pvd, flow.dat, the
 !> centreline profiles). run_files_t writes those of a run on one grid, on
 !> either backend (the state comes through fortran/backend.f90's
@@ -16,7 +17,8 @@ module run_files
   use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
-  use output_wall_loads, only: write_wall_loads
+  use output_wall_loads, only: write_wall_loads, forces_history_name
+  use wall_loads, only: has_wall_patches
   implicit none
   private
   public :: run_files_t, finite_state_fetched, old_restart_note
@@ -34,6 +36,7 @@ module run_files
     procedure :: init => files_init
     procedure :: start_series
     procedure :: nothing_left
+    procedure :: writes_forces
     procedure :: read_restart => read_grid_restart
     procedure :: save_restart => save_grid_restart
     procedure :: write_snapshot
@@ -74,6 +77,18 @@ contains
       'the restart is at iteration ', it0, ', max_iter is ', self%cs%max_iter, '; raise max_iter (or --max-iter) '// &
       'to continue. No file was changed.'
   end function nothing_left
+
+  !> Whether the loop writes the force history (forces.dat): a run whose
+  !> grid has wall or lid patches. monitor_forces on a run without one is
+  !> said, once.
+  logical function writes_forces(self, be)
+    class(run_files_t), intent(in) :: self
+    class(backend_t), intent(in) :: be
+    writes_forces = has_wall_patches(be%level(1)%f%ps)
+    if (self%cs%monitor_forces .and. .not. writes_forces .and. self%root) write(output_unit, '(a)') &
+      '  note: monitor_forces: this run has no wall or lid patch (patch_file), so there are no forces to show '// &
+      'and no '//forces_history_name
+  end function writes_forces
 
   !> The state, iteration and reference residual of the restart into level
   !> 1. why: what stops the run with exit code 2 ('' if nothing does; a bad

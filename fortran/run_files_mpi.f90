@@ -34,9 +34,21 @@ module run_files_mpi
     procedure :: save_restart => save_restart_set
     procedure :: write_flow_vts => write_blocks
     procedure :: write_outputs => write_block_outputs
+    procedure :: writes_forces => block_writes_forces
   end type block_files_t
 
 contains
+
+  !> No force history from the blocks yet: a patch's loads would be summed
+  !> over the ranks its faces lie on. Said once when the case asks for
+  !> patches or for monitor_forces.
+  logical function block_writes_forces(self, be)
+    class(block_files_t), intent(in) :: self
+    class(backend_t), intent(in) :: be
+    block_writes_forces = .false.
+    if (self%root .and. (len_trim(self%cs%patch_file) > 0 .or. self%cs%monitor_forces)) write(output_unit, '(a)') &
+      '  note: adiflow_mpi writes no force history yet (forces.dat, monitor_forces): build/adiflow does'
+  end function block_writes_forces
 
   !> Where this rank's block lies, recorded in its restart file and checked
   !> on reading, so that a file under another rank's name (swapped,

@@ -32,7 +32,7 @@ module wall_loads
   use boundary_conditions, only: cell_index
   implicit none
   private
-  public :: wall_face_t, patch_load_t, wall_faces_of_patch, patch_load, is_wall_kind
+  public :: wall_face_t, patch_load_t, wall_faces_of_patch, patch_load, is_wall_kind, has_wall_patches
 
   !> One wall face: its centre, cp, cf and the shear vector over 1/2.
   type :: wall_face_t
@@ -51,6 +51,17 @@ contains
     integer, intent(in) :: kind
     is_wall_kind = kind == BC_WALL .or. kind == BC_LID
   end function is_wall_kind
+
+  !> ps holds a wall or lid patch: a run with loads to write.
+  pure logical function has_wall_patches(ps)
+    type(patch_set_t), intent(in) :: ps
+    integer :: n
+    has_wall_patches = .false.
+    if (.not. allocated(ps%p)) return
+    do n = 1, size(ps%p)
+      if (is_wall_kind(ps%p(n)%kind)) has_wall_patches = .true.
+    end do
+  end function has_wall_patches
 
   !> cp, cf and centre of every face of patch id (a wall or lid patch),
   !> p_ref the reference pressure of cp.

@@ -211,6 +211,32 @@ expect '[ $(grep -c "^[0-9]" "$T/pf_patch/forces.csv") -eq 9 ] && [ $(grep -c "^
   "patch_file: a wall file per wall patch (48 faces of the 12 x 4 lid patch, units stated) and forces.csv with a row per patch"
 expect 'awk -F, "\$1 == 6 || \$1 == 7 { n++; if (\$7 + 0 < -0.1) neg++ } END { exit !(n == 2 && neg == 2) }" "$T/pf_patch/forces.csv"' \
   "patch_file: the lid patches' viscous force points against the lid's motion (the fluid below is slower)"
+# the force history (fortran/forces_monitor.f90): forces.dat gets a row at every monitor line
+# (iterations 1, 10, 20, 30, 40: residual.dat's), 2 + 9 patches x 9 columns, its units in the
+# header, and its last row holds forces.csv's numbers, digit for digit
+fd=$T/pf_patch/forces.dat
+expect '[ "$(grep -v "^#" "$fd" | awk "{print \$1}" | tr "\n" " ")" = "1 10 20 30 40 " ] && [ "$(grep -v "^#" "$T/pf_patch/residual.dat" | awk "{print \$1}" | tr "\n" " ")" = "1 10 20 30 40 " ] && grep -v "^#" "$fd" | awk "NF != 83 { exit 1 }"' \
+  "forces.dat: a row per monitor line (iterations 1 10 20 30 40, as residual.dat), 9 patches x 9 coefficients"
+expect 'grep -q "^# force coefficients of the wall patches: F/(rho_ref U_ref^2/2 A), A = 1" "$fd" && grep -q "^# patches .* 6 lid jmax cells 1..12 x 1..4;" "$fd" && grep -q "^# iter  work  p1_cx_pressure .* p9_cz$" "$fd"' \
+  "forces.dat: its header states the coefficients' reference and names the patches and columns"
+expect 'awk -F, "FNR == NR { if (\$1 ~ /^[0-9]/) for (i = 4; i <= 12; i++) { v = \$i; gsub(/ /, \"\", v); want[++n] = v }; next } !/^#/ { last = \$0 } END { m = split(last, f, \" \"); if (m != 2 + n || n != 81) exit 1; for (i = 1; i <= n; i++) if (f[i + 2] != want[i]) exit 1 }" "$T/pf_patch/forces.csv" "$fd"' \
+  "forces.dat: the last row equals forces.csv's values, digit for digit"
+sed "s|^&adiflow|\&adiflow\n  monitor_forces = .true.|" "$T/pf/cube12.nml" > "$T/pf/cube12_mf.nml"
+rc1=$(run pf_hist "$T/pf/cube12_mf.nml" --max-iter 20)
+ln -s "$T/pf/victim" "$T/pf_hist/forces.dat.tmp"
+rc2=$(run pf_hist "$T/pf/cube12_mf.nml" --restart)
+expect '[ "$(grep -c "^ *forces  6  lid jmax  C " "$T/pf_hist.log")" -eq 2 ] && [ "$(grep -c "^ *forces  [1-9] " "$T/pf_hist.log")" -eq 18 ]' \
+  "monitor_forces: 9 patches' coefficients under each of the restarted run's 2 progress lines"
+expect '[ "$rc1$rc2" = 00 ] && cmp -s <(grep -v "^#" "$fd" | cut -c 24-) <(grep -v "^#" "$T/pf_hist/forces.dat" | cut -c 24-) && [ "$(grep -v "^#" "$T/pf_hist/forces.dat" | awk "{print \$1}" | tr "\n" " ")" = "1 10 20 30 40 " ]' \
+  "forces.dat: a restart keeps the rows up to its iteration and continues them as one run (20 + restart + 20 == 40)"
+rm "$T/pf_hist/forces.dat"; ln -s "$T/pf/victim" "$T/pf_hist/forces.dat"
+rc=$(run pf_hist "$T/pf/cube12_mf.nml" --restart --max-iter 50)
+expect '[ "$rc" = 0 ] && [ ! -e "$T/pf/victim" ] && [ ! -L "$T/pf_hist/forces.dat" ] && [ ! -L "$T/pf_hist/forces.dat.tmp" ] && [ "$(grep -vc "^#" "$T/pf_hist/forces.dat")" -eq 1 ]' \
+  "forces.dat: links planted at forces.dat and its .tmp are replaced, never followed"
+sed "s|^&adiflow|\&adiflow\n  monitor_forces = .true.|" tests/cases/cube12.nml > "$T/pf/box_mf.nml"
+rc=$(run mf_box "$T/pf/box_mf.nml" --backend cpu --max-iter 1)
+expect '[ "$rc" = 0 ] && grep -q "note: monitor_forces: this run has no wall or lid patch" "$T/mf_box.log" && [ ! -e "$T/mf_box/forces.dat" ]' \
+  "monitor_forces without patches: said, and no forces.dat"
 printf '%s\n' 'imin wall 1:4 1:10' 'imin wall 5:12 1:4' 'imin wall 5:12 5:10' 'imax wall' 'jmin wall 1:8 1:10' \
   'jmin wall 9:16 1:10' 'jmax lid 1:16 1:4' 'jmax lid 1:16 5:10' 'kmin wall' 'kmax wall' > "$T/pf/mg16.bc"
 sed "s|^&adiflow|\&adiflow\n  patch_file = 'mg16.bc'|" tests/cases/mg_cube16.nml > "$T/pf/mg16.nml"
