@@ -174,7 +174,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
          $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d $(BUILD)/test_boundary_states \
-         $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads \
+         $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads $(BUILD)/test_patch_fill_c_vs_fortran \
          $(BUILD)/dump_fixtures
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
@@ -343,13 +343,14 @@ $(BUILD)/test_multigrid_c_vs_fortran: tests/c_vs_fortran/test_multigrid_c_vs_for
 	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/multigrid_c_shim.c -o $(OBJ)/multigrid_c_shim.o
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/multigrid -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/multigrid_c_shim.o \
 	  $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
-# the bind(c) parameter struct: same size and offsets in Fortran and C
+# the bind(c) structs (parameters, &gpu settings, boundary patch): same size and offsets in Fortran and C
 $(BUILD)/test_params_layout: tests/c_vs_fortran/test_params_layout.f90 tests/c_vs_fortran/params_layout_shim.c include/adiflow_params.h \
-  include/adiflow_gpu_settings.h include/adiflow_params.def include/adiflow_gpu_settings.def $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o tests/unit/test_util.f90 | $(OBJ)
+  include/adiflow_gpu_settings.h include/adiflow_patches.h include/adiflow_params.def include/adiflow_gpu_settings.def \
+  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/boundary_patches.o $(OBJ)/kinds.o tests/unit/test_util.f90 | $(OBJ)
 	@mkdir -p $(BUILD)/testmod/params_layout
 	$(CC) $(CFLAGS) -c tests/c_vs_fortran/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/params_layout_shim.o \
-	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o -o $@
+	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/boundary_patches.o $(OBJ)/kinds.o -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c $(STAGE_HDRS) | $(OBJ)
 	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@

@@ -18,18 +18,18 @@ module boundary_patches
   use, intrinsic :: iso_c_binding, only: c_int, c_double
   use kinds, only: rk
   use solver_params, only: BC_WALL, BC_LID, BC_PERIODIC, BC_SLIP, BC_SYMMETRY, BC_FARFIELD, BC_INFLOW, &
-                           BC_OUTFLOW, BC_SUPERSONIC_INFLOW, BC_SUPERSONIC_OUTFLOW
+                           BC_OUTFLOW, BC_SUPERSONIC_INFLOW, BC_SUPERSONIC_OUTFLOW, NPATCH_VALUES
   implicit none
   private
   public :: bc_patch_t, face_map_t, patch_set_t, NPATCH_VALUES
-  public :: face_sizes, build_face_maps, coarsen_patches, patch_kind_name, face_name
+  public :: face_sizes, build_face_maps, coarsen_patches, patch_kind_name, face_name, joined_face_maps
 
-  ! The kinds (BC_*) are rows of include/adiflow_params.def, shared with C.
+  ! The kinds (BC_*) and NPATCH_VALUES are rows of include/adiflow_params.def,
+  ! shared with C; C's twin of bc_patch_t is adi_bc_patch
+  ! (include/adiflow_patches.h: the GPU backend takes the patches as they are).
   !> v(:) of a patch, by kind: lid: wall velocity u, v, w; farfield and
   !> supersonic inflow: rho, u, v, w, p of the state outside; inflow: p0,
   !> t0 and the unit direction; outflow: p.
-  integer, parameter :: NPATCH_VALUES = 8
-
   type, bind(c) :: bc_patch_t
     integer(c_int) :: kind = BC_WALL
     integer(c_int) :: face = 0
@@ -149,6 +149,16 @@ contains
       msg = trim(text)
     end subroutine fail
   end subroutine build_face_maps
+
+  !> The six face maps one after another (imin, imax, jmin, jmax, kmin,
+  !> kmax), each in its element order: as the GPU backend takes them
+  !> (include/adiflow_patches.h).
+  pure function joined_face_maps(ps) result(maps)
+    type(patch_set_t), intent(in) :: ps
+    integer(c_int), allocatable :: maps(:)
+    integer :: f
+    maps = [(ps%face(f)%id, f = 1, 6)]
+  end function joined_face_maps
 
   pure integer function opposite(face)
     integer, intent(in) :: face

@@ -1,12 +1,14 @@
 /* The C side of tests/c_vs_fortran/test_params_layout.f90: the size of adi_solver_params
  * and of adi_gpu_settings and the offset and size of each member, in
  * declaration order, every member from the rows that make the struct
- * (include/adiflow_params.def, include/adiflow_gpu_settings.def). */
+ * (include/adiflow_params.def, include/adiflow_gpu_settings.def); the same
+ * for a boundary patch (include/adiflow_patches.h, its members listed here). */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "adiflow_gpu_settings.h"
 #include "adiflow_params.h"
+#include "adiflow_patches.h"
 
 /* out[0] = sizeof(type), then the offset and the size of each member (as
  * many as nmax holds); returns the number of members */
@@ -45,5 +47,16 @@ int adi_gpu_settings_layout(int64_t *out, int nmax)
 #undef ADI_GPU_SIZE
 #undef ADI_GPU_INT
 #undef ADI_GPU_TEXT
+  return members;
+}
+
+int adi_bc_patch_layout(int64_t *out, int nmax)
+{
+  LAYOUT_BEGIN(adi_bc_patch)
+  MEMBER(adi_bc_patch, kind)
+  MEMBER(adi_bc_patch, face)
+  MEMBER(adi_bc_patch, lo)
+  MEMBER(adi_bc_patch, hi)
+  MEMBER(adi_bc_patch, v)
   return members;
 }

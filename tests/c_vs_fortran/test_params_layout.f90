@@ -6,11 +6,15 @@
 !> adi_gpu_settings (include/adiflow_gpu_settings.h), the &gpu group's
 !> settings. Both sides list every member from the rows that make the
 !> structs (include/adiflow_params.def, include/adiflow_gpu_settings.def),
-!> so a member added there is checked here without a word more.
+!> so a member added there is checked here without a word more. And the
+!> boundary patch bc_patch_t (fortran/boundary_patches.f90) against
+!> adi_bc_patch (include/adiflow_patches.h), which the GPU backend takes as
+!> the driver holds it: their members are listed on both sides here.
 program test_params_layout
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
   use gpu_settings, only: gpu_settings_t
+  use boundary_patches, only: bc_patch_t
   use test_util
   implicit none
   interface
@@ -24,10 +28,16 @@ program test_params_layout
       integer(c_int64_t), intent(out) :: out(*)
       integer(c_int), value :: nmax
     end function
+    integer(c_int) function adi_bc_patch_layout(out, nmax) bind(c, name='adi_bc_patch_layout')
+      import :: c_int, c_int64_t
+      integer(c_int64_t), intent(out) :: out(*)
+      integer(c_int), value :: nmax
+    end function
   end interface
   integer, parameter :: max_members = 100
   type(solver_params_t), target :: sp
   type(gpu_settings_t), target :: gs
+  type(bc_patch_t), target :: bp
   character(len=32) :: names(max_members)
   integer(c_int64_t) :: off(max_members), bytes(max_members), c_side(1 + 2*max_members)
   integer(c_intptr_t) :: base
@@ -58,6 +68,16 @@ program test_params_layout
 #undef ADI_GPU_INT
 #undef ADI_GPU_TEXT
   call compare('gpu_settings_t', c_sizeof(gs), adi_gpu_settings_layout(c_side, size(c_side, kind=c_int)))
+
+  ! bc_patch_t, its members in declaration order
+  nf = 0
+  base = transfer(c_loc(bp), base)
+  call member('kind', c_loc(bp%kind), c_sizeof(bp%kind))
+  call member('face', c_loc(bp%face), c_sizeof(bp%face))
+  call member('lo', c_loc(bp%lo), c_sizeof(bp%lo))
+  call member('hi', c_loc(bp%hi), c_sizeof(bp%hi))
+  call member('v', c_loc(bp%v), c_sizeof(bp%v))
+  call compare('bc_patch_t', c_sizeof(bp), adi_bc_patch_layout(c_side, size(c_side, kind=c_int)))
   call test_summary()
 
 contains
