@@ -370,6 +370,20 @@ $(BUILD)/test_merged_c_vs_fortran: tests/c_vs_fortran/test_merged_c_vs_fortran.f
 	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/merged_host_emul.c -o $(OBJ)/merged_host_emul.o
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/merged_c_vs_fortran -I$(OBJ) tests/unit/test_util.f90 tests/unit/case_setup.f90 $< \
 	  $(OBJ)/merged_host_emul.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+# the GPU's boundary-patch fill (per ghost) and both families' iterations
+# with patches, emulated on the CPU (the emulations compiled apart, into
+# $(OBJ)/patch_fill/, beside the other tests' copies)
+$(BUILD)/test_patch_fill_c_vs_fortran: tests/c_vs_fortran/test_patch_fill_c_vs_fortran.f90 tests/c_vs_fortran/patch_fill_shim.c \
+  tests/c_vs_fortran/stages_host_emul.c tests/c_vs_fortran/merged_host_emul.c $(STAGE_HDRS) $(F_OBJS) $(C_OBJS) $(GPU_OBJS) \
+  tests/unit/test_util.f90 tests/unit/case_setup.f90
+	@mkdir -p $(BUILD)/testmod/patch_fill $(OBJ)/patch_fill
+	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/patch_fill_shim.c -o $(OBJ)/patch_fill/patch_fill_shim.o
+	$(CC) $(CFLAGS) -Icuda/common -Icuda/split -c tests/c_vs_fortran/stages_host_emul.c -o $(OBJ)/patch_fill/stages_host_emul.o
+	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/merged_host_emul.c -o $(OBJ)/patch_fill/merged_host_emul.o
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/patch_fill -I$(OBJ) tests/unit/test_util.f90 tests/unit/case_setup.f90 $< \
+	  $(OBJ)/patch_fill/patch_fill_shim.o $(OBJ)/patch_fill/stages_host_emul.o $(OBJ)/patch_fill/merged_host_emul.o \
+	  $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+
 # device-to-device copy bandwidth, the reference of bench/device_merged.sh
 $(BUILD)/copy_bw: bench/copy_bw.cu | $(OBJ)
 	$(NVCC) $(NVFLAGS) $< -o $@

@@ -12,7 +12,9 @@
 !> the viscous heat flux reads. (Reflecting T through the ghost density
 !> instead would leak mass through every wall whose T differs from T_wall,
 !> and the residual of a driven cavity would stall.)
-!> Mirror: cuda/common/adiflow_stages.h (bc_fill_line, wall_temperature_line).
+!> Mirror: cuda/common/boundary_conditions.h (bc_fill_line, wall_temperature_line)
+!> and, for the patches, cuda/common/boundary_patches.h (fill_patch_ghost,
+!> patch_wall_temperature_ghost: the same loop bodies, per ghost).
 module boundary_conditions
   use kinds, only: rk, nvar
   use grid_layout, only: layout_t

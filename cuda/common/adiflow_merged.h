@@ -351,7 +351,7 @@ ADI_HD static inline void adi_line(const adi_view_t *v, int d, int b, int c)
  *           the characteristic components a sweep thread owns). RES_ZERO is
  *           a memset of the whole field: no body per point. */
 #define ADI_MERGED_KERNELS(X)                                                                                          \
-  X(BC,       "bc_kernel",             OWN,    RUN,   adi_box_lines(v, d, 1),   bc_fill_line(v, d, i, j))              \
+  X(BC,       "bc_kernel",             OWN,    RUN,   adi_box_lines(v, d, 1),   fill_ghosts_line(v, d, i, j))          \
   X(PRIM,     "primitives_kernel",     FLUXPT, BENCH, adi_box_all(v),           primitives_point(v, i, j, k))          \
   X(TSTEP,    "time_step_kernel",      FLUXPT, BENCH, adi_box_interior(v),      time_step_point(v, cfl, i, j, k))      \
   /* the same thread reads back the qp it wrote */                                                                     \
@@ -371,7 +371,8 @@ ADI_HD static inline void adi_line(const adi_view_t *v, int d, int b, int c)
   X(ADI3,     "ADI_kernel3",           ADIPT,  BENCH, adi_box_interior(v),      adi_stage3_point(v, d, i, j, k))       \
   X(ADI4,     "ADI_kernel4",           OWN,    RUN,   adi_box_lines(v, d, 0),   adi4_line_comps(v, d, i, j, m0, m1))   \
   X(ADI5,     "ADI_kernel5",           ADIPT,  RUN,   adi_box_interior(v),      adi_stage5_point(v, d, i, j, k))       \
-  X(WALLT,    "bc_temperature_kernel", OWN,    RUN,   adi_box_lines(v, d, 1),   wall_temperature_line(v, d, i, j))     \
+  X(WALLT,    "bc_temperature_kernel", OWN,    RUN,   adi_box_lines(v, d, 1),                                          \
+    fill_wall_temperatures_line(v, d, i, j))                                                                           \
   X(ADI5F,    "ADI_kernel5_123",       ADIPT,  RUN,   adi_box_interior(v),      adi5f_point(v, d, i, j, k))            \
   X(ADIL,     "ADI_line",              OWN,    RUN,   adi_box_lines(v, d, 0),   adi_line(v, d, i, j))
 

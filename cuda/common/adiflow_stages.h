@@ -7,6 +7,8 @@
  * one:
  *   flow_fields.h          flow_fields.f90, grid_layout.f90   adi_view, adi_pt, cell_index, index boxes
  *   boundary_conditions.h  boundary_conditions.f90            bc_fill_ghost/line, wall_temperature_ghost/line
+ *   boundary_patches.h     boundary_conditions.f90 (patches)  fill_patch_ghost/line, patch_wall_temperature_ghost/line
+ *   ghost_fill.h           ghost_fill.f90                     fill_ghosts_line, fill_wall_temperatures_line
  *   primitives.h           primitives.f90                     primitives_point
  *   time_step.h            time_step.f90                      time_step_point
  *   convective_flux.h      convective_flux.f90                stage_bounds, flux_stage1_point..4
@@ -29,6 +31,8 @@
 
 #include "flow_fields.h"
 #include "boundary_conditions.h"
+#include "boundary_patches.h"
+#include "ghost_fill.h"
 #include "primitives.h"
 #include "time_step.h"
 #include "convective_flux.h"

@@ -12,6 +12,11 @@
  * (cuda/api/multigrid.cu) launch these.
  * bc_temperature_kernel sets the ghost temperatures of isothermal walls
  * after the primitives, in the same direction order and the same layout.
+ * A grid with boundary patches (the view's patch and patch_map) takes
+ * patch_kernel and patch_temperature_kernel instead, over the same ghosts
+ * in the same order: the launchers choose as fortran/ghost_fill.f90 does,
+ * so every launch of the fill (both families, the multigrid transfers,
+ * every level with its own patches) follows the grid's rules.
  * Mirror: fortran/boundary_conditions.f90. */
 #include "kernels.cuh"
 
@@ -34,10 +39,24 @@ __global__ void bc_kernel(adi_view v, int d, adi_box b)
   bc_fill_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
 }
 
+/* fill_patch_direction's ghost: one thread per ghost, as bc_kernel */
+__global__ void patch_kernel(adi_view v, int d, adi_box b)
+{
+  int bb, cc, g;
+  adi_dep_wait();
+  if (!adi_box_cell(&b, &bb, &cc, &g)) return;
+  fill_patch_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
+}
+
 /* dep: the launch may overlap the kernel before it (adi_launch_dep) */
 int launch_bc_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s)
 {
   adi_box b = ghost_box(v, d);
+  if (v->patch != NULL) {
+    ADI_GPU_CHECK(adi_launch_dep(dep, patch_kernel, adi_grid_dim(&b), adi_block_dim(), 0, s, *v, d, b));
+    ADI_LAUNCH_CHECK("patch_kernel");
+    return ADI_OK;
+  }
   ADI_GPU_CHECK(adi_launch_dep(dep, bc_kernel, adi_grid_dim(&b), adi_block_dim(), 0, s, *v, d, b));
   ADI_LAUNCH_CHECK("bc_kernel");
   return ADI_OK;
@@ -53,9 +72,22 @@ __global__ void bc_temperature_kernel(adi_view v, int d, adi_box b)
   wall_temperature_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
 }
 
+__global__ void patch_temperature_kernel(adi_view v, int d, adi_box b)
+{
+  int bb, cc, g;
+  adi_dep_wait();
+  if (!adi_box_cell(&b, &bb, &cc, &g)) return;
+  patch_wall_temperature_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
+}
+
 int launch_bc_temperature_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s)
 {
   adi_box b = ghost_box(v, d);
+  if (v->patch != NULL) {
+    ADI_GPU_CHECK(adi_launch_dep(dep, patch_temperature_kernel, adi_grid_dim(&b), adi_block_dim(), 0, s, *v, d, b));
+    ADI_LAUNCH_CHECK("patch_temperature_kernel");
+    return ADI_OK;
+  }
   ADI_GPU_CHECK(adi_launch_dep(dep, bc_temperature_kernel, adi_grid_dim(&b), adi_block_dim(), 0, s, *v, d, b));
   ADI_LAUNCH_CHECK("bc_temperature_kernel");
   return ADI_OK;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "adiflow_math.h"
+#include "adiflow_patches.h"
 
 enum { ADI_NVAR = 5, ADI_NPRIM = 6, ADI_NWORK = 25, ADI_NMETRIC = 9 };
 /* fields of one run: q 5, qp 6, res 5, dq 5, dtv 1, wk 25, sf 9, sc 9, vol 1 */
@@ -49,6 +50,13 @@ typedef struct adi_view {
    * its end conditions at the global faces (the exact cross-block mode). */
   int phys[6];
   int off[3], nglob[3];
+  /* A grid whose faces are split into boundary patches
+   * (fortran/boundary_patches.f90, include/adiflow_patches.h): the patches
+   * and the six face maps one after another; the ghost fill then goes by
+   * the patch of each boundary cell (cuda/common/boundary_patches.h).
+   * NULL: the box's one type per face (sp.bc). */
+  const adi_bc_patch *patch;
+  const int *patch_map;
 } adi_view;
 
 /* A view of the fields of one grid (host or device pointers). */
@@ -68,6 +76,8 @@ static inline adi_view adi_make_view(const adi_solver_params *sp, double *q, dou
   for (int f = 0; f < 6; ++f) v.phys[f] = 1;
   v.off[0] = 0; v.off[1] = 0; v.off[2] = 0;
   v.nglob[0] = sp->ni; v.nglob[1] = sp->nj; v.nglob[2] = sp->nk;
+  v.patch = NULL;
+  v.patch_map = NULL;
   return v;
 }
 

@@ -27,7 +27,7 @@
  *           RES_ZERO is a memset of the whole field: no body per point. */
 #define ADI_SPLIT_STAGES(X)                                                                                       \
   X(BC,       "bc_kernel",             SF_BC,    adi_box_lines(v, d, 1),   launch_bc_kernel(v, d, s),             \
-    bc_fill_line(v, d, i, j))                                                                                     \
+    fill_ghosts_line(v, d, i, j))                                                                                 \
   X(PRIM,     "primitives_kernel",     SF_PRIM,  adi_box_all(v),           launch_primitives_kernel(v, s),        \
     primitives_point(v, i, j, k))                                                                                 \
   X(TSTEP,    "time_step_kernel",      SF_TSTEP, adi_box_interior(v),      launch_time_step_kernel(v, cfl, s),    \
@@ -55,7 +55,7 @@
   X(ADI5,     "ADI_kernel5",           SF_ADI,   adi_box_interior(v),      launch_ADI_kernel5(v, d, s),           \
     adi_stage5_point(v, d, i, j, k))                                                                              \
   X(WALLT,    "bc_temperature_kernel", SF_BC,    adi_box_lines(v, d, 1),   launch_bc_temperature_kernel(v, d, s), \
-    wall_temperature_line(v, d, i, j))
+    fill_wall_temperatures_line(v, d, i, j))
 
 /* the kernel families of the timing table, in its order: F(id, name) */
 #define ADI_SPLIT_FAMILIES(F)                                                   \

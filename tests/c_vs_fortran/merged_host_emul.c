@@ -24,7 +24,9 @@
  * Every kernel's body is its body column in ADI_MERGED_KERNELS
  * (cuda/common/adiflow_merged.h), its index box the box column's.
  * emul_iteration_merged_wkf: the same with the ADI work fields stored as
- * floats in wkf, as on a single-mode grid of the GPU backend. */
+ * floats in wkf, as on a single-mode grid of the GPU backend;
+ * emul_iteration_merged_patches: on a grid with boundary patches
+ * (tests/c_vs_fortran/test_patch_fill_c_vs_fortran.f90). */
 #include <string.h>
 
 #include "adiflow_merged.h"
@@ -136,6 +138,19 @@ void emul_iteration_merged_wkf(const adi_solver_params *sp, double cfl, int reve
 {
   adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
   v.wkf = wkf;
+  iteration(&v, cfl, reverse, flags);
+}
+
+/* emul_iteration_merged on a grid with boundary patches
+ * (include/adiflow_patches.h), its view carrying them as on the GPU */
+void emul_iteration_merged_patches(const adi_solver_params *sp, double cfl, int reverse, int flags, double *q,
+                                   double *qp, double *res, double *dq, double *dtv, double *wk, const double *sf,
+                                   const double *sc, const double *vol, const adi_bc_patch *patches,
+                                   const int *face_maps)
+{
+  adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
+  v.patch = patches;
+  v.patch_map = face_maps;
   iteration(&v, cfl, reverse, flags);
 }
 

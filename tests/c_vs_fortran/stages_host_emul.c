@@ -10,7 +10,9 @@
  * are emulated the same way (emul_mass_plane_sums, emul_scale_state).
  * emul_iteration_wkf: the same with the ADI work fields stored as floats in
  * wkf (ADI_NWORK_ADI components, as a single-mode grid of the GPU backend
- * holds them, cuda/api/grid.cu); wk then keeps the flux stages' values. */
+ * holds them, cuda/api/grid.cu); wk then keeps the flux stages' values.
+ * emul_iteration_patches: on a grid with boundary patches
+ * (tests/c_vs_fortran/test_patch_fill_c_vs_fortran.f90). */
 #include <string.h>
 
 #include "split_stages.h"
@@ -67,6 +69,19 @@ void emul_iteration_wkf(const adi_solver_params *sp, double cfl, int reverse, do
 {
   adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
   v.wkf = wkf;
+  iteration(&v, cfl, reverse);
+}
+
+/* emul_iteration on a grid with boundary patches (include/adiflow_patches.h):
+ * its view carries them, as a patched grid's view does on the GPU
+ * (cuda/api/grid.cu), and the fill stages go by them */
+void emul_iteration_patches(const adi_solver_params *sp, double cfl, int reverse, double *q, double *qp,
+                            double *res, double *dq, double *dtv, double *wk, const double *sf, const double *sc,
+                            const double *vol, const adi_bc_patch *patches, const int *face_maps)
+{
+  adi_view v = adi_make_view(sp, q, qp, res, dq, dtv, wk, sf, sc, vol);
+  v.patch = patches;
+  v.patch_map = face_maps;
   iteration(&v, cfl, reverse);
 }
 
