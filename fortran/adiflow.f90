@@ -193,19 +193,14 @@ contains
   end subroutine start_multigrid
 
   !> The boundary patches of the patch file (beside the case file), checked
-  !> before anything is allocated. The patch fill runs on the host: a run
-  !> with patches takes the CPU backend.
+  !> before anything is allocated. Either backend fills the ghosts by them
+  !> (the GPU: each level's patches on the device, backend_gpu).
   subroutine read_patches()
     logical :: per(6)
     per = sp%bc == BC_PERIODIC
     call read_patch_file(beside_case(cs%patch_file, case_path), sp, per, [cs%lid_u, cs%lid_v, cs%lid_w], &
       cs%freestream_alpha, cs%freestream_beta, cs%ni, cs%nj, cs%nk, ps, ok, why)
     if (.not. ok) call case_error(why)
-    if (trim(cs%backend) == 'gpu') call case_error('patch_file: boundary patches run on the CPU backend so far '// &
-      '(the GPU patch fill is still to come): use --backend cpu')
-    if (trim(cs%backend) /= 'cpu') write(output_unit, '(a)') &
-      'adiflow: patch_file: boundary patches run on the CPU backend so far, so this run takes it'
-    cs%backend = 'cpu'
   end subroutine read_patches
 
   !> The levels the patches allow: the hierarchy stops above the first

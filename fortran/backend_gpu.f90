@@ -1,11 +1,14 @@
 !> The GPU backend of build/adiflow: every level on the device through the
 !> C bridge (fortran/gpu_bridge.f90), the same steps as the CPU reference
 !> (fortran/backend_cpu.f90) in the same order. A failed call stops the run
-!> with the bridge's message (gpu_check, exit code 4).
+!> with the bridge's message (gpu_check, exit code 4). A grid with boundary
+!> patches hands each level its own (f%ps: the fine level's, the coarse
+!> levels' coarsened ones), and the device fills every level's ghosts by them.
 module backend_gpu
   use, intrinsic :: iso_c_binding, only: c_int
   use kinds, only: rk
   use backend, only: backend_t
+  use boundary_patches, only: patch_set_t, bc_patch_t, joined_face_maps
   use mass_constraint, only: mass_from_plane_sums, mass_scale_factor
   use gpu_settings, only: gpu_settings_t
   use gpu_bridge, only: gpu_grid_t, gpu_check, gpu_finalize, adi_gpu_init, adi_gpu_init_level, adi_gpu_iterate, &
@@ -36,19 +39,37 @@ contains
   !> levels with their forcing.
   subroutine gpu_start(self)
     class(gpu_backend_t), intent(inout) :: self
+    type(bc_patch_t), allocatable :: p(:)
+    integer(c_int), allocatable :: maps(:)
     integer :: l
     allocate(self%dev(self%nlev))
     associate (g => self%level(1))
-      call gpu_check(adi_gpu_init(self%dev(1)%ptr, g%sp, self%kernels, self%gs, g%f%sf, g%f%sc, g%f%vol, g%f%q), &
-        'initialisation')
+      call patch_lists(g%f%ps, p, maps)
+      call gpu_check(adi_gpu_init(self%dev(1)%ptr, g%sp, self%kernels, self%gs, g%f%sf, g%f%sc, g%f%vol, g%f%q, &
+        int(size(p), c_int), p, maps), 'initialisation')
     end associate
     do l = 2, self%nlev
       associate (g => self%level(l))
-        call gpu_check(adi_gpu_init_level(self%dev(l)%ptr, g%sp, self%kernels, self%gs, g%f%sf, g%f%sc, g%f%vol, g%f%q), &
-          'initialisation of a multigrid level')
+        call patch_lists(g%f%ps, p, maps)
+        call gpu_check(adi_gpu_init_level(self%dev(l)%ptr, g%sp, self%kernels, self%gs, g%f%sf, g%f%sc, g%f%vol, &
+          g%f%q, int(size(p), c_int), p, maps), 'initialisation of a multigrid level')
       end associate
     end do
   end subroutine gpu_start
+
+  !> A level's boundary patches as the bridge takes them: the patch list and
+  !> the six face maps one after another; both empty for the box.
+  subroutine patch_lists(ps, p, maps)
+    type(patch_set_t), intent(in) :: ps
+    type(bc_patch_t), allocatable, intent(out) :: p(:)
+    integer(c_int), allocatable, intent(out) :: maps(:)
+    if (.not. allocated(ps%p)) then
+      allocate(p(0), maps(0))
+      return
+    end if
+    p = ps%p
+    maps = joined_face_maps(ps)
+  end subroutine patch_lists
 
   subroutine gpu_smooth(self, l, cfl)
     class(gpu_backend_t), intent(inout) :: self

@@ -8,6 +8,7 @@ module gpu_bridge
   use, intrinsic :: iso_c_binding
   use solver_params, only: solver_params_t
   use gpu_settings, only: gpu_settings_t
+  use boundary_patches, only: bc_patch_t
   use sys_interface, only: from_c
   implicit none
   private
@@ -46,22 +47,32 @@ module gpu_bridge
       character(kind=c_char) :: buf(*)
       integer(c_int), value :: n
     end function
-    integer(c_int) function adi_gpu_init(grid, sp, kernels, settings, sf, sc, vol, q) bind(c, name='adi_gpu_init')
-      import :: c_int, c_double, c_ptr, solver_params_t, gpu_settings_t
+    !> npatch, patches, face_maps: the grid's boundary patches and its six
+    !> face maps one after another (include/adiflow_bridge.h); npatch = 0
+    !> for the box's one type per face
+    integer(c_int) function adi_gpu_init(grid, sp, kernels, settings, sf, sc, vol, q, npatch, patches, face_maps) &
+        bind(c, name='adi_gpu_init')
+      import :: c_int, c_double, c_ptr, solver_params_t, gpu_settings_t, bc_patch_t
       type(c_ptr), intent(out) :: grid
       type(solver_params_t), intent(in) :: sp
       integer(c_int), value :: kernels
       type(gpu_settings_t), intent(in) :: settings
       real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
+      integer(c_int), value :: npatch
+      type(bc_patch_t), intent(in) :: patches(*)
+      integer(c_int), intent(in) :: face_maps(*)
     end function
-    integer(c_int) function adi_gpu_init_level(grid, sp, kernels, settings, sf, sc, vol, q) &
-        bind(c, name='adi_gpu_init_level')
-      import :: c_int, c_double, c_ptr, solver_params_t, gpu_settings_t
+    integer(c_int) function adi_gpu_init_level(grid, sp, kernels, settings, sf, sc, vol, q, npatch, patches, &
+        face_maps) bind(c, name='adi_gpu_init_level')
+      import :: c_int, c_double, c_ptr, solver_params_t, gpu_settings_t, bc_patch_t
       type(c_ptr), intent(out) :: grid
       type(solver_params_t), intent(in) :: sp
       integer(c_int), value :: kernels
       type(gpu_settings_t), intent(in) :: settings
       real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
+      integer(c_int), value :: npatch
+      type(bc_patch_t), intent(in) :: patches(*)
+      integer(c_int), intent(in) :: face_maps(*)
     end function
     integer(c_int) function adi_gpu_residual(grid, cfl) bind(c, name='adi_gpu_residual')
       import :: c_int, c_double, c_ptr

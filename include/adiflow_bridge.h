@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include "adiflow_params.h"
 #include "adiflow_gpu_settings.h"
+#include "adiflow_patches.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,10 +82,17 @@ int adi_gpu_check_settings(const adi_gpu_settings *settings, char *msg, int msgl
 typedef struct adi_gpu_grid adi_gpu_grid;
 
 /* Allocate device fields, upload metrics and the state q (5 fields); on
- * success *grid is the new grid's handle, on failure NULL. */
+ * success *grid is the new grid's handle, on failure NULL.
+ * Boundary patches (case key patch_file; include/adiflow_patches.h): a grid
+ * whose faces are split into patches passes its npatch patches and the six
+ * face maps one after another (face_maps), and every ghost fill of the grid
+ * goes by them; they are checked (kinds, faces, every map entry a patch of
+ * the list on that face) before anything is allocated. npatch = 0: the
+ * box's one boundary type per face (sp->bc); patches and face_maps are not
+ * read then (NULL is fine). */
 int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                  const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                 const double *q);
+                 const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps);
 
 /* Every call below takes the handle adi_gpu_init returned; a NULL handle,
  * or one that adi_gpu_finalize has freed (as long as its memory has not been
@@ -115,10 +123,11 @@ int adi_gpu_scale_state(adi_gpu_grid *grid, double s);
  * runs in the driver, these are its level operations) ----
  * A coarse level: adi_gpu_init's grid plus its forcing P and the
  * restricted state q0 (5 fields each); its iterations (adi_gpu_iterate)
- * drive R(q) + P to zero. */
+ * drive R(q) + P to zero. With boundary patches each level passes its own
+ * (fortran/boundary_patches.f90's coarsen_patches), which its fills use. */
 int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                        const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                       const double *q);
+                       const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps);
 /* The iteration's steps up to the residual (boundary fill, primitives,
  * time step, fluxes), no update; single-domain grids. */
 int adi_gpu_residual(adi_gpu_grid *grid, double cfl);

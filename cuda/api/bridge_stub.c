@@ -26,17 +26,19 @@ int adi_gpu_check_settings(const adi_gpu_settings *settings, char *msg, int msgl
   return ADI_OK;
 }
 int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels, const adi_gpu_settings *settings,
-                 const double *sf, const double *sc, const double *vol, const double *q)
+                 const double *sf, const double *sc, const double *vol, const double *q, int npatch,
+                 const adi_bc_patch *patches, const int *face_maps)
 {
   (void)sp; (void)kernels; (void)settings; (void)sf; (void)sc; (void)vol; (void)q;
+  (void)npatch; (void)patches; (void)face_maps;
   if (grid != NULL) *grid = NULL;
   return fail();
 }
 int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                        const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                       const double *q)
+                       const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps)
 {
-  return adi_gpu_init(grid, sp, kernels, settings, sf, sc, vol, q);
+  return adi_gpu_init(grid, sp, kernels, settings, sf, sc, vol, q, npatch, patches, face_maps);
 }
 int adi_gpu_iterate(adi_gpu_grid *grid, double cfl) { (void)grid; (void)cfl; return fail(); }
 int adi_gpu_residual(adi_gpu_grid *grid, double cfl) { (void)grid; (void)cfl; return fail(); }

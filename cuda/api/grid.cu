@@ -79,6 +79,12 @@ static void free_all(adi_gpu_grid *g)
   }
   free_field(g->v.wkf, sizeof(float));
   g->v.wkf = NULL;
+  if (g->d_patch) cudaFree(g->d_patch);
+  if (g->d_patch_map) cudaFree(g->d_patch_map);
+  g->d_patch = NULL;
+  g->d_patch_map = NULL;
+  g->v.patch = NULL;
+  g->v.patch_map = NULL;
   if (g->h_norms) cudaFreeHost(g->h_norms);
   g->h_norms = NULL;
   g->v.forcing = NULL;
@@ -123,6 +129,70 @@ static int upload_field(adi_gpu_grid *g, const double **dst, const double *src, 
   return ADI_OK;
 }
 
+/* ---------------------------------------------------------------- patches */
+
+/* Boundary patches as adi_gpu_init takes them (include/adiflow_patches.h),
+ * checked before anything is allocated: every patch of a kind and on a face
+ * the fill knows, every entry of a face's map a patch of the list on that
+ * face, a mirroring kind only along a direction of 2 cells or more (its
+ * second ghost layer mirrors cell 2: with 1 cell that would be a ghost of
+ * the other side). The driver builds them so (fortran/boundary_patches.f90's
+ * build_face_maps, case_config's validate_case); the check keeps a kernel
+ * from reading outside the lists whoever calls. ADI_OK or ADI_ERR_USAGE. */
+static int check_patches(const adi_solver_params *sp, int npatch, const adi_bc_patch *patches, const int *face_maps)
+{
+  int f, n, nb, nc, id, kind;
+  ptrdiff_t a, off;
+  const int nd[3] = {sp->ni, sp->nj, sp->nk};
+  if (npatch == 0) return ADI_OK;
+  if (npatch < 0)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_init: a negative number of boundary patches (%d)", npatch);
+  if (patches == NULL || face_maps == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_init: %d boundary patches but no patch list or no face maps "
+                            "(a null argument)", npatch);
+  for (n = 0; n < npatch; ++n)
+    if (patches[n].kind < ADI_BC_WALL || patches[n].kind > ADI_BC_SUPERSONIC_OUTFLOW || patches[n].face < 1 ||
+        patches[n].face > 6)
+      return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_init: boundary patch %d has kind %d on face %d: not a "
+                              "boundary kind (include/adiflow_params.def's BC_*) on a face 1..6", n + 1,
+                              patches[n].kind, patches[n].face);
+  for (f = 1; f <= 6; ++f) {
+    face_sizes(f, sp->ni, sp->nj, sp->nk, &nb, &nc);
+    off = face_map_offset(f, sp->ni, sp->nj, sp->nk);
+    for (a = 0; a < (ptrdiff_t)nb*nc; ++a) {
+      id = face_maps[off + a];
+      if (id < 1 || id > npatch || patches[id - 1].face != f)
+        return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_init: face %d's map names patch %d at cell (%d,%d): not "
+                                "a patch of the list (1..%d) on that face", f, id, (int)(a%nb) + 1,
+                                (int)(a/nb) + 1, npatch);
+      kind = patches[id - 1].kind;
+      if (nd[(f - 1)/2] < 2 && (kind == ADI_BC_WALL || kind == ADI_BC_LID || kind == ADI_BC_SLIP ||
+                                kind == ADI_BC_SYMMETRY))
+        return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_init: patch %d mirrors the cells next to face %d, but the "
+                                "grid has %d cell across it (a mirroring patch needs 2 at least)", id, f,
+                                nd[(f - 1)/2]);
+    }
+  }
+  return ADI_OK;
+}
+
+/* the checked patches and face maps to the device, the view pointing at them */
+static int upload_patches(adi_gpu_grid *g, int npatch, const adi_bc_patch *patches, const int *face_maps)
+{
+  size_t pbytes = (size_t)npatch*sizeof(adi_bc_patch);
+  size_t mbytes = (size_t)face_map_offset(7, g->v.ni, g->v.nj, g->v.nk)*sizeof(int);
+  if (npatch == 0) return ADI_OK;
+  ADI_GPU_CHECK(cudaMalloc((void **)&g->d_patch, pbytes));
+  g->bytes += pbytes;
+  ADI_GPU_CHECK(cudaMalloc((void **)&g->d_patch_map, mbytes));
+  g->bytes += mbytes;
+  ADI_GPU_CHECK(cudaMemcpy(g->d_patch, patches, pbytes, cudaMemcpyHostToDevice));
+  ADI_GPU_CHECK(cudaMemcpy(g->d_patch_map, face_maps, mbytes, cudaMemcpyHostToDevice));
+  g->v.patch = g->d_patch;
+  g->v.patch_map = g->d_patch_map;
+  return ADI_OK;
+}
+
 /* frees a grid that never reached the caller (a failed init): no message
  * of its own, the failure's stays */
 static void discard(adi_gpu_grid *g)
@@ -137,36 +207,49 @@ static void discard(adi_gpu_grid *g)
 
 /* ---------------------------------------------------------------- init */
 
+/* the boundary patches of a grid (none: npatch 0), as adi_gpu_init takes them */
+typedef struct grid_patches {
+  int npatch;
+  const adi_bc_patch *patches;
+  const int *face_maps;
+} grid_patches;
+
 static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp, int kernels,
                      const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                     const double *q, int coarse_level);
+                     const double *q, int coarse_level, grid_patches bp);
 
 int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                  const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                 const double *q)
+                 const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps)
 {
-  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 0);
+  grid_patches bp = {npatch, patches, face_maps};
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 0, bp);
 }
 
 int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                        const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                       const double *q)
+                       const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps)
 {
-  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 1);
+  grid_patches bp = {npatch, patches, face_maps};
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 1, bp);
 }
 
+/* a block of a decomposed grid: the box's boundary types (build/adiflow_mpi
+ * takes no patches) */
 int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp,
                        int kernels, const adi_gpu_settings *settings, const double *sf, const double *sc,
                        const double *vol, const double *q)
 {
-  return init_grid(grid, hooks, sp, kernels, settings, sf, sc, vol, q, 0);
+  grid_patches none = {0, NULL, NULL};
+  return init_grid(grid, hooks, sp, kernels, settings, sf, sc, vol, q, 0, none);
 }
 
-/* coarse_level: also the forcing and q0 fields (before the schedule is
- * made: the merged family's graph captures the view, forcing included) */
+/* coarse_level: also the forcing and q0 fields; bp: the boundary patches.
+ * Both before the schedule is made: the merged family's graph captures the
+ * view, forcing and patches included */
 static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp, int kernels,
                      const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                     const double *q, int coarse_level)
+                     const double *q, int coarse_level, grid_patches bp)
 {
   int dev, rc, ldi_expected, float_wk;
   size_t free_b = 0, total_b = 0, need;
@@ -192,6 +275,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
                       sp->ldj, sp->ldk, sp->order);
     return ADI_ERR_USAGE;
   }
+  if ((rc = check_patches(sp, bp.npatch, bp.patches, bp.face_maps)) != ADI_OK) return rc;
   npts = (long long)sp->ldi*sp->ldj*sp->ldk;
   if (npts > (long long)INT_MAX) {
     adi_gpu_set_error("grid %d x %d x %d has %lld points per field with ghosts and padding; the GPU backend "
@@ -215,7 +299,9 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
   need = (size_t)npts*(ADI_NFIELDS + (coarse_level ? 2*ADI_NVAR : 0))*sizeof(double)
        + (float_wk ? (size_t)npts*ADI_NWORK_ADI*sizeof(float) : 0)
        + (size_t)(5*sp->nk + 5)*sizeof(double)
-       + (size_t)(sp->nj + 1)*(size_t)sp->nk*sizeof(double);
+       + (size_t)(sp->nj + 1)*(size_t)sp->nk*sizeof(double)
+       + (bp.npatch > 0 ? (size_t)bp.npatch*sizeof(adi_bc_patch)
+                          + (size_t)face_map_offset(7, sp->ni, sp->nj, sp->nk)*sizeof(int) : 0);
   ADI_GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
   if (need + ((size_t)64 << 20) > free_b) {
     adi_gpu_set_error("grid %d x %d x %d needs %.2f GiB of GPU memory (%d fields of %lld points%s), but GPU %d "
@@ -268,6 +354,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
   if (rc == ADI_OK && coarse_level) rc = alloc_field(g, &g->d_forcing, ADI_NVAR);
   if (rc == ADI_OK && coarse_level) rc = alloc_field(g, &g->d_q0, ADI_NVAR);
   if (rc == ADI_OK && coarse_level) g->v.forcing = g->d_forcing;
+  if (rc == ADI_OK) rc = upload_patches(g, bp.npatch, bp.patches, bp.face_maps);
   if (rc == ADI_OK && cudaMalloc((void **)&g->d_plane, (size_t)(5*sp->nk)*sizeof(double)) != cudaSuccess)
     rc = adi_gpu_fail(cudaGetLastError(), ADI_GPU_API_PREFIX "Malloc of the residual-norm planes", __FILE__, __LINE__);
   /* mass_fix scratch, small (nj*nk + nk doubles): held by every run, so a

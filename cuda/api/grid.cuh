@@ -58,6 +58,11 @@ struct adi_gpu_grid {
    * its forcing P (v.forcing points to it) and the restricted state q0,
    * 5 fields each; NULL on other grids */
   double *d_forcing, *d_q0;
+  /* a grid with boundary patches (adi_gpu_init's npatch > 0): the patches
+   * and the six face maps on the device, v.patch and v.patch_map point to
+   * them; NULL for the box */
+  adi_bc_patch *d_patch;
+  int *d_patch_map;
   cudaEvent_t mg_event;               /* orders the transfers between two levels' streams */
   int mg_event_ready;
   size_t bytes;                       /* device memory held */

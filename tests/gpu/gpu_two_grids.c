@@ -171,7 +171,7 @@ static void free_result(result *r)
 
 static int make_grid(adi_gpu_grid **g, const tcase *c, int kernels)
 {
-  return say(adi_gpu_init(g, &c->sp, kernels, NULL, c->sf, c->sc, c->vol, c->q), "adi_gpu_init");
+  return say(adi_gpu_init(g, &c->sp, kernels, NULL, c->sf, c->sc, c->vol, c->q, 0, NULL, NULL), "adi_gpu_init");
 }
 
 /* one grid alone in a fresh handle */
@@ -247,6 +247,36 @@ static int finite_norms(const result *r)
   return 1;
 }
 
+/* boundary patches that do not fit the grid are refused before anything
+ * is allocated (no device needed): a patch count without the lists, and a
+ * face map naming a patch of another face */
+static void patch_checks(void)
+{
+  char msg[2048];
+  double x[1] = {0.0};
+  adi_solver_params sp;
+  adi_bc_patch p[6];
+  adi_gpu_grid *g = NULL;
+  int maps[6*16], f, a;
+  memset(&sp, 0, sizeof sp);
+  sp.ni = 4; sp.nj = 4; sp.nk = 4; sp.order = 2;
+  adi_layout_set(&sp);
+  memset(p, 0, sizeof p);
+  for (f = 0; f < 6; ++f) {
+    p[f].kind = ADI_BC_WALL;
+    p[f].face = f + 1;
+    for (a = 0; a < 16; ++a) maps[16*f + a] = f + 1;
+  }
+  check(adi_gpu_init(&g, &sp, ADI_KERNELS_SPLIT, NULL, x, x, x, x, 6, NULL, NULL) == ADI_ERR_USAGE && g == NULL,
+        "%s", "adi_gpu_init with 6 patches but no lists gives ADI_ERR_USAGE");
+  maps[16*2 + 5] = 1;   /* a jmin cell names the imin patch */
+  check(adi_gpu_init(&g, &sp, ADI_KERNELS_SPLIT, NULL, x, x, x, x, 6, p, maps) == ADI_ERR_USAGE && g == NULL, "%s",
+        "adi_gpu_init with a face map naming another face's patch gives ADI_ERR_USAGE");
+  adi_gpu_error_message(msg, (int)sizeof msg);
+  check(strstr(msg, "face 3's map names patch 1 at cell (2,2)") != NULL, "the refusal names the face and the cell: \"%s\"",
+        msg);
+}
+
 /* calls that need no device: a NULL handle is refused with a message */
 static void null_handle_checks(void)
 {
@@ -266,10 +296,11 @@ static void null_handle_checks(void)
         && adi_gpu_set_timing(NULL, 1) == ADI_ERR_USAGE, "%s",
         "every per-grid call refuses a NULL handle with ADI_ERR_USAGE");
   check(adi_gpu_finalize(NULL) == ADI_OK, "%s", "adi_gpu_finalize(NULL) is ADI_OK");
-  check(adi_gpu_init(NULL, &sp, ADI_KERNELS_SPLIT, NULL, norms, norms, norms, norms) == ADI_ERR_USAGE, "%s",
-        "adi_gpu_init without a place for the handle gives ADI_ERR_USAGE");
-  check(adi_gpu_init(&g, NULL, ADI_KERNELS_SPLIT, NULL, norms, norms, norms, norms) == ADI_ERR_USAGE && g == NULL, "%s",
-        "a failed adi_gpu_init returns a NULL handle");
+  check(adi_gpu_init(NULL, &sp, ADI_KERNELS_SPLIT, NULL, norms, norms, norms, norms, 0, NULL, NULL) == ADI_ERR_USAGE,
+        "%s", "adi_gpu_init without a place for the handle gives ADI_ERR_USAGE");
+  check(adi_gpu_init(&g, NULL, ADI_KERNELS_SPLIT, NULL, norms, norms, norms, norms, 0, NULL, NULL) == ADI_ERR_USAGE &&
+        g == NULL, "%s", "a failed adi_gpu_init returns a NULL handle");
+  patch_checks();
 }
 
 static const char *family_name(int k) { return k == ADI_KERNELS_MERGED ? "merged" : "split"; }

@@ -1,7 +1,7 @@
 # Hostile boundary-patch files (case key patch_file; sourced by
 # tests/suites/run_robustness.sh): every bad line, gap, overlap or range
 # exits 2 with the file, the line or face and the cells named, before the
-# run folder is made; a run that cannot take patches yet says so.
+# run folder is made; adiflow_mpi, which takes no patches yet, says so.
 P=$T/patch
 mkdir -p "$P"
 pf() { # DESC REGEX "patch lines" ["extra case keys"]: adiflow on the small case exits 2 matching REGEX
@@ -39,8 +39,19 @@ rm -f "$P/f.bc"; mkfifo "$P/f.bc"; nml "$SMALL, patch_file = 'f.bc'" "$P/f.nml"
 try "patch file: a FIFO (no hang)" 2 'patch file "[^"]*/f.bc" is missing or not a regular file' \
   ./build/adiflow "$P/f.nml" --backend cpu --run-dir "$P/f"
 printf '%b\n' "$ALL" > "$P/p.bc"
-try "patch file: --backend gpu is refused until the GPU patch fill exists" 2 'boundary patches run on the CPU backend so far .*use --backend cpu' \
-  ./build/adiflow "$P/p.nml" --backend gpu --run-dir "$P/g"
+# the GPU takes patches: --backend gpu with a patch file stops only where
+# it stops without one (no GPU: exit 4, the no-device message)
+if ! command -v nvidia-smi > /dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  out0=$(timeout -k 5 $LIMIT ./build/adiflow "$T/small.nml" --backend gpu --run-dir "$P/g0" 2>&1 < /dev/null); rc0=$?
+  out1=$(timeout -k 5 $LIMIT ./build/adiflow "$P/p.nml" --backend gpu --run-dir "$P/g" 2>&1 < /dev/null); rc1=$?
+  if [ $rc0 -ne 0 ] && [ $rc1 -eq $rc0 ] && [ "$out1" = "$out0" ]; then
+    ok "patch file: --backend gpu without a GPU stops as it does without patches (exit $rc1, the no-GPU message)"
+  else
+    bad "patch file: --backend gpu without a GPU (exit $rc1, without patches $rc0): $(echo "$out1" | tail -n 2 | tr '\n' ' ' | cut -c1-300)"
+  fi
+else
+  try "patch file: --backend gpu runs the patches on the GPU" 0 "backend: gpu" ./build/adiflow "$P/p.nml" --backend gpu --run-dir "$P/g"
+fi
 if [ -x build/adiflow_mpi ] && command -v mpirun > /dev/null; then
   try "patch file: adiflow_mpi refuses patches (not there yet)" 2 'adiflow_mpi does not take them yet' \
     mpirun --allow-run-as-root -np 1 ./build/adiflow_mpi "$P/p.nml" --run-dir "$P/m"

@@ -202,11 +202,18 @@ printf '%s\n' '# cube12 (12 x 10 x 8): its walls and lid, faces split' 'imin wal
   'imax wall' 'jmin wall 1:6 1:8' 'jmin wall 7:12 1:8' 'jmax lid 1:12 1:4' 'jmax lid 1:12 5:8' 'kmin wall' 'kmax wall' \
   > "$T/pf/cube12.bc"
 sed "s|^&adiflow|\&adiflow\n  patch_file = 'cube12.bc'|" tests/cases/cube12.nml > "$T/pf/cube12.nml"
-rc1=$(run pf_box tests/cases/cube12.nml --backend cpu); rc2=$(run pf_patch "$T/pf/cube12.nml")
+rc1=$(run pf_box tests/cases/cube12.nml --backend cpu); rc2=$(run pf_patch "$T/pf/cube12.nml" --backend cpu)
 expect '[ "$rc1$rc2" = 00 ] && cmp -s "$T/pf_box/field.dump" "$T/pf_patch/field.dump"' \
   "patch_file: the cube's walls and lid as 9 patches give the same bits as the box's bc keys (40 iterations)"
-expect 'grep -q "boundary patches run on the CPU backend so far, so this run takes it" "$T/pf_patch.log"' \
-  "patch_file: a run with patches says it takes the CPU backend"
+# either backend takes patches: without a GPU, auto falls back to the CPU
+# as it does without them, and backend cuda stops as it does without them
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  rc=$(run pf_auto "$T/pf/cube12.nml" --max-iter 2)
+  out0=$(./$B/adiflow tests/cases/cube12.nml --backend cuda --run-dir "$T/pf_ng0" 2>&1); rc0=$?
+  out1=$(./$B/adiflow "$T/pf/cube12.nml" --backend cuda --run-dir "$T/pf_ng1" 2>&1); rc1=$?
+  expect '[ "$rc" = 0 ] && grep -q "no usable GPU found, running on the CPU backend" "$T/pf_auto.log" && [ $rc0 -ne 0 ] && [ $rc1 -eq $rc0 ] && [ "$out1" = "$out0" ]' \
+    "patch_file without a GPU: backend auto runs on the CPU with the usual fallback message, backend cuda gives the usual no-GPU error (exit $rc1)"
+fi
 expect '[ $(grep -c "^[0-9]" "$T/pf_patch/forces.csv") -eq 9 ] && [ $(grep -c "^[0-9]" "$T/pf_patch/wall_06_jmax.csv") -eq 48 ] && grep -q "^# cp = (p - p_ref)/(rho_ref U_ref^2/2)" "$T/pf_patch/wall_06_jmax.csv"' \
   "patch_file: a wall file per wall patch (48 faces of the 12 x 4 lid patch, units stated) and forces.csv with a row per patch"
 expect 'awk -F, "\$1 == 6 || \$1 == 7 { n++; if (\$7 + 0 < -0.1) neg++ } END { exit !(n == 2 && neg == 2) }" "$T/pf_patch/forces.csv"' \
@@ -240,13 +247,13 @@ expect '[ "$rc" = 0 ] && grep -q "note: monitor_forces: this run has no wall or 
 printf '%s\n' 'imin wall 1:4 1:10' 'imin wall 5:12 1:4' 'imin wall 5:12 5:10' 'imax wall' 'jmin wall 1:8 1:10' \
   'jmin wall 9:16 1:10' 'jmax lid 1:16 1:4' 'jmax lid 1:16 5:10' 'kmin wall' 'kmax wall' > "$T/pf/mg16.bc"
 sed "s|^&adiflow|\&adiflow\n  patch_file = 'mg16.bc'|" tests/cases/mg_cube16.nml > "$T/pf/mg16.nml"
-rc1=$(run pf_mgbox tests/cases/mg_cube16.nml --backend cpu); rc2=$(run pf_mgpatch "$T/pf/mg16.nml")
+rc1=$(run pf_mgbox tests/cases/mg_cube16.nml --backend cpu); rc2=$(run pf_mgpatch "$T/pf/mg16.nml" --backend cpu)
 expect '[ "$rc1$rc2" = 00 ] && grep -q "multigrid: 4 levels" "$T/pf_mgpatch.log" && cmp -s "$T/pf_mgbox/field.dump" "$T/pf_mgpatch/field.dump"' \
   "patch_file: patches coarsened over 4 multigrid levels give the same bits as the box (W-cycles)"
 sed 's/imin wall 1:4 1:10/imin wall 1:3 1:10/; s/imin wall 5:12 1:4/imin wall 4:12 1:4/; s/imin wall 5:12 5:10/imin wall 4:12 5:10/' \
   "$T/pf/mg16.bc" > "$T/pf/mg16odd.bc"
 sed "s|mg16.bc|mg16odd.bc|" "$T/pf/mg16.nml" > "$T/pf/mg16odd.nml"
-rc=$(run pf_mgodd "$T/pf/mg16odd.nml")
+rc=$(run pf_mgodd "$T/pf/mg16odd.nml" --backend cpu)
 expect '[ "$rc" = 0 ] && grep -q "asked for 4 levels, using 1: .*the patches stop coarsening at level 1: patch 1 on face imin (cells 1..3 x 1..10) has an edge inside a coarse cell" "$T/pf_mgodd.log"' \
   "patch_file: a patch edge inside a coarse cell stops the hierarchy there, and the run says which patch"
 ./$B/make_grid box --ni 8 --nj 8 --nk 6 -o "$T/pf/fbox.x" > /dev/null
@@ -254,7 +261,7 @@ printf '%s\n' 'imin farfield' 'imax farfield' 'jmin farfield' 'jmax farfield' 'k
 printf "&adiflow\n  grid_file = 'fbox.x', patch_file = 'ff.bc'\n  %s\n/\n" \
   "freestream_alpha = 30.0, freestream_beta = 10.0, mach = 0.3, max_iter = 10, monitor_interval = 5, write_plot = .false." \
   > "$T/pf/ff.nml"
-rc=$(run pf_ff "$T/pf/ff.nml")
+rc=$(run pf_ff "$T/pf/ff.nml" --backend cpu)
 expect '[ "$rc" = 0 ] && awk "\$1 == 10 { ok = (\$3 < 1e-12 && \$4 < 1e-12 && \$5 < 1e-12 && \$6 < 1e-12 && \$7 < 1e-11) } END { exit !ok }" "$T/pf_ff.log"' \
   "patch_file: farfield on every face of a curvilinear grid from a file keeps the free stream (alpha 30, beta 10: residual at round-off after 10 iterations)"
 
