@@ -229,15 +229,15 @@ expect 'grep -q "^# force coefficients of the wall patches: F/(rho_ref U_ref^2/2
 expect 'awk -F, "FNR == NR { if (\$1 ~ /^[0-9]/) for (i = 4; i <= 12; i++) { v = \$i; gsub(/ /, \"\", v); want[++n] = v }; next } !/^#/ { last = \$0 } END { m = split(last, f, \" \"); if (m != 2 + n || n != 81) exit 1; for (i = 1; i <= n; i++) if (f[i + 2] != want[i]) exit 1 }" "$T/pf_patch/forces.csv" "$fd"' \
   "forces.dat: the last row equals forces.csv's values, digit for digit"
 sed "s|^&adiflow|\&adiflow\n  monitor_forces = .true.|" "$T/pf/cube12.nml" > "$T/pf/cube12_mf.nml"
-rc1=$(run pf_hist "$T/pf/cube12_mf.nml" --max-iter 20)
+rc1=$(run pf_hist "$T/pf/cube12_mf.nml" --backend cpu --max-iter 20)
 ln -s "$T/pf/victim" "$T/pf_hist/forces.dat.tmp"
-rc2=$(run pf_hist "$T/pf/cube12_mf.nml" --restart)
+rc2=$(run pf_hist "$T/pf/cube12_mf.nml" --backend cpu --restart)
 expect '[ "$(grep -c "^ *forces  6  lid jmax  C " "$T/pf_hist.log")" -eq 2 ] && [ "$(grep -c "^ *forces  [1-9] " "$T/pf_hist.log")" -eq 18 ]' \
   "monitor_forces: 9 patches' coefficients under each of the restarted run's 2 progress lines"
 expect '[ "$rc1$rc2" = 00 ] && cmp -s <(grep -v "^#" "$fd" | cut -c 24-) <(grep -v "^#" "$T/pf_hist/forces.dat" | cut -c 24-) && [ "$(grep -v "^#" "$T/pf_hist/forces.dat" | awk "{print \$1}" | tr "\n" " ")" = "1 10 20 30 40 " ]' \
   "forces.dat: a restart keeps the rows up to its iteration and continues them as one run (20 + restart + 20 == 40)"
 rm "$T/pf_hist/forces.dat"; ln -s "$T/pf/victim" "$T/pf_hist/forces.dat"
-rc=$(run pf_hist "$T/pf/cube12_mf.nml" --restart --max-iter 50)
+rc=$(run pf_hist "$T/pf/cube12_mf.nml" --backend cpu --restart --max-iter 50)
 expect '[ "$rc" = 0 ] && [ ! -e "$T/pf/victim" ] && [ ! -L "$T/pf_hist/forces.dat" ] && [ ! -L "$T/pf_hist/forces.dat.tmp" ] && [ "$(grep -vc "^#" "$T/pf_hist/forces.dat")" -eq 1 ]' \
   "forces.dat: links planted at forces.dat and its .tmp are replaced, never followed"
 sed "s|^&adiflow|\&adiflow\n  monitor_forces = .true.|" tests/cases/cube12.nml > "$T/pf/box_mf.nml"
