@@ -68,9 +68,14 @@ run_level() {   # CASE LEVEL RUNDIR [options]
   sed -e "s|grid_file = '[^']*'|grid_file = 'grids/${c}_$SIZE.x'|" \
       -e "s|patch_file = '[^']*'|patch_file = 'grids/${c}_$SIZE.bc'|" "$DECK" > "$root/${c}_$l.nml"
   echo "open_case: $c level $l ($SIZE cells, $LEVELS multigrid levels)"
+  local t0 t1
+  t0=$(date +%s.%N)
   "$BUILD/adiflow" "$root/${c}_$l.nml" --mg-levels "$LEVELS" --run-dir "$out" "$@" > "$out.log" 2>&1
   rc=$?
+  t1=$(date +%s.%N)
   grep -E "converged at|multigrid:|backend:" "$out.log" | sed 's/^/  /'
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  adiflow wall time %.2f s (the whole process: grid read, set-up, cycles, outputs)\n", b - a }' \
+    | tee -a "$out.log"
   [ $rc -eq 0 ] || { tail -5 "$out.log" >&2; die "$c level $l: adiflow exit $rc (log: $out.log)"; }
   grep -q "converged at" "$out.log" || { echo "  $c level $l did not reach its tolerance"; return 1; }
   set -- $COMPARE
