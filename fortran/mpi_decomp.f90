@@ -23,7 +23,8 @@ module mpi_decomp
   use kinds, only: rk, ik8, ng, nvar
   use grid_layout, only: layout_t, make_layout
   use solver_params
-  use boundary_conditions, only: fill_boundary_direction, cell_index
+  use flow_fields, only: fields_t
+  use ghost_fill, only: fill_ghosts_direction
   use output_vtk, only: write_vts, component_attributes
   use output_fields, only: out_vars
   use output_file, only: out_file_t, out_open, out_check, out_commit
@@ -227,19 +228,20 @@ contains
     end if
   end subroutine halo_exchange
 
-  !> The boundary fill of a block, in the serial order i, j, k: physical
-  !> faces get the serial fill (same arithmetic, fortran/boundary_conditions.f90),
-  !> internal and periodic faces the neighbour's rows (after its fill of the
-  !> earlier directions, so edge and corner ghosts match the serial ones).
-  subroutine block_boundary_conditions(dc, sp, lay, q)
+  !> The boundary fill of a block's state f%q, in the serial order i, j, k:
+  !> physical faces get the serial fill (same arithmetic, the box's types
+  !> or the block's patches f%ps: fortran/ghost_fill.f90), internal and
+  !> periodic faces the neighbour's rows (after its fill of the earlier
+  !> directions, so edge and corner ghosts match the serial ones).
+  subroutine block_boundary_conditions(dc, sp, lay, f)
     type(decomp_t), intent(in) :: dc
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
-    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    type(fields_t), intent(inout) :: f
     integer :: d
     do d = 1, 3
-      if (d >= 2) call halo_exchange(dc, lay, q, 1, nvar, d, ng, dc%nbr(1, d), dc%nbr(2, d))
-      call fill_boundary_direction(sp, lay, d, q, dc%phys)
+      if (d >= 2) call halo_exchange(dc, lay, f%q, 1, nvar, d, ng, dc%nbr(1, d), dc%nbr(2, d))
+      call fill_ghosts_direction(sp, lay, d, f, dc%phys)
     end do
   end subroutine block_boundary_conditions
 
