@@ -14,6 +14,9 @@
 !> order i, j, k and each direction's internal faces receive the neighbour's
 !> rows after the neighbour's fill of the earlier directions. Metrics are
 !> computed from the global nodes over the window (pointwise, so identical).
+!> Boundary patches: a block's face maps reach into its halo rows
+!> (fortran/block_patches.f90), so its ghosts take the kinds and normals of
+!> the whole grid's fill.
 !> Every stage is pointwise on those inputs, except ADI stage 2 (reads
 !> lam+- of the cell across the face: exchanged) and stage 4 (the sweeps:
 !> pipelined across ranks with the very same operations in the same order).
