@@ -40,7 +40,7 @@ program adiflow_mpi
   use grid_layout
   use solver_params
   use case_config
-  use grid_source, only: take_grid_sizes, make_grid_nodes, grid_origin_text, beside_case
+  use grid_source, only: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
   use boundary_patches, only: patch_set_t, coarse_patch_sets
   use block_patches, only: window_patches
   use patch_file, only: read_patch_file, has_open_patches
@@ -261,6 +261,7 @@ contains
     stop
   end subroutine finish
   subroutine read_all_input()
+    logical :: cuts(3)   ! faces of the grid file that close on themselves
     call read_case(case_path, cs)
     call read_parallel_config(case_path, pc)
     call read_multigrid_config(case_path, mg)
@@ -270,11 +271,13 @@ contains
     ! checked here, with the other input, so that only rank 0 speaks
     call validate_parallel_config(pc)
     call validate_multigrid_config(mg)
+    ! the whole grid's nodes, ghost nodes included (a grid file read and
+    ! checked here too: a bad one stops the run before its folder is made);
+    ! a grid closed on itself joins its cut before the boundaries are set up
+    call make_grid_nodes(cs, xn_g, cuts)
+    call join_cuts(cs, cuts, trim(merge('adiflow_mpi', '           ', rank == 0)))
     if (len_trim(cs%patch_file) > 0) call read_patches()
     dir = run_folder(cs, case_path)
-    ! the whole grid's nodes, ghost nodes included (a grid file read and
-    ! checked here too: a bad one stops the run before its folder is made)
-    call make_grid_nodes(cs, xn_g)
   end subroutine read_all_input
 
   !> The grid's boundary patches (the patch file, beside the case file),
