@@ -126,7 +126,9 @@ contains
       b = nranks/a
       if (req_j > 0 .and. a /= req_j) cycle
       if (req_k > 0 .and. b /= req_k) cycle
-      if (nj/a < ng .or. nk/b < ng) cycle
+      ! a split direction's blocks hold the halo's depth; a whole one is the
+      ! grid's (a quasi-2D grid's one cell in k included)
+      if ((a > 1 .and. nj/a < ng) .or. (b > 1 .and. nk/b < ng)) cycle
       cost = real(a - 1, rk)*real(nk, rk)*real(ni, rk) + real(b - 1, rk)*real(nj, rk)*real(ni, rk)
       if (cost < best) then
         best = cost; npj = a; npk = b
@@ -137,7 +139,8 @@ contains
     else
       write(msg, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') 'no process grid npj x npk fits ', nranks, &
         ' ranks (requested npj = ', req_j, ', npk = ', req_k, ', 0 = automatic) on nj = ', nj, &
-        ', nk = ', nk, ': npj*npk must equal the number of ranks and every block needs >= 2 cells per direction'
+        ', nk = ', nk, ': npj*npk must equal the number of ranks and every block needs >= 2 cells in each direction '// &
+        'that is split'
     end if
   end subroutine choose_process_grid
 
@@ -167,8 +170,11 @@ contains
         dc%swp(2, d) = rank_of(d, p(d) + 1)
       end if
       dc%nbr(:, d) = dc%swp(:, d)
-      if (bc(2*d) == BC_PERIODIC) then
-        ! the wrap goes through the exchange too (to self when np(d) = 1)
+      ! the wrap goes through the exchange too (to self when np(d) = 1); a
+      ! whole direction of fewer cells than the halo's depth (a quasi-2D
+      ! grid's one cell in k) cannot send ng rows, and its own periodic fill
+      ! (the serial one) does it
+      if (bc(2*d) == BC_PERIODIC .and. (np(d) > 1 .or. nglob(d) >= ng)) then
         if (p(d) == 0) dc%nbr(1, d) = rank_of(d, np(d) - 1)
         if (p(d) == np(d) - 1) dc%nbr(2, d) = rank_of(d, 0)
       end if
