@@ -133,6 +133,22 @@ done
 rc1=$(mpi 4 pm_half "$PM" --npj 2 --npk 2 --max-iter 10); rc2=$(mpi 4 pm_half "$PM" --npj 2 --npk 2 --restart)
 expect '[ "$rc1$rc2" = 00 ] && grep -q "restarting from .* at iteration 10" "$T/pm_half.log" && same_run "$T/s_pm" "$T/pm_half"' \
   "patches, restart on 2x2: 10 + restart + 10 bit-identical to 20 serial iterations (the restart keeps its state, not the free stream)"
+# a quasi-2D O-grid (one cell in k, periodic) whose i cut the reader finds and
+# joins (no bc_i keys), a wall and a farfield patch: the cut said once, and the
+# blocks in j bit-identical to build/adiflow, single grid and multigrid
+./$B/make_grid cylinder --ni 16 --nj 12 --farfield 10 --dims 3 -o "$T/pm/cyl.x" > /dev/null
+printf 'jmin wall\njmax farfield\n' > "$T/pm/cyl.bc"
+printf "&adiflow\n  grid_file = 'cyl.x', patch_file = 'cyl.bc', bc_kmin = 'periodic', bc_kmax = 'periodic'\n  %s\n/\n" \
+  "mach = 0.2, reynolds = 40.0, max_iter = 20, monitor_interval = 5, write_plot = .false." > "$T/pm/cyl.nml"
+rc=$(ser s_cyl "$T/pm/cyl.nml"); rc2=$(ser s_cyl_mg "$T/pm/cyl.nml" --mg-levels 2)
+expect '[ "$rc$rc2" = 00 ] && grep -q "periodic cut: joined" "$T/s_cyl.log"' "O-grid references: build/adiflow joins the cut, single grid and 2 levels"
+for g in "2 2 1" "3 3 1"; do
+  set -- $g; d=cyl_${2}x$3
+  rc=$(mpi $1 $d "$T/pm/cyl.nml" --npj $2 --npk $3); rc2=$(mpi $1 ${d}_mg "$T/pm/cyl.nml" --npj $2 --npk $3 --mg-levels 3)
+  expect '[ "$rc$rc2" = 00 ] && [ $(grep -c "periodic cut: joined" "$T/$d.log") -eq 1 ] && same_run "$T/s_cyl" "$T/$d" \
+    && grep -q "multigrid: 2 levels" "$T/${d}_mg.log" && same_run "$T/s_cyl_mg" "$T/${d}_mg"' \
+    "quasi-2D O-grid from a file (16x12x1, its cut joined), patches, ${2}x$3: every file bit-identical to build/adiflow, single grid and multigrid"
+done
 rc=$(mpi 2 pm_auto "$PM" --npj 2 --npk 1 --backend auto --max-iter 2)
 expect '[ $rc -eq 0 ] && grep -q "boundary patches run on the CPU backend of adiflow_mpi so far, so this run takes it" "$T/pm_auto.log" \
   && grep -q "backend: cpu" "$T/pm_auto.log"' "patches, --backend auto: the run says it takes the CPU backend"
