@@ -1,7 +1,8 @@
 # Hostile boundary-patch files (case key patch_file; sourced by
 # tests/suites/run_robustness.sh): every bad line, gap, overlap or range
 # exits 2 with the file, the line or face and the cells named, before the
-# run folder is made; adiflow_mpi, which takes no patches yet, says so.
+# run folder is made; adiflow_mpi reads them with the same reader, and its GPU
+# blocks, which have no patch fill, refuse them.
 P=$T/patch
 mkdir -p "$P"
 pf() { # DESC REGEX "patch lines" ["extra case keys"]: adiflow on the small case exits 2 matching REGEX
