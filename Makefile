@@ -346,11 +346,12 @@ $(BUILD)/test_multigrid_c_vs_fortran: tests/c_vs_fortran/test_multigrid_c_vs_for
 # the bind(c) structs (parameters, &gpu settings, boundary patch): same size and offsets in Fortran and C
 $(BUILD)/test_params_layout: tests/c_vs_fortran/test_params_layout.f90 tests/c_vs_fortran/params_layout_shim.c include/adiflow_params.h \
   include/adiflow_gpu_settings.h include/adiflow_patches.h include/adiflow_params.def include/adiflow_gpu_settings.def \
-  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/boundary_patches.o $(OBJ)/kinds.o tests/unit/test_util.f90 | $(OBJ)
+  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/boundary_patches.o $(OBJ)/text_util.o $(OBJ)/kinds.o \
+  tests/unit/test_util.f90 | $(OBJ)
 	@mkdir -p $(BUILD)/testmod/params_layout
 	$(CC) $(CFLAGS) -c tests/c_vs_fortran/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/params_layout_shim.o \
-	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/boundary_patches.o $(OBJ)/kinds.o -o $@
+	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/boundary_patches.o $(OBJ)/text_util.o $(OBJ)/kinds.o -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c $(STAGE_HDRS) | $(OBJ)
 	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@

@@ -16,11 +16,9 @@ program adiflow
   use case_config
   use flow_fields, only: host_field_count
   use grid_source, only: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
-  use boundary_patches, only: patch_set_t, coarsen_patches
-  use flow_math, only: prim_to_cons
-  use patch_file, only: read_patch_file, freestream_state, has_open_patches
+  use boundary_patches, only: patch_set_t, coarsen_patches, coarse_patch_sets
+  use patch_file, only: read_patch_file, has_open_patches
   use output_wall_loads, only: wall_load_names
-  use flow_fields, only: fields_t
   use mass_constraint, only: total_mass
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
@@ -102,7 +100,7 @@ program adiflow
   ! (a restart's own file is checked by its reader, which says more)
   why = blocked_output(dir, merge('           ', 'restart.bin', cs%restart)//' field.dump flow.vts flow.dat '// &
     'centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '// &
-    merge('flow.pvd', '        ', files%write_series)//patch_output_names())
+    merge('flow.pvd', '        ', files%write_series)//wall_load_names(ps))
   if (len(why) > 0) call case_error(why)
 
   nthreads = 1
@@ -134,7 +132,7 @@ program adiflow
   else
     call be%start_at_rest()
     if (allocated(ps%p)) then
-      if (has_open_patches(ps)) call start_from_free_stream()
+      if (has_open_patches(ps)) call be%start_in_free_stream(cs%freestream_alpha, cs%freestream_beta)
     end if
   end if
   call be%fill_boundary(1)
@@ -206,42 +204,9 @@ contains
   !> The levels the patches allow: the hierarchy stops above the first
   !> level where a patch edge would fall inside a coarse cell, and says so.
   subroutine stop_levels_at_patches()
-    type(patch_set_t) :: fine, coarse
-    integer :: l
-    fine = ps
-    do l = 2, nlev
-      call coarsen_patches(fine, lev_sizes(:, l-1), lev_ratios(:, l), coarse, ok, why)
-      if (.not. ok) then
-        if (len_trim(mg_note) > 0) mg_note = trim(mg_note)//'; '
-        mg_note = mg_note//'the patches stop coarsening at level '//int_text(l-1)//': '//why
-        nlev = l - 1
-        exit
-      end if
-      fine = coarse
-    end do
+    type(patch_set_t), allocatable :: sets(:)
+    call coarse_patch_sets(ps, lev_sizes, lev_ratios, nlev, mg_note, sets)
   end subroutine stop_levels_at_patches
-
-  !> The wall-load files a run with patches writes (output_wall_loads).
-  function patch_output_names() result(s)
-    character(len=:), allocatable :: s
-    type(fields_t) :: probe
-    s = ''
-    if (.not. allocated(ps%p)) return
-    probe%ps = ps
-    s = wall_load_names(probe)
-  end function patch_output_names
-
-  !> An external flow starts from the free stream (density 1, speed 1 along
-  !> freestream_alpha, freestream_beta, T = 1).
-  subroutine start_from_free_stream()
-    real(rk) :: fs(5), q(5)
-    integer :: m
-    fs = freestream_state(sp, cs%freestream_alpha, cs%freestream_beta)
-    call prim_to_cons(sp, fs(1), fs(2), fs(3), fs(4), fs(5), q)
-    do m = 1, 5
-      be%level(1)%f%q(:,:,:,m) = q(m)
-    end do
-  end subroutine start_from_free_stream
 
   function choose_backend(req) result(gpu)
     character(len=*), intent(in) :: req

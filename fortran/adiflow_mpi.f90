@@ -11,6 +11,13 @@
 !> level decomposed like the fine one, as many levels as the blocks allow
 !> (every split direction even at every coarsening, >= 2 cells); exact mode
 !> equals build/adiflow with that many levels bit for bit.
+!> grid_file: every rank reads the whole grid (its ghost nodes, periodic
+!> images included, as build/adiflow makes them) and takes its block's
+!> window of it, so a block's ghost nodes across a block boundary are its
+!> neighbour's nodes. patch_file (CPU backend): each block fills the part
+!> of the grid's patches on its faces (fortran/block_patches.f90), every
+!> multigrid level too; a run with patches ends with the same wall loads
+!> as build/adiflow, from the state gathered on rank 0.
 !> npj = npk = 0: automatic (smallest interface area). adi_mode = 'exact'
 !> reproduces the single-domain solver bit for bit (pipelined sweeps);
 !> 'decoupled' sweeps every block alone (interface increments zero).
@@ -33,7 +40,11 @@ program adiflow_mpi
   use grid_layout
   use solver_params
   use case_config
-  use grid_source, only: take_grid_sizes, make_grid_nodes, grid_origin_text
+  use grid_source, only: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
+  use boundary_patches, only: patch_set_t, coarse_patch_sets
+  use block_patches, only: window_patches
+  use patch_file, only: read_patch_file, has_open_patches
+  use output_wall_loads, only: wall_load_names
   use driver_loop, only: run_iterations
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
   use multigrid_levels, only: plan_levels, coarse_nodes, init_level, level_sizes_text
@@ -59,6 +70,8 @@ program adiflow_mpi
   type(solver_params_t) :: sp_g
   type(gpu_settings_t) :: gs                 ! the &gpu group (the device is the rank's node-local GPU)
   type(decomp_t) :: dc
+  type(patch_set_t) :: ps_g                  ! the grid's boundary patches (patch_file), none without one
+  type(patch_set_t), allocatable :: ps_lev(:) ! and those of its multigrid levels
   real(rk), allocatable :: xn_g(:,:,:,:), xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, why, mg_note
   character(len=400) :: msg
@@ -123,7 +136,7 @@ program adiflow_mpi
         ! (a restart's own index is checked by its reader, which says more)
         why = blocked_output(dir, merge('              ', 'restart.decomp', cs%restart)//' field.dump flow.pvts '// &
           'flow.dat centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '// &
-          merge('flow.pvd', '        ', files%write_series))
+          merge('flow.pvd', '        ', files%write_series)//wall_load_names(ps_g))
         if (len(why) > 0) okflag = 0
       end if
     end if
@@ -161,11 +174,11 @@ program adiflow_mpi
     be = block_backend_t()
   end if
   be%mg = mg
-  call make_grid_nodes(cs, xn_g)
   allocate(xn(3, -ng:lay%ni+ng, -ng:lay%nj+ng, -ng:lay%nk+ng))
   xn = xn_g(:, :, dc%off(2)-ng:dc%off(2)+lay%nj+ng, dc%off(3)-ng:dc%off(3)+lay%nk+ng)
   call be%set_grid(make_solver_params(cs, lay), lay, xn, nlev)
   be%phys = dc%phys
+  if (allocated(ps_g%p)) call window_patches(ps_g, dc%off, dc%nloc, dc%phys, be%level(1)%f%ps)
   allocate(be%dcl(nlev))
   be%dcl(1) = dc
   associate (vol => be%level(1)%f%vol)
@@ -177,6 +190,7 @@ program adiflow_mpi
   files%dc = dc
   files%lay_g = lay_g
   files%sp_g = sp_g
+  files%ps_g = ps_g
   res0 = 0.0_rk
   it0 = 0
   if (cs%restart) then
@@ -185,6 +199,9 @@ program adiflow_mpi
     if (files%nothing_left(it0)) call finish(0)
   else
     call be%start_at_rest()
+    if (allocated(ps_g%p)) then
+      if (has_open_patches(ps_g)) call be%start_in_free_stream(cs%freestream_alpha, cs%freestream_beta)
+    end if
   end if
   call be%fill_boundary(1)
   ! mass_fix: the mass of rho = 1 (from the grid, so a restart keeps it), as build/adiflow
@@ -244,19 +261,41 @@ contains
     stop
   end subroutine finish
   subroutine read_all_input()
+    logical :: cuts(3)   ! faces of the grid file that close on themselves
     call read_case(case_path, cs)
     call read_parallel_config(case_path, pc)
     call read_multigrid_config(case_path, mg)
     call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --mg-levels N')
     call take_grid_sizes(cs, case_path)
-    if (len_trim(cs%patch_file) > 0) call case_error('patch_file: boundary patches run in build/adiflow on the '// &
-      'CPU backend so far; adiflow_mpi does not take them yet')
     call validate_case(cs)
     ! checked here, with the other input, so that only rank 0 speaks
     call validate_parallel_config(pc)
     call validate_multigrid_config(mg)
+    ! the whole grid's nodes, ghost nodes included (a grid file read and
+    ! checked here too: a bad one stops the run before its folder is made);
+    ! a grid closed on itself joins its cut before the boundaries are set up
+    call make_grid_nodes(cs, xn_g, cuts)
+    call join_cuts(cs, cuts, trim(merge('adiflow_mpi', '           ', rank == 0)))
+    if (len_trim(cs%patch_file) > 0) call read_patches()
     dir = run_folder(cs, case_path)
   end subroutine read_all_input
+
+  !> The grid's boundary patches (the patch file, beside the case file),
+  !> checked with the other input. The patch fill runs on the host: a run
+  !> with patches takes the CPU backend.
+  subroutine read_patches()
+    type(solver_params_t) :: sp
+    logical :: ok
+    sp = make_solver_params(cs, make_layout(cs%ni, cs%nj, cs%nk))
+    call read_patch_file(beside_case(cs%patch_file, case_path), sp, sp%bc == BC_PERIODIC, &
+      [cs%lid_u, cs%lid_v, cs%lid_w], cs%freestream_alpha, cs%freestream_beta, cs%ni, cs%nj, cs%nk, ps_g, ok, why)
+    if (.not. ok) call case_error(why)
+    if (trim(cs%backend) == 'gpu') call case_error('patch_file: boundary patches run on the CPU backend of '// &
+      'adiflow_mpi so far (its GPU blocks have no patch fill): use --backend cpu')
+    if (trim(cs%backend) /= 'cpu' .and. rank == 0) write(output_unit, '(a)') &
+      'adiflow_mpi: patch_file: boundary patches run on the CPU backend of adiflow_mpi so far, so this run takes it'
+    cs%backend = 'cpu'
+  end subroutine read_patches
 
   !> --help, -h or no case file on any rank: rank 0 prints the usage and
   !> every rank stops, with 0 only when every rank asked for --help (a rank
@@ -360,6 +399,9 @@ contains
     logical :: fits
     call plan_levels([cs%ni, cs%nj, cs%nk], sp_g%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev_grid, lev_sizes, &
       lev_ratios, mg_note)
+    ! the patches of every level, as build/adiflow's: the grid's hierarchy
+    ! stops where a patch edge would fall inside a coarse cell
+    if (allocated(ps_g%p)) call coarse_patch_sets(ps_g, lev_sizes, lev_ratios, nlev_grid, mg_note, ps_lev)
     ! a split direction coarsens only while every block holds an even number
     ! of cells (at an even offset) and keeps at least 2 (the halo's depth)
     nlev = nlev_grid
@@ -414,6 +456,7 @@ contains
       xl = xc(:, :, off(2)-ng:off(2)+nl(2)+ng, off(3)-ng:off(3)+nl(3)+ng)
       call init_level(be%level(l), cs, xl, nl, lev_ratios(:, l), mg%coarse_order, mg%coarse_roe_low_mach == 'none', &
         real(product(int(lev_sizes(:, l), ik8)), rk)/real(product(int(lev_sizes(:, 1), ik8)), rk))
+      if (allocated(ps_g%p)) call window_patches(ps_lev(l), off, nl, dc%phys, be%level(l)%f%ps)
       call move_alloc(xc, xg)
     end do
     be%weight = be%level%weight

@@ -23,7 +23,8 @@ module backend
   use solver_params, only: solver_params_t
   use flow_fields, only: allocate_fields
   use metrics, only: compute_metrics
-  use flow_math, only: rest_pressure
+  use flow_math, only: rest_pressure, prim_to_cons
+  use patch_file, only: freestream_state
   use ghost_fill, only: fill_ghosts, fill_wall_temperatures
   use primitives, only: compute_primitives
   implicit none
@@ -43,6 +44,7 @@ module backend
     procedure, non_overridable :: iterate
     procedure, non_overridable :: set_grid
     procedure, non_overridable :: start_at_rest
+    procedure, non_overridable :: start_in_free_stream
     procedure, non_overridable :: host_state
     procedure :: fill_boundary => fill_serial
     procedure :: any_process => any_serial
@@ -119,6 +121,23 @@ contains
       q(:,:,:,5) = rest_pressure(sp)/sp%gm1
     end associate
   end subroutine start_at_rest
+
+  !> The state of an external flow that does not restart (a grid with open
+  !> patches): the free stream everywhere, density 1, speed 1 along alpha
+  !> and beta (degrees: patch_file's freestream_state), T = 1.
+  subroutine start_in_free_stream(self, alpha, beta)
+    class(backend_t), intent(inout) :: self
+    real(rk), intent(in) :: alpha, beta
+    real(rk) :: fs(5), qf(5)
+    integer :: m
+    associate (q => self%level(1)%f%q, sp => self%level(1)%sp)
+      fs = freestream_state(sp, alpha, beta)
+      call prim_to_cons(sp, fs(1), fs(2), fs(3), fs(4), fs(5), qf)
+      do m = 1, 5
+        q(:,:,:,m) = qf(m)
+      end do
+    end associate
+  end subroutine start_in_free_stream
 
   !> The state on the host for the outputs: fetched, its boundary fill and
   !> primitives (the wall temperature's ghosts included: the outputs' wall

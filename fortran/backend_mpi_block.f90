@@ -71,7 +71,7 @@ contains
     class(block_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     associate (g => self%level(l))
-      call block_boundary_conditions(self%dcl(l), g%sp, g%lay, g%f%q)
+      call block_boundary_conditions(self%dcl(l), g%sp, g%lay, g%f)
     end associate
   end subroutine block_fill
 

@@ -190,7 +190,8 @@ contains
   !> or symmetry face reflects each layer's mirror cell about the face; the
   !> open kinds give both ghost layers the state formed from the interior
   !> cell next to the face. Cells of the ghost rows across the face take the
-  !> kind and the normal of the nearest boundary cell.
+  !> kind and the normal of the nearest cell of the face map
+  !> (boundary_patches' nearest_mapped_cell).
   subroutine fill_patch_direction(sp, lay, d, ps, sf, q, phys)
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
@@ -209,8 +210,7 @@ contains
       !$omp private(b, bb, cc, id, kind, pf, s, rs, nx, ny, nz, layer, g, m, pg, pm, qm, qg)
       do c = -1, nc + 2
         do b = -1, nb + 2
-          bb = min(max(b, 1), nb)
-          cc = min(max(c, 1), nc)
+          call nearest_mapped_cell(ps%face(face), b, c, bb, cc)
           id = ps%face(face)%id(bb, cc)
           kind = ps%p(id)%kind
           ! the boundary face is the low face of cell 1 (side 1) or of cell n+1 (side 2);
@@ -269,17 +269,18 @@ contains
     type(patch_set_t), intent(in) :: ps
     real(rk), intent(inout) :: qp(-1:,-1:,-1:,:)
     logical, intent(in) :: phys(6)
-    integer :: d, side, face, layer, b, c, n, nb, nc, g, m, kind, pg(3), pm(3)
+    integer :: d, side, face, layer, b, c, n, nb, nc, g, m, bb, cc, kind, pg(3), pm(3)
     if (sp%wall_thermal /= WALL_ISOTHERMAL) return
     do d = 1, 3
       call direction_sizes(lay, d, n, nb, nc)
       do side = 1, 2
         face = 2*d - 2 + side
         if (.not. phys(face)) cycle
-        !$omp parallel do num_threads(team_for(lay)) collapse(2) private(b, kind, layer, g, m, pg, pm)
+        !$omp parallel do num_threads(team_for(lay)) collapse(2) private(b, bb, cc, kind, layer, g, m, pg, pm)
         do c = -1, nc + 2
           do b = -1, nb + 2
-            kind = ps%p(ps%face(face)%id(min(max(b, 1), nb), min(max(c, 1), nc)))%kind
+            call nearest_mapped_cell(ps%face(face), b, c, bb, cc)
+            kind = ps%p(ps%face(face)%id(bb, cc))%kind
             if (kind /= BC_WALL .and. kind /= BC_LID) cycle
             do layer = 1, 2
               call ghost_and_mirror(side, layer, n, kind, g, m)

@@ -13,16 +13,25 @@
 !> Multigrid: a coarse cell is made of fine cells 2c-1 and 2c in each
 !> direction that coarsens, so a patch coarsens where it starts on an odd
 !> cell and ends on an even one; otherwise coarsen_patches names the patch
-!> that stops the hierarchy at that level.
+!> that stops the hierarchy at that level; coarse_patch_sets gives every
+!> level's set and cuts the hierarchy there.
+!>
+!> The ghost rows across a face (beyond its first and last cell) take the
+!> patch and the normal of the nearest cell of the face map
+!> (nearest_mapped_cell). A grid's map covers its face; the map of a block
+!> of a decomposed grid (block_patches) also covers the ghost rows its
+!> neighbours hold, so that they take the cells the whole grid's fill gives them.
 module boundary_patches
   use, intrinsic :: iso_c_binding, only: c_int, c_double
   use kinds, only: rk
+  use text_util, only: int_text
   use solver_params, only: BC_WALL, BC_LID, BC_PERIODIC, BC_SLIP, BC_SYMMETRY, BC_FARFIELD, BC_INFLOW, &
                            BC_OUTFLOW, BC_SUPERSONIC_INFLOW, BC_SUPERSONIC_OUTFLOW, NPATCH_VALUES
   implicit none
   private
   public :: bc_patch_t, face_map_t, patch_set_t, NPATCH_VALUES
-  public :: face_sizes, build_face_maps, coarsen_patches, patch_kind_name, face_name, joined_face_maps
+  public :: face_sizes, build_face_maps, coarsen_patches, coarse_patch_sets, nearest_mapped_cell, joined_face_maps
+  public :: patch_kind_name, face_name
 
   ! The kinds (BC_*) and NPATCH_VALUES are rows of include/adiflow_params.def,
   ! shared with C; C's twin of bc_patch_t is adi_bc_patch
@@ -38,7 +47,10 @@ module boundary_patches
   end type bc_patch_t
 
   type :: face_map_t
-    integer(c_int), allocatable :: id(:,:)   !< patch number of each boundary cell of the face
+    !> patch number of each boundary cell of the face: id(1:nb, 1:nc) for
+    !> a grid; a block's map may start below 1 and end beyond its cells
+    !> (block_patches), an empty one for a face inside the grid
+    integer(c_int), allocatable :: id(:,:)
   end type face_map_t
 
   type :: patch_set_t
@@ -160,6 +172,18 @@ contains
     maps = [(ps%face(f)%id, f = 1, 6)]
   end function joined_face_maps
 
+  !> The cell (bb, cc) of the face map nearest to (b, c): (b, c) itself
+  !> inside the map, the map's edge for a ghost row beyond it. The GPU's
+  !> twin (cuda/common/boundary_patches.h) clamps to 1..nb, 1..nc: a grid's
+  !> map, the only kind it takes (the GPU blocks of adiflow_mpi take none).
+  pure subroutine nearest_mapped_cell(map, b, c, bb, cc)
+    type(face_map_t), intent(in) :: map
+    integer, intent(in) :: b, c
+    integer, intent(out) :: bb, cc
+    bb = min(max(b, lbound(map%id, 1)), ubound(map%id, 1))
+    cc = min(max(c, lbound(map%id, 2)), ubound(map%id, 2))
+  end subroutine nearest_mapped_cell
+
   pure integer function opposite(face)
     integer, intent(in) :: face
     opposite = face + 1 - 2*modulo(face + 1, 2)
@@ -238,4 +262,35 @@ contains
     end do
     call build_face_maps(coarse, nf(1)/ratio(1), nf(2)/ratio(2), nf(3)/ratio(3), ok, msg)
   end subroutine coarsen_patches
+
+  !> The patch sets of the multigrid levels planned with cell counts
+  !> sizes(:, l) and ratios ratios(:, l) (multigrid_levels' plan_levels):
+  !> sets(1) = ps, sets(l) coarsened from sets(l-1). The hierarchy stops
+  !> above the first level a patch does not coarsen to: nlev is cut there
+  !> and note (the plan's) says which patch and why.
+  subroutine coarse_patch_sets(ps, sizes, ratios, nlev, note, sets)
+    type(patch_set_t), intent(in) :: ps
+    integer, intent(in) :: sizes(:,:), ratios(:,:)
+    integer, intent(inout) :: nlev
+    character(len=:), allocatable, intent(inout) :: note
+    type(patch_set_t), allocatable, intent(out) :: sets(:)
+    type(patch_set_t), allocatable :: tmp(:)
+    character(len=:), allocatable :: why
+    logical :: ok
+    integer :: l
+    allocate(sets(nlev))
+    sets(1) = ps
+    do l = 2, nlev
+      call coarsen_patches(sets(l-1), sizes(:, l-1), ratios(:, l), sets(l), ok, why)
+      if (.not. ok) then
+        if (.not. allocated(note)) note = ''
+        if (len_trim(note) > 0) note = trim(note)//'; '
+        note = note//'the patches stop coarsening at level '//int_text(l-1)//': '//why
+        nlev = l - 1
+        tmp = sets(1:nlev)
+        call move_alloc(tmp, sets)
+        exit
+      end if
+    end do
+  end subroutine coarse_patch_sets
 end module boundary_patches

@@ -74,11 +74,17 @@ contains
   end subroutine make_grid_nodes
 
   !> A cut the reader found becomes the periodic pair of its direction
-  !> (the ghost nodes already come from across it), and the run says so.
-  subroutine join_cuts(cs, cuts)
+  !> (the ghost nodes already come from across it), and the run says so
+  !> under the driver's name prog ('adiflow' when absent; '' says nothing:
+  !> the MPI ranks but rank 0).
+  subroutine join_cuts(cs, cuts, prog)
     type(case_t), intent(inout) :: cs
     logical, intent(in) :: cuts(3)
+    character(len=*), intent(in), optional :: prog
+    character(len=:), allocatable :: who
     integer :: d
+    who = 'adiflow'
+    if (present(prog)) who = prog
     do d = 1, 3
       if (.not. cuts(d)) cycle
       select case (d)
@@ -86,8 +92,8 @@ contains
       case (2); cs%bc_jmin = 'periodic'; cs%bc_jmax = 'periodic'
       case (3); cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
       end select
-      write(output_unit, '(a)') 'adiflow: '//cut_text(cs, d)//': joined, as bc_'//dirs(d)//'min = bc_'// &
-        dirs(d)//'max = ''periodic'' would'
+      if (len(who) > 0) write(output_unit, '(a)') who//': '//cut_text(cs, d)//': joined, as bc_'//dirs(d)// &
+        'min = bc_'//dirs(d)//'max = ''periodic'' would'
     end do
   end subroutine join_cuts
 

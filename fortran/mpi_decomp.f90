@@ -14,6 +14,9 @@
 !> order i, j, k and each direction's internal faces receive the neighbour's
 !> rows after the neighbour's fill of the earlier directions. Metrics are
 !> computed from the global nodes over the window (pointwise, so identical).
+!> Boundary patches: a block's face maps reach into its halo rows
+!> (fortran/block_patches.f90), so its ghosts take the kinds and normals of
+!> the whole grid's fill.
 !> Every stage is pointwise on those inputs, except ADI stage 2 (reads
 !> lam+- of the cell across the face: exchanged) and stage 4 (the sweeps:
 !> pipelined across ranks with the very same operations in the same order).
@@ -23,7 +26,8 @@ module mpi_decomp
   use kinds, only: rk, ik8, ng, nvar
   use grid_layout, only: layout_t, make_layout
   use solver_params
-  use boundary_conditions, only: fill_boundary_direction, cell_index
+  use flow_fields, only: fields_t
+  use ghost_fill, only: fill_ghosts_direction
   use output_vtk, only: write_vts, component_attributes
   use output_fields, only: out_vars
   use output_file, only: out_file_t, out_open, out_check, out_commit
@@ -122,7 +126,9 @@ contains
       b = nranks/a
       if (req_j > 0 .and. a /= req_j) cycle
       if (req_k > 0 .and. b /= req_k) cycle
-      if (nj/a < ng .or. nk/b < ng) cycle
+      ! a split direction's blocks hold the halo's depth; a whole one is the
+      ! grid's (a quasi-2D grid's one cell in k included)
+      if ((a > 1 .and. nj/a < ng) .or. (b > 1 .and. nk/b < ng)) cycle
       cost = real(a - 1, rk)*real(nk, rk)*real(ni, rk) + real(b - 1, rk)*real(nj, rk)*real(ni, rk)
       if (cost < best) then
         best = cost; npj = a; npk = b
@@ -133,7 +139,8 @@ contains
     else
       write(msg, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') 'no process grid npj x npk fits ', nranks, &
         ' ranks (requested npj = ', req_j, ', npk = ', req_k, ', 0 = automatic) on nj = ', nj, &
-        ', nk = ', nk, ': npj*npk must equal the number of ranks and every block needs >= 2 cells per direction'
+        ', nk = ', nk, ': npj*npk must equal the number of ranks and every block needs >= 2 cells in each direction '// &
+        'that is split'
     end if
   end subroutine choose_process_grid
 
@@ -163,8 +170,11 @@ contains
         dc%swp(2, d) = rank_of(d, p(d) + 1)
       end if
       dc%nbr(:, d) = dc%swp(:, d)
-      if (bc(2*d) == BC_PERIODIC) then
-        ! the wrap goes through the exchange too (to self when np(d) = 1)
+      ! the wrap goes through the exchange too (to self when np(d) = 1); a
+      ! whole direction of fewer cells than the halo's depth (a quasi-2D
+      ! grid's one cell in k) cannot send ng rows, and its own periodic fill
+      ! (the serial one) does it
+      if (bc(2*d) == BC_PERIODIC .and. (np(d) > 1 .or. nglob(d) >= ng)) then
         if (p(d) == 0) dc%nbr(1, d) = rank_of(d, np(d) - 1)
         if (p(d) == np(d) - 1) dc%nbr(2, d) = rank_of(d, 0)
       end if
@@ -227,19 +237,20 @@ contains
     end if
   end subroutine halo_exchange
 
-  !> The boundary fill of a block, in the serial order i, j, k: physical
-  !> faces get the serial fill (same arithmetic, fortran/boundary_conditions.f90),
-  !> internal and periodic faces the neighbour's rows (after its fill of the
-  !> earlier directions, so edge and corner ghosts match the serial ones).
-  subroutine block_boundary_conditions(dc, sp, lay, q)
+  !> The boundary fill of a block's state f%q, in the serial order i, j, k:
+  !> physical faces get the serial fill (same arithmetic, the box's types
+  !> or the block's patches f%ps: fortran/ghost_fill.f90), internal and
+  !> periodic faces the neighbour's rows (after its fill of the earlier
+  !> directions, so edge and corner ghosts match the serial ones).
+  subroutine block_boundary_conditions(dc, sp, lay, f)
     type(decomp_t), intent(in) :: dc
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
-    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    type(fields_t), intent(inout) :: f
     integer :: d
     do d = 1, 3
-      if (d >= 2) call halo_exchange(dc, lay, q, 1, nvar, d, ng, dc%nbr(1, d), dc%nbr(2, d))
-      call fill_boundary_direction(sp, lay, d, q, dc%phys)
+      if (d >= 2) call halo_exchange(dc, lay, f%q, 1, nvar, d, ng, dc%nbr(1, d), dc%nbr(2, d))
+      call fill_ghosts_direction(sp, lay, d, f, dc%phys)
     end do
   end subroutine block_boundary_conditions
 

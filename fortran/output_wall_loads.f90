@@ -12,7 +12,7 @@ module output_wall_loads
   use grid_layout, only: layout_t
   use solver_params, only: solver_params_t
   use flow_fields, only: fields_t
-  use boundary_patches, only: face_name, patch_kind_name
+  use boundary_patches, only: patch_set_t, face_name, patch_kind_name
   use wall_loads, only: wall_face_t, patch_load_t, wall_faces_of_patch, patch_load, is_wall_kind
   use output_file, only: out_file_t, out_open, out_check, out_commit
   implicit none
@@ -42,16 +42,17 @@ contains
     s = 'wall_'//trim(b)//'_'//face_name(face)//'.csv'
   end function wall_file_name
 
-  !> The names of the files write_wall_loads writes for f's patches
-  !> (blank-separated, for the driver's check of the output slots).
-  function wall_load_names(f) result(s)
-    type(fields_t), intent(in) :: f
+  !> The names of the files write_wall_loads writes for the patches ps
+  !> (blank-separated, for the driver's check of the output slots; '' for
+  !> none, or no patches).
+  function wall_load_names(ps) result(s)
+    type(patch_set_t), intent(in) :: ps
     character(len=:), allocatable :: s
     integer :: n
     s = ''
-    if (.not. allocated(f%ps%p)) return
-    do n = 1, size(f%ps%p)
-      if (is_wall_kind(f%ps%p(n)%kind)) s = s//' '//wall_file_name(n, f%ps%p(n)%face)
+    if (.not. allocated(ps%p)) return
+    do n = 1, size(ps%p)
+      if (is_wall_kind(ps%p(n)%kind)) s = s//' '//wall_file_name(n, ps%p(n)%face)
     end do
     if (len(s) > 0) s = s//' forces.csv '//forces_history_name
   end function wall_load_names
@@ -78,7 +79,7 @@ contains
     real(rk) :: p_ref
     integer :: n, m, ios
     character(len=512) :: msg
-    if (len(wall_load_names(f)) == 0) return
+    if (len(wall_load_names(f%ps)) == 0) return
     p_ref = rest_pressure(sp)
     call out_open(ff, dir//'/forces.csv')
     write(ff%unit, '(a)', iostat=ios, iomsg=msg) forces_line

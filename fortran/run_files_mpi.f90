@@ -1,8 +1,9 @@
 !> The files of a decomposed run (build/adiflow_mpi): the restart set (one
 !> file per rank and the index restart.decomp), the block .vts files with
-!> their .pvts index, and the whole grid's field.dump, flow.dat and
-!> centreline profiles from the state gathered on rank 0, by the same
-!> writers as build/adiflow's (fortran/run_files.f90), so the files match.
+!> their .pvts index, and the whole grid's field.dump, flow.dat, centreline
+!> profiles and wall loads (a grid with patches) from the state gathered on
+!> rank 0, by the same writers as build/adiflow's (fortran/run_files.f90),
+!> so the files match.
 !> Every procedure is collective: all ranks call it.
 module run_files_mpi
   use mpi_f08
@@ -15,7 +16,10 @@ module run_files_mpi
   use field_io, only: write_field_dump, read_field_dump
   use output_vtk, only: series_final
   use output_file, only: out_file_t, out_open, out_check, out_commit
-  use boundary_conditions, only: apply_boundary_conditions, apply_wall_temperature
+  use flow_fields, only: fields_t
+  use boundary_patches, only: patch_set_t
+  use ghost_fill, only: fill_ghosts, fill_wall_temperatures
+  use output_wall_loads, only: write_wall_loads, wall_load_names
   use primitives, only: compute_primitives
   use metrics, only: compute_metrics
   use sys_interface, only: regular_file, remove_old_restart_sets
@@ -29,6 +33,7 @@ module run_files_mpi
     type(layout_t) :: lay_g               !< the whole grid's layout,
     type(solver_params_t) :: sp_g         !< parameters
     real(rk), allocatable :: xn_g(:,:,:,:) !< and nodes (the gathered outputs)
+    type(patch_set_t) :: ps_g             !< the whole grid's patches (none allocated: the box)
   contains
     procedure :: read_restart => read_restart_set
     procedure :: save_restart => save_restart_set
@@ -234,45 +239,52 @@ contains
     if (self%dc%rank == 0) call write_pvts(trim(self%dir)//'/'//trim(stem)//'.pvts', stem, self%dc)
   end subroutine write_blocks
 
-  !> Block .vts files + .pvts; the global field.dump, Tecplot file and
-  !> centreline profiles from the state gathered on rank 0 (the serial
-  !> writers, so they match build/adiflow's files).
+  !> Block .vts files + .pvts; the global field.dump, Tecplot file,
+  !> centreline profiles and wall loads from the state gathered on rank 0,
+  !> filled by the whole grid's boundary rules (the serial writers and
+  !> fills, so they match build/adiflow's files).
   subroutine write_block_outputs(self, be, iter, ref)
     class(block_files_t), intent(inout) :: self
     class(backend_t), intent(inout) :: be
     integer(ik8), intent(in) :: iter
     real(rk), intent(in) :: ref(5)
-    real(rk), allocatable :: qg(:,:,:,:), qpg(:,:,:,:), sfg(:,:,:,:), scg(:,:,:,:), volg(:,:,:), xcg(:,:,:,:)
+    type(fields_t) :: gf    ! the whole grid on rank 0, as much of it as the writers read
+    real(rk), allocatable :: scg(:,:,:,:)
     integer :: ih, jh, kh
+    logical :: walls
     call be%host_state()
     associate (cs => self%cs, lay_g => self%lay_g, sp_g => self%sp_g)
       if (cs%write_vtk) call self%write_flow_vts(be, 'flow')
       if (self%write_series .and. self%root) call series_final(self%series, iter)
-      if (.not. (cs%write_dump .or. cs%write_tecplot .or. cs%write_profiles)) return
+      walls = len(wall_load_names(self%ps_g)) > 0
+      if (.not. (cs%write_dump .or. cs%write_tecplot .or. cs%write_profiles .or. walls)) return
       ih = lay_g%ldi - 2; jh = lay_g%nj + 2; kh = lay_g%nk + 2
       if (self%dc%rank == 0) then
-        allocate(qg(-1:ih, -1:jh, -1:kh, nvar))
-        qg = 0.0_rk
+        allocate(gf%q(-1:ih, -1:jh, -1:kh, nvar))
+        gf%q = 0.0_rk
       else
-        allocate(qg(1, 1, 1, 1))
+        allocate(gf%q(1, 1, 1, 1))
       end if
-      call gather_interior(self%dc, be%level(1)%lay, be%level(1)%f%q, nvar, qg)
+      call gather_interior(self%dc, be%level(1)%lay, be%level(1)%f%q, nvar, gf%q)
       if (self%dc%rank /= 0) return
-      if (cs%write_dump) call write_field_dump(self%dir//'/field.dump', lay_g, qg, iter, ref)
-      if (.not. (cs%write_tecplot .or. cs%write_profiles)) return
-      call apply_boundary_conditions(sp_g, lay_g, qg)
-      allocate(qpg(-1:ih, -1:jh, -1:kh, nprim))
-      qpg = 0.0_rk
-      call compute_primitives(sp_g, lay_g, qg, qpg)
-      deallocate(qg)
-      call apply_wall_temperature(sp_g, lay_g, qpg)
-      ! the whole grid's metrics, as build/adiflow computes them: the vorticity's
-      ! face vectors and volumes, the profiles' cell centres
-      allocate(sfg(-1:ih, -1:jh, -1:kh, 9), scg(-1:ih, -1:jh, -1:kh, 9), volg(-1:ih, -1:jh, -1:kh), &
-        xcg(-1:ih, -1:jh, -1:kh, 3))
-      call compute_metrics(lay_g, self%xn_g, sfg, scg, volg, xcg)
+      if (cs%write_dump) call write_field_dump(self%dir//'/field.dump', lay_g, gf%q, iter, ref)
+      if (.not. (cs%write_tecplot .or. cs%write_profiles .or. walls)) return
+      ! the whole grid's metrics, as build/adiflow computes them: the patches'
+      ! normals, the vorticity's face vectors and volumes, the profiles' and
+      ! wall loads' cell centres
+      allocate(gf%sf(-1:ih, -1:jh, -1:kh, 9), scg(-1:ih, -1:jh, -1:kh, 9), gf%vol(-1:ih, -1:jh, -1:kh), &
+        gf%xc(-1:ih, -1:jh, -1:kh, 3))
+      call compute_metrics(lay_g, self%xn_g, gf%sf, scg, gf%vol, gf%xc)
       deallocate(scg)
-      call self%write_whole_grid(lay_g, sp_g, self%xn_g, qpg, sfg, volg, xcg)
+      gf%ps = self%ps_g
+      call fill_ghosts(sp_g, lay_g, gf)
+      allocate(gf%qp(-1:ih, -1:jh, -1:kh, nprim))
+      gf%qp = 0.0_rk
+      call compute_primitives(sp_g, lay_g, gf%q, gf%qp)
+      deallocate(gf%q)
+      call fill_wall_temperatures(sp_g, lay_g, gf)
+      call self%write_whole_grid(lay_g, sp_g, self%xn_g, gf%qp, gf%sf, gf%vol, gf%xc)
+      call write_wall_loads(self%dir, sp_g, lay_g, gf)
     end associate
   end subroutine write_block_outputs
 end module run_files_mpi

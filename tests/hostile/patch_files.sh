@@ -1,7 +1,8 @@
 # Hostile boundary-patch files (case key patch_file; sourced by
 # tests/suites/run_robustness.sh): every bad line, gap, overlap or range
 # exits 2 with the file, the line or face and the cells named, before the
-# run folder is made; adiflow_mpi, which takes no patches yet, says so.
+# run folder is made; adiflow_mpi reads them with the same reader, and its GPU
+# blocks, which have no patch fill, refuse them.
 P=$T/patch
 mkdir -p "$P"
 pf() { # DESC REGEX "patch lines" ["extra case keys"]: adiflow on the small case exits 2 matching REGEX
@@ -53,6 +54,14 @@ else
   try "patch file: --backend gpu runs the patches on the GPU" 0 "backend: gpu" ./build/adiflow "$P/p.nml" --backend gpu --run-dir "$P/g"
 fi
 if [ -x build/adiflow_mpi ] && command -v mpirun > /dev/null; then
-  try "patch file: adiflow_mpi refuses patches (not there yet)" 2 'adiflow_mpi does not take them yet' \
+  # adiflow_mpi reads the patches with the same reader (tests/suites/run_mpi_tests.sh runs them)
+  try "patch file: adiflow_mpi runs the small case's own boundaries as patches (control)" 0 "done" \
     mpirun --allow-run-as-root -np 1 ./build/adiflow_mpi "$P/p.nml" --run-dir "$P/m"
+  try "patch file: adiflow_mpi --backend gpu is refused (its GPU blocks have no patch fill)" 2 \
+    'boundary patches run on the CPU backend of adiflow_mpi so far .*use --backend cpu' \
+    mpirun --allow-run-as-root -np 1 ./build/adiflow_mpi "$P/p.nml" --backend gpu --run-dir "$P/m3"
+  printf '%b\n' "imin wall\nimax wal" > "$P/p.bc"
+  try "patch file: adiflow_mpi refuses a bad one with the reader's message" 2 'line 2: "wal" is not a boundary kind' \
+    mpirun --allow-run-as-root -np 1 ./build/adiflow_mpi "$P/p.nml" --run-dir "$P/m2"
+  [ -e "$P/m2" ] && bad "patch file: adiflow_mpi made a run folder for a refused patch file"
 fi

@@ -5,8 +5,10 @@
 # 2x2 and automatic decompositions, with periodic directions across ranks;
 # decoupled mode must reach the same state (with mass_fix: the converged
 # single-domain state of a Re=400 cube to 1e-8); restart, outputs and faults;
-# exact mode with implicit_precision = 'single' too.
-# Ends with "N passed, N failed". About a minute on 2 cores.
+# exact mode with implicit_precision = 'single' too; a grid from a Plot3D file
+# and boundary patches (every file the run ends with, wall loads included) on
+# 2x1, 1x2, 2x2, 3x1 and 1x3, single grid and multigrid; bad patch and grid files.
+# Ends with "N passed, N failed". About three minutes on 2 cores.
 set -u
 cd "$(dirname "$0")/../.."
 B=build
@@ -62,14 +64,94 @@ rc=$(ser s_mgf $MG --mg-levels 3 --mass-fix); rc2=$(mpi 2 mg_mf $MG --npj 2 --np
 expect '[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s "$T/s_mgf/field.dump" "$T/mg_mf/field.dump"' \
   "multigrid + mass_fix, exact, 2x1: bit-identical to build/adiflow"
 
-# ---- a curvilinear grid read from a Plot3D file: exact mode == one rank ----
+# ---- a curvilinear grid read from a Plot3D file: exact mode == build/adiflow ----
+# every rank takes its window of the whole grid's nodes: across a block
+# boundary its ghost nodes are the neighbour's, across the periodic k pair the
+# reader's periodic images (wrapping through the exchange on 1x2 and 2x2)
 mkdir -p "$T/gfile"
-./$B/make_grid box --ni 8 --nj 8 --nk 6 -o "$T/gfile/box.x" > /dev/null
-printf '&adiflow\n  grid_file = %s\n  %s\n/\n' "'box.x'" "max_iter = 20, monitor_interval = 5, write_plot = .false." > "$T/gfile/box.nml"
-rc=$(ser s_gfile "$T/gfile/box.nml")
-rc2=$(mpi 2 gfile_2x1 "$T/gfile/box.nml" --npj 2 --npk 1 --adi-mode exact)
-expect '[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q "from .*gfile/box.x" "$T/gfile_2x1.log" && cmp -s "$T/s_gfile/field.dump" "$T/gfile_2x1/field.dump"' \
-  "grid from a Plot3D file (curvilinear 8x8x6 box), exact, 2x1: field.dump bit-identical to build/adiflow"
+./$B/make_grid box --ni 8 --nj 12 --nk 8 -o "$T/gfile/box.x" > /dev/null
+printf '&adiflow\n  grid_file = %s\n  %s\n/\n' "'box.x'" \
+  "bc_kmin = 'periodic', bc_kmax = 'periodic', max_iter = 20, monitor_interval = 5, write_plot = .false." > "$T/gfile/box.nml"
+rc=$(ser s_gfile "$T/gfile/box.nml"); rc2=$(ser s_gfile_mg "$T/gfile/box.nml" --mg-levels 2)
+expect '[ "$rc$rc2" = 00 ]' "grid file references: build/adiflow on the curvilinear 8x12x8 box, periodic k, single grid and 2 levels"
+for g in "2 2 1" "2 1 2" "4 2 2" "3 3 1" "3 1 3"; do
+  set -- $g; np=$1; pj=$2; pk=$3; d=gfile_${pj}x$pk
+  rc=$(mpi $np $d "$T/gfile/box.nml" --npj $pj --npk $pk --adi-mode exact)
+  expect '[ $rc -eq 0 ] && grep -q "from .*gfile/box.x" "$T/$d.log" && cmp -s "$T/s_gfile/field.dump" "$T/$d/field.dump" \
+    && cmp -s <(hist "$T/s_gfile/residual.dat") <(hist "$T/$d/residual.dat") && cmp -s "$T/s_gfile/flow.dat" "$T/$d/flow.dat"' \
+    "grid from a Plot3D file, periodic k, exact, ${pj}x$pk: field.dump, residual history and flow.dat bit-identical to build/adiflow"
+  [ "$pk" -eq 3 ] && continue   # blocks of 3, 3 and 2 cells in k: no coarse level splits evenly
+  rc=$(mpi $np ${d}_mg "$T/gfile/box.nml" --npj $pj --npk $pk --adi-mode exact --mg-levels 3)
+  expect '[ $rc -eq 0 ] && grep -q "multigrid: 2 levels" "$T/${d}_mg.log" && cmp -s "$T/s_gfile_mg/field.dump" "$T/${d}_mg/field.dump"' \
+    "grid from a Plot3D file, multigrid, exact, ${pj}x$pk: 2 levels, field.dump bit-identical to build/adiflow --mg-levels 2"
+done
+
+# ---- boundary patches (patch_file): exact mode == build/adiflow, wall loads included ----
+# tests/cases/mpi_patch_mix.bc: wall, lid, slip, symmetry, farfield, inflow and
+# outflow patches on the curvilinear box from a file, a periodic pair in i,
+# isothermal walls at 1.2 T; patch edges on and beside every block boundary.
+# (The deck is written here, beside the grid it reads: a deck in tests/cases
+# must run as it is.)
+mkdir -p "$T/pm"
+cp tests/cases/mpi_patch_mix.bc "$T/pm/"
+./$B/make_grid box --ni 8 --nj 12 --nk 8 -o "$T/pm/box.x" > /dev/null
+PM=$T/pm/mix.nml
+cat > "$PM" <<'DECK'
+&adiflow
+  title = 'patch mix on a curvilinear box from a file'
+  grid_file = 'box.x', patch_file = 'mpi_patch_mix.bc'
+  bc_imin = 'periodic', bc_imax = 'periodic'
+  mach = 0.3, reynolds = 100.0, t_wall = 1.2
+  cfl = 2.0, cfl_start = 1.0, cfl_ramp_iters = 10
+  max_iter = 20, monitor_interval = 5, write_plot = .false.
+/
+&multigrid
+  levels = 1, cycle = 'w'
+/
+DECK
+# what must match: the state, the history and every file the run ends with
+same_run() { # SERIAL_DIR MPI_DIR
+  cmp -s "$1/field.dump" "$2/field.dump" && cmp -s <(hist "$1/residual.dat") <(hist "$2/residual.dat") \
+    && cmp -s "$1/flow.dat" "$2/flow.dat" && cmp -s "$1/centreline_u.csv" "$2/centreline_u.csv" \
+    && [ "$(cd "$1" && ls wall_*.csv forces.csv)" = "$(cd "$2" && ls wall_*.csv forces.csv 2>/dev/null)" ] \
+    && for f in "$1"/wall_*.csv "$1"/forces.csv; do cmp -s "$f" "$2/${f##*/}" || return 1; done
+}
+rc=$(ser s_pm "$PM"); rc2=$(ser s_pm_mg "$PM" --mg-levels 3)
+expect '[ "$rc$rc2" = 00 ] && [ $(ls "$T/s_pm"/wall_*.csv | wc -l) -eq 3 ] && grep -q "multigrid: 2 levels" "$T/s_pm_mg.log"' \
+  "patch references: build/adiflow on the patch mix, single grid and multigrid (the patches allow 2 levels), 3 wall files"
+for g in "2 2 1" "2 1 2" "4 2 2" "3 3 1" "3 1 3"; do
+  set -- $g; np=$1; pj=$2; pk=$3; d=pm_${pj}x$pk
+  rc=$(mpi $np $d "$PM" --npj $pj --npk $pk --adi-mode exact)
+  expect '[ $rc -eq 0 ] && same_run "$T/s_pm" "$T/$d"' \
+    "patches, exact, ${pj}x$pk: field.dump, residual history, flow.dat, profiles, wall_*.csv and forces.csv bit-identical to build/adiflow"
+  [ "$pk" -eq 3 ] && continue
+  rc=$(mpi $np ${d}_mg "$PM" --npj $pj --npk $pk --adi-mode exact --mg-levels 3)
+  expect '[ $rc -eq 0 ] && grep -q "multigrid: 2 levels" "$T/${d}_mg.log" && grep -q "the patches stop coarsening at level 2: patch 2 on face jmin" "$T/${d}_mg.log" \
+    && same_run "$T/s_pm_mg" "$T/${d}_mg"' \
+    "patches + multigrid, exact, ${pj}x$pk: the patches' 2 levels (said), every file bit-identical to build/adiflow"
+done
+rc1=$(mpi 4 pm_half "$PM" --npj 2 --npk 2 --max-iter 10); rc2=$(mpi 4 pm_half "$PM" --npj 2 --npk 2 --restart)
+expect '[ "$rc1$rc2" = 00 ] && grep -q "restarting from .* at iteration 10" "$T/pm_half.log" && same_run "$T/s_pm" "$T/pm_half"' \
+  "patches, restart on 2x2: 10 + restart + 10 bit-identical to 20 serial iterations (the restart keeps its state, not the free stream)"
+# a quasi-2D O-grid (one cell in k, periodic) whose i cut the reader finds and
+# joins (no bc_i keys), a wall and a farfield patch: the cut said once, and the
+# blocks in j bit-identical to build/adiflow, single grid and multigrid
+./$B/make_grid cylinder --ni 16 --nj 12 --farfield 10 --dims 3 -o "$T/pm/cyl.x" > /dev/null
+printf 'jmin wall\njmax farfield\n' > "$T/pm/cyl.bc"
+printf "&adiflow\n  grid_file = 'cyl.x', patch_file = 'cyl.bc', bc_kmin = 'periodic', bc_kmax = 'periodic'\n  %s\n/\n" \
+  "mach = 0.2, reynolds = 40.0, max_iter = 20, monitor_interval = 5, write_plot = .false." > "$T/pm/cyl.nml"
+rc=$(ser s_cyl "$T/pm/cyl.nml"); rc2=$(ser s_cyl_mg "$T/pm/cyl.nml" --mg-levels 2)
+expect '[ "$rc$rc2" = 00 ] && grep -q "periodic cut: joined" "$T/s_cyl.log"' "O-grid references: build/adiflow joins the cut, single grid and 2 levels"
+for g in "2 2 1" "3 3 1"; do
+  set -- $g; d=cyl_${2}x$3
+  rc=$(mpi $1 $d "$T/pm/cyl.nml" --npj $2 --npk $3); rc2=$(mpi $1 ${d}_mg "$T/pm/cyl.nml" --npj $2 --npk $3 --mg-levels 3)
+  expect '[ "$rc$rc2" = 00 ] && [ $(grep -c "periodic cut: joined" "$T/$d.log") -eq 1 ] && same_run "$T/s_cyl" "$T/$d" \
+    && grep -q "multigrid: 2 levels" "$T/${d}_mg.log" && same_run "$T/s_cyl_mg" "$T/${d}_mg"' \
+    "quasi-2D O-grid from a file (16x12x1, its cut joined), patches, ${2}x$3: every file bit-identical to build/adiflow, single grid and multigrid"
+done
+rc=$(mpi 2 pm_auto "$PM" --npj 2 --npk 1 --backend auto --max-iter 2)
+expect '[ $rc -eq 0 ] && grep -q "boundary patches run on the CPU backend of adiflow_mpi so far, so this run takes it" "$T/pm_auto.log" \
+  && grep -q "backend: cpu" "$T/pm_auto.log"' "patches, --backend auto: the run says it takes the CPU backend"
 
 # ---- exact mode: bit-identical to the single-domain solver ----
 for g in "1 1 1" "2 1 2" "2 2 1" "4 2 2" "4 0 0"; do
@@ -207,6 +289,36 @@ expect '[ $rc -eq 2 ] && [ $(grep -c "no process grid npj x npk fits 2 ranks" "$
 printf '&adiflow\nni = 8, nj = 8, nk = 4\n/\n&parallel adi_mode = "sideways" /\n' > "$T/badmode.nml"
 rc=$(mpi 2 badmode "$T/badmode.nml")
 expect '[ $rc -eq 2 ] && grep -q "adi_mode = \"sideways\" is not allowed" "$T/badmode.log"' "bad adi_mode rejected"
+# bad patch files and grid files: rank 0 reads first, so one message, exit 2
+# on every rank, no run folder (the serial reader's sentences)
+badpm() { # NAME REGEX "patch lines" [ARGS...]
+  local name=$1 re=$2 lines=$3; shift 3
+  printf '%b\n' "$lines" > "$T/pm/bad.bc"
+  sed "s/mpi_patch_mix.bc/bad.bc/" "$PM" > "$T/pm/bad.nml"
+  rm -rf "$T/badpm"
+  rc=$(mpi 3 badpm "$T/pm/bad.nml" --npj 3 --npk 1 "$@")
+  expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/badpm.log") -eq 1 ] && grep -qE -- "$re" "$T/badpm.log" && [ ! -e "$T/badpm" ]' \
+    "bad patch file, 3 ranks: $name: exit 2, one message, no run folder"
+}
+PMOK=$(grep -v '^#' tests/cases/mpi_patch_mix.bc | sed 's/$/\\n/' | tr -d '\n')
+badpm "an unknown kind" 'patch file "[^"]*/bad.bc", line 1: "wal" is not a boundary kind' "jmin wal"
+badpm "a gap" 'face kmax: 48 boundary cells are covered by no patch, the first at \(1,7\)' "${PMOK%kmax slip*}"
+badpm "an overlap" 'face jmin: patches 1 and 11 overlap at cell \(1,4\)' "${PMOK}jmin slip 1:8 4:5"
+badpm "a patch on the periodic face" "face imin is periodic \\(bc_imin = 'periodic' in the case file\\) and takes no patch" "imin wall\n$PMOK"
+badpm "a range outside the face" 'patch 11 on face kmin: cells 1..8 x 12..13 are not a range inside the face \(1..8 x 1..12\)' \
+  "${PMOK}kmin wall 1:8 12:13"
+sed "s/mpi_patch_mix.bc/none.bc/" "$PM" > "$T/pm/none.nml"
+rc=$(mpi 2 nonepm "$T/pm/none.nml" --npj 2 --npk 1)
+expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/nonepm.log") -eq 1 ] && grep -q "patch file \"[^\"]*/none.bc\" is missing or not a regular file" "$T/nonepm.log"' \
+  "missing patch file: exit 2, one message"
+rc=$(mpi 2 gpupm "$PM" --npj 2 --npk 1 --backend gpu)
+expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/gpupm.log") -eq 1 ] && grep -q "boundary patches run on the CPU backend of adiflow_mpi so far (its GPU blocks have no patch fill): use --backend cpu" "$T/gpupm.log"' \
+  "patches with --backend gpu: refused (exit 2, one message: the GPU blocks have no patch fill)"
+./$B/make_grid box --ni 8 --nj 12 --nk 8 --flip i -o "$T/gfile/left.x" > /dev/null
+sed "s/box.x/left.x/" "$T/gfile/box.nml" > "$T/gfile/left.nml"
+rc=$(mpi 2 leftgrid "$T/gfile/left.nml" --npj 2 --npk 1)
+expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/leftgrid.log") -eq 1 ] && grep -q "grid file \"[^\"]*left.x\", block 1: every cell volume is negative" "$T/leftgrid.log" && [ ! -e "$T/leftgrid" ]' \
+  "a left-handed grid file: exit 2, one message (the reader's), no run folder"
 # the GPU backend on a machine without GPUs (CI): one clear message, no hang
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
   rc=$(mpi 2 nogpu tests/cases/cube12.nml --backend cuda)

@@ -3,7 +3,10 @@
 !>  - the face maps refuse gaps, overlaps, ranges outside a face and a face
 !>    that is periodic in part, with messages that name the face and cells;
 !>  - coarsening halves the ranges along the directions that coarsen and
-!>    refuses a patch edge inside a coarse cell;
+!>    refuses a patch edge inside a coarse cell; the levels' sets stop where
+!>    a patch does not coarsen, and say which;
+!>  - a block's window of the patches (block_patches) maps its cells and the
+!>    halo rows beside them to the grid's patches, up to the grid's edge;
 !>  - the box's walls, lid and periodic pairs written as patches (each face
 !>    split in several) fill every ghost cell with the same bits as the box's
 !>    own fill;
@@ -19,6 +22,7 @@ program test_boundary_patches
   use flow_math, only: prim_to_cons
   use boundary_states, only: slip_ghost_state
   use boundary_conditions
+  use block_patches, only: window_patches
   use grid_generation, only: generate_nodes
   use metrics, only: compute_metrics
   use case_setup
@@ -27,6 +31,8 @@ program test_boundary_patches
 
   call check_face_maps()
   call check_coarsening()
+  call check_level_sets()
+  call check_block_window()
   call check_box_as_patches()
   call check_curved_grid()
   call test_summary()
@@ -111,6 +117,58 @@ contains
     call coarsen_patches(ps, [8, 8, 1], [1, 1, 1], pc, ok, msg)
     call check(ok, 'the same patches pass a level that does not coarsen across them')
   end subroutine check_coarsening
+
+  !> The levels' patch sets: as many as coarsen, the cut said in the note.
+  subroutine check_level_sets()
+    type(patch_set_t) :: ps
+    type(patch_set_t), allocatable :: sets(:)
+    logical :: ok
+    character(len=:), allocatable :: msg, note
+    integer :: nlev
+    integer, parameter :: w = BC_WALL
+    ! imin split at j = 2|3: coarsens to 4 x 4 (1|2), not to 2 x 2
+    ps = whole_faces([w, w, w, w, w, w], 8, 8, 8)
+    ps%p = [ps%p(2:6), patch(BC_WALL, 1, 1, 2, 1, 8), patch(BC_SLIP, 1, 3, 8, 1, 8)]
+    call build_face_maps(ps, 8, 8, 8, ok, msg)
+    nlev = 4
+    note = 'earlier note'
+    call coarse_patch_sets(ps, reshape([8, 8, 8, 4, 4, 4, 2, 2, 2, 1, 1, 1], [3, 4]), &
+      reshape([1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2], [3, 4]), nlev, note, sets)
+    call check(nlev == 2 .and. size(sets) == 2 .and. all(sets(2)%face(1)%id(:, 1) == [6, 7, 7, 7]) .and. &
+      index(note, 'earlier note; the patches stop coarsening at level 2: patch 6 on face imin (cells 1..1 x 1..4)') == 1, &
+      'coarse_patch_sets: two levels, the second halved, the cut said after the plan''s note: "'//note//'"')
+  end subroutine check_level_sets
+
+  !> A block of a 6 x 12 x 8 grid at offsets (0, 6, 3), 6 x 6 x 3 cells:
+  !> at the grid's jmax face, inside the grid below in j and on both sides in k.
+  subroutine check_block_window()
+    type(patch_set_t) :: ps, bp
+    logical :: ok
+    character(len=:), allocatable :: msg
+    integer :: b, c
+    integer, parameter :: w = BC_WALL
+    ps = whole_faces([w, w, w, w, w, w], 6, 12, 8)
+    ! imin split in j at 6|7 (the block's lower edge) and in k at 4|5
+    ps%p = [ps%p(2:6), patch(BC_WALL, 1, 1, 6, 1, 8), patch(BC_SLIP, 1, 7, 12, 1, 4), patch(BC_INFLOW, 1, 7, 12, 5, 8)]
+    call build_face_maps(ps, 6, 12, 8, ok, msg)
+    call window_patches(ps, [0, 6, 3], [6, 6, 3], [.true., .true., .false., .true., .false., .false.], bp)
+    ok = all(lbound(bp%face(1)%id) == [-1, -1]) .and. all(ubound(bp%face(1)%id) == [6, 5])
+    do c = -1, 5
+      do b = -1, 6
+        ok = ok .and. bp%face(1)%id(b, c) == ps%face(1)%id(b + 6, c + 3)
+      end do
+    end do
+    call check(ok, 'block window: imin maps the block''s cells, two halo rows below in j and each side in k, and ends at the grid''s jmax')
+    call check(size(bp%face(3)%id) == 0 .and. size(bp%face(5)%id) == 0 .and. size(bp%face(6)%id) == 0 .and. &
+      all(lbound(bp%face(4)%id) == [1, -1]) &
+      .and. all(ubound(bp%face(4)%id) == [6, 5]), 'block window: faces inside the grid get empty maps, i is never cut')
+    ! the wall below the block lies in its halo rows (j = -1, 0)
+    call check(all(bp%p(6)%lo == [-1, -1]) .and. all(bp%p(6)%hi == [0, 5]) .and. all(bp%p(7)%lo == [1, -1]) .and. &
+      all(bp%p(7)%hi == [6, 1]) .and. all(bp%p(8)%lo == [1, 2]) .and. all(bp%p(8)%hi == [6, 5]) .and. &
+      bp%p(8)%kind == BC_INFLOW, 'block window: the patches keep their numbers and kinds, their cells moved into the block')
+    call check(all(bp%p(2)%hi < bp%p(2)%lo) .and. all(bp%p(5)%hi < bp%p(5)%lo) .and. size(bp%p) == size(ps%p), &
+      'block window: a patch on a face inside the grid (jmin, kmax) covers no cell of the block')
+  end subroutine check_block_window
 
   !> Random interior state, then the box fill and the patch fill on copies.
   subroutine check_box_as_patches()
