@@ -17,7 +17,7 @@ program adiflow
   use flow_fields, only: host_field_count
   use grid_source, only: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
   use boundary_patches, only: patch_set_t, coarsen_patches, coarse_patch_sets
-  use patch_file, only: read_patch_file, has_open_patches
+  use patch_file, only: read_patch_file, has_open_patches, units_text
   use output_wall_loads, only: wall_load_names
   use mass_constraint, only: total_mass
   use output_file, only: blocked_output
@@ -111,6 +111,7 @@ program adiflow
     cs%nk, grid_origin_text(cs)//', Re ', cs%reynolds, ', Mach ', cs%mach
   write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
   write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
+  write(output_unit, '(a)') '  '//units_text(sp, open_flow(), cs%freestream_alpha, cs%freestream_beta)
 
   if (use_gpu) then
     be = gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), gs=gs)
@@ -160,6 +161,12 @@ program adiflow
   if (code /= 0) error stop code, quiet=.true.
 
 contains
+
+  !> A flow with patches that let it in or out: its units are the free stream's.
+  logical function open_flow()
+    open_flow = .false.
+    if (allocated(ps%p)) open_flow = has_open_patches(ps)
+  end function open_flow
 
   !> --mg-levels N overrides the &multigrid group's levels.
   logical function mg_option(flag, value) result(taken)

@@ -29,7 +29,7 @@ module patch_file
   use sys_interface, only: regular_file
   implicit none
   private
-  public :: read_patch_file, freestream_state, has_open_patches
+  public :: read_patch_file, freestream_state, has_open_patches, units_text
 
   integer, parameter :: max_line = 512
 
@@ -45,6 +45,28 @@ contains
     b = beta*deg
     fs = [1.0_rk, cos(a)*cos(b), sin(a)*cos(b), sin(b), 1.0_rk/sp%gm2]
   end function freestream_state
+
+  !> The run's units, for the header of its output: an external flow's
+  !> (open patches) are the free stream's, a box's the lid's.
+  function units_text(sp, external, alpha, beta) result(s)
+    type(solver_params_t), intent(in) :: sp
+    logical, intent(in) :: external
+    real(rk), intent(in) :: alpha, beta
+    character(len=:), allocatable :: s
+    character(len=160) :: b
+    character(len=12) :: a_txt, b_txt
+    if (external) then
+      write(a_txt, '(f12.3)') alpha
+      write(b_txt, '(f12.3)') beta
+      write(b, '(a,es10.4,a)') 'the free stream (density 1, speed 1 along alpha '//trim(adjustl(a_txt))// &
+        ', beta '//trim(adjustl(b_txt))//' degrees, T 1, p 1/(gamma Mach^2) = ', 1.0_rk/sp%gm2, ')'
+    else
+      write(b, '(a,es10.4,a)') 'the lid speed and the gas at rest (density 1, T 1, p 1/(gamma Mach^2) = ', &
+        1.0_rk/sp%gm2, ')'
+    end if
+    s = 'units: '//trim(b)//'; lengths the grid''s, Re per unit length, pressure over rho U^2, '// &
+      'coefficients over rho U^2/2'
+  end function units_text
 
   !> Whether any patch lets flow in or out (the run then starts from the free stream).
   pure logical function has_open_patches(ps)
