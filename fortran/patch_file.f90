@@ -168,7 +168,8 @@ contains
       end select
       do while (m <= nw)
         if (.not. set_value(p, w(m), fs(5))) then
-          msg = where//': "'//trim(w(m))//'" is not a value a '//patch_kind_name(p%kind)//' patch takes'// &
+          msg = where//': "'//trim(w(m))//'" is not a value '//article(patch_kind_name(p%kind))//' '// &
+            patch_kind_name(p%kind)//' patch takes'// &
             trim(value_hint(p%kind))
           close(u); return
         end if
@@ -305,4 +306,12 @@ contains
     end do
   end subroutine split_words
 
+
+  !> "an" before a vowel (an inflow, an outflow patch), else "a".
+  pure function article(word) result(a)
+    character(len=*), intent(in) :: word
+    character(len=:), allocatable :: a
+    a = merge('an', 'a ', scan(word(1:1), 'aeiou') > 0)
+    a = trim(a)
+  end function article
 end module patch_file

@@ -61,6 +61,9 @@ try "case input: --backend given twice is refused" 2 "option --backend is given 
 civ() { nml "$SMALL, $2" "$T/civ.nml"; try "case input: $1" 2 "$3" ./build/adiflow "$T/civ.nml" --backend cpu --run-dir "$CI"; }
 civ "mach = 1e-8 (the flow never develops)" "mach = 1e-8" \
   "mach = 1E-8 is out of range: allowed 0.001 to 5 \(below lid Mach 0.001 the compressible solver's pseudo-time steps are dominated by the sound speed"
+civ "freestream_alpha = 91 (beyond straight up)" "freestream_alpha = 91.0" \
+  "freestream_alpha = 91 is out of range: allowed -90 to 90 \(degrees, in the x-y plane from x\)"
+civ "freestream_beta = -1e300" "freestream_beta = -1e300" "freestream_beta = -1E\+300 is out of range: allowed -90 to 90"
 civ "mach = 1e-300"      "mach = 1e-300"      "mach = 1E-300 is out of range: allowed 0.001 to 5"
 civ "lx = 1e-300"        "lx = 1e-300"        "lx = 1E-300 is out of range: allowed 1E-6 to 1E\+6 \(lengths in units of the cavity size"
 civ "ly = 1e7"           "ly = 1e7"           "ly = 1E\+7 is out of range: allowed 1E-6 to 1E\+6"

@@ -26,8 +26,12 @@ pf "a range outside the face" 'patch 3 on face jmin: cells 1..9 x 1..4 are not a
 pf "a range that is not A:B" 'line 3: "1:8:2 1:4" are not two cell ranges A:B' \
   'imin wall\nimax wall\njmin wall 1:8:2 1:4\njmax lid\nkmin wall\nkmax wall'
 pf "a value the kind does not take" 'line 1: "p=2" is not a value a wall patch takes \(it takes none\)' "imin wall p=2\n${ALL#imin wall\\n}"
-pf "a negative outflow pressure" 'is not a value a outflow patch takes \(p=: over the free stream.s static pressure, p > 0\)' \
+pf "a negative outflow pressure" 'is not a value an outflow patch takes \(p=: over the free stream.s static pressure, p > 0\)' \
   "imin outflow p=-1\n${ALL#imin wall\\n}"
+pf "an inflow temperature below zero" 'line 1: "t0=-1" is not a value an inflow patch takes \(p0=, t0=: .*t0 > 0\)' \
+  "imin inflow t0=-1\n${ALL#imin wall\\n}"
+pf "a total pressure that is not a number" 'line 1: "p0=nan" is not a value an inflow patch takes' "imin inflow p0=nan\n${ALL#imin wall\\n}"
+pf "a lid speed out of range" 'line 1: "u=1e30" is not a value a lid patch takes' "imin lid u=1e30\n${ALL#imin wall\\n}"
 pf "a periodic kind in the file" 'periodic pairs are declared in the case file' "imin periodic\n${ALL#imin wall\\n}"
 pf "a patch on a periodic face" "line 1: face imin is periodic \\(bc_imin = 'periodic' in the case file\\) and takes no patch" \
   "imin wall\nimax wall\njmin wall\njmax lid" "bc_imin = 'periodic', bc_imax = 'periodic', bc_kmin = 'periodic', bc_kmax = 'periodic'"
