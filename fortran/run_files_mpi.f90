@@ -3,7 +3,8 @@
 !> their .pvts index, and the whole grid's field.dump, flow.dat, centreline
 !> profiles and wall loads (a grid with patches) from the state gathered on
 !> rank 0, by the same writers as build/adiflow's (fortran/run_files.f90),
-!> so the files match.
+!> so the files match; and the force history's loads, each patch summed
+!> over the blocks.
 !> Every procedure is collective: all ranks call it.
 module run_files_mpi
   use mpi_f08
