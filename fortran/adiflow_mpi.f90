@@ -17,7 +17,8 @@
 !> neighbour's nodes. patch_file (CPU backend): each block fills the part
 !> of the grid's patches on its faces (fortran/block_patches.f90), every
 !> multigrid level too; a run with patches ends with the same wall loads
-!> as build/adiflow, from the state gathered on rank 0.
+!> as build/adiflow, from the state gathered on rank 0, and writes the force
+!> history from the blocks' sums (fortran/run_files_mpi.f90).
 !> npj = npk = 0: automatic (smallest interface area). adi_mode = 'exact'
 !> reproduces the single-domain solver bit for bit (pipelined sweeps);
 !> 'decoupled' sweeps every block alone (interface increments zero).

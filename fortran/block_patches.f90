@@ -12,14 +12,15 @@
 !> neighbour's, one or two cells on. So a block's map reaches that far, into
 !> the ghost rows its halos hold (their face vectors are the grid's too: the
 !> metrics are pointwise on the grid's nodes), and ends where the grid's
-!> face ends.
+!> face ends. A sum over a patch's faces (the force history) takes the
+!> block's own cells only (own_cells), so that each face counts once.
 module block_patches
   use, intrinsic :: iso_c_binding, only: c_int
   use kinds, only: ng
   use boundary_patches, only: patch_set_t, face_sizes
   implicit none
   private
-  public :: window_patches
+  public :: window_patches, own_cells
 
 contains
 
@@ -64,4 +65,22 @@ contains
       end associate
     end do
   end subroutine window_patches
+
+  !> The patches of a block's window (window_patches) cut to the block's own
+  !> cells (nloc): the ghost rows the window reaches are the neighbours'
+  !> cells, which a sum over the blocks must not count twice.
+  function own_cells(local, nloc) result(own)
+    type(patch_set_t), intent(in) :: local
+    integer, intent(in) :: nloc(3)
+    type(patch_set_t) :: own
+    integer :: n, nb, nc
+    own = local
+    do n = 1, size(own%p)
+      associate (p => own%p(n))
+        call face_sizes(p%face, nloc(1), nloc(2), nloc(3), nb, nc)
+        p%lo = int(max(p%lo, 1), c_int)
+        p%hi = int(min(p%hi, [nb, nc]), c_int)
+      end associate
+    end do
+  end function own_cells
 end module block_patches

@@ -15,6 +15,7 @@ module driver_loop
   use sys_interface, only: signal_text, adi_interrupt_requested
   use convergence_rate, only: drop_rate_t, iters_to_go
   use forces_monitor, only: forces_monitor_t
+  use wall_loads, only: patch_load_t
   use backend, only: backend_t
   use run_files, only: run_files_t
   implicit none
@@ -41,13 +42,14 @@ contains
     integer :: goal
     type(drop_rate_t) :: rate
     type(forces_monitor_t) :: forces
+    type(patch_load_t), allocatable :: loads(:)
 
     root = files%root
     res0 = res0_in
     work = 0.0_rk
     forces_on = files%writes_forces(be)
     if (root) call monitor_open(files%dir, merge(it0, -1_ik8, cs%restart), cs%tol > 0.0_rk)
-    if (root .and. forces_on) call forces%open(files%dir, be%level(1)%f%ps, merge(it0, -1_ik8, cs%restart), &
+    if (root .and. forces_on) call forces%open(files%dir, files%grid_patches(be), merge(it0, -1_ik8, cs%restart), &
       cs%monitor_forces)
     call system_clock(t_start, t_rate)
     t_first = t_start
@@ -86,7 +88,8 @@ contains
         ! the monitor lines only (a diverged state has none worth the copy)
         if (forces_on .and. all(abs(norms) <= huge(1.0_rk))) then
           call be%host_state()
-          if (root) call forces%record(it, work, be%level(1)%sp, be%level(1)%lay, be%level(1)%f)
+          call files%patch_forces(be, loads)   ! collective: a decomposed run sums its blocks
+          if (root) call forces%record(it, work, loads)
         end if
         if (.not. all(abs(norms) <= huge(1.0_rk))) then
           diverged = .true.

@@ -2,19 +2,17 @@
 !> line, each such patch's force coefficients (pressure, viscous and total
 !> parts of Cx, Cy, Cz, as forces.csv lists them at the end) go to
 !> forces.dat beside residual.dat, and with monitor_forces also to the
-!> terminal under the progress line. The loads are computed from the
-!> host's fields: the loop brings the state there first (a GPU's is
-!> fetched then, at the monitor interval only).
+!> terminal under the progress line. The loads come from the run's files
+!> (fortran/run_files.f90's patch_forces, from the host's fields: the loop
+!> brings the state there first, a GPU's at the monitor interval only; a
+!> decomposed run sums its blocks' shares); this module writes them.
 module forces_monitor
   use, intrinsic :: iso_fortran_env, only: output_unit
   use kinds, only: rk, ik8
   use text_util, only: int_text
-  use grid_layout, only: layout_t
-  use solver_params, only: solver_params_t
-  use flow_fields, only: fields_t
   use boundary_patches, only: patch_set_t, face_name, patch_kind_name
   use wall_loads, only: patch_load_t, is_wall_kind
-  use output_wall_loads, only: wall_patch_load, forces_line, forces_history_name
+  use output_wall_loads, only: forces_line, forces_history_name
   use history_log, only: history_t
   implicit none
   private
@@ -23,6 +21,7 @@ module forces_monitor
   type :: forces_monitor_t
     type(history_t) :: dat
     integer, allocatable :: ids(:)    !< the wall and lid patches, in the patch file's order
+    type(patch_set_t) :: ps           !< the grid's patches (kind and face of the terminal's lines)
     logical :: show = .false.         !< monitor_forces: the coefficients on the terminal too
   contains
     procedure :: open => forces_open
@@ -37,7 +36,8 @@ contains
 
   !> Open dir/forces.dat for the wall and lid patches of ps: a fresh
   !> history, or (restart_iter >= 0) the old one up to the restart's
-  !> iteration, as residual.dat. show: the coefficients on the terminal too.
+  !> iteration, as residual.dat. ps: the whole grid's patches (the header
+  !> lists their cells). show: the coefficients on the terminal too.
   subroutine forces_open(self, dir, ps, restart_iter, show)
     class(forces_monitor_t), intent(inout) :: self
     character(len=*), intent(in) :: dir
@@ -47,6 +47,7 @@ contains
     character(len=:), allocatable :: patches, columns, id
     integer :: n, m, c
     self%show = show
+    self%ps = ps
     self%ids = [(n, n = 1, size(ps%p))]
     self%ids = pack(self%ids, [(is_wall_kind(ps%p(n)%kind), n = 1, size(ps%p))])
     patches = '# patches (the patch file''s numbers):'
@@ -71,17 +72,14 @@ contains
       'patch''s force coefficients F/(rho_ref U_ref^2/2 A), A = 1; '//forces_history_name//' keeps them)'
   end subroutine forces_open
 
-  !> The row of iteration it (work: the work units done) from the host's
-  !> fields f (primitives and ghosts current), and the terminal's lines
-  !> when shown.
-  subroutine forces_record(self, it, work, sp, lay, f)
+  !> The row of iteration it (work: the work units done) from loads (by
+  !> patch number, fortran/run_files.f90's patch_forces), and the
+  !> terminal's lines when shown.
+  subroutine forces_record(self, it, work, loads)
     class(forces_monitor_t), intent(inout) :: self
     integer(ik8), intent(in) :: it
     real(rk), intent(in) :: work
-    type(solver_params_t), intent(in) :: sp
-    type(layout_t), intent(in) :: lay
-    type(fields_t), intent(in) :: f
-    type(patch_load_t) :: load
+    type(patch_load_t), intent(in) :: loads(:)
     character(len=:), allocatable :: row
     character(len=32) :: head
     character(len=240) :: part
@@ -90,12 +88,13 @@ contains
     row = trim(head)
     do m = 1, size(self%ids)
       n = self%ids(m)
-      load = wall_patch_load(sp, lay, f, n)
-      write(part, '(9(1x,es23.15e3))') load%pressure, load%viscous, load%pressure + load%viscous
-      row = row//trim(part)
-      if (self%show) write(output_unit, '(a,i3,1x,a4,1x,a4,a,3es11.3,a,3es11.3,a,3es11.3)') '          forces', n, &
-        patch_kind_name(f%ps%p(n)%kind), face_name(f%ps%p(n)%face), '  C', load%pressure + load%viscous, &
-        '   pressure', load%pressure, '   viscous', load%viscous
+      associate (load => loads(n))
+        write(part, '(9(1x,es23.15e3))') load%pressure, load%viscous, load%pressure + load%viscous
+        row = row//trim(part)
+        if (self%show) write(output_unit, '(a,i3,1x,a4,1x,a4,a,3es11.3,a,3es11.3,a,3es11.3)') '          forces', &
+          n, patch_kind_name(self%ps%p(n)%kind), face_name(self%ps%p(n)%face), '  C', load%pressure + load%viscous, &
+          '   pressure', load%pressure, '   viscous', load%viscous
+      end associate
     end do
     if (self%show) flush(output_unit)
     call self%dat%append(row)

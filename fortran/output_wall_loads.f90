@@ -17,7 +17,7 @@ module output_wall_loads
   use output_file, only: out_file_t, out_open, out_check, out_commit
   implicit none
   private
-  public :: write_wall_loads, wall_load_names, wall_patch_load, forces_line, forces_history_name
+  public :: write_wall_loads, wall_load_names, wall_patch_loads, forces_line, forces_history_name
 
   !> the force history written every monitor line (fortran/forces_monitor.f90)
   character(len=*), parameter :: forces_history_name = 'forces.dat'
@@ -58,15 +58,33 @@ contains
   end function wall_load_names
 
   !> The force coefficients of wall patch n as forces.csv and forces.dat
-  !> list them: against the rest pressure, over the unit area.
-  function wall_patch_load(sp, lay, f, n) result(load)
+  !> list them: against the rest pressure, over the unit area. ps: the
+  !> faces summed, f's patches or a block's share of them (a decomposed
+  !> run sums the blocks' shares, fortran/run_files_mpi.f90).
+  function wall_patch_load(sp, lay, ps, f, n) result(load)
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
+    type(patch_set_t), intent(in) :: ps
     type(fields_t), intent(in) :: f
     integer, intent(in) :: n
     type(patch_load_t) :: load
-    load = patch_load(sp, lay, f%ps, f, n, rest_pressure(sp), 1.0_rk)
+    load = patch_load(sp, lay, ps, f, n, rest_pressure(sp), 1.0_rk)
   end function wall_patch_load
+
+  !> wall_patch_load of every wall or lid patch of ps, by patch number (the
+  !> other patches' zero): what a row of forces.dat lists.
+  function wall_patch_loads(sp, lay, ps, f) result(loads)
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    type(patch_set_t), intent(in) :: ps
+    type(fields_t), intent(in) :: f
+    type(patch_load_t), allocatable :: loads(:)
+    integer :: n
+    allocate(loads(size(ps%p)))
+    do n = 1, size(ps%p)
+      if (is_wall_kind(ps%p(n)%kind)) loads(n) = wall_patch_load(sp, lay, ps, f, n)
+    end do
+  end function wall_patch_loads
 
   subroutine write_wall_loads(dir, sp, lay, f)
     character(len=*), intent(in) :: dir
@@ -105,7 +123,7 @@ contains
         call out_check(of, ios, msg)
       end do
       call out_commit(of)
-      load = wall_patch_load(sp, lay, f, n)
+      load = wall_patch_load(sp, lay, f%ps, f, n)
       write(ff%unit, '(i0,",",a,",",a,9(",",es23.15e3))', iostat=ios, iomsg=msg) n, face_name(f%ps%p(n)%face), &
         patch_kind_name(f%ps%p(n)%kind), load%pressure, load%viscous, load%pressure + load%viscous
       call out_check(ff, ios, msg)

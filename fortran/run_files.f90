@@ -17,8 +17,9 @@ module run_files
   use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
   use output_tecplot, only: write_tecplot
   use output_profiles, only: write_profiles
-  use output_wall_loads, only: write_wall_loads, forces_history_name
-  use wall_loads, only: has_wall_patches
+  use output_wall_loads, only: write_wall_loads, forces_history_name, wall_patch_loads
+  use wall_loads, only: has_wall_patches, patch_load_t
+  use boundary_patches, only: patch_set_t
   implicit none
   private
   public :: run_files_t, finite_state_fetched, old_restart_note
@@ -37,6 +38,8 @@ module run_files
     procedure :: start_series
     procedure :: nothing_left
     procedure :: writes_forces
+    procedure :: grid_patches
+    procedure :: patch_forces
     procedure :: read_restart => read_grid_restart
     procedure :: save_restart => save_grid_restart
     procedure :: write_snapshot
@@ -89,6 +92,25 @@ contains
       '  note: monitor_forces: this run has no wall or lid patch (patch_file), so there are no forces to show '// &
       'and no '//forces_history_name
   end function writes_forces
+
+  !> The whole grid's patches (forces.dat's header): level 1's here.
+  function grid_patches(self, be) result(ps)
+    class(run_files_t), intent(in) :: self
+    class(backend_t), intent(in) :: be
+    type(patch_set_t) :: ps
+    ps = be%level(1)%f%ps
+  end function grid_patches
+
+  !> The force coefficients of every wall or lid patch, by patch number
+  !> (forces.dat's row), from level 1's host state (host_state done).
+  subroutine patch_forces(self, be, loads)
+    class(run_files_t), intent(in) :: self
+    class(backend_t), intent(in) :: be
+    type(patch_load_t), allocatable, intent(out) :: loads(:)
+    associate (g => be%level(1))
+      loads = wall_patch_loads(g%sp, g%lay, g%f%ps, g%f)
+    end associate
+  end subroutine patch_forces
 
   !> The state, iteration and reference residual of the restart into level
   !> 1. why: what stops the run with exit code 2 ('' if nothing does; a bad

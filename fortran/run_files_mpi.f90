@@ -3,7 +3,8 @@
 !> their .pvts index, and the whole grid's field.dump, flow.dat, centreline
 !> profiles and wall loads (a grid with patches) from the state gathered on
 !> rank 0, by the same writers as build/adiflow's (fortran/run_files.f90),
-!> so the files match.
+!> so the files match; and the force history's loads, each patch summed
+!> over the blocks.
 !> Every procedure is collective: all ranks call it.
 module run_files_mpi
   use mpi_f08
@@ -19,7 +20,9 @@ module run_files_mpi
   use flow_fields, only: fields_t
   use boundary_patches, only: patch_set_t
   use ghost_fill, only: fill_ghosts, fill_wall_temperatures
-  use output_wall_loads, only: write_wall_loads, wall_load_names
+  use output_wall_loads, only: write_wall_loads, wall_load_names, wall_patch_loads
+  use wall_loads, only: patch_load_t
+  use block_patches, only: own_cells
   use primitives, only: compute_primitives
   use metrics, only: compute_metrics
   use sys_interface, only: regular_file, remove_old_restart_sets
@@ -39,21 +42,49 @@ module run_files_mpi
     procedure :: save_restart => save_restart_set
     procedure :: write_flow_vts => write_blocks
     procedure :: write_outputs => write_block_outputs
-    procedure :: writes_forces => block_writes_forces
+    procedure :: grid_patches => block_grid_patches
+    procedure :: patch_forces => block_patch_forces
   end type block_files_t
 
 contains
 
-  !> No force history from the blocks yet: a patch's loads would be summed
-  !> over the ranks its faces lie on. Said once when the case asks for
-  !> patches or for monitor_forces.
-  logical function block_writes_forces(self, be)
+  !> The grid's patches (forces.dat's header lists their cells; a block's
+  !> are windowed).
+  function block_grid_patches(self, be) result(ps)
     class(block_files_t), intent(in) :: self
     class(backend_t), intent(in) :: be
-    block_writes_forces = .false.
-    if (self%root .and. (len_trim(self%cs%patch_file) > 0 .or. self%cs%monitor_forces)) write(output_unit, '(a)') &
-      '  note: adiflow_mpi writes no force history yet (forces.dat, monitor_forces): build/adiflow does'
-  end function block_writes_forces
+    type(patch_set_t) :: ps
+    ps = self%ps_g
+  end function block_grid_patches
+
+  !> The force coefficients of every wall or lid patch on every rank: each
+  !> block integrates its own faces of each patch by the serial rule
+  !> (wall_patch_loads, the block's fields and patch numbers), and the
+  !> shares are summed over the ranks. Why not the gathered state, as
+  !> forces.csv: that would move the whole grid to rank 0 at every monitor
+  !> line; the sum in another order differs from build/adiflow's in the
+  !> last bits only.
+  subroutine block_patch_forces(self, be, loads)
+    class(block_files_t), intent(in) :: self
+    class(backend_t), intent(in) :: be
+    type(patch_load_t), allocatable, intent(out) :: loads(:)
+    real(rk), allocatable :: mine(:,:), total(:,:)
+    integer :: n, ierr
+    associate (g => be%level(1))
+      loads = wall_patch_loads(g%sp, g%lay, own_cells(g%f%ps, self%dc%nloc), g%f)
+    end associate
+    allocate(mine(6, size(loads)), total(6, size(loads)))
+    do n = 1, size(loads)
+      mine(:, n) = [loads(n)%pressure, loads(n)%viscous]
+    end do
+    call MPI_Allreduce(mine, total, size(mine), MPI_DOUBLE_PRECISION, MPI_SUM, self%dc%comm, ierr)
+    call mpi_check(ierr, 'fortran/run_files_mpi.f90, block_patch_forces: MPI_Allreduce of the wall patches'' '// &
+      'force coefficients over the blocks')
+    do n = 1, size(loads)
+      loads(n)%pressure = total(1:3, n)
+      loads(n)%viscous = total(4:6, n)
+    end do
+  end subroutine block_patch_forces
 
   !> Where this rank's block lies, recorded in its restart file and checked
   !> on reading, so that a file under another rank's name (swapped,

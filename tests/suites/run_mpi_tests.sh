@@ -7,7 +7,8 @@
 # single-domain state of a Re=400 cube to 1e-8); restart, outputs and faults;
 # exact mode with implicit_precision = 'single' too; a grid from a Plot3D file
 # and boundary patches (every file the run ends with, wall loads included) on
-# 2x1, 1x2, 2x2, 3x1 and 1x3, single grid and multigrid; bad patch and grid files.
+# 2x1, 1x2, 2x2, 3x1 and 1x3, single grid and multigrid, the force history
+# (forces.dat, monitor_forces, restarts) to the last bits; bad patch and grid files.
 # Ends with "N passed, N failed". About three minutes on 2 cores.
 set -u
 cd "$(dirname "$0")/../.."
@@ -116,6 +117,31 @@ same_run() { # SERIAL_DIR MPI_DIR
     && [ "$(cd "$1" && ls wall_*.csv forces.csv)" = "$(cd "$2" && ls wall_*.csv forces.csv 2>/dev/null)" ] \
     && for f in "$1"/wall_*.csv "$1"/forces.csv; do cmp -s "$f" "$2/${f##*/}" || return 1; done
 }
+# forces.dat: each block sums its own faces of a patch and the ranks add the
+# shares, so a value may differ from build/adiflow's in the last bits (the
+# order of the sum): the same header, rows, iterations and work units, every
+# coefficient within 1e-12 of its column's largest magnitude (a column of
+# exact zeros stays zero); and the last row is the run's own forces.csv (from
+# the gathered state) within 1e-12 of the row's largest magnitude. A third
+# argument: a restarted run, whose work units count from the restart (as
+# build/adiflow's), so the work column is not compared.
+same_forces() { # SERIAL_DIR MPI_DIR [restarted]
+  local s=$1/forces.dat m=$2/forces.dat w=${3:+skip}
+  [ -f "$m" ] && cmp -s <(grep '^#' "$s") <(grep '^#' "$m") && [ "$(grep -vc '^#' "$m")" -gt 1 ] \
+    && [ "$(grep -vc '^#' "$s")" = "$(grep -vc '^#' "$m")" ] \
+    && paste -d'\n' <(grep -v '^#' "$s") <(grep -v '^#' "$m") | awk -v w="$w" '
+      function abs(x) { return x < 0 ? -x : x }
+      NR % 2 == 1 { n = split($0, a); next }
+      { if (split($0, b) != n || a[1] != b[1] || (w == "" && a[2] != b[2])) bad++
+        for (i = 3; i <= n; i++) { if (abs(a[i] - b[i]) > d[i]) d[i] = abs(a[i] - b[i]); if (abs(a[i]) > sc[i]) sc[i] = abs(a[i]) } }
+      END { for (i in d) if (d[i] > 1e-12 * sc[i]) bad++; exit bad > 0 }' \
+    && paste -d' ' <(grep -v '^#' "$m" | tail -1 | awk '{for (i = 3; i <= NF; i++) printf "%s ", $i}') \
+         <(tail -n +3 "$2/forces.csv" | awk -F, '{for (i = 4; i <= NF; i++) printf "%s ", $i}') | awk '
+      function abs(x) { return x < 0 ? -x : x }
+      { h = NF / 2; if (h != int(h) || h == 0) exit 1
+        for (i = 1; i <= NF; i++) if (abs($i) > sc) sc = abs($i)
+        for (i = 1; i <= h; i++) if (abs($i - $(i + h)) > 1e-12 * sc) exit 1 }'
+}
 rc=$(ser s_pm "$PM"); rc2=$(ser s_pm_mg "$PM" --mg-levels 3)
 expect '[ "$rc$rc2" = 00 ] && [ $(ls "$T/s_pm"/wall_*.csv | wc -l) -eq 3 ] && grep -q "multigrid: 2 levels" "$T/s_pm_mg.log"' \
   "patch references: build/adiflow on the patch mix, single grid and multigrid (the patches allow 2 levels), 3 wall files"
@@ -124,15 +150,34 @@ for g in "2 2 1" "2 1 2" "4 2 2" "3 3 1" "3 1 3"; do
   rc=$(mpi $np $d "$PM" --npj $pj --npk $pk --adi-mode exact)
   expect '[ $rc -eq 0 ] && same_run "$T/s_pm" "$T/$d"' \
     "patches, exact, ${pj}x$pk: field.dump, residual history, flow.dat, profiles, wall_*.csv and forces.csv bit-identical to build/adiflow"
+  expect 'same_forces "$T/s_pm" "$T/$d"' \
+    "patches, exact, ${pj}x$pk: forces.dat as build/adiflow's (header, rows; values within 1e-12), last row = forces.csv"
   [ "$pk" -eq 3 ] && continue
   rc=$(mpi $np ${d}_mg "$PM" --npj $pj --npk $pk --adi-mode exact --mg-levels 3)
   expect '[ $rc -eq 0 ] && grep -q "multigrid: 2 levels" "$T/${d}_mg.log" && grep -q "the patches stop coarsening at level 2: patch 2 on face jmin" "$T/${d}_mg.log" \
     && same_run "$T/s_pm_mg" "$T/${d}_mg"' \
     "patches + multigrid, exact, ${pj}x$pk: the patches' 2 levels (said), every file bit-identical to build/adiflow"
+  expect 'same_forces "$T/s_pm_mg" "$T/${d}_mg"' \
+    "patches + multigrid, exact, ${pj}x$pk: forces.dat as build/adiflow's (values within 1e-12), last row = forces.csv"
 done
 rc1=$(mpi 4 pm_half "$PM" --npj 2 --npk 2 --max-iter 10); rc2=$(mpi 4 pm_half "$PM" --npj 2 --npk 2 --restart)
 expect '[ "$rc1$rc2" = 00 ] && grep -q "restarting from .* at iteration 10" "$T/pm_half.log" && same_run "$T/s_pm" "$T/pm_half"' \
   "patches, restart on 2x2: 10 + restart + 10 bit-identical to 20 serial iterations (the restart keeps its state, not the free stream)"
+expect 'same_forces "$T/s_pm" "$T/pm_half" restarted' \
+  "patches, restart on 2x2: forces.dat continued from iteration 10, the rows of 20 serial iterations"
+# a restart from an earlier set than the history's last row (a killed run's):
+# the rows after it are dropped, as in residual.dat, and written again
+rc1=$(mpi 2 pm_back "$PM" --npj 1 --npk 2 --max-iter 10)
+cp "$T/s_pm/forces.dat" "$T/pm_back/forces.dat"   # rows up to 20
+rc2=$(mpi 2 pm_back "$PM" --npj 1 --npk 2 --restart)
+expect '[ "$rc1$rc2" = 00 ] && grep -q "restarting from .* at iteration 10" "$T/pm_back.log" && same_forces "$T/s_pm" "$T/pm_back" restarted' \
+  "patches, restart on 1x2 at 10 under a history to 20: forces.dat keeps the rows up to 10, then the run's (no row twice)"
+# monitor_forces: the per-patch lines under each progress line, once (rank 0), as build/adiflow's
+sed 's/max_iter = 20,/max_iter = 20, monitor_forces = .true.,/' "$PM" > "$T/pm/mixf.nml"
+rc=$(ser s_pmf "$T/pm/mixf.nml"); rc2=$(mpi 4 pmf "$T/pm/mixf.nml" --npj 2 --npk 2)
+expect '[ "$rc$rc2" = 00 ] && [ $(grep -c "^ *forces " "$T/pmf.log") -eq 15 ] \
+  && cmp -s <(grep "^ *forces " "$T/s_pmf.log") <(grep "^ *forces " "$T/pmf.log") && ! grep -q "no force history" "$T/pmf.log"' \
+  "monitor_forces on 2x2: each patch's line under each progress line, once, as build/adiflow prints them"
 # a quasi-2D O-grid (one cell in k, periodic) whose i cut the reader finds and
 # joins (no bc_i keys), a wall and a farfield patch: the cut said once, and the
 # blocks in j bit-identical to build/adiflow, single grid and multigrid
