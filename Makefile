@@ -450,7 +450,7 @@ bench:
 	@echo "  cases/           the decks they run; modules/*/bench/ holds each module's own"
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) cases/grids
 
 -include modules/wave/wave.mk
 -include modules/stencil3d/stencil3d.mk
