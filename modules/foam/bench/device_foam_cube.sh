@@ -57,13 +57,16 @@ if [ "$RUNTIME" = tar ]; then
     rm -rf "$RT"; mkdir -p "$RT" && tar -C "$RT" -xJf "$TARBALL" || die "cannot unpack $TARBALL into $RT"
     R=$RT/openfoam
     [ -x "$R/bin/simpleFoam" ] || die "the runtime has no simpleFoam: rebuild it (make foam-runtime)"
-    # only the runtime's binaries: a stray installed OpenFOAM must not mask a missing piece
-    export PATH=$R/bin:/usr/local/bin:/usr/bin:/bin WM_PROJECT_DIR=$R/share/openfoam
+    # the runtime first; the rest of PATH is kept for the machine's own mpirun
+    # (check_runtime_cube.sh proves the runtime complete with OpenFOAM hidden)
+    export PATH=$R/bin:$PATH WM_PROJECT_DIR=$R/share/openfoam
     export LD_LIBRARY_PATH=$R/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # ldconfig lives in /sbin, which a non-root PATH may lack
+    LDC=$(command -v ldconfig || echo /sbin/ldconfig)
     for l in libstdc++.so.6 libgcc_s.so.1 libz.so.1; do
-        ldconfig -p 2>/dev/null | grep -q "^[[:space:]]*$l " || { export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$R/lib-fallback; echo "note: using the carried $l"; }
+        "$LDC" -p 2>/dev/null | grep -q "^[[:space:]]*$l " || { export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$R/lib-fallback; echo "note: using the carried $l"; }
     done
-    ldconfig -p 2>/dev/null | grep -q 'libmpi.so.40 ' || echo "warning: no libmpi.so.40 (OpenMPI 4.x) in the linker cache: OpenFOAM will not start"
+    "$LDC" -p 2>/dev/null | grep -q 'libmpi.so.40 ' || echo "warning: no libmpi.so.40 (OpenMPI 4.x) in the linker cache: OpenFOAM will not start"
 else
     command -v simpleFoam > /dev/null || die "no simpleFoam on PATH and RUNTIME=local (bash scripts/install_deps.sh foam, or carry build/foam/runtime.tar.xz)"
     if [ -z "${WM_PROJECT_DIR:-}" ]; then
