@@ -155,7 +155,9 @@ DICT
     exec_s=$(sed -n 's/^ExecutionTime = \([^ ]*\) s.*ClockTime = \([^ ]*\) s.*/\2/p' "$L" | tail -n1)
     say "   $g $N^3: $it iterations, converged $conv, last initial residuals $res, simpleFoam $tsolve s (its ClockTime ${exec_s:-?} s), u_min $umin at y = $ymin"
     echo -e "$g\t$N\t$NP\t$it\t$conv\t$tsolve\t$umin\t$ymin\t$err" >> "$T"
-    rm -rf "$C"/processor* "$C/constant/polyMesh"   # disk: keep logs and profiles
+    # keep logs and samples only: OUT may be a folder that is copied back
+    rm -rf "$C"/processor* "$C/constant/polyMesh"
+    find "$C" -mindepth 1 -maxdepth 1 -type d -regex '.*/[1-9][0-9]*' -exec rm -rf {} +
 done
 ttot=$(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 say ""
