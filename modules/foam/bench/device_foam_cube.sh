@@ -54,6 +54,8 @@ if [ "$RUNTIME" = auto ]; then if [ -f "$TARBALL" ]; then RUNTIME=tar; else RUNT
 if [ "$RUNTIME" = tar ]; then
     [ -f "$TARBALL" ] || die "$TARBALL missing (make foam-runtime)"
     RT=${RT:-/tmp/afrt_cube}
+    # RT is emptied first: refuse anything but a dedicated absolute folder
+    [[ $RT == /?*/* || $RT == /tmp?* ]] && [[ $RT != *..* ]] || die "RT=$RT: want an absolute folder for the runtime, not / or a top-level one"
     rm -rf "$RT"; mkdir -p "$RT" && tar -C "$RT" -xJf "$TARBALL" || die "cannot unpack $TARBALL into $RT"
     R=$RT/openfoam
     [ -x "$R/bin/simpleFoam" ] || die "the runtime has no simpleFoam: rebuild it (make foam-runtime)"
