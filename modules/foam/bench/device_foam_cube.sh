@@ -107,14 +107,8 @@ for g in $GRIDS; do
     xm=$(awk -v n="$N" 'BEGIN { printf "%.10g", 0.5 - 0.1 / n }'); xp=$(awk -v n="$N" 'BEGIN { printf "%.10g", 0.5 + 0.1 / n }')
     rm -rf "$C"; mkdir -p "$C" && cp -r "$TPL/." "$C/" && chmod -R u+w "$C" || die "cannot create the case $C"
     # every value put in is a validated number or the fixed grading text
-    sed -i -e "s/@N@/$N/g" -e "s/@GRADING@/$grading/g" -e "s/@MAXITER@/$MAXITER/g" \
-           -e "s/@XM@/$xm/g" -e "s/@XP@/$xp/g" -e "s/@NP@/$NP/g" "$C"/system/*
-    cat > "$C/system/decomposeParDict" <<DICT
-FoamFile { version 2.0; format ascii; class dictionary; object decomposeParDict; }
-numberOfSubdomains $NP;
-method simple;
-simpleCoeffs { n ($(split3 "$NP")); delta 0.001; }
-DICT
+    sed -i -e "s/@N@/$N/g" -e "s/@GRADING@/$grading/g" -e "s/@MAXITER@/$MAXITER/g" -e "s/@XM@/$xm/g" \
+           -e "s/@XP@/$xp/g" -e "s/@NP@/$NP/g" -e "s/@SPLIT@/$(split3 "$NP")/g" "$C"/system/*
     (cd "$C" && blockMesh > log.blockMesh 2>&1) || { say "   $g: blockMesh failed: $(grep -h -A4 'FATAL' "$C/log.blockMesh" | tr '\n' ' ')"; echo -e "$g\t$N\tFAILED" >> "$T"; continue; }
     if [ "$NP" -gt 1 ]; then
         (cd "$C" && decomposePar -force > log.decomposePar 2>&1) || { say "   $g: decomposePar failed: $(grep -h -A4 'FATAL' "$C/log.decomposePar" | tr '\n' ' ')"; echo -e "$g\t$N\tFAILED" >> "$T"; continue; }
