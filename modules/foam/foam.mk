@@ -9,7 +9,8 @@
 #   make foam-test   the CPU suite (icoFoam cavity against OpenFOAM's PCG),
 #                    last line "N passed, M failed"
 #   make foam-runtime  build/foam/runtime.tar.xz: the trimmed OpenFOAM runtime
-#                    that modules/foam/bench/device_foam.sh carries to a GPU machine
+#                    that modules/foam/bench/device_foam.sh and device_foam_cube.sh
+#                    carry to a GPU machine
 # The error reporting of the C/CUDA cores returns a "file:line: ..." message
 # that the plugin raises as an OpenFOAM FatalError (a plugin must not exit).
 

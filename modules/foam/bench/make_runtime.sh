@@ -4,7 +4,9 @@
 # that has no OpenFOAM (and no network). Taken from the installed Debian
 # packages (scripts/install_deps.sh foam): the binaries the benchmark and the
 # equality tests run (icoFoam, blockMesh, decomposePar, reconstructPar,
-# foamDictionary), OpenFOAM's etc/, the icoFoam cavity tutorial, and every
+# foamDictionary), simpleFoam for device_foam_cube.sh (its centreline sampling
+# is a `sets` function object inside the run: libsampling, no postProcess),
+# OpenFOAM's etc/, the icoFoam cavity tutorial, and every
 # shared library they load (the ldd closure plus the libraries OpenFOAM
 # dlopens), less those a GPU machine has itself: the C and C++ runtimes, zlib
 # and OpenMPI (the machine's own mpirun and libmpi.so.40 are used, OpenFOAM's
@@ -16,7 +18,7 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/foamrt.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 R=$stage/openfoam
 mkdir -p "$R/bin" "$R/lib" "$R/share"
-bins="icoFoam blockMesh decomposePar reconstructPar foamDictionary"
+bins="icoFoam simpleFoam blockMesh decomposePar reconstructPar foamDictionary"
 for b in $bins; do install -m 0755 "$(command -v $b)" "$R/bin/$b"; done
 etcdict=$(dpkg -L openfoam | grep '/etc/controlDict$' | sed -n 1p)
 cp -r "${etcdict%/etc/controlDict}" "$R/share/openfoam"
@@ -24,7 +26,8 @@ tut=$(dpkg -L openfoam-examples | grep 'icoFoam/cavity/cavity/system/controlDict
 mkdir -p "$R/tutorials" && cp -r "${tut%/system/controlDict}" "$R/tutorials/cavity"
 # libraries: the closure of the binaries, and of the libraries OpenFOAM opens by name
 extra="/usr/lib/libPstream.so /usr/lib/libdecompose.so /usr/lib/libdecompositionMethods.so /usr/lib/libscotchDecomp.so
-       /usr/lib/libreconstruct.so /usr/lib/libgenericPatchFields.so"
+       /usr/lib/libreconstruct.so /usr/lib/libgenericPatchFields.so
+       /usr/lib/libsampling.so /usr/lib/libfvOptions.so /usr/lib/libincompressibleTurbulenceModels.so"
 skip='^(libc|libm|libdl|libpthread|librt|libutil|libresolv|ld-linux.*|libstdc\+\+|libgcc_s|libz|libmpi.*|libopen-(rte|pal)|libhwloc|libevent.*|libpmix|libudev|libucp|libucs|libuct|libucm|libfabric|libpsm.*|libibverbs|librdmacm|libnl-.*|libmunge|libcap|liblzma|libzstd|libsystemd|libcrypt|libselinux|libpcre.*)\.so'
 todo=$(for b in $bins; do echo "$R/bin/$b"; done; echo $extra)
 seen=" "

@@ -11,7 +11,9 @@
 #      reduction tree (the GPU path's order of the global sums, on the CPU):
 #      converges, the same counts as OpenFOAM until round-off parts them;
 #   4. bad input: unknown option, bad values, an asymmetric matrix, backend
-#      gpu without a GPU: each a FOAM FATAL error naming the problem.
+#      gpu without a GPU: each a FOAM FATAL error naming the problem;
+#   5. the device scripts of bench/: bash -n, and device_foam_cube.sh's
+#      refusal of bad settings (before it runs anything: well under a second).
 # Last line: "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
@@ -174,4 +176,18 @@ else
     [ $rc -eq 0 ] && grep -q 'backend auto -> cpu' $T/auto/log.icoFoam && s=$(cmp_resid $T/ref/log.icoFoam $T/auto/log.icoFoam 0) \
         && ok auto_without_gpu "backend auto fell back to cpu and said so; $s" || bad auto_without_gpu "rc $rc: $(grep -m1 adiflowPCG $T/auto/log.icoFoam)"
 fi
+# the bench scripts run on a machine without compilers: at least they parse
+for f in modules/foam/bench/*.sh; do
+    bash -n "$f" 2> $T/syntax.log && ok "syntax_$(basename "$f" .sh)" || bad "syntax_$(basename "$f" .sh)" "$(head -2 $T/syntax.log)"
+done
+cuberefuses() {  # NAME NEEDLE ENV...: device_foam_cube.sh exits 2 naming the problem
+    local name=$1 needle=$2; shift 2
+    env "$@" OUT=$T/cube_bad bash modules/foam/bench/device_foam_cube.sh > $T/cube_$name.log 2>&1; local rc=$?
+    if [ $rc -eq 2 ] && grep -qF -- "$needle" $T/cube_$name.log; then ok "cube_refuses_$name" "$(head -1 $T/cube_$name.log)"
+    else bad "cube_refuses_$name" "rc $rc: $(head -2 $T/cube_$name.log)"; fi
+}
+cuberefuses odd_n "N=15: want an even number" N=15
+cuberefuses bad_np "NP=two: want a number of MPI ranks" NP=two
+cuberefuses bad_grid "unknown grid 'stretched'" GRIDS=stretched
+cuberefuses bad_runtime "RUNTIME=docker: want auto, tar or local" RUNTIME=docker
 finish
