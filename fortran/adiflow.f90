@@ -111,7 +111,7 @@ program adiflow
     cs%nk, grid_origin_text(cs)//', Re ', cs%reynolds, ', Mach ', cs%mach
   write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
   write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
-  write(output_unit, '(a)') '  '//units_text(sp, open_flow(), cs%freestream_alpha, cs%freestream_beta)
+  write(output_unit, '(a)') '  '//units_text(sp, has_open_patches(ps), cs%freestream_alpha, cs%freestream_beta)
 
   if (use_gpu) then
     be = gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), gs=gs)
@@ -132,9 +132,7 @@ program adiflow
     if (files%nothing_left(it0)) stop
   else
     call be%start_at_rest()
-    if (allocated(ps%p)) then
-      if (has_open_patches(ps)) call be%start_in_free_stream(cs%freestream_alpha, cs%freestream_beta)
-    end if
+    if (has_open_patches(ps)) call be%start_in_free_stream(cs%freestream_alpha, cs%freestream_beta)
   end if
   call be%fill_boundary(1)
   ! mass_fix: the reference mass is that of rho = 1, from the grid alone, so
@@ -161,12 +159,6 @@ program adiflow
   if (code /= 0) error stop code, quiet=.true.
 
 contains
-
-  !> A flow with patches that let it in or out: its units are the free stream's.
-  logical function open_flow()
-    open_flow = .false.
-    if (allocated(ps%p)) open_flow = has_open_patches(ps)
-  end function open_flow
 
   !> --mg-levels N overrides the &multigrid group's levels.
   logical function mg_option(flag, value) result(taken)

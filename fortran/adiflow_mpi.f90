@@ -72,7 +72,6 @@ program adiflow_mpi
   type(gpu_settings_t) :: gs                 ! the &gpu group (the device is the rank's node-local GPU)
   type(decomp_t) :: dc
   type(patch_set_t) :: ps_g                  ! the grid's boundary patches (patch_file), none without one
-  logical :: open_flow                       ! patches let the flow in or out: the free stream's units
   type(patch_set_t), allocatable :: ps_lev(:) ! and those of its multigrid levels
   real(rk), allocatable :: xn_g(:,:,:,:), xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, why, mg_note
@@ -145,15 +144,13 @@ program adiflow_mpi
   end if
   call MPI_Bcast(okflag, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
   if (okflag == 0) call stop_all(2, why)
-  open_flow = .false.
-  if (allocated(ps_g%p)) open_flow = has_open_patches(ps_g)
   if (rank == 0) then
     write(output_unit, '(a)') 'adiflow_mpi: '//trim(cs%title)//' ('//trim(case_path)//')'
     write(output_unit, '(a,i0,a,i0,a,i0,a,es10.3,a,f6.3)') '  grid ', cs%ni, ' x ', cs%nj, ' x ', &
       cs%nk, grid_origin_text(cs)//', Re ', cs%reynolds, ', Mach ', cs%mach
     write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
     write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
-    write(output_unit, '(a)') '  '//units_text(sp_g, open_flow, cs%freestream_alpha, cs%freestream_beta)
+    write(output_unit, '(a)') '  '//units_text(sp_g, has_open_patches(ps_g), cs%freestream_alpha, cs%freestream_beta)
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  decomposition: npj x npk = ', dc%npj, ' x ', dc%npk, &
       ' over ', nranks, ' ranks (rank 0 block ', dc%nloc(2), ' x ', dc%nloc(3), ' in j x k)'
     if (dc%exact) then
@@ -204,9 +201,7 @@ program adiflow_mpi
     if (files%nothing_left(it0)) call finish(0)
   else
     call be%start_at_rest()
-    if (allocated(ps_g%p)) then
-      if (has_open_patches(ps_g)) call be%start_in_free_stream(cs%freestream_alpha, cs%freestream_beta)
-    end if
+    if (has_open_patches(ps_g)) call be%start_in_free_stream(cs%freestream_alpha, cs%freestream_beta)
   end if
   call be%fill_boundary(1)
   ! mass_fix: the mass of rho = 1 (from the grid, so a restart keeps it), as build/adiflow

@@ -14,7 +14,7 @@
 !> ratio 1e6 is far above both.
 module grid_checks
   use kinds, only: rk, ik8, ng
-  use text_util, only: int_text
+  use text_util, only: int_text, format_real
   use metrics, only: cell_volume, face_vector
   implicit none
   private
@@ -53,12 +53,11 @@ contains
     file_cell = min(file_node(c - 1, n, flipped), file_node(c, n, flipped))
   end function file_cell
 
+  !> A coordinate or a volume in a message.
   pure function rtoa(v) result(s)
     real(rk), intent(in) :: v
     character(len=:), allocatable :: s
-    character(len=32) :: b
-    write(b, '(es11.4)') v
-    s = trim(adjustl(b))
+    s = format_real(v, '(es11.4)')
   end function rtoa
 
   !> Mean of the four edges of cell (i,j,k) in direction d.
@@ -118,10 +117,9 @@ contains
     logical, intent(out) :: cut(3)
     integer, intent(out) :: status
     character(len=:), allocatable, intent(out) :: msg
-    integer :: n(3), d, a, b, p0(3), p1(3), worst(3)
+    integer :: n(3), d, a, b, p0(3), p1(3), worst(2)
     real(rk) :: tol, t0(3), t(3), e, dev, far
     character(len=1), parameter :: dn(3) = ['i', 'j', 'k']
-    logical :: coincide
     n = [ni, nj, nk]
     cut = .false.
     status = 0
@@ -129,7 +127,6 @@ contains
     do d = 1, 3
       if (planar .and. d == 3) cycle    ! a 2D grid's two z planes are its span apart by construction
       tol = huge(1.0_rk)
-      coincide = .true.
       dev = 0.0_rk
       far = 0.0_rk
       worst = 0
@@ -145,14 +142,13 @@ contains
           far = max(far, norm2(t))
           if (norm2(t - t0) > dev) then
             dev = norm2(t - t0)
-            worst = [d, a, b]
+            worst = [a, b]
           end if
         end do
       end do
-      coincide = far <= tol
       if (declared(d) .and. dev > tol) then
-        p0 = node(d, 0, worst(2), worst(3))
-        p1 = node(d, n(d), worst(2), worst(3))
+        p0 = node(d, 0, worst(1), worst(2))
+        p1 = node(d, n(d), worst(1), worst(2))
         status = 2
         msg = where//': bc_'//dn(d)//'min = bc_'//dn(d)//'max = ''periodic'', but its '//dn(d)//' = '// &
           int_text(file_node(0, n(d), flip(d)))//' and '//dn(d)//' = '//int_text(file_node(n(d), n(d), flip(d)))// &
@@ -161,7 +157,7 @@ contains
           ' apart, the first pair '//vec_text(t0)//'; make the faces match, or give them patches instead'
         return
       end if
-      if (.not. declared(d) .and. coincide) cut(d) = .true.
+      cut(d) = .not. declared(d) .and. far <= tol
     end do
 
   contains

@@ -20,7 +20,7 @@
 module grid_file
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_int, c_char, c_double, c_size_t, c_null_char
   use kinds, only: rk, ik8, ng
-  use text_util, only: int_text
+  use text_util, only: int_text, format_real
   use grid_generation, only: fill_ghost_nodes
   use grid_checks, only: check_grid_cells, grid_cell_stats_t, check_periodic_faces
   implicit none
@@ -198,8 +198,8 @@ contains
         if (xyz(2*nn + m) /= z0) then
           status = GRID_BAD_INPUT
           msg = where_text(path)//': its one k-plane is not a plane of constant z (node i,j = '// &
-            int_text(mod(m - 1, n1) + 1)//','//int_text((m - 1)/n1 + 1)//' has z = '//real_text(xyz(2*nn + m))// &
-            ', node 1,1 has '//real_text(z0)//'): a 2D grid must lie in a plane z = constant'
+            int_text(mod(m - 1, n1) + 1)//','//int_text((m - 1)/n1 + 1)//' has z = '//format_real(xyz(2*nn + m), '(es22.15)')// &
+            ', node 1,1 has '//format_real(z0, '(es22.15)')//'): a 2D grid must lie in a plane z = constant'
           return
         end if
       end do
@@ -258,12 +258,4 @@ contains
     logical, intent(in) :: flipped
     node_index = merge(n - p, p, flipped)
   end function node_index
-
-  function real_text(v) result(s)
-    real(rk), intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=32) :: b
-    write(b, '(es22.15)') v
-    s = trim(adjustl(b))
-  end function real_text
 end module grid_file

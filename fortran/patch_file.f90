@@ -23,7 +23,7 @@
 !> of the faces (boundary_patches' build_face_maps).
 module patch_file
   use kinds, only: rk
-  use text_util, only: int_text
+  use text_util, only: int_text, format_real
   use solver_params
   use boundary_patches
   use sys_interface, only: regular_file
@@ -53,26 +53,25 @@ contains
     logical, intent(in) :: external
     real(rk), intent(in) :: alpha, beta
     character(len=:), allocatable :: s
-    character(len=160) :: b
-    character(len=12) :: a_txt, b_txt
+    character(len=:), allocatable :: p_ref
+    p_ref = 'p 1/(gamma Mach^2) = '//format_real(1.0_rk/sp%gm2, '(es10.4)')
     if (external) then
-      write(a_txt, '(f12.3)') alpha
-      write(b_txt, '(f12.3)') beta
-      write(b, '(a,es10.4,a)') 'the free stream (density 1, speed 1 along alpha '//trim(adjustl(a_txt))// &
-        ', beta '//trim(adjustl(b_txt))//' degrees, T 1, p 1/(gamma Mach^2) = ', 1.0_rk/sp%gm2, ')'
+      s = 'the free stream (density 1, speed 1 along alpha '//format_real(alpha, '(f12.3)')//', beta '// &
+        format_real(beta, '(f12.3)')//' degrees, T 1, '//p_ref//')'
     else
-      write(b, '(a,es10.4,a)') 'the lid speed and the gas at rest (density 1, T 1, p 1/(gamma Mach^2) = ', &
-        1.0_rk/sp%gm2, ')'
+      s = 'the lid speed and the gas at rest (density 1, T 1, '//p_ref//')'
     end if
-    s = 'units: '//trim(b)//'; lengths the grid''s, Re per unit length, pressure over rho U^2, '// &
+    s = 'units: '//s//'; lengths the grid''s, Re per unit length, pressure over rho U^2, '// &
       'coefficients over rho U^2/2'
   end function units_text
 
-  !> Whether any patch lets flow in or out (the run then starts from the free stream).
+  !> Whether any patch lets flow in or out (the run then starts from the free
+  !> stream, in its units); a grid without a patch file has none.
   pure logical function has_open_patches(ps)
     type(patch_set_t), intent(in) :: ps
     integer :: n
     has_open_patches = .false.
+    if (.not. allocated(ps%p)) return
     do n = 1, size(ps%p)
       if (ps%p(n)%kind >= BC_FARFIELD) has_open_patches = .true.
     end do

@@ -19,6 +19,7 @@ program test_plot3d
   use, intrinsic :: iso_c_binding, only: c_char, c_null_char, c_ptr, c_associated
   use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int8
   use kinds, only: rk, ng
+  use text_util, only: int_text, format_real
   use grid_file
   use grid_layout
   use solver_params
@@ -164,7 +165,7 @@ contains
         end do
       end do
     end do
-    call check(len(bad_list) == 0, shape//': '//itoa(nread)//' variants (text/unformatted/raw, single/double, '// &
+    call check(len(bad_list) == 0, shape//': '//int_text(nread)//' variants (text/unformatted/raw, single/double, '// &
       'little/big, count or not, 4/8-byte markers, subrecords) read the coordinates written'//bad_list)
   end subroutine variant_matrix
 
@@ -216,7 +217,7 @@ contains
     do v = 1, 3          ! sequential, stream, list-directed
       do c = 0, 1        ! block count or not
         do p = 1, 2      ! single, double
-          name = 'g'//itoa(v)//itoa(c)//itoa(p)//'.x'
+          name = 'g'//int_text(v)//int_text(c)//int_text(p)//'.x'
           call write_gfortran(dir//'/'//name, v, c == 1, p == 1, a, n)
           ok = read_ok(name, xn, info)
           if (ok) ok = same_nodes(xn, ref, p == 1, v == 3)
@@ -422,8 +423,8 @@ contains
         end do
       end do
     end do
-    call check(gcl <= 1.0e-14_rk, 'free stream on the '//shape//' grid ('//itoa(lay%ni)//' x '//itoa(lay%nj)// &
-      ' x 1): every cell closed, |sum of face vectors| <= 1e-14 of their sizes (worst '//etoa(gcl)//')')
+    call check(gcl <= 1.0e-14_rk, 'free stream on the '//shape//' grid ('//int_text(lay%ni)//' x '//int_text(lay%nj)// &
+      ' x 1): every cell closed, |sum of face vectors| <= 1e-14 of their sizes (worst '//format_real(gcl, '(es9.2)')//')')
 
     q0(1) = 1.0_rk
     q0(2:4) = [0.8_rk, -0.3_rk, 0.2_rk]
@@ -438,7 +439,7 @@ contains
       worst = max(worst, maxval(abs(f%res(1:lay%ni, 1:lay%nj, 1:lay%nk, m))/(maxval(abs(q0))*area)))
     end do
     call check(worst <= 1.0e-13_rk, 'free stream on the '//shape//' grid: residual <= 1e-13 of the face fluxes '// &
-      '(worst '//etoa(worst)//')')
+      '(worst '//format_real(worst, '(es9.2)')//')')
     do it = 1, 5
       call cpu_iteration(sp, lay, 5.0_rk, f)
     end do
@@ -447,7 +448,7 @@ contains
       worst = max(worst, maxval(abs(f%q(1:lay%ni, 1:lay%nj, 1:lay%nk, m) - q0(m)))/abs(q0(m)))
     end do
     call check(worst <= 1.0e-12_rk, 'free stream on the '//shape//' grid: uniform through 5 LU-ADI steps (rel '// &
-      etoa(worst)//' <= 1e-12)')
+      format_real(worst, '(es9.2)')//' <= 1e-12)')
   end subroutine freestream
 
   !> Through Debian's CGNS tools: a make_grid file to CGNS and back to
@@ -486,20 +487,4 @@ contains
       'CGNS: cgns_to_plot3d writes the planes format')
     call expect_refusal('cp.x', grid_read_options_t(), 'planes format', 'CGNS: its planes-format file is refused')
   end subroutine cgns_round_trip
-
-  pure function itoa(v) result(s)
-    integer, intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(i0)') v
-    s = trim(b)
-  end function itoa
-
-  pure function etoa(v) result(s)
-    real(rk), intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(es9.2)') v
-    s = trim(adjustl(b))
-  end function etoa
 end program test_plot3d
