@@ -22,17 +22,9 @@ T=$O/table_open_cases.txt; : > $T
 MODE=${MODE:-all}
 row() { printf "%-78s %s\n" "$1" "$2" | tee -a $T; }
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -n 1 | tee -a $T
-levels() { case $1 in channel) echo $((2 + $2)) ;; *) echo $((3 + $2)) ;; esac; }
-
-# a case's deck at level L in DIR, its grid and patches beside it, max_iter N
+# a case's deck at level L in DIR (validation/open_case.sh deck), max_iter N
 deck() {
-  local c=$1 l=$2 dir=$3 n=$4 size
-  BUILD=build bash validation/open_case.sh grid $c $l $dir/grids
-  size=$(ls $dir/grids | sed -n "s/^${c}_\(.*\)\.x$/\1/p" | head -n 1)
-  sed -e "s|grid_file = '[^']*'|grid_file = 'grids/${c}_$size.x'|" \
-      -e "s|patch_file = '[^']*'|patch_file = 'grids/${c}_$size.bc'|" \
-      -e "s|max_iter = [0-9]*|max_iter = $n|" \
-      -e "s|levels = [0-9]*|levels = $(levels $c $l)|" cases/${c}_*.nml > $dir/${c}_$l.nml
+  BUILD=build bash validation/open_case.sh deck $1 $2 $3 && sed -i "s|max_iter = [0-9]*|max_iter = $4|" $3/$1_$2.nml
 }
 
 if [ "$MODE" = identity ] || [ "$MODE" = all ]; then

@@ -3,7 +3,8 @@
 # channel (Poiseuille) and a circular cylinder at Re = 40 (Dennis & Chang
 # 1970; Fornberg 1980). One place for each case's grid, patches and sizes.
 #
-#   bash validation/open_case.sh grid CASE LEVEL DIR     # DIR/CASE_L.x and DIR/CASE_L.bc
+#   bash validation/open_case.sh grid CASE LEVEL DIR     # DIR/CASE_SIZE.x and DIR/CASE_SIZE.bc
+#   bash validation/open_case.sh deck CASE LEVEL DIR     # those in DIR/grids and the deck DIR/CASE_LEVEL.nml
 #   bash validation/open_case.sh run  CASE LEVEL RUNDIR [adiflow options...]
 #                                                        # grid, deck, run, comparison
 #   bash validation/open_case.sh study CASE "1 2 3" RUNDIR [adiflow options...]
@@ -13,7 +14,7 @@
 # cores, each level doubles the cells in both directions (the shipped decks
 # in cases/ use level 2; make grids writes their grids into cases/grids/).
 # The deck is cases/CASE_*.nml with its grid, patch file and multigrid levels
-# replaced; the run's output goes to RUNDIR/CASE_L, the comparison
+# replaced (deck); the run's output goes to RUNDIR/CASE_L, the comparison
 # (build/open_flow_compare) to RUNDIR/CASE_L/compare.txt. Exit 1 when a
 # comparison is outside its tolerance, 2 on bad usage or a failed run.
 set -u
@@ -57,20 +58,25 @@ make_grid_files() {   # CASE LEVEL DIR
   printf '# %s at level %s (validation/open_case.sh)\n%b\n' "$1" "$2" "$PATCHES" > "$3/$1_$SIZE.bc"
 }
 
+# the shipped deck with this level's grid, patches (in ROOT/grids, paths relative
+# to the deck) and multigrid levels, as ROOT/CASE_LEVEL.nml
+make_deck() {   # CASE LEVEL ROOT
+  make_grid_files "$1" "$2" "$3/grids"
+  sed -e "s|grid_file = '[^']*'|grid_file = 'grids/$1_$SIZE.x'|" \
+      -e "s|patch_file = '[^']*'|patch_file = 'grids/$1_$SIZE.bc'|" \
+      -e "s|levels = [0-9]*|levels = $LEVELS|" "$DECK" > "$3/$1_$2.nml" || die "cannot write $3/$1_$2.nml"
+}
+
 run_level() {   # CASE LEVEL RUNDIR [options]
   local c=$1 l=$2 root=$3 out rc
   shift 3
-  case_setup "$c" "$l"
   out=$root/${c}_$l
-  make_grid_files "$c" "$l" "$root/grids"
+  make_deck "$c" "$l" "$root"
   mkdir -p "$out"
-  # the shipped deck with this level's grid and patches (paths relative to the deck)
-  sed -e "s|grid_file = '[^']*'|grid_file = 'grids/${c}_$SIZE.x'|" \
-      -e "s|patch_file = '[^']*'|patch_file = 'grids/${c}_$SIZE.bc'|" "$DECK" > "$root/${c}_$l.nml"
   echo "open_case: $c level $l ($SIZE cells, $LEVELS multigrid levels)"
   local t0 t1
   t0=$(date +%s.%N)
-  "$BUILD/adiflow" "$root/${c}_$l.nml" --mg-levels "$LEVELS" --run-dir "$out" "$@" > "$out.log" 2>&1
+  "$BUILD/adiflow" "$root/${c}_$l.nml" --run-dir "$out" "$@" > "$out.log" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   grep -E "converged at|multigrid:|backend:" "$out.log" | sed 's/^/  /'
@@ -92,7 +98,7 @@ run_level() {   # CASE LEVEL RUNDIR [options]
   return $rc
 }
 
-[ $# -ge 4 ] || die "usage: open_case.sh grid|run|study CASE LEVEL(S) DIR [adiflow options]"
+[ $# -ge 4 ] || die "usage: open_case.sh grid|deck|run|study CASE LEVEL(S) DIR [adiflow options]"
 verb=$1 c=$2 levels=$3 dir=$4
 shift 4
 for l in $levels; do
@@ -100,6 +106,7 @@ for l in $levels; do
 done
 case $verb in
   grid) for l in $levels; do make_grid_files "$c" "$l" "$dir"; done ;;
+  deck) for l in $levels; do make_deck "$c" "$l" "$dir"; done ;;
   run)  run_level "$c" "$levels" "$dir" "$@" ;;
   study)
     worst=0
@@ -112,5 +119,5 @@ case $verb in
       grep ' reference ' "$dir/${c}_$l/compare.txt" 2>/dev/null | sed 's/^/    /'
     done
     exit $worst ;;
-  *) die "the first argument is grid, run or study, not '$verb'" ;;
+  *) die "the first argument is grid, deck, run or study, not '$verb'" ;;
 esac
