@@ -7,7 +7,7 @@
 !>   mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] [--adi-mode exact|decoupled]
 !>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] [--backend auto|cpu|cuda]
 !>          [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] [--mg-levels N]
-!> &multigrid (CPU backend): the same FAS cycle on every block, each coarse
+!> &multigrid (CPU and GPU backends): the same FAS cycle on every block, each coarse
 !> level decomposed like the fine one, as many levels as the blocks allow
 !> (every split direction even at every coarsening, >= 2 cells); exact mode
 !> equals build/adiflow with that many levels bit for bit.
@@ -168,7 +168,7 @@ program adiflow_mpi
   call MPI_Barrier(MPI_COMM_WORLD)
 
   ! grid: the global nodes, this block's window of them, metrics over the window
-  if (mg%levels > 1 .and. .not. use_gpu) call plan_block_levels()
+  if (mg%levels > 1) call plan_block_levels()
   if (use_gpu) then
     be = block_gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
       gs=gs, chunks=dc%chunks)
@@ -426,11 +426,6 @@ contains
   subroutine start_multigrid()
     real(rk), allocatable :: xg(:,:,:,:), xc(:,:,:,:), xl(:,:,:,:)
     integer :: l, cr(3), nl(3), off(3)
-    if (use_gpu) then
-      if (rank == 0) write(output_unit, '(a,i0,a)') '  multigrid: note: &multigrid levels = ', mg%levels, &
-        ' is not available with the GPU backend of adiflow_mpi yet: running single-grid (backend = ''cpu'' has it)'
-      return
-    end if
     if (rank == 0) then
       write(output_unit, '(a,i0,a)') '  multigrid: ', nlev, ' levels ('//level_sizes_text(nlev, lev_sizes)// &
         '), '//mg_config_text(mg, sp_g%roe_low_mach /= ROE_LM_NONE)

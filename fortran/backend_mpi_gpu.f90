@@ -5,8 +5,14 @@
 !> for the outputs, the decomposition) is the CPU block's
 !> (fortran/backend_mpi_block.f90); residual and mass sums chain the
 !> device's plane sums along j like the CPU's. Only build/adiflow_mpi uses
-!> it. No multigrid here yet: the driver keeps such a run single-grid (one
-!> level). A failed bridge call stops every rank (MPI_Abort, exit code 4).
+!> it.
+!>
+!> Multigrid: every level of the block on the device (dev(l)), each a block
+!> of that level's decomposition (dcl(l), as the CPU block's) sharing the
+!> fine block's NCCL communicators; restrict and prolong are the serial GPU
+!> backend's calls (fortran/backend_gpu.f90), whose coarse boundary fill
+!> brings the level's halo rows (cuda/api/multigrid.cu). A failed bridge
+!> call stops every rank (MPI_Abort, exit code 4).
 module backend_mpi_gpu
   use, intrinsic :: iso_fortran_env, only: output_unit
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_null_ptr
@@ -17,9 +23,10 @@ module backend_mpi_gpu
   use mass_constraint, only: mass_scale_factor
   use gpu_settings, only: gpu_settings_t
   use gpu_bridge, only: gpu_grid_t, gpu_error_text, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
-    adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state
+    adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, adi_gpu_residual, adi_gpu_mg_restrict, &
+    adi_gpu_mg_forcing, adi_gpu_mg_prolong, gpu_finalize
   use gpu_block_bridge
-  use mpi_decomp, only: mpi_fail, plane_chain_in, plane_chain_out, TAG_NORMS, mpi_mass_chain_in, mpi_mass_chain_out
+  use mpi_decomp, only: decomp_t, mpi_fail, plane_chain_in, plane_chain_out, TAG_NORMS, mpi_mass_chain_in, mpi_mass_chain_out
   use backend_mpi_block, only: block_backend_t
   implicit none
   private
@@ -29,10 +36,12 @@ module backend_mpi_gpu
     integer(c_int) :: kernels = 0   !< ADI_KERNELS_SPLIT or _MERGED
     type(gpu_settings_t) :: gs      !< the &gpu group (the device is the rank's node-local GPU)
     integer :: chunks = 1           !< pipeline chunks of lines in exact mode
-    type(gpu_grid_t) :: gpu         !< this rank's block on its GPU
+    type(gpu_grid_t), allocatable :: dev(:)   !< dev(l): level l of this rank's block on its GPU
   contains
     procedure :: start => block_gpu_start
     procedure :: smooth => block_gpu_smooth
+    procedure :: restrict => block_gpu_restrict
+    procedure :: prolong => block_gpu_prolong
     procedure :: norms => block_gpu_norms
     procedure :: fix_mass => block_gpu_fix_mass
     procedure :: fetch_state => block_gpu_fetch_state
@@ -54,11 +63,12 @@ contains
   end subroutine gpu_ok
 
   !> Device of this rank = its node-local rank; NCCL ids from rank 0; the
-  !> block's fields, neighbours and mode to the bridge.
+  !> block's fields, neighbours and mode to the bridge; then the coarse
+  !> levels with their decompositions.
   subroutine block_gpu_start(self)
     class(block_gpu_backend_t), intent(inout) :: self
     type(MPI_Comm) :: node
-    integer :: rank, nranks, local_rank, st, ln, d
+    integer :: rank, nranks, local_rank, st, ln, l
     character(kind=c_char) :: ids(ADI_BLOCK_ID_BYTES)
     character(len=32) :: v
     integer(c_int) :: phys(6), nbr(4), swp(4)
@@ -71,29 +81,67 @@ contains
     ids = achar(0)
     if (rank == 0) call self%gpu_ok(adi_gpu_block_make_ids(ids), 'making the NCCL ids')
     call MPI_Bcast(ids, ADI_BLOCK_ID_BYTES, MPI_CHARACTER, 0, MPI_COMM_WORLD)
+    allocate(self%dev(self%nlev))
     associate (dc => self%dcl(1), g => self%level(1))
-      phys = merge(1, 0, dc%phys)
-      do d = 2, 3
-        nbr(2*d-3:2*d-2) = merge(-1, dc%nbr(:, d), dc%nbr(:, d) == MPI_PROC_NULL)
-        swp(2*d-3:2*d-2) = merge(-1, dc%swp(:, d), dc%swp(:, d) == MPI_PROC_NULL)
-      end do
+      call neighbours(dc, phys, nbr, swp)
       tmax = 120.0_rk
       call get_environment_variable('ADIFLOW_MPI_STARTUP_TIMEOUT', v, ln, st)
       if (st == 0 .and. ln > 0) read(v, *, iostat=st) tmax
-      call self%gpu_ok(adi_gpu_block_init(self%gpu%ptr, g%sp, self%kernels, self%gs, g%f%sf, g%f%sc, g%f%vol, g%f%q, &
-        phys, dc%off, dc%nglob, nbr, swp, merge(1_c_int, 0_c_int, dc%exact), int(self%chunks, c_int), &
+      call self%gpu_ok(adi_gpu_block_init(self%dev(1)%ptr, g%sp, self%kernels, self%gs, g%f%sf, g%f%sc, g%f%vol, &
+        g%f%q, phys, dc%off, dc%nglob, nbr, swp, merge(1_c_int, 0_c_int, dc%exact), int(self%chunks, c_int), &
         int(rank, c_int), int(nranks, c_int), ids, int(local_rank, c_int), real(tmax, c_double)), &
         'initialisation (GPU '//trim(int_text(local_rank))//' of the node)')
     end associate
+    do l = 2, self%nlev
+      associate (dc => self%dcl(l), g => self%level(l))
+        call neighbours(dc, phys, nbr, swp)
+        call self%gpu_ok(adi_gpu_block_init_level(self%dev(l)%ptr, self%dev(1)%ptr, g%sp, self%kernels, self%gs, &
+          g%f%sf, g%f%sc, g%f%vol, g%f%q, phys, dc%off, dc%nglob, nbr, swp), &
+          'initialisation of multigrid level '//trim(int_text(l)))
+      end associate
+    end do
   end subroutine block_gpu_start
 
-  !> One iteration of the block (level 1: the only one here).
+  !> A decomposition's physical faces and neighbours as the bridge takes
+  !> them (-1: none).
+  subroutine neighbours(dc, phys, nbr, swp)
+    type(decomp_t), intent(in) :: dc
+    integer(c_int), intent(out) :: phys(6), nbr(4), swp(4)
+    integer :: d
+    phys = merge(1, 0, dc%phys)
+    do d = 2, 3
+      nbr(2*d-3:2*d-2) = merge(-1, dc%nbr(:, d), dc%nbr(:, d) == MPI_PROC_NULL)
+      swp(2*d-3:2*d-2) = merge(-1, dc%swp(:, d), dc%swp(:, d) == MPI_PROC_NULL)
+    end do
+  end subroutine neighbours
+
+  !> One iteration of level l's block (its forcing included on l > 1).
   subroutine block_gpu_smooth(self, l, cfl)
     class(block_gpu_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
-    call self%gpu_ok(adi_gpu_iterate(self%gpu%ptr, cfl), 'iteration')
+    call self%gpu_ok(adi_gpu_iterate(self%dev(l)%ptr, cfl), 'iteration')
   end subroutine block_gpu_smooth
+
+  !> fortran/backend_gpu.f90's restriction, block by block.
+  subroutine block_gpu_restrict(self, l, cfl)
+    class(block_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    associate (fine => self%dev(l)%ptr, coarse => self%dev(l + 1)%ptr)
+      call self%gpu_ok(adi_gpu_residual(fine, cfl), 'multigrid residual')
+      call self%gpu_ok(adi_gpu_mg_restrict(fine, coarse, self%level(l + 1)%ratio), 'multigrid restriction')
+      call self%gpu_ok(adi_gpu_residual(coarse, cfl), 'multigrid coarse residual')
+      call self%gpu_ok(adi_gpu_mg_forcing(coarse), 'multigrid forcing')
+    end associate
+  end subroutine block_gpu_restrict
+
+  subroutine block_gpu_prolong(self, l)
+    class(block_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    call self%gpu_ok(adi_gpu_mg_prolong(self%dev(l)%ptr, self%dev(l + 1)%ptr, self%level(l + 1)%ratio), &
+      'multigrid prolongation')
+  end subroutine block_gpu_prolong
 
   !> Residual norms of the last iteration over all blocks: the device's
   !> plane sums chained along j like mpi_residual_norms.
@@ -103,7 +151,7 @@ contains
     real(rk) :: pl(5, self%level(1)%lay%nk), plane(5, self%dcl(1)%nglob(3))
     associate (dc => self%dcl(1))
       call plane_chain_in(dc, 5*self%level(1)%lay%nk, pl, TAG_NORMS)
-      call self%gpu_ok(adi_gpu_residual_plane_sums(self%gpu%ptr, pl), 'residual norms')
+      call self%gpu_ok(adi_gpu_residual_plane_sums(self%dev(1)%ptr, pl), 'residual norms')
       call plane_chain_out(dc, 5, self%level(1)%lay%nk, pl, plane, TAG_NORMS)
       nrm = norms_from_plane_sums(plane, dc%nglob(1), dc%nglob(2), dc%nglob(3))
     end associate
@@ -117,24 +165,30 @@ contains
     class(block_gpu_backend_t), intent(inout) :: self
     real(rk) :: pl(self%level(1)%lay%nk)
     call mpi_mass_chain_in(self%dcl(1), pl)
-    call self%gpu_ok(adi_gpu_mass_plane_sums(self%gpu%ptr, pl), 'mass sums (mass_fix)')
-    call self%gpu_ok(adi_gpu_scale_state(self%gpu%ptr, mass_scale_factor(self%mass0, &
+    call self%gpu_ok(adi_gpu_mass_plane_sums(self%dev(1)%ptr, pl), 'mass sums (mass_fix)')
+    call self%gpu_ok(adi_gpu_scale_state(self%dev(1)%ptr, mass_scale_factor(self%mass0, &
       mpi_mass_chain_out(self%dcl(1), pl))), 'mass rescale (mass_fix)')
   end subroutine block_gpu_fix_mass
 
   subroutine block_gpu_fetch_state(self)
     class(block_gpu_backend_t), intent(inout) :: self
-    call self%gpu_ok(adi_gpu_download_state(self%gpu%ptr, self%level(1)%f%q), 'state download')
+    call self%gpu_ok(adi_gpu_download_state(self%dev(1)%ptr, self%level(1)%f%q), 'state download')
   end subroutine block_gpu_fetch_state
 
   !> The block timing table (ADIFLOW_GPU_TIMING; adi_gpu_finalize prints the
-  !> per-kernel one itself), then the device grid and its communicators.
+  !> per-kernel one itself), then the coarse levels' device grids and the
+  !> fine one with its communicators (none before start).
   subroutine block_gpu_release(self)
     class(block_gpu_backend_t), intent(inout) :: self
     integer(c_int) :: st
-    if (len_trim(block_timing_report(self%gpu%ptr)) > 0) write(output_unit, '(a)') &
-      trim(block_timing_report(self%gpu%ptr))
-    st = adi_gpu_block_finalize(self%gpu%ptr)
-    self%gpu%ptr = c_null_ptr
+    integer :: l
+    if (.not. allocated(self%dev)) return
+    if (len_trim(block_timing_report(self%dev(1)%ptr)) > 0) write(output_unit, '(a)') &
+      trim(block_timing_report(self%dev(1)%ptr))
+    do l = self%nlev, 2, -1
+      st = gpu_finalize(self%dev(l))
+    end do
+    st = adi_gpu_block_finalize(self%dev(1)%ptr)
+    self%dev(1)%ptr = c_null_ptr
   end subroutine block_gpu_release
 end module backend_mpi_gpu

@@ -10,7 +10,7 @@ module gpu_block_bridge
   use sys_interface, only: from_c
   implicit none
   private
-  public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_init
+  public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_init, adi_gpu_block_init_level
   public :: adi_gpu_block_finalize, block_timing_report, ADI_BLOCK_ID_BYTES
 
   integer, parameter :: ADI_BLOCK_ID_BYTES = 256
@@ -36,6 +36,17 @@ module gpu_block_bridge
       character(kind=c_char), intent(in) :: ids(*)
       integer(c_int), value :: device
       real(c_double), value :: timeout_s
+    end function
+    integer(c_int) function adi_gpu_block_init_level(grid, fine, sp, kernels, settings, sf, sc, vol, q, phys, off, &
+        nglob, nbr, swp) bind(c, name='adi_gpu_block_init_level')
+      import :: c_int, c_ptr, c_double, solver_params_t, gpu_settings_t
+      type(c_ptr), intent(out) :: grid
+      type(c_ptr), value :: fine
+      type(solver_params_t), intent(in) :: sp
+      integer(c_int), value :: kernels
+      type(gpu_settings_t), intent(in) :: settings
+      real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
+      integer(c_int), intent(in) :: phys(6), off(3), nglob(3), nbr(4), swp(4)
     end function
     integer(c_int) function c_block_timing_report(grid, buf, n) bind(c, name='adi_gpu_block_timing_report')
       import :: c_int, c_char, c_ptr

@@ -50,6 +50,17 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
                        int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,
                        double timeout_s);
 
+/* A coarse multigrid level of block `fine` (a grid of adi_gpu_block_init):
+ * adi_gpu_init_level's grid (with forcing and q0, for the transfers of
+ * include/adiflow_bridge.h) with the block's rank, device, mode and
+ * communicators; sp, phys, off, nglob, nbr and swp those of the level's
+ * decomposition (fortran/mpi_decomp.f90), as adi_gpu_block_init takes
+ * them. Free the levels before the fine block (its communicators). */
+int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_solver_params *sp, int kernels,
+                             const adi_gpu_settings *settings, const double *sf, const double *sc,
+                             const double *vol, const double *q, const int phys[6], const int off[3],
+                             const int nglob[3], const int nbr[4], const int swp[4]);
+
 /* Event timings of the exchanges and pipelined sweeps (ADIFLOW_GPU_TIMING=1);
  * an empty text without them. ADI_ERR_USAGE for a grid of no block. */
 int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen);

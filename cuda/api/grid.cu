@@ -234,14 +234,14 @@ int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
   return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 1, bp);
 }
 
-/* a block of a decomposed grid: the box's boundary types (build/adiflow_mpi
- * takes no patches) */
+/* a block of a decomposed grid: the box's boundary types (the GPU blocks of
+ * build/adiflow_mpi take no patches) */
 int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp,
                        int kernels, const adi_gpu_settings *settings, const double *sf, const double *sc,
-                       const double *vol, const double *q)
+                       const double *vol, const double *q, int coarse_level)
 {
   grid_patches none = {0, NULL, NULL};
-  return init_grid(grid, hooks, sp, kernels, settings, sf, sc, vol, q, 0, none);
+  return init_grid(grid, hooks, sp, kernels, settings, sf, sc, vol, q, coarse_level, none);
 }
 
 /* coarse_level: also the forcing and q0 fields; bp: the boundary patches.

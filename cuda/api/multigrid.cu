@@ -6,7 +6,11 @@
  *                        the fine level
  *   adi_gpu_mg_forcing   P = P - R(q) on the coarse level
  *   adi_gpu_mg_prolong   fine q += the interpolated coarse correction
- * The per-cell bodies are cuda/common/adiflow_multigrid.h. Each level has
+ * The per-cell bodies are cuda/common/adiflow_multigrid.h. On the blocks
+ * of a decomposed grid (build/adiflow_mpi) every level is a block of that
+ * level's decomposition: the transfers are cell by cell within the block,
+ * and the coarse level's boundary fill gets its halo rows through the
+ * block's hooks as an iteration's fill does (fill_level). Each level has
  * its own stream: a transfer makes the stream it runs on wait for the other
  * level's work with an event, and the other level's stream wait for the
  * transfer, so nothing synchronises with the host. */
@@ -51,6 +55,20 @@ static adi_box interior_box(const adi_view *v, int ghost)
   return b;
 }
 
+/* The ghosts of level g by the boundary rules, direction after direction;
+ * on a block each direction's halo rows first (cuda/common/block_hooks.cuh,
+ * the order of an iteration's fill), so the ghosts equal one domain's. */
+static int fill_level(adi_gpu_grid *g)
+{
+  int rc, d;
+  for (d = 1; d <= 3; ++d) {
+    if (g->block != NULL && d >= 2 && (rc = g->block->exchange_q(g->block->ctx, &g->v, d, g->stream)) != ADI_OK)
+      return rc;
+    if ((rc = launch_bc_kernel(&g->v, d, g->stream)) != ADI_OK) return rc;
+  }
+  return ADI_OK;
+}
+
 /* the stream of `waiter` goes on only after the work queued so far on `first` */
 static int order_after(adi_gpu_grid *waiter, adi_gpu_grid *first)
 {
@@ -63,8 +81,9 @@ static int order_after(adi_gpu_grid *waiter, adi_gpu_grid *first)
   return ADI_OK;
 }
 
-/* fine and coarse: live grids, coarse a level of adi_gpu_init_level, the
- * sizes those of the ratio, one device */
+/* fine and coarse: live grids, coarse a level of adi_gpu_init_level (or
+ * adi_gpu_block_init_level), the sizes those of the ratio, one device, both
+ * single-domain grids or both blocks */
 static int check_pair(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3], const char *fn)
 {
   int rc, d, nf[3], nc[3];
@@ -73,8 +92,9 @@ static int check_pair(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[
   if (ratio == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s: null ratio", fn);
   if (coarse->d_forcing == NULL)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s: the coarse grid was not made by adi_gpu_init_level", fn);
-  if (fine->device != coarse->device || fine->block != NULL || coarse->block != NULL)
-    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s: both levels must be single-domain grids on one device", fn);
+  if (fine->device != coarse->device || (fine->block == NULL) != (coarse->block == NULL))
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s: both levels must be on one device, both single-domain grids or both "
+                            "blocks of a decomposed grid", fn);
   nf[0] = fine->v.ni; nf[1] = fine->v.nj; nf[2] = fine->v.nk;
   nc[0] = coarse->v.ni; nc[1] = coarse->v.nj; nc[2] = coarse->v.nk;
   for (d = 0; d < 3; ++d)
@@ -104,8 +124,7 @@ int adi_gpu_mg_restrict(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int rati
   mg_restrict_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, coarse->stream>>>(fine->v, coarse->v, coarse->d_forcing,
                                                                                 r, b);
   ADI_LAUNCH_CHECK("mg_restrict_kernel");
-  for (d = 1; d <= 3; ++d)
-    if ((rc = launch_bc_kernel(&coarse->v, d, coarse->stream)) != ADI_OK) return rc;
+  if ((rc = fill_level(coarse)) != ADI_OK) return rc;
   ADI_GPU_CHECK(cudaMemcpyAsync(coarse->d_q0, coarse->v.q, (size_t)coarse->v.npts*ADI_NVAR*sizeof(double),
                                 cudaMemcpyDeviceToDevice, coarse->stream));
   /* the fine level's next iteration overwrites the res this read */
@@ -132,8 +151,7 @@ int adi_gpu_mg_prolong(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio
   adi_box b;
   if ((rc = check_pair(fine, coarse, ratio, "adi_gpu_mg_prolong")) != ADI_OK) return rc;
   for (d = 0; d < 3; ++d) r.r[d] = ratio[d];
-  for (d = 1; d <= 3; ++d)
-    if ((rc = launch_bc_kernel(&coarse->v, d, coarse->stream)) != ADI_OK) return rc;
+  if ((rc = fill_level(coarse)) != ADI_OK) return rc;
   b = interior_box(&coarse->v, 1);
   mg_correction_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, coarse->stream>>>(coarse->v, coarse->d_q0, b);
   ADI_LAUNCH_CHECK("mg_correction_kernel");

@@ -79,8 +79,8 @@
  *             memory. Stage 1 computes each point's eigenvalue split once
  *             (not three times), stage 2 takes the neighbours' from shared
  *             memory, the sweeps run there, stage 5 writes dq (q after d =
- *             3). The schedule: line(1) line(2) line(3). One domain only (a
- *             block of a decomposed grid sweeps across blocks); a line too
+ *             3). The schedule: line(1) line(2) line(3). Not on a block
+ *             that sweeps across the blocks (exact mode); a line too
  *             long for the kernel's shared memory (64 KB along i, the
  *             device's opt-in limit along j and k) runs ADI_kernel123, 4
  *             and 5 instead (cuda/merged/schedule.cu)
@@ -116,17 +116,19 @@ static inline int adi_merged_march(int flags, int d)
 
 /* ---- The schedules a run takes, every technique on, as the grid and the
  * device choose them (nothing to set):
- *   MR_LINES   one domain: each direction's ADI stages in ADI_line; a
+ *   MR_LINES   one domain, or a block of a decomposed grid that sweeps
+ *              alone (decoupled mode): each direction's ADI stages in ADI_line; a
  *              direction whose lines are too long for the kernel's shared
  *              memory runs ADI_kernel123, 4 and 5 instead (at launch,
  *              cuda/merged/schedule.cu's launch_adi_three)
- *   MR_BLOCKS  a block of a decomposed grid, which sweeps across the blocks
+ *   MR_BLOCKS  a block of a decomposed grid that sweeps across the blocks
+ *              (exact mode)
  *              and so has no whole lines: ADI_kernel123 of i, then
  *              ADI_kernel4 and ADI_kernel5_123 of i and j, then
  *              ADI_kernel4 and ADI_kernel5 of k
  * and in both MS_DEP only where the device launches a kernel while the one
  * before drains (dependent: compute capability 9.0 or later, CUDA, one
- * domain). The fused flux of a direction marches or not by the grid's
+ * domain or a block without halo neighbours). The fused flux of a direction marches or not by the grid's
  * size (cuda/merged/flux_kernels.cu, mlaunch_flux_march). ---- */
 enum adi_merged_run { MR_LINES, MR_BLOCKS };
 

@@ -61,6 +61,7 @@
 struct merged_state {
   int ready, flags;
   const adi_block_hooks *block;          /* the grid's block hooks; NULL for one domain */
+  int alone;                             /* one domain, or a block without halo neighbours (one rank) */
   adi_view v;
   cudaStream_t s;
   double *d_cfl, *h_cfl;                 /* device / pinned host, 1 double */
@@ -323,30 +324,28 @@ static int launch(merged_state *m, int k, int d)
   }
 }
 
+/* Step s of the schedule. Block mode (cuda/common/block_hooks.cuh): the
+ * halo rows of d before its fill; in exact mode, for a direction swept
+ * across the blocks, the pipelined sweep instead of ADI4. No lam+- halo:
+ * ADI stage 2 always runs fused (ADI12/ADI123/ADI5F), recomputing the
+ * neighbour's eigenvalues from its ghost primitives, which the q halo
+ * already brought */
+static int launch_step(merged_state *m, int s)
+{
+  int k = m->steps[s].kernel, d = m->steps[s].d, rc;
+  if (m->block != NULL) {
+    if (k == MK_BC && d >= 2 && (rc = m->block->exchange_q(m->block->ctx, &m->v, d, m->s)) != ADI_OK) return rc;
+    if (k == MK_ADI4 && m->block->across[d]) return m->block->sweep(m->block->ctx, &m->v, d, m->s);
+  }
+  return launch(m, k, d);
+}
+
 static int launch_all(merged_state *m, int timing)
 {
   int s, rc;
   for (s = 0; s < m->nsteps; ++s) {
     if (timing) ADI_GPU_CHECK(cudaEventRecord(m->ev[s], m->s));
-    /* block mode (cuda/common/block_hooks.cuh): the halo rows of d before its fill;
-     * in exact mode, for a direction swept across the blocks, the pipelined
-     * sweep instead of ADI4. No lam+- halo: ADI stage 2 always runs fused
-     * (ADI12/ADI123/ADI5F), recomputing the neighbour's eigenvalues from
-     * its ghost primitives, which the q halo already brought */
-    if (m->block != NULL) {
-      int k = m->steps[s].kernel, d = m->steps[s].d;
-      if (k == MK_BC && d >= 2) {
-        rc = m->block->exchange_q(m->block->ctx, &m->v, d, m->s);
-        if (rc != ADI_OK) return rc;
-      }
-      if (k == MK_ADI4 && m->block->across[d]) {
-        rc = m->block->sweep(m->block->ctx, &m->v, d, m->s);
-        if (rc != ADI_OK) return rc;
-        continue;
-      }
-    }
-    rc = launch(m, m->steps[s].kernel, m->steps[s].d);
-    if (rc != ADI_OK) return rc;
+    if ((rc = launch_step(m, s)) != ADI_OK) return rc;
   }
   if (timing) ADI_GPU_CHECK(cudaEventRecord(m->ev[m->nsteps], m->s));
   return ADI_OK;
@@ -457,12 +456,17 @@ static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, cons
     for (d = 0; d < 4; ++d) m->shape[k][d] = default_shape(k, d);
   ADI_GPU_CHECK(cudaGetDevice(&dev));
   ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));
-  /* the schedule: a block of a decomposed grid sweeps across the blocks (no
-   * whole lines); programmatic dependent launch from compute capability 9.0
-   * on, and not between a block's kernels, whose halo exchanges run in
-   * between */
-  dependent = block == NULL && prop.major >= 9 && !ADI_GPU_HIP;
-  m->flags = requested & adi_merged_run_flags(block != NULL ? MR_BLOCKS : MR_LINES, dependent);
+  /* the schedule: a block that sweeps across the blocks (exact mode, a split
+   * direction) has no whole lines; one that sweeps alone (decoupled mode:
+   * its lines end at its faces, off 0 and nglob its own sizes) runs
+   * ADI_line as one domain does. Programmatic dependent launch and the
+   * graph from compute capability 9.0 on, and not on a block with halo
+   * neighbours, whose exchanges run between the kernels */
+  m->alone = block == NULL || (!block->has_halo[2] && !block->has_halo[3] && !block->across[2] &&
+                               !block->across[3]);
+  dependent = m->alone && prop.major >= 9 && !ADI_GPU_HIP;
+  m->flags = requested & adi_merged_run_flags(block != NULL && (block->across[2] || block->across[3]) ? MR_BLOCKS
+                                              : MR_LINES, dependent);
   find_table(m, prop.major, prop.minor,
              adi_settings_text("ADIFLOW_TUNE_TABLE", settings ? settings->tuning_table : NULL));
   rc = mkernels_setup(m->adil_cap);
@@ -538,14 +542,12 @@ static int set_cfl(merged_state *m, double cfl)
 
 /* Everything of an iteration up to the residual: the steps before the
  * first ADI kernel, launched one by one (no graph), for the multigrid
- * transfers (cuda/api/multigrid.cu). One domain only. */
+ * transfers (cuda/api/multigrid.cu); on a block with its halo rows. */
 int merged_residual(merged_state *m, double cfl)
 {
   int rc, s, k;
   if (m == NULL || !m->ready)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged_residual on a grid without a merged schedule");
-  if (m->block != NULL)
-    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "internal error: merged_residual on a block of a decomposed grid");
   rc = set_cfl(m, cfl);
   if (rc != ADI_OK) return rc;
   for (s = 0; s < m->nsteps; ++s) {
@@ -553,8 +555,7 @@ int merged_residual(merged_state *m, double cfl)
     if (k == MK_ADI12 || k == MK_ADI123 || k == MK_ADI3 || k == MK_ADI4 || k == MK_ADI5 || k == MK_ADI5F ||
         k == MK_ADIL)
       break;
-    rc = launch(m, k, m->steps[s].d);
-    if (rc != ADI_OK) return rc;
+    if ((rc = launch_step(m, s)) != ADI_OK) return rc;
   }
   return ADI_OK;
 }
@@ -582,8 +583,9 @@ int merged_iterate(merged_state *m, double cfl, int timing)
     return ADI_OK;
   }
 #ifndef ADIFLOW_NO_GRAPHS
-  /* no graph in block mode: the exchanges are NCCL calls between the kernels */
-  if ((m->flags & MS_GRAPH) && !m->graph_failed && m->block == NULL) {
+  /* no graph on a block with neighbours: the exchanges are NCCL calls
+   * between the kernels */
+  if ((m->flags & MS_GRAPH) && !m->graph_failed && m->alone) {
     if (!m->graph_ready) {
       m->graph_ready = capture_graph(m);
       if (!m->graph_ready) {

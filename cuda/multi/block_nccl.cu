@@ -70,6 +70,7 @@ struct block_state {
   int rank, nranks, exact, chunks;
   int nbr[4], swp[4];                  /* j lo, j hi, k lo, k hi; -1 none */
   ncclComm_t comm_halo, comm_pipe;
+  int shared_comms;                    /* a coarse multigrid level's: the fine block's communicators */
   cudaStream_t pipe;                   /* the pipelined sweeps' NCCL stream */
   cudaStream_t halo;                   /* the halo exchanges' NCCL stream */
   cudaEvent_t ev_packed, ev_unpacked[2][4];
@@ -494,8 +495,8 @@ static void block_destroy(void *ctx)
   struct block_state *b = (struct block_state *)ctx;
   int s, kk, d;
   if (b == NULL) return;
-  if (b->comm_halo) ncclCommDestroy(b->comm_halo);
-  if (b->comm_pipe) ncclCommDestroy(b->comm_pipe);
+  if (b->comm_halo && !b->shared_comms) ncclCommDestroy(b->comm_halo);
+  if (b->comm_pipe && !b->shared_comms) ncclCommDestroy(b->comm_pipe);
   if (b->sl) cudaFree(b->sl);
   if (b->sh) cudaFree(b->sh);
   if (b->rl) cudaFree(b->rl);
@@ -524,27 +525,15 @@ static void block_destroy(void *ctx)
   free(b);
 }
 
-int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
-                       const adi_gpu_settings *settings, const double *sf,
-                       const double *sc, const double *vol, const double *q, const int phys[6], const int off[3],
-                       const int nglob[3], const int nbr[4], const int swp[4], int exact, int chunks,
-                       int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,
-                       double timeout_s)
+/* The block state of a grid (fine or coarse level) with its hooks; the
+ * grid, its buffers and its communicators come after (block_grid). */
+static int block_state_new(struct block_state **out, const adi_solver_params *sp, const adi_gpu_settings *settings,
+                           const int phys[6], const int off[3], const int nglob[3], const int nbr[4],
+                           const int swp[4], int exact, int chunks, int rank, int nranks, int device)
 {
-  int f, d, ndev, rc;
-  struct block_state *b;
-  adi_gpu_grid *g = NULL;
-  if (grid == NULL)
-    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: no place for the grid handle (a null first argument)");
-  *grid = NULL;
-  if (sp == NULL || phys == NULL || off == NULL || nglob == NULL || nbr == NULL || swp == NULL || ids == NULL)
-    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: a null argument");
-  ndev = adi_gpu_device_count();
-  if (device < 0 || device >= ndev)
-    return adi_gpu_fail_msg(ADI_ERR_NO_DEVICE, "rank %d wants GPU %d of its node (one rank per GPU, by node-local "
-                            "rank) but the node has %d usable GPU(s): start at most %d ranks per node",
-                            rank, device, ndev, ndev);
-  b = (struct block_state *)calloc(1, sizeof *b);
+  int f, d;
+  struct block_state *b = (struct block_state *)calloc(1, sizeof *b);
+  *out = NULL;
   if (b == NULL)
     return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory for the block state (%zu bytes)", sizeof *b);
   b->rank = rank; b->nranks = nranks; b->exact = exact; b->chunks = chunks > 0 ? chunks : 1;
@@ -575,26 +564,106 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
    * read one call later, so the run keeps its pace */
   b->timing = adi_settings_flag("ADIFLOW_GPU_TIMING", settings ? settings->timing : -1, 0) ||
               adi_settings_flag("ADIFLOW_BLOCK_TIMING", -1, 0);
+  *out = b;
+  return ADI_OK;
+}
 
-  rc = adi_gpu_init_block(&g, &b->hooks, sp, kernels, settings, sf, sc, vol, q);
+/* The grid of block state b (which it owns from here on) and b's buffers. */
+static int block_grid(adi_gpu_grid **g, struct block_state *b, const adi_solver_params *sp, int kernels,
+                      const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                      const double *q, int coarse_level)
+{
+  int rc = adi_gpu_init_block(g, &b->hooks, sp, kernels, settings, sf, sc, vol, q, coarse_level);
   if (rc != ADI_OK) {
     block_destroy(b);                    /* nothing of it was used yet */
     return rc;
   }
-  /* from here on the grid owns b: adi_gpu_finalize frees both */
   rc = alloc_buffers(b, sp);
   if (rc != ADI_OK) {
     char msg[2048];
     adi_gpu_error_message(msg, (int)sizeof msg);
-    adi_gpu_finalize(g);
+    adi_gpu_finalize(*g);
+    *g = NULL;
     return adi_gpu_fail_msg(rc, "%s", msg);
   }
+  return ADI_OK;
+}
+
+static int check_device(int rank, int device)
+{
+  int ndev = adi_gpu_device_count();
+  if (device < 0 || device >= ndev)
+    return adi_gpu_fail_msg(ADI_ERR_NO_DEVICE, "rank %d wants GPU %d of its node (one rank per GPU, by node-local "
+                            "rank) but the node has %d usable GPU(s): start at most %d ranks per node",
+                            rank, device, ndev, ndev);
+  return ADI_OK;
+}
+
+int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                       const adi_gpu_settings *settings, const double *sf,
+                       const double *sc, const double *vol, const double *q, const int phys[6], const int off[3],
+                       const int nglob[3], const int nbr[4], const int swp[4], int exact, int chunks,
+                       int rank, int nranks, const char ids[ADI_BLOCK_ID_BYTES], int device,
+                       double timeout_s)
+{
+  int rc;
+  struct block_state *b;
+  adi_gpu_grid *g = NULL;
+  if (grid == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: no place for the grid handle (a null first argument)");
+  *grid = NULL;
+  if (sp == NULL || phys == NULL || off == NULL || nglob == NULL || nbr == NULL || swp == NULL || ids == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: a null argument");
+  if ((rc = check_device(rank, device)) != ADI_OK) return rc;
+  if ((rc = block_state_new(&b, sp, settings, phys, off, nglob, nbr, swp, exact, chunks, rank, nranks, device))
+      != ADI_OK)
+    return rc;
+  /* from here on the grid owns b: adi_gpu_finalize frees both */
+  if ((rc = block_grid(&g, b, sp, kernels, settings, sf, sc, vol, q, 0)) != ADI_OK) return rc;
   rc = init_comms(b, ids, rank, nranks, device, timeout_s);
   if (rc == ADI_OK) rc = warm_up(b);
   /* the driver stops every rank (MPI_Abort). The grid is left as it is, not
    * freed: ncclCommDestroy is an intra-node collective, and freeing buffers
    * that NCCL transfers may still use could hang this rank before it stops */
   if (rc != ADI_OK) return rc;
+  b->ready = 1;
+  *grid = g;
+  return ADI_OK;
+}
+
+/* A coarse level's block uses the fine block's communicators: the cycle
+ * (fortran/multigrid_cycle.f90) works on one level at a time, each level's
+ * streams wait for the other level's work at every transfer
+ * (cuda/api/multigrid.cu), and every rank issues the levels' exchanges in
+ * the same order, so no two levels' NCCL operations are ever in flight
+ * together. */
+int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_solver_params *sp, int kernels,
+                             const adi_gpu_settings *settings, const double *sf, const double *sc,
+                             const double *vol, const double *q, const int phys[6], const int off[3],
+                             const int nglob[3], const int nbr[4], const int swp[4])
+{
+  const adi_block_hooks *h = NULL;
+  struct block_state *b, *fb;
+  adi_gpu_grid *g = NULL;
+  int rc;
+  if (grid == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init_level: no place for the grid handle (a null first "
+                            "argument)");
+  *grid = NULL;
+  if (sp == NULL || phys == NULL || off == NULL || nglob == NULL || nbr == NULL || swp == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init_level: a null argument");
+  if ((rc = adi_gpu_grid_block(fine, "adi_gpu_block_init_level", &h)) != ADI_OK) return rc;
+  if (h == NULL || !((struct block_state *)h->ctx)->ready)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init_level: the fine grid is no live block (made by "
+                            "adi_gpu_block_init)");
+  fb = (struct block_state *)h->ctx;
+  if ((rc = block_state_new(&b, sp, settings, phys, off, nglob, nbr, swp, fb->exact, fb->chunks, fb->rank,
+                            fb->nranks, fb->hooks.device)) != ADI_OK)
+    return rc;
+  if ((rc = block_grid(&g, b, sp, kernels, settings, sf, sc, vol, q, 1)) != ADI_OK) return rc;
+  b->comm_halo = fb->comm_halo;
+  b->comm_pipe = fb->comm_pipe;
+  b->shared_comms = 1;
   b->ready = 1;
   *grid = g;
   return ADI_OK;

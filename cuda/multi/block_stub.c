@@ -21,6 +21,16 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
   if (grid != NULL) *grid = NULL;
   return ADI_ERR_NO_DEVICE;
 }
+int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_solver_params *sp, int kernels,
+                             const adi_gpu_settings *settings, const double *sf, const double *sc,
+                             const double *vol, const double *q, const int phys[6], const int off[3],
+                             const int nglob[3], const int nbr[4], const int swp[4])
+{
+  (void)fine; (void)sp; (void)kernels; (void)settings; (void)sf; (void)sc; (void)vol; (void)q; (void)phys; (void)off;
+  (void)nglob; (void)nbr; (void)swp;
+  if (grid != NULL) *grid = NULL;
+  return ADI_ERR_NO_DEVICE;
+}
 int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen)
 {
   (void)grid;

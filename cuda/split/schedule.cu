@@ -178,8 +178,7 @@ int split_iterate(split_state *ss, double cfl, int timing)
 int split_residual(split_state *ss, double cfl)
 {
   int s, rc;
-  if (ss->block != NULL)
-    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "internal error: split_residual on a block of a decomposed grid");
+  /* on a block, run_step brings the halo rows before each fill */
   for (s = 0; s < ss->nsteps; ++s) {
     if (ss->steps[s].stage >= ST_ADI1 && ss->steps[s].stage <= ST_ADI5) break;
     rc = run_step(ss, &ss->steps[s], cfl);

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Multigrid on the GPU blocks of build/adiflow_mpi, on a machine with 2 or 4
+# GPUs (nvidia-h100-x4 / nvidia-h200-x4). Builds nothing: carry build/adiflow,
+# build/adiflow_mpi, build/compare_fields, build/strict (make BUILD=build/strict
+# STRICT=1 all mpi) and build/mpilibs (OpenMPI's Fortran bindings, where the
+# machine lacks them).
+#   bash bench/device_mpi_mg.sh check    strict bit-identity of multigrid on GPU blocks:
+#                                        exact mode vs serial build/adiflow with the same
+#                                        levels (fields and residual history, work units
+#                                        included) on every decomposition of 2 and 4 GPUs,
+#                                        split and merged kernels; decoupled GPU vs decoupled
+#                                        CPU; fast builds to 1e-12; compute-sanitizer
+#   bash bench/device_mpi_mg.sh speed    one rank of adiflow_mpi vs build/adiflow per
+#                                        iteration, 256^3 single grid (merged kernels)
+#   bash bench/device_mpi_mg.sh scale    per multigrid cycle, 1-2-4 GPUs, both modes: weak
+#                                        256^3 per GPU, strong 256^3 and 512^3
+#   bash bench/device_mpi_mg.sh cube512  the 512^3 cube at Re = 1000 to 7 orders on 4 GPUs
+# Prints a table last. NG: the GPUs to use (default: all visible).
+set -u
+cd "$(dirname "$0")/.."
+O=${OUT:-/tmp/out}; W=/tmp/mpimg; rm -rf $W; mkdir -p $W $O
+T=$W/table.txt; : > $T
+row() { printf "%-72s %s\n" "$1" "$2" | tee -a $T; }
+MODE=${1:-check}
+if ldd build/adiflow_mpi | grep -q "not found"; then
+  export LD_LIBRARY_PATH=$PWD/build/mpilibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  echo "(OpenMPI Fortran bindings from build/mpilibs)"
+fi
+nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader | tee -a $T
+NG=${NG:-$(nvidia-smi -L | grep -c '^GPU')}
+export OMP_NUM_THREADS=4
+RUN="mpirun --allow-run-as-root --bind-to none --oversubscribe"
+spi() { grep -E '^ +[0-9]+ ' "$1" | tail -n 1 | awk '{print $9}'; }   # s/iter (s/cycle) of the last progress line
+same() { cmp -s "$1" "$2" && echo "bit-identical" || echo "DIFFERENT"; }
+hist() { grep -v '^#' "$1" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8}'; }   # residual.dat without s/iter
+eff() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (a > 0 && b > 0) printf "%.1f %%", 100*a/(f*b); else print "n/a" }'; }
+decomps() { # the j x k decompositions of n ranks
+  case $1 in 1) echo "1x1";; 2) echo "2x1 1x2";; 3) echo "3x1 1x3";; 4) echo "4x1 1x4 2x2";; esac
+}
+
+if [ "$MODE" = check ]; then
+  S=build/strict
+  for deck in "cases/cube32_gpu_check.nml 3 30" "cases/cube64_re1000.nml 4 12"; do
+    set -- $deck; C=$1; L=$2; N=$3; b=$(basename $C .nml)
+    $S/adiflow $C --backend cpu --mg-levels $L --max-iter $N --run-dir $W/ser_$b > $W/ser_$b.log 2>&1
+    grep -m1 "multigrid:" $W/ser_$b.log
+    for np in 2 4; do
+      [ $np -le $NG ] || continue
+      for dd in $(decomps $np); do
+        pj=${dd%x*}; pk=${dd#*x}
+        for k in merged split; do
+          r=$W/ex_${b}_${dd}_$k
+          $RUN -np $np $S/adiflow_mpi $C --backend cuda --kernels $k --adi-mode exact --npj $pj --npk $pk \
+            --mg-levels $L --max-iter $N --run-dir $r > $r.log 2>&1
+          rc=$?; [ $rc = 0 ] || tail -n 5 $r.log
+          row "strict MG $b L=$L exact ${dd} GPUs $k: field / history" "rc=$rc $(same $W/ser_$b/field.dump $r/field.dump) / $(same <(hist $W/ser_$b/residual.dat) <(hist $r/residual.dat)) $(grep -m1 -o 'multigrid: [0-9]* levels' $r.log)"
+        done
+      done
+    done
+    # decoupled: the GPU blocks equal the CPU blocks of the same decomposition
+    pj=$NG; [ $NG -ge 4 ] && pj=2
+    pk=$((NG/pj))
+    $RUN -np $NG $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npj $pj --npk $pk --mg-levels $L \
+      --max-iter $N --run-dir $W/dc_$b > $W/dc_$b.log 2>&1
+    for k in merged split; do
+      r=$W/dg_${b}_$k
+      $RUN -np $NG $S/adiflow_mpi $C --backend cuda --kernels $k --adi-mode decoupled --npj $pj --npk $pk \
+        --mg-levels $L --max-iter $N --run-dir $r > $r.log 2>&1
+      row "strict MG $b decoupled ${pj}x${pk} GPUs $k vs CPU decoupled: field / history" "rc=$? $(same $W/dc_$b/field.dump $r/field.dump) / $(same <(hist $W/dc_$b/residual.dat) <(hist $r/residual.dat))"
+    done
+    # fast build: exact within 1e-12 of the serial CPU
+    r=$W/fx_$b
+    $RUN -np $NG build/adiflow_mpi $C --backend cuda --adi-mode exact --npj $NG --mg-levels $L --max-iter $N \
+      --run-dir $r > $r.log 2>&1
+    build/compare_fields $W/ser_$b/field.dump $r/field.dump --tol 1e-12 > $r.cmp 2>&1
+    row "fast MG $b exact ${NG}x1 GPUs vs serial strict CPU, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL) $(tail -n 1 $r.cmp)"
+  done
+  # decoupled single-grid blocks now run ADI_line: still the CPU's decoupled result
+  C=cases/cube32_gpu_check.nml
+  $RUN -np 2 $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npk 2 --run-dir $W/sgdc > $W/sgdc.log 2>&1
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --kernels merged --adi-mode decoupled --npk 2 --run-dir $W/sgdg > $W/sgdg.log 2>&1
+  row "strict single-grid decoupled 1x2 merged (ADI_line) vs CPU decoupled" "$(same $W/sgdc/field.dump $W/sgdg/field.dump)"
+  $S/adiflow $C --backend cpu --run-dir $W/sgs > $W/sgs.log 2>&1
+  $RUN -np 1 $S/adiflow_mpi $C --backend cuda --kernels merged --run-dir $W/sg1 > $W/sg1.log 2>&1
+  row "strict single-grid 1 rank merged (ADI_line, graph) vs serial CPU" "$(same $W/sgs/field.dump $W/sg1/field.dump)"
+  for m in exact decoupled; do
+    $RUN -np 2 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 build/adiflow_mpi \
+      cases/cube32_gpu_check.nml --backend cuda --adi-mode $m --npj 2 --mg-levels 3 --max-iter 2 \
+      --run-dir $W/san$m > $W/san$m.log 2>&1
+    row "compute-sanitizer memcheck, 2 ranks, MG $m merged" "rc=$? $(grep -m1 'ERROR SUMMARY' $W/san$m.log)"
+  done
+  $RUN -np 2 compute-sanitizer --tool racecheck --error-exitcode 9 build/adiflow_mpi cases/cube32_gpu_check.nml \
+    --backend cuda --adi-mode decoupled --npj 2 --mg-levels 3 --max-iter 1 --run-dir $W/sanr > $W/sanr.log 2>&1
+  row "compute-sanitizer racecheck, 2 ranks, MG decoupled merged" "rc=$? $(grep -m1 'SUMMARY' $W/sanr.log)"
+fi
+
+if [ "$MODE" = speed ]; then
+  ITER=${ITER:-100}
+  build/adiflow bench/cases/weak256.nml --backend cuda --kernels merged --max-iter $ITER --run-dir $W/s0 > $W/s0.log 2>&1
+  for m in decoupled exact; do
+    $RUN -np 1 build/adiflow_mpi bench/cases/weak256.nml --backend cuda --kernels merged --adi-mode $m \
+      --max-iter $ITER --run-dir $W/s1$m > $W/s1$m.log 2>&1
+  done
+  row "256^3 single grid, merged: build/adiflow s/iter" "$(spi $W/s0.log)"
+  for m in decoupled exact; do
+    row "256^3 single grid, merged: adiflow_mpi 1 rank ($m) s/iter, ratio to build/adiflow" \
+      "$(spi $W/s1$m.log) $(awk -v a=$(spi $W/s1$m.log) -v b=$(spi $W/s0.log) 'BEGIN{printf "%.3f", a/b}')"
+  done
+fi
+
+if [ "$MODE" = scale ]; then
+  CYC=${CYC:-20}
+  mk() { # name n: a cube deck of n^3 cells at Re = 1000 (the shipped cube's scheme), 5 levels of W-cycles
+    sed -e "s/ni = 64, nj = 64, nk = 64/ni = $2, nj = $2, nk = $2/" -e "s/levels = 4/levels = 5/" \
+      -e "s/max_iter = 2000, tol = 1.0e-7/max_iter = $CYC, tol = 0.0/" -e "s/restart_interval = 500/restart_interval = 0/" \
+      -e "s/write_tecplot = .false./write_tecplot = .false., write_vtk = .false., write_dump = .false., write_profiles = .false., write_plot = .false./" \
+      cases/cube64_re1000.nml > $W/$1.nml
+  }
+  mk c256 256; mk c512 512
+  sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 256/" $W/c256.nml > $W/w2.nml
+  sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 512/" $W/c256.nml > $W/w4.nml
+  declare -A t
+  go() { # key np deck mode pj pk
+    local r=$W/$1
+    $RUN -np $2 build/adiflow_mpi $W/$3.nml --backend cuda --kernels merged --adi-mode $4 --npj $5 --npk $6 \
+      --run-dir $r > $r.log 2>&1
+    local rc=$?; [ $rc = 0 ] || tail -n 4 $r.log
+    t[$1]=$(spi $r.log); echo "$1 rc=$rc s/cycle=${t[$1]} $(grep -m1 -o 'multigrid: [0-9]* levels' $r.log)"
+  }
+  go s1_256 1 c256 exact 1 1
+  [ "${SKIP512_1:-0}" = 1 ] || go s1_512 1 c512 exact 1 1
+  for m in decoupled exact; do
+    for np in 2 4; do
+      [ $np -le $NG ] || continue
+      go s${np}_256_$m $np c256 $m 1 $np
+      go s${np}_512_$m $np c512 $m 1 $np
+      go w${np}_$m $np w$np $m $([ $np = 4 ] && echo "2 2" || echo "2 1")
+    done
+  done
+  row "1 GPU 256^3 MG cycle (5 levels W, merged): s/cycle" "${t[s1_256]}"
+  row "1 GPU 512^3 MG cycle: s/cycle" "${t[s1_512]:-n/a}"
+  for m in decoupled exact; do
+    for np in 2 4; do
+      [ $np -le $NG ] || continue
+      row "$np GPUs $m strong 256^3: s/cycle, efficiency" "${t[s${np}_256_$m]} $(eff ${t[s1_256]} ${t[s${np}_256_$m]} $np)"
+      row "$np GPUs $m strong 512^3: s/cycle, efficiency" "${t[s${np}_512_$m]} $(eff ${t[s1_512]:-0} ${t[s${np}_512_$m]} $np)"
+      row "$np GPUs $m weak 256^3/GPU: s/cycle, efficiency" "${t[w${np}_$m]} $(eff ${t[s1_256]} ${t[w${np}_$m]} 1)"
+    done
+  done
+fi
+
+if [ "$MODE" = cube512 ]; then
+  MODE512=${MODE512:-decoupled}
+  sed -e "s/ni = 64, nj = 64, nk = 64/ni = 512, nj = 512, nk = 512/" -e "s/levels = 4/levels = ${LEV:-6}/" \
+    -e "s/max_iter = 2000/max_iter = ${MAXC:-600}/" -e "s/restart_interval = 500/restart_interval = 0/" \
+    -e "s/write_tecplot = .false./write_tecplot = .false., write_vtk = .false./" \
+    cases/cube64_re1000.nml > $W/c512.nml
+  /usr/bin/time -v $RUN -np $NG build/adiflow_mpi $W/c512.nml --backend cuda --kernels merged --adi-mode $MODE512 \
+    --npj 1 --npk $NG --run-dir $W/c512 > $W/c512.log 2> $W/c512.time
+  rc=$?
+  grep -E "multigrid|decomposition|converged|stopped|wall" $W/c512.log | head -20; tail -n 8 $W/c512.log
+  row "512^3 Re=1000 $NG GPUs $MODE512: rc, wall (whole process)" "rc=$rc $(grep -o 'Elapsed (wall clock) time.*' $W/c512.time)"
+  mkdir -p $O/c512; cp $W/c512.log $W/c512/residual.dat $W/c512/*.csv $W/c512/*.dat $O/c512/ 2>/dev/null
+  cp $W/c512.nml $O/c512/
+fi
+
+echo "==== table"; cat $T; cp $T $O/table_$MODE.txt
