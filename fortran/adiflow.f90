@@ -178,7 +178,7 @@ contains
     if (nlev == mg%levels .and. len(mg_note) > 0) write(output_unit, '(a)') '  multigrid: '//mg_note
     if (nlev == 1) return
     call build_coarse_levels(cs, nlev, lev_sizes, lev_ratios, mg%coarse_order, mg%coarse_roe_low_mach == 'none', &
-      be%level)
+      be%level, be%host_iterates())
     do l = 2, nlev
       call check_grid(be%level(l)%lay, be%level(l)%f%vol)
       if (allocated(ps%p)) then

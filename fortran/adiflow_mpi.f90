@@ -450,7 +450,7 @@ contains
       be%dcl(l)%off = off
       xl = xc(:, :, off(2)-ng:off(2)+nl(2)+ng, off(3)-ng:off(3)+nl(3)+ng)
       call init_level(be%level(l), cs, xl, nl, lev_ratios(:, l), mg%coarse_order, mg%coarse_roe_low_mach == 'none', &
-        real(product(int(lev_sizes(:, l), ik8)), rk)/real(product(int(lev_sizes(:, 1), ik8)), rk))
+        real(product(int(lev_sizes(:, l), ik8)), rk)/real(product(int(lev_sizes(:, 1), ik8)), rk), be%host_iterates())
       if (allocated(ps_g%p)) call window_patches(ps_lev(l), off, nl, dc%phys, be%level(l)%f%ps)
       call move_alloc(xc, xg)
     end do

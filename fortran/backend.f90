@@ -48,6 +48,9 @@ module backend
     procedure, non_overridable :: host_state
     procedure :: fill_boundary => fill_serial
     procedure :: any_process => any_serial
+    !> .true. where the host runs the stages on the levels' fields (so
+    !> their work fields must hold defined values); a GPU backend's .false.
+    procedure, nopass :: host_iterates => host_iterates_yes
     !> the backend takes over the host's levels and state, once, before the
     !> first iteration (a GPU copies them to the device)
     procedure(backend_op), deferred :: start
@@ -106,7 +109,7 @@ contains
     self%level(1)%lay = lay
     call move_alloc(xn, self%level(1)%xn)
     associate (g => self%level(1))
-      call allocate_fields(lay, g%f)
+      call allocate_fields(lay, g%f, self%host_iterates())
       call compute_metrics(lay, g%xn, g%f%sf, g%f%sc, g%f%vol, g%f%xc)
     end associate
   end subroutine set_grid
@@ -161,6 +164,10 @@ contains
       call fill_ghosts(g%sp, g%lay, g%f)
     end associate
   end subroutine fill_serial
+
+  logical function host_iterates_yes()
+    host_iterates_yes = .true.
+  end function host_iterates_yes
 
   !> .true. when flag is .true. on any process of the run: one here.
   logical function any_serial(self, flag)

@@ -30,6 +30,7 @@ module backend_gpu
     procedure :: norms => gpu_norms
     procedure :: fix_mass => gpu_fix_mass
     procedure :: fetch_state => gpu_fetch_state
+    procedure, nopass :: host_iterates => host_iterates_no
     procedure :: finalize => gpu_release
   end type gpu_backend_t
 
@@ -134,4 +135,9 @@ contains
     end do
     call gpu_check(gpu_finalize(self%dev(1)), 'finalisation')
   end subroutine gpu_release
+
+  !> The device iterates: the host's stage work fields stay untouched.
+  logical function host_iterates_no()
+    host_iterates_no = .false.
+  end function host_iterates_no
 end module backend_gpu

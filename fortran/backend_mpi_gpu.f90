@@ -45,6 +45,7 @@ module backend_mpi_gpu
     procedure :: norms => block_gpu_norms
     procedure :: fix_mass => block_gpu_fix_mass
     procedure :: fetch_state => block_gpu_fetch_state
+    procedure, nopass :: host_iterates => host_iterates_no
     procedure :: finalize => block_gpu_release
     procedure, private :: gpu_ok
   end type block_gpu_backend_t
@@ -191,4 +192,9 @@ contains
     st = adi_gpu_block_finalize(self%dev(1)%ptr)
     self%dev(1)%ptr = c_null_ptr
   end subroutine block_gpu_release
+
+  !> The device iterates: the host's stage work fields stay untouched.
+  logical function host_iterates_no()
+    host_iterates_no = .false.
+  end function host_iterates_no
 end module backend_mpi_gpu

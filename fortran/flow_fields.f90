@@ -35,9 +35,14 @@ contains
     n = nvar + nprim + nvar + nvar + 1 + NWORK + NMETRIC + NMETRIC + 1 + 3
   end function host_field_count
 
-  subroutine allocate_fields(lay, f)
+  !> The fields of a grid of layout lay. stage_work = .false. (a backend
+  !> that iterates elsewhere, a GPU): the stage work fields dq, dtv and wk
+  !> are allocated but left untouched, so the host never pays for their
+  !> pages (nothing on the host reads them then).
+  subroutine allocate_fields(lay, f, stage_work)
     type(layout_t), intent(in) :: lay
     type(fields_t), intent(out) :: f
+    logical, intent(in), optional :: stage_work
     integer :: ih, jh, kh
     ih = lay%ldi - 2; jh = lay%nj + 2; kh = lay%nk + 2
     allocate(f%q(-1:ih, -1:jh, -1:kh, nvar), f%qp(-1:ih, -1:jh, -1:kh, nprim))
@@ -46,7 +51,10 @@ contains
     allocate(f%sf(-1:ih, -1:jh, -1:kh, NMETRIC), f%sc(-1:ih, -1:jh, -1:kh, NMETRIC))
     allocate(f%vol(-1:ih, -1:jh, -1:kh), f%xc(-1:ih, -1:jh, -1:kh, 3))
     ! defined values everywhere, padding included, so no stage ever reads garbage
-    f%q = 0.0_rk; f%qp = 0.0_rk; f%res = 0.0_rk; f%dq = 0.0_rk
-    f%dtv = 0.0_rk; f%wk = 0.0_rk
+    f%q = 0.0_rk; f%qp = 0.0_rk; f%res = 0.0_rk
+    if (present(stage_work)) then
+      if (.not. stage_work) return
+    end if
+    f%dq = 0.0_rk; f%dtv = 0.0_rk; f%wk = 0.0_rk
   end subroutine allocate_fields
 end module flow_fields

@@ -92,19 +92,21 @@ contains
   end subroutine plan_levels
 
   !> Levels 2..nlev of levels(1:nlev) from level 1's nodes (coarse levels:
-  !> order coarse_order, their own sizes and layout).
-  subroutine build_coarse_levels(cs, nlev, sizes, ratios, coarse_order, plain_roe, levels)
+  !> order coarse_order, their own sizes and layout); stage_work as
+  !> allocate_fields takes it.
+  subroutine build_coarse_levels(cs, nlev, sizes, ratios, coarse_order, plain_roe, levels, stage_work)
     type(case_t), intent(in) :: cs
     integer, intent(in) :: nlev, sizes(:,:), ratios(:,:), coarse_order
     logical, intent(in) :: plain_roe
     type(mg_level_t), intent(inout) :: levels(:)
+    logical, intent(in), optional :: stage_work
     integer :: l
     real(rk), allocatable :: xf(:,:,:,:), xc(:,:,:,:)
     xf = levels(1)%xn
     do l = 2, nlev
       call coarse_nodes(levels(1)%sp, xf, sizes(:, l), ratios(:, l), xc)
       call init_level(levels(l), cs, xc, sizes(:, l), ratios(:, l), coarse_order, plain_roe, &
-        real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk))
+        real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk), stage_work)
       call move_alloc(xc, xf)
     end do
   end subroutine build_coarse_levels
@@ -132,20 +134,22 @@ contains
 
   !> One coarse level over the nodes xn (n cells, ghosts included: a whole
   !> grid, or a block's window of one): its parameters (the case's with
-  !> the coarse sizes and order), layout, fields, metrics, forcing and q0.
-  subroutine init_level(lv, cs, xn, n, ratio, coarse_order, plain_roe, weight)
+  !> the coarse sizes and order), layout, fields, metrics, forcing and q0;
+  !> stage_work as allocate_fields takes it.
+  subroutine init_level(lv, cs, xn, n, ratio, coarse_order, plain_roe, weight, stage_work)
     type(mg_level_t), intent(inout) :: lv
     type(case_t), intent(in) :: cs
     real(rk), intent(in) :: xn(:, -ng:, -ng:, -ng:)
     integer, intent(in) :: n(3), ratio(3), coarse_order
     logical, intent(in) :: plain_roe
     real(rk), intent(in) :: weight
+    logical, intent(in), optional :: stage_work
     lv%xn = xn
     lv%lay = make_layout(n(1), n(2), n(3))
     lv%sp = make_solver_params(cs, lv%lay, coarse_order, plain_roe)
     lv%ratio = ratio
     lv%weight = weight
-    call allocate_fields(lv%lay, lv%f)
+    call allocate_fields(lv%lay, lv%f, stage_work)
     call compute_metrics(lv%lay, lv%xn, lv%f%sf, lv%f%sc, lv%f%vol, lv%f%xc)
     allocate(lv%forcing, mold=lv%f%q)
     allocate(lv%q0, mold=lv%f%q)
