@@ -120,12 +120,15 @@ if [ "$MODE" = scale ]; then
   sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 256/" $W/c256.nml > $W/w2.nml
   sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 512/" $W/c256.nml > $W/w4.nml
   declare -A t
-  go() { # key np deck mode pj pk
-    local r=$W/$1
-    $RUN -np $2 build/adiflow_mpi $W/$3.nml --backend cuda --kernels merged --adi-mode $4 --npj $5 --npk $6 \
+  go() { # key np deck mode pj pk: s/cycle into t[key]; the whole process's wall time is printed
+    local r=$W/$1 t0 t1
+    t0=$(date +%s.%N)
+    $RUN -np $2 ${BIN:-build/adiflow_mpi} $W/$3.nml --backend cuda --kernels merged --adi-mode $4 --npj $5 --npk $6 \
       --run-dir $r > $r.log 2>&1
     local rc=$?; [ $rc = 0 ] || tail -n 4 $r.log
-    t[$1]=$(spi $r.log); echo "$1 rc=$rc s/cycle=${t[$1]} $(grep -m1 -o 'multigrid: [0-9]* levels' $r.log)"
+    t1=$(date +%s.%N)
+    t[$1]=$(spi $r.log)
+    echo "$1 rc=$rc s/cycle=${t[$1]} wall=$(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.1f s", b-a}') $(grep -m1 -o 'multigrid: [0-9]* levels' $r.log)"
   }
   go s1_256 1 c256 exact 1 1
   [ "${SKIP512_1:-0}" = 1 ] || go s1_512 1 c512 exact 1 1

@@ -79,8 +79,8 @@
  *             memory. Stage 1 computes each point's eigenvalue split once
  *             (not three times), stage 2 takes the neighbours' from shared
  *             memory, the sweeps run there, stage 5 writes dq (q after d =
- *             3). The schedule: line(1) line(2) line(3). Not on a block
- *             that sweeps across the blocks (exact mode); a line too
+ *             3). The schedule: line(1) line(2) line(3). A direction a
+ *             block sweeps across the blocks (exact mode), or a line too
  *             long for the kernel's shared memory (64 KB along i, the
  *             device's opt-in limit along j and k) runs ADI_kernel123, 4
  *             and 5 instead (cuda/merged/schedule.cu)
@@ -114,29 +114,20 @@ static inline int adi_merged_march(int flags, int d)
   return (flags & MS_FMARCH) && d < 3;
 }
 
-/* ---- The schedules a run takes, every technique on, as the grid and the
- * device choose them (nothing to set):
- *   MR_LINES   one domain, or a block of a decomposed grid that sweeps
- *              alone (decoupled mode): each direction's ADI stages in ADI_line; a
- *              direction whose lines are too long for the kernel's shared
- *              memory runs ADI_kernel123, 4 and 5 instead (at launch,
- *              cuda/merged/schedule.cu's launch_adi_three)
- *   MR_BLOCKS  a block of a decomposed grid that sweeps across the blocks
- *              (exact mode)
- *              and so has no whole lines: ADI_kernel123 of i, then
- *              ADI_kernel4 and ADI_kernel5_123 of i and j, then
- *              ADI_kernel4 and ADI_kernel5 of k
- * and in both MS_DEP only where the device launches a kernel while the one
- * before drains (dependent: compute capability 9.0 or later, CUDA, one
- * domain or a block without halo neighbours). The fused flux of a direction marches or not by the grid's
+/* ---- The schedule a run takes, every technique on, as the grid and the
+ * device choose it (nothing to set): each direction's ADI stages in
+ * ADI_line; a direction whose lines are too long for the kernel's shared
+ * memory runs ADI_kernel123, 4 and 5 instead (at launch,
+ * cuda/merged/schedule.cu's launch_adi_three), and so does a direction a
+ * block of a decomposed grid sweeps across the blocks (exact mode), its
+ * ADI_kernel4 the pipelined sweep (launch_step); MS_DEP only where the
+ * device launches a kernel while the one before drains (dependent: compute
+ * capability 9.0 or later, CUDA, one domain or a block without halo
+ * neighbours). The fused flux of a direction marches or not by the grid's
  * size (cuda/merged/flux_kernels.cu, mlaunch_flux_march). ---- */
-enum adi_merged_run { MR_LINES, MR_BLOCKS };
-
-/* the techniques of schedule run (MR_*) */
-static inline int adi_merged_run_flags(int run, int dependent)
+static inline int adi_merged_run_flags(int dependent)
 {
   int flags = MS_ALL;
-  if (run == MR_BLOCKS) flags &= ~MS_ADIL;
   if (!dependent) flags &= ~MS_DEP;
   return flags;
 }
@@ -375,7 +366,7 @@ ADI_HD static inline void adi_line(const adi_view_t *v, int d, int b, int c)
   X(ADI5,     "ADI_kernel5",           ADIPT,  RUN,   adi_box_interior(v),      adi_stage5_point(v, d, i, j, k))       \
   X(WALLT,    "bc_temperature_kernel", OWN,    RUN,   adi_box_lines(v, d, 1),                                          \
     fill_wall_temperatures_line(v, d, i, j))                                                                           \
-  X(ADI5F,    "ADI_kernel5_123",       ADIPT,  RUN,   adi_box_interior(v),      adi5f_point(v, d, i, j, k))            \
+  X(ADI5F,    "ADI_kernel5_123",       ADIPT,  BENCH, adi_box_interior(v),      adi5f_point(v, d, i, j, k))            \
   X(ADIL,     "ADI_line",              OWN,    RUN,   adi_box_lines(v, d, 0),   adi_line(v, d, i, j))
 
 enum adi_merged_kernel {

@@ -4,11 +4,12 @@
  * the CUDA graph of one iteration.
  *
  * The schedule a run takes is all techniques on, as the grid and the device
- * choose it (adi_merged_run_flags: ADI_line on one domain, the chain of
- * ADI_kernel123/4/5_123 on a block of a decomposed grid; dependent launches
- * where the device has them), and at launch: a direction's lines too long
- * for ADI_line in three kernels (launch_adi_three), the fused flux marching
- * where its blocks fill the device (mlaunch_flux_march).
+ * choose it (adi_merged_run_flags: ADI_line per direction; dependent
+ * launches where the device has them), and at launch: a direction's lines
+ * too long for ADI_line in three kernels (launch_adi_three), a direction a
+ * block sweeps across the blocks in three kernels around the pipelined
+ * sweep (launch_step), the fused flux marching where its blocks fill the
+ * device (mlaunch_flux_march).
  *
  * Environment:
  *   ADIFLOW_MERGED_STEPS   (the merged_steps setting) which techniques are
@@ -335,7 +336,13 @@ static int launch_step(merged_state *m, int s)
   int k = m->steps[s].kernel, d = m->steps[s].d, rc;
   if (m->block != NULL) {
     if (k == MK_BC && d >= 2 && (rc = m->block->exchange_q(m->block->ctx, &m->v, d, m->s)) != ADI_OK) return rc;
-    if (k == MK_ADI4 && m->block->across[d]) return m->block->sweep(m->block->ctx, &m->v, d, m->s);
+    if (k == MK_ADIL && m->block->across[d]) {
+      /* a direction swept across the blocks has no whole lines: ADI_line's
+       * stages as launch_adi_three runs them, the sweep pipelined */
+      if ((rc = launch(m, MK_ADI123, d)) != ADI_OK) return rc;
+      if ((rc = m->block->sweep(m->block->ctx, &m->v, d, m->s)) != ADI_OK) return rc;
+      return launch(m, MK_ADI5, d);
+    }
   }
   return launch(m, k, d);
 }
@@ -456,17 +463,17 @@ static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, cons
     for (d = 0; d < 4; ++d) m->shape[k][d] = default_shape(k, d);
   ADI_GPU_CHECK(cudaGetDevice(&dev));
   ADI_GPU_CHECK(cudaGetDeviceProperties(&prop, dev));
-  /* the schedule: a block that sweeps across the blocks (exact mode, a split
-   * direction) has no whole lines; one that sweeps alone (decoupled mode:
-   * its lines end at its faces, off 0 and nglob its own sizes) runs
-   * ADI_line as one domain does. Programmatic dependent launch and the
-   * graph from compute capability 9.0 on, and not on a block with halo
-   * neighbours, whose exchanges run between the kernels */
+  /* the schedule: ADI_line for every direction a block sweeps alone (all
+   * of them in decoupled mode, where its lines end at its faces: off 0 and
+   * nglob its own sizes; i and any unsplit direction in exact mode); a
+   * direction swept across the blocks runs its stages in three kernels
+   * around the pipelined sweep (launch_step). Programmatic dependent launch
+   * and the graph from compute capability 9.0 on, and not on a block with
+   * halo neighbours, whose exchanges run between the kernels */
   m->alone = block == NULL || (!block->has_halo[2] && !block->has_halo[3] && !block->across[2] &&
                                !block->across[3]);
   dependent = m->alone && prop.major >= 9 && !ADI_GPU_HIP;
-  m->flags = requested & adi_merged_run_flags(block != NULL && (block->across[2] || block->across[3]) ? MR_BLOCKS
-                                              : MR_LINES, dependent);
+  m->flags = requested & adi_merged_run_flags(dependent);
   find_table(m, prop.major, prop.minor,
              adi_settings_text("ADIFLOW_TUNE_TABLE", settings ? settings->tuning_table : NULL));
   rc = mkernels_setup(m->adil_cap);

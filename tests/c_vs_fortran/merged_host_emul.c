@@ -154,24 +154,23 @@ void emul_iteration_merged_patches(const adi_solver_params *sp, double cfl, int 
   iteration(&v, cfl, reverse, flags);
 }
 
-/* The kernels the schedules of a run take (adi_merged_run_flags: one domain
- * and a decomposed grid's blocks, with and without dependent launches, both
- * orders, isothermal walls or not), plus the three-kernel path of lines too
- * long for ADI_line, that an ordinary build lacks (the BENCH rows of
+/* The kernels the schedules of a run take (adi_merged_run_flags: with and
+ * without dependent launches, both orders, isothermal walls or not), plus
+ * the three-kernel path of lines too long for ADI_line and of a direction
+ * swept across blocks, that an ordinary build lacks (the BENCH rows of
  * ADI_MERGED_KERNELS): 0 when the use column is right. This file is
  * compiled without ADIFLOW_BENCH_VARIANTS, as an ordinary build is. */
 int emul_merged_run_kernels_missing(void)
 {
   static const int three[3] = {MK_ADI123, MK_ADI4, MK_ADI5};
   adi_mstep steps[ADI_MAX_MSTEPS];
-  int run, dep, order, iso, n, s, missing = 0;
-  for (run = MR_LINES; run <= MR_BLOCKS; ++run)
-    for (dep = 0; dep <= 1; ++dep)
-      for (order = 1; order <= 2; ++order)
-        for (iso = 0; iso <= 1; ++iso) {
-          n = adi_merged_schedule(adi_merged_run_flags(run, dep), order, iso, steps);
-          for (s = 0; s < n; ++s) missing += !adi_merged_kernel_built(steps[s].kernel);
-        }
+  int dep, order, iso, n, s, missing = 0;
+  for (dep = 0; dep <= 1; ++dep)
+    for (order = 1; order <= 2; ++order)
+      for (iso = 0; iso <= 1; ++iso) {
+        n = adi_merged_schedule(adi_merged_run_flags(dep), order, iso, steps);
+        for (s = 0; s < n; ++s) missing += !adi_merged_kernel_built(steps[s].kernel);
+      }
   for (s = 0; s < 3; ++s) missing += !adi_merged_kernel_built(three[s]);
   return missing;
 }
