@@ -36,7 +36,7 @@ contains
     class(backend_t), intent(inout) :: be
     class(run_files_t), intent(inout) :: files
     integer, intent(out) :: exit_code
-    integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate
+    integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate, t_loop_end
     real(rk) :: norms(5), res0(5), cfl, sec_per_iter, work
     logical :: diverged, converged, stop_now, root, forces_on
     integer :: goal
@@ -152,9 +152,16 @@ contains
 
       if (converged .and. root) write(output_unit, '(a,i0,a,es9.2,a,f0.1,a)') prog//': converged at iteration ', &
         it, ': residual dropped below tol = ', cs%tol, ' (', work, ' fine-grid work units)'
+      call system_clock(t_loop_end)
       if (files%save_restart(be, it, res0)) it_last_restart = it
       call files%write_outputs(be, it, res0)
       if (cs%write_plot .and. root) call plot_residuals(dir, cs%title)
+      call system_clock(t_now)
+      ! where a run's time goes: a large grid's set-up on the host and its
+      ! outputs can rival the iterations themselves
+      if (root) write(output_unit, '(a)') '  time: set-up '//seconds_text(real(t_start - files%clock0, rk)/ &
+        real(t_rate, rk))//' s, iterations '//seconds_text(real(t_loop_end - t_start, rk)/real(t_rate, rk))// &
+        ' s, restart and outputs '//seconds_text(real(t_now - t_loop_end, rk)/real(t_rate, rk))//' s'
       if (root) write(output_unit, '(a)') prog//': done; outputs in '//dir//'/'
     end associate
     exit_code = 0

@@ -33,6 +33,9 @@ module run_files
     character(len=5) :: vts_ext = '.vts'           !< what flow.pvd lists
     logical :: write_series = .false.              !< flow.pvd of the snapshots (output_interval > 0)
     type(vtk_series_t) :: series
+    !> system_clock count at init, the run's start for the time summary
+    !> (fortran/driver_loop.f90): set-up is what comes before the loop
+    integer(ik8) :: clock0 = 0
   contains
     procedure :: init => files_init
     procedure :: start_series
@@ -61,6 +64,7 @@ contains
     self%restart_name = restart_name
     self%root = root
     self%write_series = cs%write_vtk .and. cs%output_interval > 0
+    call system_clock(self%clock0)
   end subroutine files_init
 
   !> flow.pvd's list from it0 on (a restarted run keeps its earlier snapshots).
