@@ -4,6 +4,8 @@ module flow_fields
   use kinds, only: rk, ik8, nvar, nprim
   use grid_layout, only: layout_t, field_bytes
   use boundary_patches, only: patch_set_t
+  use omp_policy, only: team_for
+  use first_touch, only: zero_field
   implicit none
   private
   public :: fields_t, allocate_fields, host_field_count, NWORK, NMETRIC
@@ -43,7 +45,7 @@ contains
     type(layout_t), intent(in) :: lay
     type(fields_t), intent(out) :: f
     logical, intent(in), optional :: stage_work
-    integer :: ih, jh, kh
+    integer :: ih, jh, kh, nt
     ih = lay%ldi - 2; jh = lay%nj + 2; kh = lay%nk + 2
     allocate(f%q(-1:ih, -1:jh, -1:kh, nvar), f%qp(-1:ih, -1:jh, -1:kh, nprim))
     allocate(f%res(-1:ih, -1:jh, -1:kh, nvar), f%dq(-1:ih, -1:jh, -1:kh, nvar))
@@ -51,10 +53,11 @@ contains
     allocate(f%sf(-1:ih, -1:jh, -1:kh, NMETRIC), f%sc(-1:ih, -1:jh, -1:kh, NMETRIC))
     allocate(f%vol(-1:ih, -1:jh, -1:kh), f%xc(-1:ih, -1:jh, -1:kh, 3))
     ! defined values everywhere, padding included, so no stage ever reads garbage
-    f%q = 0.0_rk; f%qp = 0.0_rk; f%res = 0.0_rk
+    nt = team_for(lay)
+    call zero_field(f%q, nt); call zero_field(f%qp, nt); call zero_field(f%res, nt)
     if (present(stage_work)) then
       if (.not. stage_work) return
     end if
-    f%dq = 0.0_rk; f%dtv = 0.0_rk; f%wk = 0.0_rk
+    call zero_field(f%dq, nt); call zero_field(f%dtv, nt); call zero_field(f%wk, nt)
   end subroutine allocate_fields
 end module flow_fields

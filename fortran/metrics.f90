@@ -13,6 +13,7 @@ module metrics
   use kinds, only: rk, ng
   use grid_layout, only: layout_t
   use omp_policy, only: team_for
+  use first_touch, only: zero_field
   implicit none
   private
   public :: compute_metrics, cell_volume, face_vector
@@ -84,7 +85,9 @@ contains
     real(rk), intent(out) :: vol(-1:,-1:,-1:), xc(-1:,-1:,-1:,:)
     integer :: i, j, k, d, e(3)
     real(rk) :: slo(3), shi(3)
-    sf = 0.0_rk; sc = 0.0_rk; vol = 0.0_rk; xc = 0.0_rk
+    ! zeros first (the padding keeps them), the pages touched by the team
+    call zero_field(sf, team_for(lay)); call zero_field(sc, team_for(lay))
+    call zero_field(vol, team_for(lay)); call zero_field(xc, team_for(lay))
     !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, d, e, slo, shi)
     do k = -1, lay%nk + 2
       do j = -1, lay%nj + 2
