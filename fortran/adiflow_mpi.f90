@@ -54,6 +54,7 @@ program adiflow_mpi
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
   use multigrid_levels, only: plan_levels, coarse_nodes, init_level, level_sizes_text
   use multigrid_gather, only: first_gathered_level, gathered_text
+  use text_util, only: int_text
   use sys_interface, only: adi_install_signal_handlers, adi_guard_output_signals, make_dirs, lock_run_dir
   use output_file, only: blocked_output
   use mpi_decomp
@@ -452,5 +453,10 @@ contains
     if (gather_from > 0) call be%start_gathering(cs, sp_g, xn_g, gather_from, lev_sizes, lev_ratios, &
       mg%coarse_order, mg%coarse_roe_low_mach == 'none', ps_lev)
     be%weight = be%level%weight
+    ! as build/adiflow checks each level (a coarse level of a curved grid may fold)
+    do l = 2, nlev
+      if (any_rank(dc%comm, be%folded_cells(l))) call stop_all(2, 'multigrid level '//int_text(l)// &
+        ': the grid has cells with zero or negative volume (folded grid: reduce wavy_amplitude or beta)')
+    end do
   end subroutine start_multigrid
 end program adiflow_mpi

@@ -39,6 +39,7 @@ module backend_mpi_block
   use boundary_patches, only: patch_set_t
   use backend_cpu, only: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto
   use multigrid_gather, only: gathered_levels_t
+  use multigrid_levels, only: mg_level_t
   use solver_cpu, only: add_forcing
   use lu_adi
   use mpi_decomp, only: decomp_t, halo_exchange, block_boundary_conditions, adi_stage4_pipelined, &
@@ -61,6 +62,7 @@ module backend_mpi_block
     procedure, non_overridable :: start_gathering
     procedure, non_overridable :: is_gathered
     procedure, non_overridable :: decomposed_levels
+    procedure, non_overridable :: folded_cells
     procedure, non_overridable :: smooth_gathered
     procedure, non_overridable :: restrict_gathered
     procedure, non_overridable :: prolong_gathered
@@ -199,6 +201,24 @@ contains
     class(block_backend_t), intent(in) :: self
     decomposed_levels = merge(self%gathered%first - 1, self%nlev, self%gathered%first > 0)
   end function decomposed_levels
+
+  !> Level l has a cell of zero or negative volume in this rank's part of
+  !> it: its block, or on rank 0 the whole gathered level (none elsewhere).
+  logical function folded_cells(self, l)
+    class(block_backend_t), intent(in) :: self
+    integer, intent(in) :: l
+    folded_cells = .false.
+    if (self%is_gathered(l)) then
+      if (self%gathered%rank == 0) folded_cells = folded(self%gathered%serial%level(self%gathered%index_of(l)))
+    else
+      folded_cells = folded(self%level(l))
+    end if
+  contains
+    logical function folded(g)
+      type(mg_level_t), intent(in) :: g
+      folded = any(.not. (g%f%vol(1:g%lay%ni, 1:g%lay%nj, 1:g%lay%nk) > 0.0_rk))
+    end function folded
+  end function folded_cells
 
   !> One iteration of gathered level l on rank 0 (the serial one).
   subroutine smooth_gathered(self, l, cfl)
