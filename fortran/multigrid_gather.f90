@@ -49,8 +49,12 @@ module multigrid_gather
     type(MPI_Comm) :: comm            !< the grid's ranks
     integer :: rank = 0
     !> every rank's block of level G-1: ext(:, r+1) = its j and k offsets
-    !> and cell counts; cells(r+1) its cells, at(r+1) the cells before it
-    integer, allocatable :: ext(:,:), cells(:), at(:)
+    !> and cell counts; lines(r+1) its i-lines (j x k), at(r+1) the lines
+    !> of the blocks before it
+    integer, allocatable :: ext(:,:), lines(:), at(:)
+    !> one i-line of one field (ni doubles): the unit of the gather and the
+    !> scatter, so that their counts stay far below the integer limit
+    type(MPI_Datatype) :: line
   contains
     procedure :: start => gathered_start
     procedure :: gather_state
@@ -140,12 +144,17 @@ contains
     mine = [dcp%off(2), dcp%off(3), dcp%nloc(2), dcp%nloc(3)]
     call MPI_Allgather(mine, 4, MPI_INTEGER, self%ext, 4, MPI_INTEGER, self%comm, ierr)
     call mpi_check(ierr, 'MPI_Allgather (multigrid: the blocks of the last decomposed level)')
-    self%cells = sizes(1, first - 1)*self%ext(3, :)*self%ext(4, :)
+    self%lines = self%ext(3, :)*self%ext(4, :)
     allocate(self%at(dcp%nranks))
     self%at(1) = 0
     do n = 2, dcp%nranks
-      self%at(n) = self%at(n - 1) + self%cells(n - 1)
+      self%at(n) = self%at(n - 1) + self%lines(n - 1)
     end do
+    ! (kept until MPI_Finalize: the handle lives as long as the run)
+    call MPI_Type_contiguous(sizes(1, first - 1), MPI_DOUBLE_PRECISION, self%line, ierr)
+    call mpi_check(ierr, 'MPI_Type_contiguous (multigrid: an i-line)')
+    call MPI_Type_commit(self%line, ierr)
+    call mpi_check(ierr, 'MPI_Type_commit (multigrid: an i-line)')
     if (self%rank /= 0) return
 
     associate (s => self%serial)
@@ -203,30 +212,30 @@ contains
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: q(-1:,-1:,-1:,:), res(-1:,-1:,-1:,:)
     real(rk), allocatable :: mine(:), all(:)
-    integer :: n, r, ierr
-    n = lay%ni*lay%nj*lay%nk*nvar
-    allocate(mine(2*n))
-    mine(1:n) = reshape(q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nvar), [n])
-    mine(n+1:2*n) = reshape(res(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nvar), [n])
-    allocate(all(merge(2*nvar*sum(self%cells), 0, self%rank == 0)))
-    call MPI_Gatherv(mine, 2*n, MPI_DOUBLE_PRECISION, all, 2*nvar*self%cells, 2*nvar*self%at, &
-      MPI_DOUBLE_PRECISION, 0, self%comm, ierr)
+    integer :: nl, r, ierr
+    nl = lay%nj*lay%nk*nvar
+    allocate(mine(2*int(nl, ik8)*lay%ni))
+    mine = [reshape(q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nvar), [size(mine)/2]), &
+            reshape(res(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nvar), [size(mine)/2])]
+    allocate(all(merge(2*nvar*sum(int(self%lines, ik8))*lay%ni, 0_ik8, self%rank == 0)))
+    call MPI_Gatherv(mine, 2*nl, self%line, all, 2*nvar*self%lines, 2*nvar*self%at, self%line, 0, self%comm, ierr)
     call mpi_check(ierr, 'MPI_Gatherv (multigrid: a level to rank 0)')
     if (self%rank /= 0) return
     associate (f => self%serial%level(1)%f)
-      do r = 1, size(self%cells)
-        call put_block(r, 2*nvar*self%at(r), f%q)
-        call put_block(r, 2*nvar*self%at(r) + nvar*self%cells(r), f%res)
+      do r = 1, size(self%lines)
+        call put_block(r, 2*nvar*int(self%at(r), ik8)*lay%ni, f%q)
+        call put_block(r, (2*nvar*int(self%at(r), ik8) + nvar*self%lines(r))*lay%ni, f%res)
       end do
     end associate
   contains
     !> Rank r-1's nvar fields from all(at+1:) into a's part of the whole grid.
     subroutine put_block(r, at, a)
-      integer, intent(in) :: r, at
+      integer, intent(in) :: r
+      integer(ik8), intent(in) :: at
       real(rk), intent(inout) :: a(-1:,-1:,-1:,:)
       associate (e => self%ext(:, r), ni => lay%ni)
         a(1:ni, e(1)+1:e(1)+e(3), e(2)+1:e(2)+e(4), 1:nvar) = &
-          reshape(all(at+1:at+nvar*self%cells(r)), [ni, e(3), e(4), nvar])
+          reshape(all(at+1:at+int(nvar*self%lines(r), ik8)*ni), [ni, e(3), e(4), nvar])
       end associate
     end subroutine put_block
   end subroutine gather_state
@@ -238,22 +247,23 @@ contains
     type(layout_t), intent(in) :: lay
     real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
     real(rk), allocatable :: mine(:), all(:)
-    integer :: n, r, ierr
-    n = lay%ni*lay%nj*lay%nk*nvar
-    allocate(mine(n))
-    allocate(all(merge(nvar*sum(self%cells), 0, self%rank == 0)))
+    integer(ik8) :: at, n
+    integer :: r, ierr
+    allocate(mine(int(lay%nj*lay%nk*nvar, ik8)*lay%ni))
+    allocate(all(merge(nvar*sum(int(self%lines, ik8))*lay%ni, 0_ik8, self%rank == 0)))
     if (self%rank == 0) then
       associate (qs => self%serial%level(1)%f%q)
-        do r = 1, size(self%cells)
-          associate (e => self%ext(:, r), at => nvar*self%at(r))
-            all(at+1:at+nvar*self%cells(r)) = &
-              reshape(qs(1:lay%ni, e(1)+1:e(1)+e(3), e(2)+1:e(2)+e(4), 1:nvar), [nvar*self%cells(r)])
+        do r = 1, size(self%lines)
+          associate (e => self%ext(:, r))
+            at = nvar*int(self%at(r), ik8)*lay%ni
+            n = int(nvar*self%lines(r), ik8)*lay%ni
+            all(at+1:at+n) = reshape(qs(1:lay%ni, e(1)+1:e(1)+e(3), e(2)+1:e(2)+e(4), 1:nvar), [n])
           end associate
         end do
       end associate
     end if
-    call MPI_Scatterv(all, nvar*self%cells, nvar*self%at, MPI_DOUBLE_PRECISION, mine, n, &
-      MPI_DOUBLE_PRECISION, 0, self%comm, ierr)
+    call MPI_Scatterv(all, nvar*self%lines, nvar*self%at, self%line, mine, lay%nj*lay%nk*nvar, self%line, 0, &
+      self%comm, ierr)
     call mpi_check(ierr, 'MPI_Scatterv (multigrid: a level from rank 0)')
     q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nvar) = reshape(mine, [lay%ni, lay%nj, lay%nk, nvar])
   end subroutine scatter_state
