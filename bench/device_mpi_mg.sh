@@ -75,6 +75,22 @@ if [ "$MODE" = check ]; then
     build/compare_fields $W/ser_$b/field.dump $r/field.dump --tol 1e-12 > $r.cmp 2>&1
     row "fast MG $b exact ${NG}x1 GPUs vs serial strict CPU, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL) $(tail -n 1 $r.cmp)"
   done
+  # levels the blocks cannot carry, gathered onto rank 0 (its CPU): 16x16x8 with 4 levels
+  C=tests/cases/mpi_mg_cube.nml
+  $S/adiflow $C --backend cpu --run-dir $W/sg_g > $W/sg_g.log 2>&1
+  for dd in 2x1 1x2; do
+    pj=${dd%x*}; pk=${dd#*x}
+    r=$W/g_$dd
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj $pj --npk $pk --run-dir $r > $r.log 2>&1
+    row "strict MG gathered levels, exact ${dd} GPUs vs serial CPU: field / history" "rc=$? $(same $W/sg_g/field.dump $r/field.dump) / $(same <(hist $W/sg_g/residual.dat) <(hist $r/residual.dat)) $(grep -m1 -o 'levels [0-9.]* gathered' $r.log)"
+    $RUN -np 2 $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npj $pj --npk $pk --run-dir $r.dc > $r.dc.log 2>&1
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode decoupled --npj $pj --npk $pk --run-dir $r.dg > $r.dg.log 2>&1
+    row "strict MG gathered levels, decoupled ${dd}: GPU vs CPU" "rc=$? $(same $r.dc/field.dump $r.dg/field.dump)"
+  done
+  if [ $NG -ge 3 ]; then
+    $RUN -np 3 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj 3 --run-dir $W/g_3 > $W/g_3.log 2>&1
+    row "strict MG gathered from level 2 (uneven blocks), exact 3x1 GPUs vs serial CPU" "rc=$? $(same $W/sg_g/field.dump $W/g_3/field.dump)"
+  fi
   # decoupled single-grid blocks now run ADI_line: still the CPU's decoupled result
   C=cases/cube32_gpu_check.nml
   $RUN -np 2 $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npk 2 --run-dir $W/sgdc > $W/sgdc.log 2>&1

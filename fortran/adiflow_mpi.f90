@@ -7,10 +7,14 @@
 !>   mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] [--adi-mode exact|decoupled]
 !>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] [--backend auto|cpu|cuda]
 !>          [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] [--mg-levels N]
-!> &multigrid (CPU and GPU backends): the same FAS cycle on every block, each coarse
-!> level decomposed like the fine one, as many levels as the blocks allow
-!> (every split direction even at every coarsening, >= 2 cells); exact mode
-!> equals build/adiflow with that many levels bit for bit.
+!> &multigrid (CPU and GPU backends): the levels the grid allows, as
+!> build/adiflow plans them, in the same FAS cycle. Each coarse level is
+!> decomposed like the fine one while every block halves evenly (each split
+!> direction that coarsens even at an even offset, >= 2 cells after
+!> halving); the levels below are gathered onto rank 0, which runs them
+!> whole on its CPU while the other ranks wait (fortran/multigrid_gather.f90),
+!> and rank 0 says from which level on. Exact mode equals build/adiflow with
+!> the same levels bit for bit.
 !> grid_file: every rank reads the whole grid (its ghost nodes, periodic
 !> images included, as build/adiflow makes them) and takes its block's
 !> window of it, so a block's ghost nodes across a block boundary are its
@@ -49,6 +53,8 @@ program adiflow_mpi
   use driver_loop, only: run_iterations
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
   use multigrid_levels, only: plan_levels, coarse_nodes, init_level, level_sizes_text
+  use multigrid_gather, only: first_gathered_level, gathered_text
+  use text_util, only: int_text
   use sys_interface, only: adi_install_signal_handlers, adi_guard_output_signals, make_dirs, lock_run_dir
   use output_file, only: blocked_output
   use mpi_decomp
@@ -74,14 +80,14 @@ program adiflow_mpi
   type(patch_set_t) :: ps_g                  ! the grid's boundary patches (patch_file), none without one
   type(patch_set_t), allocatable :: ps_lev(:) ! and those of its multigrid levels
   real(rk), allocatable :: xn_g(:,:,:,:), xn(:,:,:,:)
-  character(len=:), allocatable :: case_path, dir, why, mg_note
+  character(len=:), allocatable :: case_path, dir, why, mg_note, gather_why
   character(len=400) :: msg
   logical :: ok, use_gpu
   integer(ik8) :: it0
   real(rk) :: res0(5)
   integer :: rank, nranks, lock_fd, okflag, code
-  ! multigrid: the levels the grid allows (nlev_grid), those the blocks allow (nlev)
-  integer :: nlev = 1, nlev_grid = 1
+  ! multigrid: the levels the grid allows (nlev), the first gathered onto rank 0 (0: none)
+  integer :: nlev = 1, gather_from = 0
   integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
 
   call MPI_Init()
@@ -391,55 +397,40 @@ contains
     end select
   end function mpi_option
 
-  !> How many levels the blocks allow: the serial plan (fortran/
-  !> multigrid_levels.f90), cut to the levels on which every block still
-  !> splits evenly. Collective; says nothing yet (start_multigrid does).
+  !> The levels: the serial plan (fortran/multigrid_levels.f90; with
+  !> patches, cut where they stop coarsening, as build/adiflow cuts it),
+  !> and the first level the blocks cannot carry, gathered onto rank 0 with
+  !> those below it. Every rank finds the same; says nothing yet
+  !> (start_multigrid does).
   subroutine plan_block_levels()
-    integer :: l, d, cr(3)
-    logical :: fits
-    call plan_levels([cs%ni, cs%nj, cs%nk], sp_g%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev_grid, lev_sizes, &
+    call plan_levels([cs%ni, cs%nj, cs%nk], sp_g%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev, lev_sizes, &
       lev_ratios, mg_note)
     ! the patches of every level, as build/adiflow's: the grid's hierarchy
     ! stops where a patch edge would fall inside a coarse cell
-    if (allocated(ps_g%p)) call coarse_patch_sets(ps_g, lev_sizes, lev_ratios, nlev_grid, mg_note, ps_lev)
-    ! a split direction coarsens only while every block holds an even number
-    ! of cells (at an even offset) and keeps at least 2 (the halo's depth)
-    nlev = nlev_grid
-    cr = 1
-    do l = 2, nlev_grid
-      cr = cr*lev_ratios(:, l)
-      fits = .true.
-      do d = 2, 3
-        if (cr(d) == 1 .or. merge(dc%npj, dc%npk, d == 2) == 1) cycle
-        if (mod(dc%nloc(d), cr(d)) /= 0 .or. mod(dc%off(d), cr(d)) /= 0 .or. dc%nloc(d)/cr(d) < 2) fits = .false.
-      end do
-      if (any_rank(dc%comm, .not. fits)) then
-        nlev = l - 1
-        exit
-      end if
-    end do
+    if (allocated(ps_g%p)) call coarse_patch_sets(ps_g, lev_sizes, lev_ratios, nlev, mg_note, ps_lev)
+    call first_gathered_level(dc, nlev, lev_ratios, gather_from, gather_why)
   end subroutine plan_block_levels
 
-  !> The coarse levels of this rank's block (plan_block_levels), each
-  !> decomposed like the fine one; each level's nodes are the window of its
-  !> global nodes. Says what the hierarchy is.
+  !> The coarse levels (plan_block_levels): those the blocks carry
+  !> decomposed like the fine one, each level's nodes the window of its
+  !> global nodes; those below gathered onto rank 0. Says what the
+  !> hierarchy is.
   subroutine start_multigrid()
     real(rk), allocatable :: xg(:,:,:,:), xc(:,:,:,:), xl(:,:,:,:)
     integer :: l, cr(3), nl(3), off(3)
     if (rank == 0) then
       write(output_unit, '(a,i0,a)') '  multigrid: ', nlev, ' levels ('//level_sizes_text(nlev, lev_sizes)// &
         '), '//mg_config_text(mg, sp_g%roe_low_mach /= ROE_LM_NONE)
-      if (nlev < nlev_grid) write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  multigrid: the blocks of '// &
-        'npj x npk = ', dc%npj, ' x ', dc%npk, ' allow ', nlev, ' of the ', nlev_grid, ' levels the grid has '// &
-        '(each coarsening of a split direction needs every block to hold an even number of cells, 2 or more '// &
-        'after halving); build/adiflow --mg-levels ', nlev, ' gives the same result'
-      if (nlev == nlev_grid .and. nlev_grid < mg%levels) write(output_unit, '(a,i0,a)') '  multigrid: asked for ', &
-        mg%levels, ' levels: '//mg_note
+      ! the plan's notes as build/adiflow prints them
+      if (nlev < mg%levels) write(output_unit, '(a,i0,a,i0,a)') '  multigrid: asked for ', mg%levels, &
+        ' levels, using ', nlev, ': '//mg_note
+      if (nlev == mg%levels .and. len(mg_note) > 0) write(output_unit, '(a)') '  multigrid: '//mg_note
+      if (gather_from > 0) write(output_unit, '(a)') '  multigrid: '//gathered_text(gather_from, nlev, gather_why)
     end if
     if (nlev == 1) return
     xg = xn_g
     cr = 1
-    do l = 2, nlev
+    do l = 2, merge(gather_from - 1, nlev, gather_from > 0)
       cr = cr*lev_ratios(:, l)
       call coarse_nodes(sp_g, xg, lev_sizes(:, l), lev_ratios(:, l), xc)
       nl = [lev_sizes(1, l), dc%nloc(2)/cr(2), dc%nloc(3)/cr(3)]
@@ -454,6 +445,13 @@ contains
       if (allocated(ps_g%p)) call window_patches(ps_lev(l), off, nl, dc%phys, be%level(l)%f%ps)
       call move_alloc(xc, xg)
     end do
+    if (gather_from > 0) call be%start_gathering(cs, sp_g, xn_g, gather_from, lev_sizes, lev_ratios, &
+      mg%coarse_order, mg%coarse_roe_low_mach == 'none', ps_lev)
     be%weight = be%level%weight
+    ! as build/adiflow checks each level (a coarse level of a curved grid may fold)
+    do l = 2, nlev
+      if (any_rank(dc%comm, be%folded_cells(l))) call stop_all(2, 'multigrid level '//int_text(l)// &
+        ': the grid has cells with zero or negative volume (folded grid: reduce wavy_amplitude or beta)')
+    end do
   end subroutine start_multigrid
 end program adiflow_mpi

@@ -2,8 +2,11 @@
 !> host's fields, and the host's multigrid level operations. A block of a
 !> decomposed grid (fortran/backend_mpi_block.f90) extends it with its own
 !> boundary fill (halos), iteration, sums and agreement; restrict and
-!> prolong serve it unchanged. Mirror of the level operations on the GPU:
-!> cuda/api/multigrid.cu.
+!> prolong serve its decomposed levels unchanged (it calls cpu_restrict and
+!> cpu_prolong on itself, so their fill and residual are the block's), and
+!> restrict_onto (restrict without the fine level's residual) serves the
+!> levels it gathers onto rank 0 (fortran/multigrid_gather.f90). Mirror of
+!> the level operations on the GPU: cuda/api/multigrid.cu.
 module backend_cpu
   use kinds, only: rk
   use backend, only: backend_t
@@ -13,7 +16,7 @@ module backend_cpu
   use multigrid_transfer, only: restrict_level, subtract_residual, coarse_correction, prolong_correction
   implicit none
   private
-  public :: cpu_backend_t
+  public :: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto
 
   type, extends(backend_t) :: cpu_backend_t
   contains
@@ -59,17 +62,31 @@ contains
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
     call self%residual(l, cfl)
-    associate (g => self%level(l), c => self%level(l + 1))
+    associate (g => self%level(l))
       if (l > 1) call add_forcing(g%lay, g%forcing, g%f%res)
+    end associate
+    call restrict_onto(self, l, cfl)
+  end subroutine cpu_restrict
+
+  !> The rest of cpu_restrict once level l's state and residual (forcing
+  !> included) stand in level(l)%f%q and %res. Of level l it reads only the
+  !> interior cells of q, res and vol, so a level gathered from the blocks
+  !> of a decomposed grid can stand there (fortran/multigrid_gather.f90).
+  subroutine restrict_onto(self, l, cfl)
+    class(cpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    associate (g => self%level(l), c => self%level(l + 1))
       call restrict_level(c%lay, c%ratio, g%f%vol, g%f%q, g%f%res, c%f%q, c%forcing)
       call self%fill_boundary(l + 1)
       c%q0 = c%f%q
       call self%residual(l + 1, cfl)
       call subtract_residual(c%lay, c%f%res, c%forcing)
     end associate
-  end subroutine cpu_restrict
+  end subroutine restrict_onto
 
-  !> Level l += the interpolated correction of level l+1.
+  !> Level l += the interpolated correction of level l+1 (its interior
+  !> cells: level l's q is all it reads and writes of level l).
   subroutine cpu_prolong(self, l)
     class(cpu_backend_t), intent(inout) :: self
     integer, intent(in) :: l

@@ -4,14 +4,42 @@
 !> sums over all blocks, and the agreement of all ranks. Only
 !> build/adiflow_mpi uses it.
 !>
-!> Multigrid: each coarse level is decomposed like the fine one (dcl(l));
+!> Multigrid: levels 1..G-1 are decomposed like the fine one (dcl(l));
 !> restrict and prolong are the CPU reference's (fortran/backend_cpu.f90),
-!> which reach the halos through fill_boundary, and the cycle is the one
-!> every backend runs (fortran/multigrid_cycle.f90): exact mode equals
+!> which reach the halos through fill_boundary. Levels G..nlev, which the
+!> blocks cannot carry, are gathered onto rank 0 (the handle gathered,
+!> fortran/multigrid_gather.f90: G = gathered%first, 0 when none); the
+!> other ranks skip them, and self%level(G..nlev) stay empty (only their
+!> ratio and weight are set) on every rank. The cycle is the one every
+!> backend runs (fortran/multigrid_cycle.f90): exact mode equals
 !> build/adiflow with the same levels bit for bit.
+!>
+!> The gathered path, for an extension that keeps levels 1..G-1 elsewhere
+!> (the GPU block, fortran/backend_mpi_gpu.f90). Its smooth, restrict and
+!> prolong hand level l to these when is_gathered(l) (smooth) or
+!> is_gathered(l+1) (restrict, prolong), as block_smooth, block_restrict
+!> and block_prolong do:
+!>   smooth_gathered(l, cfl)    (l >= G) rank 0 iterates the whole level
+!>   restrict_gathered(l, cfl)  (l >= G-1) for l = G-1: first
+!>       gathered_residual(l, cfl), overridable: level G-1's residual on the
+!>       block, forcing included, left with its state in the host's
+!>       level(G-1)%f%res and %q (the GPU computes and downloads them);
+!>       then the host gathers them onto rank 0, which restricts onto
+!>       level G. For l >= G: rank 0 restricts between whole levels.
+!>   prolong_gathered(l)        (l >= G-1) rank 0 prolongs level l+1 onto
+!>       l; for l = G-1 the corrected state of every block then stands in
+!>       the host's level(G-1)%f%q (interior cells), and
+!>       scattered_state(l), overridable, takes it from there (the GPU
+!>       uploads it; nothing on the CPU).
+!>   decomposed_levels()        G-1, or nlev when nothing is gathered
 module backend_mpi_block
-  use kinds, only: rk
-  use backend_cpu, only: cpu_backend_t
+  use kinds, only: rk, ik8
+  use case_config, only: case_t
+  use solver_params, only: solver_params_t
+  use boundary_patches, only: patch_set_t
+  use backend_cpu, only: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto
+  use multigrid_gather, only: gathered_levels_t
+  use multigrid_levels, only: mg_level_t
   use solver_cpu, only: add_forcing
   use lu_adi
   use mpi_decomp, only: decomp_t, halo_exchange, block_boundary_conditions, adi_stage4_pipelined, &
@@ -21,13 +49,25 @@ module backend_mpi_block
   public :: block_backend_t
 
   type, extends(cpu_backend_t) :: block_backend_t
-    type(decomp_t), allocatable :: dcl(:)   !< dcl(l): level l's decomposition (dcl(1): the grid's)
+    type(decomp_t), allocatable :: dcl(:)   !< dcl(l): level l's decomposition (dcl(1): the grid's), l < G
+    type(gathered_levels_t) :: gathered     !< levels G..nlev on rank 0 (G = gathered%first; 0: none)
   contains
     procedure :: smooth => block_smooth
+    procedure :: restrict => block_restrict
+    procedure :: prolong => block_prolong
     procedure :: fill_boundary => block_fill
     procedure :: norms => block_norms
     procedure :: fix_mass => block_fix_mass
     procedure :: any_process => block_any
+    procedure, non_overridable :: start_gathering
+    procedure, non_overridable :: is_gathered
+    procedure, non_overridable :: decomposed_levels
+    procedure, non_overridable :: folded_cells
+    procedure, non_overridable :: smooth_gathered
+    procedure, non_overridable :: restrict_gathered
+    procedure, non_overridable :: prolong_gathered
+    procedure :: gathered_residual => block_gathered_residual
+    procedure :: scattered_state => block_scattered_state
   end type block_backend_t
 
 contains
@@ -41,6 +81,10 @@ contains
     real(rk), intent(in) :: cfl
     integer :: d
     logical :: across
+    if (self%is_gathered(l)) then
+      call self%smooth_gathered(l, cfl)
+      return
+    end if
     call self%residual(l, cfl)
     associate (dx => self%dcl(l), sp => self%level(l)%sp, lay => self%level(l)%lay, f => self%level(l)%f)
       if (allocated(self%level(l)%forcing)) call add_forcing(lay, self%level(l)%forcing, f%res)
@@ -64,6 +108,32 @@ contains
       end do
     end associate
   end subroutine block_smooth
+
+  !> Level l's residual and state to level l+1: the CPU reference's on the
+  !> blocks (cpu_restrict on this block: its fill and residual), or the
+  !> gathered path.
+  subroutine block_restrict(self, l, cfl)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    if (self%is_gathered(l + 1)) then
+      call self%restrict_gathered(l, cfl)
+    else
+      call cpu_restrict(self, l, cfl)
+    end if
+  end subroutine block_restrict
+
+  !> Level l += level l+1's correction: the CPU reference's on the blocks,
+  !> or the gathered path.
+  subroutine block_prolong(self, l)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    if (self%is_gathered(l + 1)) then
+      call self%prolong_gathered(l)
+    else
+      call cpu_prolong(self, l)
+    end if
+  end subroutine block_prolong
 
   !> The ghosts of level l's block: physical faces by the serial rule,
   !> internal and periodic ones from the neighbours (halos).
@@ -96,4 +166,117 @@ contains
     logical, intent(in) :: flag
     block_any = any_rank(self%dcl(1)%comm, flag)
   end function block_any
+
+  !> Levels first..nlev gathered onto rank 0 (multigrid_gather's start:
+  !> built there from the whole grid's nodes xn_g; sizes, ratios: the
+  !> plan; ps_lev: each level's patches, when the grid has them); on every
+  !> rank their ratios and weights (the cycle counts the work units).
+  !> Collective; levels 1..first-1 and dcl(first-1) must be set up.
+  subroutine start_gathering(self, cs, sp_g, xn_g, first, sizes, ratios, coarse_order, plain_roe, ps_lev)
+    class(block_backend_t), intent(inout) :: self
+    type(case_t), intent(in) :: cs
+    type(solver_params_t), intent(in) :: sp_g
+    real(rk), intent(in) :: xn_g(:,:,:,:)
+    integer, intent(in) :: first, sizes(:,:), ratios(:,:), coarse_order
+    logical, intent(in) :: plain_roe
+    type(patch_set_t), allocatable, intent(in) :: ps_lev(:)
+    integer :: l
+    call self%gathered%start(self%dcl(first - 1), cs, sp_g, xn_g, first, self%nlev, sizes, ratios, coarse_order, &
+      plain_roe, ps_lev)
+    do l = first, self%nlev
+      self%level(l)%ratio = ratios(:, l)
+      self%level(l)%weight = real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk)
+    end do
+  end subroutine start_gathering
+
+  !> Level l runs whole on rank 0 (and is skipped elsewhere).
+  pure logical function is_gathered(self, l)
+    class(block_backend_t), intent(in) :: self
+    integer, intent(in) :: l
+    is_gathered = self%gathered%first > 0 .and. l >= self%gathered%first
+  end function is_gathered
+
+  !> Levels 1..decomposed_levels() are this rank's blocks.
+  pure integer function decomposed_levels(self)
+    class(block_backend_t), intent(in) :: self
+    decomposed_levels = merge(self%gathered%first - 1, self%nlev, self%gathered%first > 0)
+  end function decomposed_levels
+
+  !> Level l has a cell of zero or negative volume in this rank's part of
+  !> it: its block, or on rank 0 the whole gathered level (none elsewhere).
+  logical function folded_cells(self, l)
+    class(block_backend_t), intent(in) :: self
+    integer, intent(in) :: l
+    folded_cells = .false.
+    if (self%is_gathered(l)) then
+      if (self%gathered%rank == 0) folded_cells = folded(self%gathered%serial%level(self%gathered%index_of(l)))
+    else
+      folded_cells = folded(self%level(l))
+    end if
+  contains
+    logical function folded(g)
+      type(mg_level_t), intent(in) :: g
+      folded = any(.not. (g%f%vol(1:g%lay%ni, 1:g%lay%nj, 1:g%lay%nk) > 0.0_rk))
+    end function folded
+  end function folded_cells
+
+  !> One iteration of gathered level l on rank 0 (the serial one).
+  subroutine smooth_gathered(self, l, cfl)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    if (self%gathered%rank == 0) call self%gathered%serial%smooth(self%gathered%index_of(l), cfl)
+  end subroutine smooth_gathered
+
+  !> Restrict level l onto gathered level l+1. l = G-1: the block's residual
+  !> (gathered_residual), its state and residual gathered into the shadow
+  !> on rank 0, which restricts them onto level G (collective). l >= G:
+  !> rank 0 restricts.
+  subroutine restrict_gathered(self, l, cfl)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    if (l == self%gathered%first - 1) then
+      call self%gathered_residual(l, cfl)
+      associate (f => self%level(l)%f)
+        call self%gathered%gather_state(self%level(l)%lay, f%q, f%res)
+      end associate
+      if (self%gathered%rank == 0) call restrict_onto(self%gathered%serial, 1, cfl)
+    else if (self%gathered%rank == 0) then
+      call self%gathered%serial%restrict(self%gathered%index_of(l), cfl)
+    end if
+  end subroutine restrict_gathered
+
+  !> Prolong gathered level l+1 onto level l on rank 0. l = G-1: onto the
+  !> shadow, whose corrected state goes back to every block's
+  !> level(G-1)%f%q (collective), then scattered_state.
+  subroutine prolong_gathered(self, l)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    if (self%gathered%rank == 0) call self%gathered%serial%prolong(self%gathered%index_of(l))
+    if (l == self%gathered%first - 1) then
+      call self%gathered%scatter_state(self%level(l)%lay, self%level(l)%f%q)
+      call self%scattered_state(l)
+    end if
+  end subroutine prolong_gathered
+
+  !> The gathered path's step before the gather of level l (= G-1): its
+  !> residual on this block, forcing included (as cpu_restrict's), in
+  !> level(l)%f%res beside its state level(l)%f%q.
+  subroutine block_gathered_residual(self, l, cfl)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    call self%residual(l, cfl)
+    associate (g => self%level(l))
+      if (l > 1) call add_forcing(g%lay, g%forcing, g%f%res)
+    end associate
+  end subroutine block_gathered_residual
+
+  !> The gathered path's step after the scatter onto level l (= G-1): the
+  !> host's level(l)%f%q is the state already.
+  subroutine block_scattered_state(self, l)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+  end subroutine block_scattered_state
 end module backend_mpi_block

@@ -7,12 +7,16 @@
 !> device's plane sums along j like the CPU's. Only build/adiflow_mpi uses
 !> it.
 !>
-!> Multigrid: every level of the block on the device (dev(l)), each a block
-!> of that level's decomposition (dcl(l), as the CPU block's) sharing the
-!> fine block's NCCL communicators; restrict and prolong are the serial GPU
-!> backend's calls (fortran/backend_gpu.f90), whose coarse boundary fill
-!> brings the level's halo rows (cuda/api/multigrid.cu). A failed bridge
-!> call stops every rank (MPI_Abort, exit code 4).
+!> Multigrid: every level the blocks carry on the device (dev(l), l < G),
+!> each a block of that level's decomposition (dcl(l), as the CPU block's)
+!> sharing the fine block's NCCL communicators; restrict and prolong are
+!> the serial GPU backend's calls (fortran/backend_gpu.f90), whose coarse
+!> boundary fill brings the level's halo rows (cuda/api/multigrid.cu). The
+!> levels G..nlev gathered onto rank 0 run on its CPU, as the CPU block's
+!> (fortran/backend_mpi_block.f90): level G-1's state and residual come down
+!> from the device for the gather, the corrected state goes back up after
+!> the scatter. A failed bridge call stops every rank (MPI_Abort, exit
+!> code 4).
 module backend_mpi_gpu
   use, intrinsic :: iso_fortran_env, only: output_unit
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_null_ptr
@@ -24,7 +28,9 @@ module backend_mpi_gpu
   use gpu_settings, only: gpu_settings_t
   use gpu_bridge, only: gpu_grid_t, gpu_error_text, adi_gpu_iterate, adi_gpu_residual_plane_sums, &
     adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, adi_gpu_residual, adi_gpu_mg_restrict, &
-    adi_gpu_mg_forcing, adi_gpu_mg_prolong, gpu_finalize
+    adi_gpu_mg_forcing, adi_gpu_mg_prolong, gpu_finalize, adi_gpu_download_residual, adi_gpu_download_forcing, &
+    adi_gpu_upload_state
+  use solver_cpu, only: add_forcing
   use gpu_block_bridge
   use mpi_decomp, only: decomp_t, mpi_fail, plane_chain_in, plane_chain_out, TAG_NORMS, mpi_mass_chain_in, mpi_mass_chain_out
   use backend_mpi_block, only: block_backend_t
@@ -42,6 +48,8 @@ module backend_mpi_gpu
     procedure :: smooth => block_gpu_smooth
     procedure :: restrict => block_gpu_restrict
     procedure :: prolong => block_gpu_prolong
+    procedure :: gathered_residual => block_gpu_gathered_residual
+    procedure :: scattered_state => block_gpu_scattered_state
     procedure :: norms => block_gpu_norms
     procedure :: fix_mass => block_gpu_fix_mass
     procedure :: fetch_state => block_gpu_fetch_state
@@ -93,7 +101,7 @@ contains
         int(rank, c_int), int(nranks, c_int), ids, int(local_rank, c_int), real(tmax, c_double)), &
         'initialisation (GPU '//trim(int_text(local_rank))//' of the node)')
     end associate
-    do l = 2, self%nlev
+    do l = 2, self%decomposed_levels()
       associate (dc => self%dcl(l), g => self%level(l))
         call neighbours(dc, phys, nbr, swp)
         call self%gpu_ok(adi_gpu_block_init_level(self%dev(l)%ptr, self%dev(1)%ptr, g%sp, self%kernels, self%gs, &
@@ -121,6 +129,10 @@ contains
     class(block_gpu_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
+    if (self%is_gathered(l)) then
+      call self%smooth_gathered(l, cfl)
+      return
+    end if
     call self%gpu_ok(adi_gpu_iterate(self%dev(l)%ptr, cfl), 'iteration')
   end subroutine block_gpu_smooth
 
@@ -129,6 +141,10 @@ contains
     class(block_gpu_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
+    if (self%is_gathered(l + 1)) then
+      call self%restrict_gathered(l, cfl)
+      return
+    end if
     associate (fine => self%dev(l)%ptr, coarse => self%dev(l + 1)%ptr)
       call self%gpu_ok(adi_gpu_residual(fine, cfl), 'multigrid residual')
       call self%gpu_ok(adi_gpu_mg_restrict(fine, coarse, self%level(l + 1)%ratio), 'multigrid restriction')
@@ -140,9 +156,40 @@ contains
   subroutine block_gpu_prolong(self, l)
     class(block_gpu_backend_t), intent(inout) :: self
     integer, intent(in) :: l
+    if (self%is_gathered(l + 1)) then
+      call self%prolong_gathered(l)
+      return
+    end if
     call self%gpu_ok(adi_gpu_mg_prolong(self%dev(l)%ptr, self%dev(l + 1)%ptr, self%level(l + 1)%ratio), &
       'multigrid prolongation')
   end subroutine block_gpu_prolong
+
+  !> Before level l (= G-1) is gathered: its residual on the device, then
+  !> state, residual and (l > 1) forcing down to the host, where the forcing
+  !> is added as the CPU block adds it.
+  subroutine block_gpu_gathered_residual(self, l, cfl)
+    class(block_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    associate (g => self%level(l), dev => self%dev(l)%ptr)
+      call self%gpu_ok(adi_gpu_residual(dev, cfl), 'multigrid residual')
+      call self%gpu_ok(adi_gpu_download_state(dev, g%f%q), 'state download (gathered levels)')
+      call self%gpu_ok(adi_gpu_download_residual(dev, g%f%res), 'residual download (gathered levels)')
+      if (l > 1) then
+        call self%gpu_ok(adi_gpu_download_forcing(dev, g%forcing), 'forcing download (gathered levels)')
+        call add_forcing(g%lay, g%forcing, g%f%res)
+      end if
+    end associate
+  end subroutine block_gpu_gathered_residual
+
+  !> After the gathered levels' correction came back to level l (= G-1) on
+  !> the host: up to the device (its ghosts as they were; the next
+  !> iteration fills them).
+  subroutine block_gpu_scattered_state(self, l)
+    class(block_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    call self%gpu_ok(adi_gpu_upload_state(self%dev(l)%ptr, self%level(l)%f%q), 'state upload (gathered levels)')
+  end subroutine block_gpu_scattered_state
 
   !> Residual norms of the last iteration over all blocks: the device's
   !> plane sums chained along j like mpi_residual_norms.
@@ -186,7 +233,7 @@ contains
     if (.not. allocated(self%dev)) return
     if (len_trim(block_timing_report(self%dev(1)%ptr)) > 0) write(output_unit, '(a)') &
       trim(block_timing_report(self%dev(1)%ptr))
-    do l = self%nlev, 2, -1
+    do l = self%decomposed_levels(), 2, -1
       st = gpu_finalize(self%dev(l))
     end do
     st = adi_gpu_block_finalize(self%dev(1)%ptr)

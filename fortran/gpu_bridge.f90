@@ -15,6 +15,7 @@ module gpu_bridge
   public :: gpu_grid_t, gpu_finalize
   public :: adi_gpu_available, adi_gpu_init, adi_gpu_iterate, adi_gpu_residual_norms
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
+  public :: adi_gpu_download_residual, adi_gpu_download_forcing
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report, gpu_settings_problem
   public :: adi_gpu_residual_plane_sums, gpu_error_text
   public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
@@ -122,6 +123,16 @@ module gpu_bridge
       import :: c_int, c_double, c_ptr
       type(c_ptr), value :: grid
       real(c_double), intent(inout) :: q(*)
+    end function
+    integer(c_int) function adi_gpu_download_residual(grid, res) bind(c, name='adi_gpu_download_residual')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
+      real(c_double), intent(inout) :: res(*)
+    end function
+    integer(c_int) function adi_gpu_download_forcing(grid, forcing) bind(c, name='adi_gpu_download_forcing')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: grid
+      real(c_double), intent(inout) :: forcing(*)
     end function
     integer(c_int) function adi_gpu_upload_state(grid, q) bind(c, name='adi_gpu_upload_state')
       import :: c_int, c_double, c_ptr

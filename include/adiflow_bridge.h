@@ -145,6 +145,12 @@ int adi_gpu_mg_prolong(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio
 /* Copy the device state q (5 fields, ghosts included) to the host / back. */
 int adi_gpu_download_state(adi_gpu_grid *grid, double *q);
 int adi_gpu_upload_state(adi_gpu_grid *grid, const double *q);
+/* The residual res of the last adi_gpu_residual (5 fields, its forcing not
+ * added) and a coarse level's forcing P (5 fields; ADI_ERR_USAGE on a grid
+ * of adi_gpu_init, which has none) to the host: the host adds them as the
+ * CPU's add_forcing does (adiflow_mpi's levels gathered onto rank 0). */
+int adi_gpu_download_residual(adi_gpu_grid *grid, double *res);
+int adi_gpu_download_forcing(adi_gpu_grid *grid, double *forcing);
 
 /* Per-kernel-family timing: enable collection, then read totals (ms). */
 int adi_gpu_set_timing(adi_gpu_grid *grid, int enabled);

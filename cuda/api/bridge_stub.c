@@ -58,6 +58,8 @@ int adi_gpu_residual_plane_sums(adi_gpu_grid *grid, double *plane) { (void)grid;
 int adi_gpu_mass_plane_sums(adi_gpu_grid *grid, double *plane) { (void)grid; (void)plane; return fail(); }
 int adi_gpu_scale_state(adi_gpu_grid *grid, double s) { (void)grid; (void)s; return fail(); }
 int adi_gpu_download_state(adi_gpu_grid *grid, double *q) { (void)grid; (void)q; return fail(); }
+int adi_gpu_download_residual(adi_gpu_grid *grid, double *res) { (void)grid; (void)res; return fail(); }
+int adi_gpu_download_forcing(adi_gpu_grid *grid, double *forcing) { (void)grid; (void)forcing; return fail(); }
 int adi_gpu_upload_state(adi_gpu_grid *grid, const double *q) { (void)grid; (void)q; return fail(); }
 int adi_gpu_set_timing(adi_gpu_grid *grid, int enabled) { (void)grid; (void)enabled; return fail(); }
 int adi_gpu_timing_report(adi_gpu_grid *grid, char *buf, int buflen)

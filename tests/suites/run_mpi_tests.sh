@@ -9,6 +9,10 @@
 # and boundary patches (every file the run ends with, wall loads included) on
 # 2x1, 1x2, 2x2, 3x1 and 1x3, single grid and multigrid, the force history
 # (forces.dat, monitor_forces, restarts) to the last bits; bad patch and grid files.
+# Multigrid keeps every level the grid allows: those the blocks cannot halve
+# run gathered on rank 0, and exact mode still equals build/adiflow bit for
+# bit (2x1, 1x2, 2x2, 3x1, 1x3; the fine level itself gathered on the last
+# two; mass_fix, a restart, grid files, patches), decoupled mode converges.
 # Ends with "N passed, N failed". About three minutes on 2 cores.
 set -u
 cd "$(dirname "$0")/../.."
@@ -48,22 +52,36 @@ C=tests/cases/mpi_cube12.nml
 P=tests/cases/mpi_periodic.nml
 rc=$(ser s_cube $C); expect '[ $rc -eq 0 ]' "serial reference run (cube 12x12x8, 40 iterations)"
 
-# ---- multigrid over the blocks: bit-identical to build/adiflow with the levels the blocks allow ----
+# ---- multigrid over the blocks: every level the grid allows, bit-identical to build/adiflow ----
+# levels the blocks cannot halve run gathered on rank 0 (fortran/multigrid_gather.f90):
+# on 16x16x8 (4 levels) 2x1 gathers level 4, 1x2 and 2x2 levels 3..4, and 3x1
+# (j blocks 6, 5, 5) and 1x3 (k blocks 3, 3, 2) levels 2..4, the fine level's
+# state gathered and scattered every cycle
 MG=tests/cases/mpi_mg_cube.nml
-rc=$(ser s_mg3 $MG --mg-levels 3); rc2=$(ser s_mg2 $MG --mg-levels 2)
-expect '[ $rc -eq 0 ] && [ $rc2 -eq 0 ]' "serial multigrid references (16x16x8, 20 W-cycles, 3 and 2 levels)"
-for g in "2 2 1 3" "2 1 2 2" "4 2 2 2"; do
-  set -- $g; np=$1; pj=$2; pk=$3; lv=$4; d=mg_${np}_${pj}x$pk
+mghist() { grep -v "^#" "$1" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8,$10}'; }   # residual.dat with the work units
+rc=$(ser s_mg4 $MG)
+expect '[ $rc -eq 0 ] && grep -q "multigrid: 4 levels" "$T/s_mg4.log"' "serial multigrid reference (16x16x8, 4 levels, 20 W-cycles)"
+for g in "2 2 1 4 3" "2 1 2 3 2" "4 2 2 3 2" "3 3 1 2 1" "3 1 3 2 1"; do
+  set -- $g; np=$1; pj=$2; pk=$3; gl=$4; above=$5; d=mg_${np}_${pj}x$pk
+  lv="levels $gl..4"; [ "$gl" -eq 4 ] && lv="level 4"
+  said="$lv gathered onto rank 0 (the blocks of level $above cannot be halved"
   rc=$(mpi $np $d $MG --npj $pj --npk $pk --adi-mode exact)
-  expect '[ $rc -eq 0 ] && grep -q "multigrid: $lv levels" "$T/$d.log" && grep -q "allow $lv of the 4 levels" "$T/$d.log" \
-    && cmp -s "$T/s_mg$lv/field.dump" "$T/$d/field.dump" \
-    && cmp -s <(grep -v "^#" "$T/s_mg$lv/residual.dat" | awk "{print \$1,\$2,\$3,\$4,\$5,\$6,\$7,\$8,\$10}") \
-              <(grep -v "^#" "$T/$d/residual.dat" | awk "{print \$1,\$2,\$3,\$4,\$5,\$6,\$7,\$8,\$10}")' \
-    "multigrid, exact, ${pj}x$pk: the blocks allow $lv levels (said), field and residual history (work units too) == build/adiflow --mg-levels $lv, bit for bit"
+  expect '[ $rc -eq 0 ] && grep -q "multigrid: 4 levels" "$T/$d.log" && [ $(grep -cF "$said" "$T/$d.log") -eq 1 ] \
+    && cmp -s "$T/s_mg4/field.dump" "$T/$d/field.dump" && cmp -s <(mghist "$T/s_mg4/residual.dat") <(mghist "$T/$d/residual.dat")' \
+    "multigrid, exact, ${pj}x$pk: 4 levels, $lv gathered onto rank 0 (said once), field and residual history (work units too) == build/adiflow, bit for bit"
 done
-rc=$(ser s_mgf $MG --mg-levels 3 --mass-fix); rc2=$(mpi 2 mg_mf $MG --npj 2 --npk 1 --mass-fix)
-expect '[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s "$T/s_mgf/field.dump" "$T/mg_mf/field.dump"' \
-  "multigrid + mass_fix, exact, 2x1: bit-identical to build/adiflow"
+rc=$(ser s_mgf $MG --mass-fix); rc2=$(mpi 3 mg_mf $MG --npj 3 --npk 1 --mass-fix)
+expect '[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s "$T/s_mgf/field.dump" "$T/mg_mf/field.dump" && ! cmp -s "$T/s_mgf/field.dump" "$T/s_mg4/field.dump"' \
+  "multigrid + mass_fix, exact, 3x1 (levels 2..4 gathered): bit-identical to build/adiflow --mass-fix"
+rc1=$(mpi 3 mg_half $MG --npj 1 --npk 3 --max-iter 10); rc2=$(mpi 3 mg_half $MG --npj 1 --npk 3 --restart)
+expect '[ "$rc1$rc2" = 00 ] && grep -q "restarting from .* at iteration 10" "$T/mg_half.log" && cmp -s "$T/s_mg4/field.dump" "$T/mg_half/field.dump"' \
+  "multigrid, restart on 1x3 (levels 2..4 gathered): 10 + restart + 10 cycles bit-identical to 20 serial cycles"
+# decoupled mode with gathered levels: its own path, and it converges (the
+# exact run drops 1.91 orders in these 60 W-cycles, decoupled 3x1 1.88)
+rc=$(mpi 3 mg_dec $MG --npj 3 --npk 1 --adi-mode decoupled --max-iter 60)
+drop=$(grep -v '^#' "$T/mg_dec/residual.dat" 2>/dev/null | tail -1 | awk '{print $8}')
+expect '[ $rc -eq 0 ] && grep -q "levels 2..4 gathered onto rank 0" "$T/mg_dec.log" && awk -v d="${drop:-0}" "BEGIN { exit !(d >= 1.7) }"' \
+  "multigrid, decoupled, 3x1 (levels 2..4 gathered): the residual drops ${drop:-?} >= 1.7 orders in 60 W-cycles"
 
 # ---- a curvilinear grid read from a Plot3D file: exact mode == build/adiflow ----
 # every rank takes its window of the whole grid's nodes: across a block
@@ -73,18 +91,20 @@ mkdir -p "$T/gfile"
 ./$B/make_grid box --ni 8 --nj 12 --nk 8 -o "$T/gfile/box.x" > /dev/null
 printf '&adiflow\n  grid_file = %s\n  %s\n/\n' "'box.x'" \
   "bc_kmin = 'periodic', bc_kmax = 'periodic', max_iter = 20, monitor_interval = 5, write_plot = .false." > "$T/gfile/box.nml"
-rc=$(ser s_gfile "$T/gfile/box.nml"); rc2=$(ser s_gfile_mg "$T/gfile/box.nml" --mg-levels 2)
-expect '[ "$rc$rc2" = 00 ]' "grid file references: build/adiflow on the curvilinear 8x12x8 box, periodic k, single grid and 2 levels"
+rc=$(ser s_gfile "$T/gfile/box.nml"); rc2=$(ser s_gfile_mg "$T/gfile/box.nml" --mg-levels 3)
+expect '[ "$rc$rc2" = 00 ] && grep -q "multigrid: 3 levels" "$T/s_gfile_mg.log"' \
+  "grid file references: build/adiflow on the curvilinear 8x12x8 box, periodic k, single grid and 3 levels"
 for g in "2 2 1" "2 1 2" "4 2 2" "3 3 1" "3 1 3"; do
   set -- $g; np=$1; pj=$2; pk=$3; d=gfile_${pj}x$pk
   rc=$(mpi $np $d "$T/gfile/box.nml" --npj $pj --npk $pk --adi-mode exact)
   expect '[ $rc -eq 0 ] && grep -q "from .*gfile/box.x" "$T/$d.log" && cmp -s "$T/s_gfile/field.dump" "$T/$d/field.dump" \
     && cmp -s <(hist "$T/s_gfile/residual.dat") <(hist "$T/$d/residual.dat") && cmp -s "$T/s_gfile/flow.dat" "$T/$d/flow.dat"' \
     "grid from a Plot3D file, periodic k, exact, ${pj}x$pk: field.dump, residual history and flow.dat bit-identical to build/adiflow"
-  [ "$pk" -eq 3 ] && continue   # blocks of 3, 3 and 2 cells in k: no coarse level splits evenly
+  # level 3 gathered on every split (1x3, k blocks of 3, 3 and 2 cells: levels 2..3)
   rc=$(mpi $np ${d}_mg "$T/gfile/box.nml" --npj $pj --npk $pk --adi-mode exact --mg-levels 3)
-  expect '[ $rc -eq 0 ] && grep -q "multigrid: 2 levels" "$T/${d}_mg.log" && cmp -s "$T/s_gfile_mg/field.dump" "$T/${d}_mg/field.dump"' \
-    "grid from a Plot3D file, multigrid, exact, ${pj}x$pk: 2 levels, field.dump bit-identical to build/adiflow --mg-levels 2"
+  expect '[ $rc -eq 0 ] && grep -q "multigrid: 3 levels" "$T/${d}_mg.log" && grep -qE "levels? [23].*gathered onto rank 0" "$T/${d}_mg.log" \
+    && cmp -s "$T/s_gfile_mg/field.dump" "$T/${d}_mg/field.dump"' \
+    "grid from a Plot3D file, multigrid, exact, ${pj}x$pk: 3 levels (the lowest gathered), field.dump bit-identical to build/adiflow --mg-levels 3"
 done
 
 # ---- boundary patches (patch_file): exact mode == build/adiflow, wall loads included ----
@@ -152,11 +172,12 @@ for g in "2 2 1" "2 1 2" "4 2 2" "3 3 1" "3 1 3"; do
     "patches, exact, ${pj}x$pk: field.dump, residual history, flow.dat, profiles, wall_*.csv and forces.csv bit-identical to build/adiflow"
   expect 'same_forces "$T/s_pm" "$T/$d"' \
     "patches, exact, ${pj}x$pk: forces.dat as build/adiflow's (header, rows; values within 1e-12), last row = forces.csv"
-  [ "$pk" -eq 3 ] && continue
+  # 1x3: k blocks of 3, 3 and 2 cells, so level 2 is gathered (with its patches)
+  gat=0; [ "$pk" -eq 3 ] && gat=1
   rc=$(mpi $np ${d}_mg "$PM" --npj $pj --npk $pk --adi-mode exact --mg-levels 3)
   expect '[ $rc -eq 0 ] && grep -q "multigrid: 2 levels" "$T/${d}_mg.log" && grep -q "the patches stop coarsening at level 2: patch 2 on face jmin" "$T/${d}_mg.log" \
-    && same_run "$T/s_pm_mg" "$T/${d}_mg"' \
-    "patches + multigrid, exact, ${pj}x$pk: the patches' 2 levels (said), every file bit-identical to build/adiflow"
+    && [ $(grep -c "level 2 gathered onto rank 0" "$T/${d}_mg.log") -eq $gat ] && same_run "$T/s_pm_mg" "$T/${d}_mg"' \
+    "patches + multigrid, exact, ${pj}x$pk: the patches' 2 levels (said$([ $gat = 1 ] && echo ', level 2 gathered')), every file bit-identical to build/adiflow"
   expect 'same_forces "$T/s_pm_mg" "$T/${d}_mg"' \
     "patches + multigrid, exact, ${pj}x$pk: forces.dat as build/adiflow's (values within 1e-12), last row = forces.csv"
 done
@@ -185,15 +206,21 @@ expect '[ "$rc$rc2" = 00 ] && [ $(grep -c "^ *forces " "$T/pmf.log") -eq 15 ] \
 printf 'jmin wall\njmax farfield\n' > "$T/pm/cyl.bc"
 printf "&adiflow\n  grid_file = 'cyl.x', patch_file = 'cyl.bc', bc_kmin = 'periodic', bc_kmax = 'periodic'\n  %s\n/\n" \
   "mach = 0.2, reynolds = 40.0, max_iter = 20, monitor_interval = 5, write_plot = .false." > "$T/pm/cyl.nml"
-rc=$(ser s_cyl "$T/pm/cyl.nml"); rc2=$(ser s_cyl_mg "$T/pm/cyl.nml" --mg-levels 2)
-expect '[ "$rc$rc2" = 00 ] && grep -q "periodic cut: joined" "$T/s_cyl.log"' "O-grid references: build/adiflow joins the cut, single grid and 2 levels"
+rc=$(ser s_cyl "$T/pm/cyl.nml"); rc2=$(ser s_cyl_mg "$T/pm/cyl.nml" --mg-levels 3)
+expect '[ "$rc$rc2" = 00 ] && grep -q "periodic cut: joined" "$T/s_cyl.log" && grep -q "multigrid: 3 levels" "$T/s_cyl_mg.log"' \
+  "O-grid references: build/adiflow joins the cut, single grid and 3 levels"
 for g in "2 2 1" "3 3 1"; do
   set -- $g; d=cyl_${2}x$3
   rc=$(mpi $1 $d "$T/pm/cyl.nml" --npj $2 --npk $3); rc2=$(mpi $1 ${d}_mg "$T/pm/cyl.nml" --npj $2 --npk $3 --mg-levels 3)
   expect '[ "$rc$rc2" = 00 ] && [ $(grep -c "periodic cut: joined" "$T/$d.log") -eq 1 ] && same_run "$T/s_cyl" "$T/$d" \
-    && grep -q "multigrid: 2 levels" "$T/${d}_mg.log" && same_run "$T/s_cyl_mg" "$T/${d}_mg"' \
-    "quasi-2D O-grid from a file (16x12x1, its cut joined), patches, ${2}x$3: every file bit-identical to build/adiflow, single grid and multigrid"
+    && grep -q "multigrid: 3 levels" "$T/${d}_mg.log" && grep -q "level 3 gathered onto rank 0" "$T/${d}_mg.log" && same_run "$T/s_cyl_mg" "$T/${d}_mg"' \
+    "quasi-2D O-grid from a file (16x12x1, its cut joined), patches, ${2}x$3: every file bit-identical to build/adiflow, single grid and multigrid (level 3 gathered)"
 done
+# a coarse level that folds (the O-grid's fourth, 2 cells around): refused as build/adiflow refuses it
+rc=$(mpi 2 cyl_fold "$T/pm/cyl.nml" --npj 2 --npk 1 --mg-levels 4)
+expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/cyl_fold.log") -eq 1 ] \
+  && grep -q "multigrid level 4: the grid has cells with zero or negative volume" "$T/cyl_fold.log"' \
+  "a folded coarse level (the O-grid's level 4, gathered): exit 2, one message naming the level"
 rc=$(mpi 2 pm_auto "$PM" --npj 2 --npk 1 --backend auto --max-iter 2)
 expect '[ $rc -eq 0 ] && grep -q "boundary patches run on the CPU backend of adiflow_mpi so far, so this run takes it" "$T/pm_auto.log" \
   && grep -q "backend: cpu" "$T/pm_auto.log"' "patches, --backend auto: the run says it takes the CPU backend"
@@ -216,12 +243,12 @@ done
 # plain Roe on the coarse levels: exact mode bit-identical to build/adiflow too
 for lim in vanleer venkat; do
   sed "s/limiter = 'vanalbada', roe_low_mach = 'none'.*/limiter = '$lim', limiter_k = 5.0, roe_low_mach = 'rieper'/" $MG > "$T/mg_$lim.nml"
-  rc=$(ser s_mg_$lim "$T/mg_$lim.nml" --mg-levels 3)
+  rc=$(ser s_mg_$lim "$T/mg_$lim.nml")
   rc2=$(mpi 2 mg_${lim}_2x1 "$T/mg_$lim.nml" --npj 2 --npk 1 --adi-mode exact)
   expect '[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q "with plain Roe dissipation" "$T/mg_${lim}_2x1.log" \
     && grep -q "limiter $lim" "$T/mg_${lim}_2x1.log" \
     && cmp -s "$T/s_mg_$lim/field.dump" "$T/mg_${lim}_2x1/field.dump" && cmp -s <(hist "$T/s_mg_$lim/residual.dat") <(hist "$T/mg_${lim}_2x1/residual.dat") \
-    && ! cmp -s "$T/s_mg_$lim/field.dump" "$T/s_mg3/field.dump"' \
+    && ! cmp -s "$T/s_mg_$lim/field.dump" "$T/s_mg4/field.dump"' \
     "rieper + $lim with multigrid (plain Roe coarse levels), exact, 2x1: field and residual history == build/adiflow, bit for bit (and differ from the plain scheme)"
 done
 expect '! cmp -s "$T/s_mg_vanleer/field.dump" "$T/s_mg_venkat/field.dump"' "rieper + venkat and rieper + vanleer give different fields (the limiter acts)"
