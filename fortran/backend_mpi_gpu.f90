@@ -1,7 +1,8 @@
 !> A block of a decomposed grid on this rank's GPU (one rank per GPU,
 !> chosen by node-local rank): the block mode of the bridge
-!> (fortran/gpu_block_bridge.f90, cuda/multi/block_nccl.cu: halos and
-!> pipelined sweeps GPU to GPU through NCCL). The host side (boundary fill
+!> (fortran/gpu_block_bridge.f90, cuda/multi/block_driver.cu: halos and
+!> pipelined sweeps GPU to GPU through NCCL, or through host memory with
+!> MPI; include/adiflow_block.h). The host side (boundary fill
 !> for the outputs, the decomposition) is the CPU block's
 !> (fortran/backend_mpi_block.f90); residual and mass sums chain the
 !> device's plane sums along j like the CPU's. Only build/adiflow_mpi uses
@@ -9,7 +10,7 @@
 !>
 !> Multigrid: every level of the block on the device (dev(l)), each a block
 !> of that level's decomposition (dcl(l), as the CPU block's) sharing the
-!> fine block's NCCL communicators; restrict and prolong are the serial GPU
+!> fine block's transport; restrict and prolong are the serial GPU
 !> backend's calls (fortran/backend_gpu.f90), whose coarse boundary fill
 !> brings the level's halo rows (cuda/api/multigrid.cu). A failed bridge
 !> call stops every rank (MPI_Abort, exit code 4).
@@ -62,9 +63,9 @@ contains
     call mpi_fail('rank '//trim(rs)//', GPU backend, '//trim(what)//' failed: '//trim(gpu_error_text()), 4)
   end subroutine gpu_ok
 
-  !> Device of this rank = its node-local rank; NCCL ids from rank 0; the
-  !> block's fields, neighbours and mode to the bridge; then the coarse
-  !> levels with their decompositions.
+  !> Device of this rank = its node-local rank; the transport and its ids
+  !> from rank 0; the block's fields, neighbours and mode to the bridge;
+  !> then the coarse levels with their decompositions.
   subroutine block_gpu_start(self)
     class(block_gpu_backend_t), intent(inout) :: self
     type(MPI_Comm) :: node
@@ -79,7 +80,7 @@ contains
     call MPI_Comm_rank(node, local_rank)
     call MPI_Comm_free(node)
     ids = achar(0)
-    if (rank == 0) call self%gpu_ok(adi_gpu_block_make_ids(ids), 'making the NCCL ids')
+    if (rank == 0) call self%gpu_ok(adi_gpu_block_make_ids(ids), 'making the block transport''s ids')
     call MPI_Bcast(ids, ADI_BLOCK_ID_BYTES, MPI_CHARACTER, 0, MPI_COMM_WORLD)
     allocate(self%dev(self%nlev))
     associate (dc => self%dcl(1), g => self%level(1))
@@ -177,7 +178,7 @@ contains
 
   !> The block timing table (ADIFLOW_GPU_TIMING; adi_gpu_finalize prints the
   !> per-kernel one itself), then the coarse levels' device grids and the
-  !> fine one with its communicators (none before start).
+  !> fine one with its transport (none before start).
   subroutine block_gpu_release(self)
     class(block_gpu_backend_t), intent(inout) :: self
     integer(c_int) :: st
