@@ -298,6 +298,14 @@ $(OBJ)/.block-ccl-$(ADI_BLOCK_CCL): | $(OBJ)
 $(OBJ)/cuda/multi/%.o: cuda/multi/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) $(OBJ)/.block-ccl-$(ADI_BLOCK_CCL) | $(OBJ) mpi-deps
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(BLOCK_FLAGS) -c $< -o $@
+# the MPI transport's own logic on 2 ranks without a GPU, over a host
+# stand-in of the CUDA runtime (tests/unit/host_cuda/; run by
+# tests/suites/run_block_transport.sh). C++: the transport is a .cu file.
+MPICXX ?= mpicxx
+$(BUILD)/block_transport_check: tests/unit/block_transport_check.cc cuda/multi/transport_mpi.cu \
+  tests/unit/host_cuda/cuda_runtime.h $(GPU_HDRS) | $(OBJ) mpi-deps
+	$(MPICXX) -std=c++17 -O1 -g -Wall -Wextra -Itests/unit/host_cuda -Iinclude -Icuda/common -Icuda/multi \
+	  -x c++ cuda/multi/transport_mpi.cu tests/unit/block_transport_check.cc -o $@
 $(OBJ)/block_stub.o: cuda/multi/block_stub.c include/adiflow_block.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(OBJ)/mpi/%.o: fortran/%.f90 | $(OBJ) mpi-deps
