@@ -189,8 +189,11 @@ if [ "$MODE" = transport ]; then
     for cfg in "exact 2 1 merged" "exact 1 2 merged" "decoupled 2 1 merged" "exact 2 1 split"; do
       set -- $cfg; m=$1; pj=$2; pk=$3; k=$4; nm=tr_${m}_${pj}x${pk}_${k}_L$lv
       pair $nm $S 2 $C --backend cuda --kernels $k --adi-mode $m --npj $pj --npk $pk $mg --max-iter $n
+      if [ "${rc[nccl]}${rc[mpi]}" = 00 ]; then
+        res="$(same $W/${nm}_nccl/field.dump $W/${nm}_mpi/field.dump) / $(same <(hist $W/${nm}_nccl/residual.dat) <(hist $W/${nm}_mpi/residual.dat))"
+      else res="RUN FAILED"; fi
       row "strict $m ${pj}x${pk} $k L=$lv: MPI host-staged vs NCCL, field / history" \
-        "rc=${rc[nccl]},${rc[mpi]} $(same $W/${nm}_nccl/field.dump $W/${nm}_mpi/field.dump) / $(same <(hist $W/${nm}_nccl/residual.dat) <(hist $W/${nm}_mpi/residual.dat)) [$(carrier $W/${nm}_nccl.log) | $(carrier $W/${nm}_mpi.log)]"
+        "rc=${rc[nccl]},${rc[mpi]} $res [$(carrier $W/${nm}_nccl.log) | $(carrier $W/${nm}_mpi.log)]"
     done
   done
   for m in exact decoupled; do

@@ -371,7 +371,7 @@ contains
       gpu = .false.
     case ('gpu')
       if (.not. all_have) call stop_all(2, 'backend = ''gpu'' but not every rank sees a usable GPU ('// &
-        'one rank per GPU; a build without nvcc/NCCL has no GPU backend): '//trim(gpu_error_text()))
+        'one rank per GPU; a build made without nvcc or hipcc has no GPU backend): '//trim(gpu_error_text()))
       gpu = .true.
     case default
       gpu = all_have

@@ -75,7 +75,6 @@ struct channel {
 };
 
 struct adi_block_transport {
-  int device;
   struct channel ch[ADI_CH_COUNT];
 };
 
@@ -90,7 +89,7 @@ static int mpi_open(adi_block_transport **out, const char ids[ADI_BLOCK_TRANSPOR
                     int device, double timeout_s)
 {
   adi_block_transport *t;
-  int init = 0, wrank = -1, wsize = 0, c, rc;
+  int init = 0, wrank = -1, wsize = 0, c;
   (void)ids;
   (void)timeout_s;     /* every rank has passed the driver's own collectives by now */
   *out = NULL;
@@ -107,19 +106,15 @@ static int mpi_open(adi_block_transport **out, const char ids[ADI_BLOCK_TRANSPOR
   t = (adi_block_transport *)calloc(1, sizeof *t);
   if (t == NULL)
     return adi_gpu_fail_msg(ADI_ERR_MEMORY, "%s:%d: out of host memory for the MPI transport", __FILE__, __LINE__);
-  t->device = device;
   for (c = 0; c < ADI_CH_COUNT; ++c) t->ch[c].comm = MPI_COMM_NULL;
   /* from here on t is given back, also on failure: its close frees what
    * exists (the driver stops every rank after a failed open) */
   *out = t;
-  rc = ADI_OK;
-  for (c = 0; c < ADI_CH_COUNT && rc == ADI_OK; ++c) {
-    struct channel *h = &t->ch[c];
-    int e = MPI_Comm_dup(MPI_COMM_WORLD, &h->comm);
-    if (e == MPI_SUCCESS) e = MPI_Comm_set_errhandler(h->comm, MPI_ERRORS_RETURN);
-    if (e != MPI_SUCCESS) rc = mpi_fail(e, "MPI_Comm_dup / MPI_Comm_set_errhandler", __FILE__, __LINE__);
+  for (c = 0; c < ADI_CH_COUNT; ++c) {
+    MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &t->ch[c].comm));
+    MPI_CHECK(MPI_Comm_set_errhandler(t->ch[c].comm, MPI_ERRORS_RETURN));
   }
-  if (rc != ADI_OK) return rc;
+  /* the events belong to this rank's GPU */
   ADI_GPU_CHECK(cudaSetDevice(device));
   for (c = 0; c < ADI_CH_COUNT; ++c) ADI_GPU_CHECK(cudaEventCreateWithFlags(&t->ch[c].h2d, cudaEventDisableTiming));
   return ADI_OK;
