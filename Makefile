@@ -255,31 +255,57 @@ $(BUILD)/adiflow: $(OBJ)/adiflow.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(OBJ)/.backe
 	$(FC) $(LINK_FLAGS) $(filter-out $(OBJ)/.backend-%,$^) $(LINK_LIBS) -o $@
 
 # MPI build over a j/k block decomposition (make mpi): build/adiflow_mpi,
-# OpenMPI's mpif90 over the same objects. With nvcc and NCCL it carries the
-# multi-GPU block mode too (one rank per GPU, NCCL halos:
-# cuda/multi/block_nccl.cu); otherwise stubs say "no device" and the CPU
-# backend runs. libgfortran stays shared here: OpenMPI's Fortran bindings
-# link it shared anyway, and two copies of its runtime in one process would
-# each keep their own I/O units.
+# OpenMPI's mpif90 over the same objects. With a GPU backend it carries the
+# multi-GPU block mode too (one rank per GPU; cuda/multi/block_driver.cu):
+# halos over NCCL where make finds it (cuda/multi/transport_nccl.cu), and
+# always over MPI through host memory (cuda/multi/transport_mpi.cu, the only
+# one without NCCL; ADIFLOW_BLOCK_TRANSPORT=mpi picks it beside NCCL).
+# Without a GPU backend, stubs say "no device" and the CPU backend runs.
+# libgfortran stays shared here: OpenMPI's Fortran bindings link it shared
+# anyway, and two copies of its runtime in one process would each keep
+# their own I/O units.
 MPIFC ?= mpif90
+MPICC ?= mpicc
+comma := ,
 MPI_F_OBJS := $(F_OBJS) $(addprefix $(OBJ)/,$(addsuffix .o,$(F_BLOCK)))
 ifneq ($(GPU_LIBS),)
 ADI_NCCL_LIB ?= $(firstword $(foreach d,$(CUDA_HOME)/lib64 $(CUDA_HOME)/lib /usr/lib/x86_64-linux-gnu,$(if $(wildcard $(d)/libnccl.so),$(d))))
 ADI_NCCL_INC ?= $(firstword $(foreach d,$(CUDA_HOME)/include /usr/include,$(if $(wildcard $(d)/nccl.h),$(d))))
 endif
-ifneq ($(and $(GPU_LIBS),$(ADI_NCCL_LIB),$(ADI_NCCL_INC)),)
-MPI_GPU_OBJS := $(GPU_OBJS) $(OBJ)/cuda/multi/block_nccl.o
+ADI_BLOCK_CCL := $(if $(and $(GPU_LIBS),$(ADI_NCCL_LIB),$(ADI_NCCL_INC)),1,0)
+# mpi.h for the MPI transport, as mpicc (OpenMPI's --showme, MPICH's -show)
+# reports it; expanded in the recipe, after mpi-deps may have installed MPI
+ADI_MPI_INC = $(filter -I%,$(or $(shell $(MPICC) --showme:compile 2>/dev/null),$(shell $(MPICC) -show 2>/dev/null)))
+# the block driver and its transports: what every GPU build has (make hip's
+# too), and NCCL's where found
+BLOCK_SRCS_BASE := cuda/multi/block_driver.cu cuda/multi/transport_mpi.cu
+BLOCK_SRCS := $(BLOCK_SRCS_BASE) $(if $(filter 1,$(ADI_BLOCK_CCL)),cuda/multi/transport_nccl.cu)
+BLOCK_FLAGS = -DADIFLOW_BLOCK_CCL=$(ADI_BLOCK_CCL) $(if $(filter 1,$(ADI_BLOCK_CCL)),-I$(ADI_NCCL_INC)) $(ADI_MPI_INC)
+ifneq ($(GPU_LIBS),)
+MPI_GPU_OBJS := $(GPU_OBJS) $(patsubst cuda/%.cu,$(OBJ)/cuda/%.o,$(BLOCK_SRCS))
 MPI_GPU_LIBS := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) \
-                -L$(ADI_NCCL_LIB) -Wl,-rpath,$(ADI_NCCL_LIB) -lnccl
+                $(if $(filter 1,$(ADI_BLOCK_CCL)),-L$(ADI_NCCL_LIB) -Wl$(comma)-rpath$(comma)$(ADI_NCCL_LIB) -lnccl)
 else
 MPI_GPU_OBJS := $(GPU_OBJS) $(OBJ)/block_stub.o
 MPI_GPU_LIBS := $(GPU_LIBS)
 endif
 MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS)),$(FFLAGS))
 MPI_LINK_LIBS := $(MPI_GPU_LIBS) $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread)
-$(OBJ)/cuda/multi/block_nccl.o: cuda/multi/block_nccl.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
+# NCCL found or not: the driver's list of transports differs, so a change recompiles it
+$(OBJ)/.block-ccl-$(ADI_BLOCK_CCL): | $(OBJ)
+	@rm -f $(OBJ)/.block-ccl-*
+	@touch $@
+$(OBJ)/cuda/multi/%.o: cuda/multi/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) $(OBJ)/.block-ccl-$(ADI_BLOCK_CCL) | $(OBJ) mpi-deps
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -I$(ADI_NCCL_INC) -c $< -o $@
+	$(NVCC) $(NVFLAGS) $(BLOCK_FLAGS) -c $< -o $@
+# the MPI transport's own logic on 2 ranks without a GPU, over a host
+# stand-in of the CUDA runtime (tests/unit/host_cuda/; run by
+# tests/suites/run_block_transport.sh). C++: the transport is a .cu file.
+MPICXX ?= mpicxx
+$(BUILD)/block_transport_check: tests/unit/block_transport_check.cc cuda/multi/transport_mpi.cu \
+  tests/unit/host_cuda/cuda_runtime.h $(GPU_HDRS) | $(OBJ) mpi-deps
+	$(MPICXX) -std=c++17 -O1 -g -Wall -Wextra -Itests/unit/host_cuda -Iinclude -Icuda/common -Icuda/multi \
+	  -x c++ cuda/multi/transport_mpi.cu tests/unit/block_transport_check.cc -o $@
 $(OBJ)/block_stub.o: cuda/multi/block_stub.c include/adiflow_block.h | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(OBJ)/mpi/%.o: fortran/%.f90 | $(OBJ) mpi-deps
@@ -452,8 +478,9 @@ bench:
 clean:
 	rm -rf $(BUILD) cases/grids
 
+# hip.mk first: the modules' HIP rules (modules/wave/wave.mk) name its folders
+-include hip/hip.mk
 -include modules/wave/wave.mk
 -include modules/stencil3d/stencil3d.mk
 -include modules/ooc/ooc.mk
 -include modules/foam/foam.mk
--include hip/hip.mk

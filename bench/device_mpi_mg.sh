@@ -15,6 +15,13 @@
 #   bash bench/device_mpi_mg.sh scale    per multigrid cycle, 1-2-4 GPUs, both modes: weak
 #                                        256^3 per GPU, strong 256^3 and 512^3
 #   bash bench/device_mpi_mg.sh cube512  the 512^3 cube at Re = 1000 to 7 orders on 4 GPUs
+#   bash bench/device_mpi_mg.sh transport  the MPI host-staged transport against NCCL on 2 GPUs
+#                                        (ADIFLOW_BLOCK_TRANSPORT=mpi vs nccl): strict build, 32^3
+#                                        deck, exact 2x1 and 1x2 and decoupled, single grid and
+#                                        --mg-levels 3, merged kernels (split too for exact 2x1):
+#                                        fields and histories bit-identical; then s/iter of both
+#                                        on bench/cases/strong256.nml (100 iterations, fast
+#                                        build, merged, exact and decoupled). About 2 minutes.
 # Prints a table last. NG: the GPUs to use (default: all visible).
 set -u
 cd "$(dirname "$0")/.."
@@ -182,6 +189,39 @@ if [ "$MODE" = cube512 ]; then
   row "512^3 Re=1000 $NG GPUs $MODE512: rc, wall (whole process)" "rc=$rc $(grep -o 'Elapsed (wall clock) time.*' $W/c512.time)"
   mkdir -p $O/c512; cp $W/c512.log $W/c512.time $W/c512/residual.dat $W/c512/*.csv $O/c512/ 2>/dev/null
   cp $W/c512.nml $O/c512/
+fi
+
+if [ "$MODE" = transport ]; then
+  # one pair of runs: the same command with each transport (rank 0's choice holds for every rank)
+  pair() { # name build np args...
+    local name=$1 b=$2 np=$3 t; shift 3
+    for t in nccl mpi; do
+      ADIFLOW_BLOCK_TRANSPORT=$t $RUN -np $np -x ADIFLOW_BLOCK_TRANSPORT $b/adiflow_mpi "$@" \
+        --run-dir $W/${name}_$t > $W/${name}_$t.log 2>&1
+      rc[$t]=$?; [ ${rc[$t]} = 0 ] || tail -n 4 $W/${name}_$t.log
+    done
+  }
+  carrier() { grep -m1 -o 'one per rank, [^)]*halos' "$1" | sed 's/one per rank, //'; }
+  declare -A rc
+  S=build/strict; C=cases/cube32_gpu_check.nml
+  for lv in 1 3; do
+    mg=""; n=200; [ $lv = 1 ] || { mg="--mg-levels $lv"; n=30; }
+    for cfg in "exact 2 1 merged" "exact 1 2 merged" "decoupled 2 1 merged" "exact 2 1 split"; do
+      set -- $cfg; m=$1; pj=$2; pk=$3; k=$4; nm=tr_${m}_${pj}x${pk}_${k}_L$lv
+      pair $nm $S 2 $C --backend cuda --kernels $k --adi-mode $m --npj $pj --npk $pk $mg --max-iter $n
+      if [ "${rc[nccl]}${rc[mpi]}" = 00 ]; then
+        res="$(same $W/${nm}_nccl/field.dump $W/${nm}_mpi/field.dump) / $(same <(hist $W/${nm}_nccl/residual.dat) <(hist $W/${nm}_mpi/residual.dat))"
+      else res="RUN FAILED"; fi
+      row "strict $m ${pj}x${pk} $k L=$lv: MPI host-staged vs NCCL, field / history" \
+        "rc=${rc[nccl]},${rc[mpi]} $res [$(carrier $W/${nm}_nccl.log) | $(carrier $W/${nm}_mpi.log)]"
+    done
+  done
+  for m in exact decoupled; do
+    nm=sp_$m
+    pair $nm build 2 bench/cases/strong256.nml --backend cuda --kernels merged --adi-mode $m --npj 2 --max-iter 100
+    row "256x256x128 $m 2x1 merged, 100 it.: s/iter NCCL, MPI host-staged, ratio" \
+      "$(spi $W/${nm}_nccl.log) $(spi $W/${nm}_mpi.log) $(awk -v a=$(spi $W/${nm}_mpi.log) -v b=$(spi $W/${nm}_nccl.log) 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a/b; else print "n/a" }') (rc=${rc[nccl]},${rc[mpi]})"
+  done
 fi
 
 echo "==== table"; cat $T; cp $T $O/table_$MODE.txt

@@ -30,11 +30,12 @@
 !> of lines is too few threads to fill the device and each chunk's sweep
 !> costs as much as the whole one (measured, bench/RESULTS.md).
 !> The s/iter column counts from the end of the first iteration (which
-!> carries the start-up: NCCL connections, first launches); the first
+!> carries the start-up: transport connections, first launches); the first
 !> iteration's own time is printed once.
 !> backend = 'cuda' (or 'auto' where every rank sees a GPU): one rank per
 !> GPU, chosen by node-local rank, halos and pipelined sweeps GPU to GPU
-!> through NCCL (cuda/multi/block_nccl.cu); the same blocks, the same
+!> through NCCL, or through host memory with MPI where the build has no NCCL
+!> or ADIFLOW_BLOCK_TRANSPORT=mpi (cuda/multi/block_driver.cu); the same blocks, the same
 !> results as the CPU backend (bit for bit in the strict build), mass_fix
 !> included (the device's mass plane sums chained along j as on the CPU).
 program adiflow_mpi
@@ -61,6 +62,7 @@ program adiflow_mpi
   use mpi_settings, only: settings_of, compare_settings
   use parallel_config, only: parallel_config_t, read_parallel_config, validate_parallel_config
   use gpu_settings, only: gpu_settings_t
+  use gpu_block_bridge, only: block_transport_text
   use gpu_bridge, only: gpu_settings_problem, adi_gpu_available, gpu_error_text, gpu_device_info, &
     ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use backend_mpi_block, only: block_backend_t
@@ -165,7 +167,7 @@ program adiflow_mpi
       write(output_unit, '(a)') '  LU-ADI across blocks: decoupled (interface increments held at zero)'
     end if
     if (use_gpu) then
-      write(output_unit, '(a,i0,a)') '  backend: gpu, ', nranks, ' GPUs (one per rank, NCCL halos), '// &
+      write(output_unit, '(a,i0,a)') '  backend: gpu, ', nranks, ' GPUs (one per rank, '//trim(block_transport_text())//' halos), '// &
         trim(cs%kernels)//' kernels; rank 0 on '//trim(gpu_device_info(gs))
     else
       write(output_unit, '(a)') '  backend: cpu (Fortran reference, MPI host exchange)'
@@ -375,7 +377,7 @@ contains
       gpu = .false.
     case ('gpu')
       if (.not. all_have) call stop_all(2, 'backend = ''gpu'' but not every rank sees a usable GPU ('// &
-        'one rank per GPU; a build without nvcc/NCCL has no GPU backend): '//trim(gpu_error_text()))
+        'one rank per GPU; a build made without nvcc or hipcc has no GPU backend): '//trim(gpu_error_text()))
       gpu = .true.
     case default
       gpu = all_have

@@ -1,7 +1,8 @@
 !> A block of a decomposed grid on this rank's GPU (one rank per GPU,
 !> chosen by node-local rank): the block mode of the bridge
-!> (fortran/gpu_block_bridge.f90, cuda/multi/block_nccl.cu: halos and
-!> pipelined sweeps GPU to GPU through NCCL). The host side (boundary fill
+!> (fortran/gpu_block_bridge.f90, cuda/multi/block_driver.cu: halos and
+!> pipelined sweeps GPU to GPU through NCCL, or through host memory with
+!> MPI; include/adiflow_block.h). The host side (boundary fill
 !> for the outputs, the decomposition) is the CPU block's
 !> (fortran/backend_mpi_block.f90); residual and mass sums chain the
 !> device's plane sums along j like the CPU's. Only build/adiflow_mpi uses
@@ -9,14 +10,14 @@
 !>
 !> Multigrid: every level the blocks carry on the device (dev(l), l < G),
 !> each a block of that level's decomposition (dcl(l), as the CPU block's)
-!> sharing the fine block's NCCL communicators; restrict and prolong are
-!> the serial GPU backend's calls (fortran/backend_gpu.f90), whose coarse
-!> boundary fill brings the level's halo rows (cuda/api/multigrid.cu). The
-!> levels G..nlev gathered onto rank 0 run on its CPU, as the CPU block's
-!> (fortran/backend_mpi_block.f90): level G-1's state and residual come down
-!> from the device for the gather, the corrected state goes back up after
-!> the scatter. A failed bridge call stops every rank (MPI_Abort, exit
-!> code 4).
+!> sharing the fine block's transport; restrict and prolong are the serial
+!> GPU backend's calls (fortran/backend_gpu.f90), whose coarse boundary
+!> fill brings the level's halo rows (cuda/api/multigrid.cu). The levels
+!> G..nlev gathered onto rank 0 run on its CPU, as the CPU block's
+!> (fortran/backend_mpi_block.f90): level G-1's state, residual and forcing
+!> come down from the device for the gather, the corrected state goes back
+!> up after the scatter. A failed bridge call stops every rank (MPI_Abort,
+!> exit code 4).
 module backend_mpi_gpu
   use, intrinsic :: iso_fortran_env, only: output_unit
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_null_ptr
@@ -71,9 +72,9 @@ contains
     call mpi_fail('rank '//trim(rs)//', GPU backend, '//trim(what)//' failed: '//trim(gpu_error_text()), 4)
   end subroutine gpu_ok
 
-  !> Device of this rank = its node-local rank; NCCL ids from rank 0; the
-  !> block's fields, neighbours and mode to the bridge; then the coarse
-  !> levels with their decompositions.
+  !> Device of this rank = its node-local rank; the transport and its ids
+  !> from rank 0; the block's fields, neighbours and mode to the bridge;
+  !> then the coarse levels with their decompositions.
   subroutine block_gpu_start(self)
     class(block_gpu_backend_t), intent(inout) :: self
     type(MPI_Comm) :: node
@@ -88,7 +89,7 @@ contains
     call MPI_Comm_rank(node, local_rank)
     call MPI_Comm_free(node)
     ids = achar(0)
-    if (rank == 0) call self%gpu_ok(adi_gpu_block_make_ids(ids), 'making the NCCL ids')
+    if (rank == 0) call self%gpu_ok(adi_gpu_block_make_ids(ids), 'making the block transport''s ids')
     call MPI_Bcast(ids, ADI_BLOCK_ID_BYTES, MPI_CHARACTER, 0, MPI_COMM_WORLD)
     allocate(self%dev(self%nlev))
     associate (dc => self%dcl(1), g => self%level(1))
@@ -225,7 +226,7 @@ contains
 
   !> The block timing table (ADIFLOW_GPU_TIMING; adi_gpu_finalize prints the
   !> per-kernel one itself), then the coarse levels' device grids and the
-  !> fine one with its communicators (none before start).
+  !> fine one with its transport (none before start).
   subroutine block_gpu_release(self)
     class(block_gpu_backend_t), intent(inout) :: self
     integer(c_int) :: st

@@ -11,14 +11,20 @@ module gpu_block_bridge
   implicit none
   private
   public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_init, adi_gpu_block_init_level
-  public :: adi_gpu_block_finalize, block_timing_report, ADI_BLOCK_ID_BYTES
+  public :: adi_gpu_block_finalize, block_timing_report, block_transport_text, ADI_BLOCK_ID_BYTES
 
-  integer, parameter :: ADI_BLOCK_ID_BYTES = 256
+  !> include/adiflow_block.h's: the transport rank 0 chose, then its ids
+  integer, parameter :: ADI_BLOCK_ID_BYTES = 264
 
   interface
     integer(c_int) function adi_gpu_block_make_ids(ids) bind(c, name='adi_gpu_block_make_ids')
       import :: c_int, c_char
       character(kind=c_char) :: ids(*)
+    end function
+    integer(c_int) function c_block_transport_name(buf, n) bind(c, name='adi_gpu_block_transport_name')
+      import :: c_int, c_char
+      character(kind=c_char) :: buf(*)
+      integer(c_int), value :: n
     end function
     integer(c_int) function adi_gpu_device_count() bind(c, name='adi_gpu_device_count')
       import :: c_int
@@ -71,4 +77,17 @@ contains
     st = c_block_timing_report(grid, buf, int(len(buf), c_int))
     s = from_c(buf)
   end function block_timing_report
+
+  !> What carries the GPU blocks' halos in this run ("NCCL", "RCCL", "MPI
+  !> host-staged"; ADIFLOW_BLOCK_TRANSPORT picks one where the build has
+  !> both), for the run's header; "?" for a value the build does not have
+  !> (adi_gpu_block_make_ids then stops the run with the reason).
+  function block_transport_text() result(s)
+    character(len=64) :: s
+    character(kind=c_char, len=64) :: buf
+    integer(c_int) :: st
+    buf = c_null_char
+    st = c_block_transport_name(buf, int(len(buf), c_int))
+    s = from_c(buf)
+  end function block_transport_text
 end module gpu_block_bridge

@@ -6,7 +6,11 @@
 #                          sources of build/adiflow compiled by hipcc (the
 #                          same files nvcc compiles; cuda/common/adiflow_gpu_vendor.h
 #                          maps the names), and build/hip/gpu_two_grids over
-#                          them; what it leaves out: hip/README.md
+#                          them; build/hip/adiflow_mpi, whose GPU blocks move
+#                          their halos with MPI through host memory (no RCCL);
+#                          build/hip/wave/wave2d{,-dp}, the wave module's
+#                          single-process multi-GPU path; what it leaves
+#                          out: hip/README.md
 #   make hip-clean         remove build/hip
 #   make gpu-vendor-check  compile tests/gpu/gpu_vendor_check.cu with nvcc and hipcc,
 #                          whichever are installed (make hip compiles it with hipcc)
@@ -43,6 +47,9 @@ HIP_TOP_MAKEFILE := $(firstword $(MAKEFILE_LIST))
 # cuda/split, cuda/merged), also the ones added later: nothing to list here.
 HIP_CU_SRCS  = $(CU_SRCS)
 HIP_GPU_OBJS = $(patsubst cuda/%.cu,$(HIP_OBJ)/hip/%.o,$(HIP_CU_SRCS))
+# build/hip/adiflow_mpi's block driver with the transports a build without
+# RCCL has (the Makefile's BLOCK_SRCS_BASE: MPI through host memory)
+HIP_BLOCK_OBJS = $(patsubst cuda/%.cu,$(HIP_OBJ)/hip/%.o,$(BLOCK_SRCS_BASE))
 
 # libamdhip64: ROCm's lib/ for a ROCm hipcc (with an rpath), the system's
 # (Debian's libamdhip64-dev) otherwise. libstdc++ links shared: libamdhip64.so
@@ -65,8 +72,9 @@ HIPFLAGS_ALL  = $(HIPFLAGS) $(HIP_INC) $(addprefix --offload-arch=,$(HIP_ARCHS_O
 
 .PHONY: hip hip-build hip-clean gpu-vendor-check
 
-# 1. packages, when missing (a new make then sees the hipcc just installed)
-hip: deps
+# 1. packages, when missing (a new make then sees the hipcc just installed;
+#    OpenMPI for build/hip/adiflow_mpi)
+hip: deps mpi-deps
 	$(call install_if_missing,hip,$(call missing_cmds,$(HIPCC)))
 	@$(MAKE) --no-print-directory -f $(HIP_TOP_MAKEFILE) hip-build
 
@@ -85,8 +93,11 @@ hip-build:
 	echo "make hip: $(HIPCC) for $$archs"; \
 	$(MAKE) --no-print-directory -f $(HIP_TOP_MAKEFILE) BUILD=$(HIP_BUILD) HIP_ARCHS_OK="$$archs" \
 	  GPU_OBJS="$(HIP_GPU_OBJS)" GPU_LIBS="$(HIP_LIBS)" LIBSTDCXX_A= \
-	  $(HIP_BUILD)/adiflow $(HIP_BUILD)/gpu_two_grids $(HIP_OBJ)/gpu_vendor_check.o && \
-	echo "make hip: built $(HIP_BUILD)/adiflow and $(HIP_BUILD)/gpu_two_grids for $$archs$(if $(filter 1,$(STRICT)), (strict)) (HIP_ARCH: $(HIP_ARCH))"
+	  ADI_BLOCK_CCL=0 MPI_GPU_OBJS="$(HIP_GPU_OBJS) $(HIP_BLOCK_OBJS)" MPI_GPU_LIBS="$(HIP_LIBS)" \
+	  $(HIP_BUILD)/adiflow $(HIP_BUILD)/gpu_two_grids $(HIP_OBJ)/gpu_vendor_check.o \
+	  $(HIP_BUILD)/adiflow_mpi $(WAVE_HIP_BINS) && \
+	echo "make hip: built $(HIP_BUILD)/adiflow, $(HIP_BUILD)/gpu_two_grids, $(HIP_BUILD)/adiflow_mpi (MPI host-staged halos)" \
+	  "and $(WAVE_HIP_BINS) for $$archs$(if $(filter 1,$(STRICT)), (strict)) (HIP_ARCH: $(HIP_ARCH))"
 
 $(HIP_STAMP):
 	@mkdir -p $(HIP_OBJ)
@@ -99,6 +110,12 @@ $(HIP_STAMP):
 $(HIP_OBJ)/hip/%.o: cuda/%.cu $(GPU_HDRS) $(HIP_STAMP)
 	@mkdir -p $(@D)
 	$(HIPCC) $(HIPFLAGS_ALL) -c $< -o $@
+
+# the block driver and its MPI transport: mpi.h besides (the Makefile's
+# BLOCK_FLAGS, with ADI_BLOCK_CCL=0 from hip-build)
+$(HIP_OBJ)/hip/multi/%.o: cuda/multi/%.cu $(GPU_HDRS) $(HIP_STAMP) | mpi-deps
+	@mkdir -p $(@D)
+	$(HIPCC) $(HIPFLAGS_ALL) $(BLOCK_FLAGS) -c $< -o $@
 
 # compile-only check of the vendor header (not linked into adiflow)
 $(HIP_OBJ)/gpu_vendor_check.o: tests/gpu/gpu_vendor_check.cu cuda/common/adiflow_gpu_vendor.h $(HIP_STAMP)

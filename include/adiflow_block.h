@@ -1,12 +1,14 @@
 /* The multi-GPU block mode of the bridge, for build/adiflow_mpi: one MPI rank
  * per GPU, each holding one block of the j/k decomposition of
- * fortran/mpi_decomp.f90; halos and cross-block sweeps travel GPU to GPU
- * through NCCL (cuda/multi/block_nccl.cu). MPI stays in the Fortran driver:
- * it broadcasts the NCCL ids, chains the residual plane sums
+ * fortran/mpi_decomp.f90 (cuda/multi/block_driver.cu). Halos and cross-block
+ * sweeps travel through a transport (cuda/multi/block_transport.cuh): NCCL
+ * (RCCL on HIP) GPU to GPU where the build has it, else MPI through host
+ * memory; ADIFLOW_BLOCK_TRANSPORT=nccl|mpi picks one in a build with both.
+ * The Fortran driver broadcasts rank 0's ids, chains the residual plane sums
  * (adi_gpu_residual_plane_sums) and agrees on stopping.
  *
  * Fortran declares the same functions in fortran/gpu_block_bridge.f90.
- * Builds without CUDA or NCCL link cuda/multi/block_stub.c (no device).
+ * Builds without a GPU backend link cuda/multi/block_stub.c (no device).
  */
 #ifndef ADIFLOW_BLOCK_H
 #define ADIFLOW_BLOCK_H
@@ -18,12 +20,21 @@
 extern "C" {
 #endif
 
-/* NCCL's unique id is 128 bytes; the block mode uses two communicators
- * (halos on the compute stream, pipelined sweeps on a second stream). */
-enum { ADI_BLOCK_ID_BYTES = 256 };
+/* What rank 0 hands every rank: which transport carries the halos (rank
+ * 0's choice, so that all ranks take the same), then that transport's own
+ * ids (NCCL: two unique ids of 128 bytes, one communicator for the halos
+ * and one for the pipelined sweeps). */
+enum { ADI_BLOCK_ID_BYTES = 264 };
 
-/* Rank 0 only: make the ids that every rank passes to adi_gpu_block_init. */
+/* Rank 0 only: make the ids that every rank passes to adi_gpu_block_init.
+ * ADI_ERR_USAGE for an ADIFLOW_BLOCK_TRANSPORT this build does not have. */
 int adi_gpu_block_make_ids(char ids[ADI_BLOCK_ID_BYTES]);
+
+/* The transport adi_gpu_block_make_ids would choose, for the run's header:
+ * "NCCL", "RCCL" or "MPI host-staged" into buf; ADI_ERR_USAGE (and "?") for
+ * an ADIFLOW_BLOCK_TRANSPORT this build does not have, ADI_ERR_NO_DEVICE
+ * (and "none") in a build without a GPU backend. */
+int adi_gpu_block_transport_name(char *buf, int buflen);
 
 /* Number of visible GPUs (0 when none). */
 int adi_gpu_device_count(void);
@@ -42,7 +53,9 @@ int adi_gpu_device_count(void);
  *               domain); 0: decoupled (every block sweeps alone)
  *   chunks      pipeline chunks of lines in exact mode
  *   device      the GPU of this rank (node-local rank)
- *   timeout_s   how long the NCCL start-up may take before it is an error */
+ *   timeout_s   how long the NCCL start-up may take before it is an error
+ *               (the MPI transport starts over MPI_COMM_WORLD, which every
+ *               rank has reached by then) */
 int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                        const adi_gpu_settings *settings, const double *sf,
                        const double *sc, const double *vol, const double *q, const int phys[6], const int off[3],
@@ -53,9 +66,9 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
 /* A coarse multigrid level of block `fine` (a grid of adi_gpu_block_init):
  * adi_gpu_init_level's grid (with forcing and q0, for the transfers of
  * include/adiflow_bridge.h) with the block's rank, device, mode and
- * communicators; sp, phys, off, nglob, nbr and swp those of the level's
+ * transport; sp, phys, off, nglob, nbr and swp those of the level's
  * decomposition (fortran/mpi_decomp.f90), as adi_gpu_block_init takes
- * them. Free the levels before the fine block (its communicators). */
+ * them. Free the levels before the fine block (its transport). */
 int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_solver_params *sp, int kernels,
                              const adi_gpu_settings *settings, const double *sf, const double *sc,
                              const double *vol, const double *q, const int phys[6], const int off[3],
@@ -66,7 +79,7 @@ int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_
 int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen);
 
 /* adi_gpu_finalize: the grid, then its block buffers, streams and
- * communicators (adi_gpu_finalize of a block grid does the same). ADI_OK
+ * transport (adi_gpu_finalize of a block grid does the same). ADI_OK
  * for NULL. */
 int adi_gpu_block_finalize(adi_gpu_grid *grid);
 

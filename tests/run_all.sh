@@ -26,6 +26,7 @@ suite "adiflow CFD solver" bash tests/suites/run_tests.sh
 suite "FAS multigrid (CPU reference)" bash tests/suites/run_multigrid_tests.sh
 suite "open boundaries: channel, flat plate, cylinder against published solutions" bash tests/suites/run_open_cases.sh
 [ -f tests/suites/run_mpi_tests.sh ] && suite "adiflow MPI decomposition" bash tests/suites/run_mpi_tests.sh
+suite "GPU blocks' MPI host-staged transport (2 ranks, host stand-in of the runtime)" bash tests/suites/run_block_transport.sh
 suite "hostile input: adiflow, adiflow_mpi, compare_fields" bash tests/suites/run_robustness.sh
 [ -f modules/wave/wave.mk ] && suite "wave2d module" make -s wave-test
 [ -f modules/stencil3d/stencil3d.mk ] && suite "stencil3d module" make -s stencil3d-test

@@ -1,4 +1,4 @@
-/* What the bridge offers the multi-GPU block driver (cuda/multi/block_nccl.cu,
+/* What the bridge offers the multi-GPU block driver (cuda/multi/block_driver.cu,
  * include/adiflow_block.h): a grid made with its hooks
  * (cuda/common/block_hooks.cuh), and the hooks of a live grid. Defined in
  * cuda/api/grid.cu. */

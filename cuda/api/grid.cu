@@ -292,7 +292,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
   /* implicit_precision = 'single': the ADI work fields as floats too (the
    * view's wkf; the flux stages keep using wk). Not on a block of a
    * decomposed grid: its halo exchanges and pipelined sweeps
-   * (cuda/multi/block_nccl.cu) move those fields as doubles in wk. */
+   * (cuda/multi/block_driver.cu) move those fields as doubles in wk. */
   float_wk = sp->implicit_single == ADI_IMPLICIT_SINGLE && hooks == NULL;
 
   /* memory: every field of the host set but the cell centres, plus scratch */

@@ -278,6 +278,7 @@ template <typename F> static inline hipError_t adi_hip_func_set_attribute(F *ker
 #define cudaErrorLaunchOutOfResources hipErrorLaunchOutOfResources
 #define cudaErrorLaunchTimeout hipErrorLaunchTimeOut
 #define cudaErrorECCUncorrectable hipErrorECCNotCorrectable
+#define cudaErrorPeerAccessAlreadyEnabled hipErrorPeerAccessAlreadyEnabled
 
 /* ---- names: functions */
 #define cudaGetErrorName hipGetErrorName
@@ -300,12 +301,17 @@ template <typename F> static inline hipError_t adi_hip_func_set_attribute(F *ker
 #define cudaFreeHost hipHostFree
 #define cudaMemcpy hipMemcpy
 #define cudaMemcpyAsync hipMemcpyAsync
+#define cudaMemcpyPeerAsync hipMemcpyPeerAsync
+#define cudaDeviceCanAccessPeer hipDeviceCanAccessPeer
+#define cudaDeviceEnablePeerAccess hipDeviceEnablePeerAccess
 #define cudaMemcpy2D hipMemcpy2D
 #define cudaMemcpy2DAsync hipMemcpy2DAsync
 #define cudaMemset hipMemset
 #define cudaMemsetAsync hipMemsetAsync
 #define cudaStreamCreate hipStreamCreate
 #define cudaStreamCreateWithFlags hipStreamCreateWithFlags
+#define cudaStreamCreateWithPriority hipStreamCreateWithPriority
+#define cudaDeviceGetStreamPriorityRange hipDeviceGetStreamPriorityRange
 #define cudaStreamDestroy hipStreamDestroy
 #define cudaStreamSynchronize hipStreamSynchronize
 #define cudaStreamWaitEvent hipStreamWaitEvent

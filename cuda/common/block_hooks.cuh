@@ -1,5 +1,5 @@
 /* Block mode of the GPU backend: the hooks through which a multi-GPU
- * driver (cuda/multi/block_nccl.cu, linked into build/adiflow_mpi only)
+ * driver (cuda/multi/block_driver.cu, linked into build/adiflow_mpi only)
  * inserts its halo exchanges and its cross-block sweeps into the iteration
  * schedules of cuda/split/schedule.cu and cuda/merged/schedule.cu
  * (merged family). The hooks hang off the grid (adi_gpu_init_block,

@@ -1,7 +1,7 @@
 /* ADI stage 4 of a block of a decomposed line: the halves of the
  * pipelined sweep of fortran/mpi_decomp.f90 (adi_stage4_pipelined), with the
  * operations of lu_adi.h's adi_stage4_line in the same order. The GPU
- * side: cuda/multi/block_nccl.cu; tests/unit/test_block_sweep.c checks it
+ * side: cuda/multi/block_driver.cu; tests/unit/test_block_sweep.c checks it
  * against whole-line sweeps. */
 #ifndef ADIFLOW_MPI_DECOMP_H
 #define ADIFLOW_MPI_DECOMP_H
@@ -9,7 +9,7 @@
 #include "lu_adi.h"
 
 /* ---- ADI stage 4 split for a block of a decomposed line (the multi-GPU
- * exact mode, cuda/multi/block_nccl.cu): the forward, then the backward
+ * exact mode, cuda/multi/block_driver.cu): the forward, then the backward
  * recurrence of one characteristic variable m of the line (b, c), with the
  * operations of adi_stage4_line in the same order. has_lo: the value of cell
  * 0 (the block below's last forward value, received into the ghost row)
@@ -17,7 +17,7 @@
  * has_hi: cell n+1 holds the block above's first backward value. Without
  * them, the line's own end conditions (adi_stage4_line exactly). wk, not
  * adi_wk_get/put: a block keeps the ADI fields in wk (wkf NULL,
- * cuda/api/grid.cu), where block_nccl.cu's row copies and halos find
+ * cuda/api/grid.cu), where block_driver.cu's row copies and halos find
  * them. ---- */
 ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, int c, int m, int has_lo)
 {

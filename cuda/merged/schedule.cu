@@ -590,8 +590,8 @@ int merged_iterate(merged_state *m, double cfl, int timing)
     return ADI_OK;
   }
 #ifndef ADIFLOW_NO_GRAPHS
-  /* no graph on a block with neighbours: the exchanges are NCCL calls
-   * between the kernels */
+  /* no graph on a block with neighbours: the exchanges are transport calls
+   * between the kernels (NCCL's, or MPI's that block the host) */
   if ((m->flags & MS_GRAPH) && !m->graph_failed && m->alone) {
     if (!m->graph_ready) {
       m->graph_ready = capture_graph(m);

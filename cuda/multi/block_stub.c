@@ -1,5 +1,5 @@
-/* The block mode of a build without CUDA or without NCCL: no device, and a
- * clear message for anyone who asks for the multi-GPU backend anyway. */
+/* The block mode of a build without a GPU backend: no device, and a clear
+ * message for anyone who asks for the multi-GPU backend anyway. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,6 +7,11 @@
 #include "adiflow_bridge.h"
 
 int adi_gpu_block_make_ids(char ids[ADI_BLOCK_ID_BYTES]) { memset(ids, 0, ADI_BLOCK_ID_BYTES); return ADI_ERR_NO_DEVICE; }
+int adi_gpu_block_transport_name(char *buf, int buflen)
+{
+  if (buf != NULL && buflen > 0) snprintf(buf, (size_t)buflen, "none");
+  return ADI_ERR_NO_DEVICE;
+}
 int adi_gpu_device_count(void) { return 0; }
 int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                        const adi_gpu_settings *settings, const double *sf,

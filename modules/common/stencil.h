@@ -12,8 +12,9 @@
 #ifndef MOD_STENCIL_H
 #define MOD_STENCIL_H
 
-/* "__host__ __device__ __forceinline__" under nvcc, "static inline" in C */
-#ifdef __CUDACC__
+/* "__host__ __device__ __forceinline__" under nvcc and hipcc (make hip's
+ * wave2d), "static inline" in C */
+#if defined(__CUDACC__) || defined(__HIPCC__)
 #define MOD_HD __host__ __device__ __forceinline__
 #else
 #define MOD_HD static inline

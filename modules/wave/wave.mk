@@ -4,6 +4,9 @@
 #   make wave        CPU (OpenMP) + MPI binaries into build/wave/
 #   make wave-cuda   CUDA binaries (single-process multi-GPU, MPI+NCCL)
 #   make wave-test   CPU test suite, last line "N passed, M failed"
+#   make hip         (hip/hip.mk) also builds build/hip/wave/wave2d{,-dp}: the
+#                    single-process multi-GPU path for HIP (no MPI+RCCL binary:
+#                    Debian ships no RCCL)
 
 include modules/common/common.mk
 
@@ -67,16 +70,35 @@ wave-cuda:
 	@echo "wave-cuda: $(WAVE_NVCC) not found, skipping the CUDA build"
 endif
 
-$(WAVE_BUILD)/gpu.o: $(WAVE_SRC)/gpu.cu $(WAVE_HDRS) $(MODC_DIR)/cuda_check.h | $(WAVE_BUILD)/.dir
-	$(WAVE_NVCC) $(WAVE_NVFLAGS) $(WAVE_INC) -I$(WAVE_NCCL_INC) -c -o $@ $<
-$(WAVE_BUILD)/gpu-dp.o: $(WAVE_SRC)/gpu.cu $(WAVE_HDRS) $(MODC_DIR)/cuda_check.h | $(WAVE_BUILD)/.dir
-	$(WAVE_NVCC) $(WAVE_NVFLAGS) $(WAVE_INC) -DMOD_DOUBLE -I$(WAVE_NCCL_INC) -c -o $@ $<
+# gpu.cu includes the solver's vendor header (cuda/common/adiflow_gpu_vendor.h),
+# which makes the same source HIP under hipcc
+WAVE_GPU_HDRS := $(WAVE_HDRS) $(MODC_DIR)/cuda_check.h cuda/common/adiflow_gpu_vendor.h
+$(WAVE_BUILD)/gpu.o: $(WAVE_SRC)/gpu.cu $(WAVE_GPU_HDRS) | $(WAVE_BUILD)/.dir
+	$(WAVE_NVCC) $(WAVE_NVFLAGS) $(WAVE_INC) -Icuda/common -DWAVE_HAVE_CCL=1 -I$(WAVE_NCCL_INC) -c -o $@ $<
+$(WAVE_BUILD)/gpu-dp.o: $(WAVE_SRC)/gpu.cu $(WAVE_GPU_HDRS) | $(WAVE_BUILD)/.dir
+	$(WAVE_NVCC) $(WAVE_NVFLAGS) $(WAVE_INC) -Icuda/common -DWAVE_HAVE_CCL=1 -DMOD_DOUBLE -I$(WAVE_NCCL_INC) -c -o $@ $<
 $(WAVE_BUILD)/wave2d-cuda: $(WAVE_CSRC) $(WAVE_HDRS) $(MODC_LIB) $(WAVE_BUILD)/gpu.o
 	$(WAVE_CC) $(WAVE_CFLAGS) $(WAVE_INC) -DWAVE_HAVE_CUDA -o $@ $(WAVE_CSRC) $(WAVE_BUILD)/gpu.o $(WAVE_CUDA_LIBS) $(WAVE_LIBS)
 $(WAVE_BUILD)/wave2d-cuda-dp: $(WAVE_CSRC) $(WAVE_HDRS) $(MODC_LIB) $(WAVE_BUILD)/gpu-dp.o
 	$(WAVE_CC) $(WAVE_CFLAGS) $(WAVE_INC) -DWAVE_HAVE_CUDA -DMOD_DOUBLE -o $@ $(WAVE_CSRC) $(WAVE_BUILD)/gpu-dp.o $(WAVE_CUDA_LIBS) $(WAVE_LIBS)
 $(WAVE_BUILD)/wave2d-mpi-cuda: $(WAVE_CSRC) $(WAVE_HDRS) $(MODC_LIB) $(WAVE_BUILD)/gpu.o
 	$(WAVE_MPICC) $(WAVE_CFLAGS) $(WAVE_INC) -DWAVE_HAVE_MPI -DWAVE_HAVE_CUDA -o $@ $(WAVE_CSRC) $(WAVE_BUILD)/gpu.o $(WAVE_CUDA_LIBS) $(WAVE_LIBS)
+
+# ---- HIP: made by make hip's inner make (hip/hip.mk, included before this
+# file), which sets HIPCC, HIP_ARCHS_OK and HIP_LIBS. One process drives
+# every GPU (--gpus N); no WAVE_HAVE_CCL, so no MPI+RCCL path.
+# -ffp-contract=off always, as --fmad=false above: the modes stay bit-identical.
+WAVE_HIP_BUILD := $(HIP_BUILD)/wave
+WAVE_HIP_BINS  := $(WAVE_HIP_BUILD)/wave2d $(WAVE_HIP_BUILD)/wave2d-dp
+WAVE_HIPFLAGS   = $(HIPFLAGS) -ffp-contract=off -Icuda/common $(addprefix --offload-arch=,$(HIP_ARCHS_OK))
+$(WAVE_HIP_BUILD)/gpu.o $(WAVE_HIP_BUILD)/gpu-dp.o: $(WAVE_SRC)/gpu.cu $(WAVE_GPU_HDRS) $(HIP_STAMP)
+	@mkdir -p $(@D)
+	$(HIPCC) $(WAVE_HIPFLAGS) $(WAVE_INC) $(if $(findstring -dp,$(@F)),-DMOD_DOUBLE) -c -o $@ $<
+$(WAVE_HIP_BUILD)/wave2d: $(WAVE_HIP_BUILD)/gpu.o
+$(WAVE_HIP_BUILD)/wave2d-dp: $(WAVE_HIP_BUILD)/gpu-dp.o
+$(WAVE_HIP_BINS): $(WAVE_CSRC) $(WAVE_HDRS) $(MODC_LIB)
+	$(WAVE_CC) $(WAVE_CFLAGS) $(WAVE_INC) -DWAVE_HAVE_CUDA $(if $(findstring -dp,$(@F)),-DMOD_DOUBLE) -o $@ $(WAVE_CSRC) \
+	  $(filter %.o,$^) $(HIP_LIBS) $(WAVE_LIBS)
 
 wave-test: wave
 	@bash $(WAVE_DIR)/tests/run_tests.sh

@@ -90,6 +90,18 @@ int gpu_vendor_check_host(void)
     cudaGraphDestroy(g);
   }
   cudaMemcpyAsync(h, d, shmem, cudaMemcpyDeviceToHost, s);
+  {
+    /* the multi-GPU paths (modules/wave): peers, a high-priority stream */
+    int can = 0, lo = 0, hi = 0;
+    cudaStream_t p;
+    cudaDeviceCanAccessPeer(&can, dev, dev + 1);
+    if (can && cudaDeviceEnablePeerAccess(dev + 1, 0) == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
+    cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    cudaStreamCreateWithPriority(&p, cudaStreamNonBlocking, hi);
+    cudaMemcpyPeerAsync(d + CHECK_BLOCK, dev, d, dev, shmem / 2, p);
+    cudaStreamSynchronize(p);
+    cudaStreamDestroy(p);
+  }
   cudaEventRecord(e, s);
   cudaStreamWaitEvent(s, e, 0);
   cudaStreamSynchronize(s);

@@ -1,4 +1,5 @@
-/* gpu.cu - CUDA back ends of wave2d (written in the C subset of CUDA).
+/* gpu.cu - GPU back ends of wave2d (written in the C subset of CUDA; HIP
+ * through cuda/common/adiflow_gpu_vendor.h, as the solver's kernels).
  *
  *  - single process, several GPUs: domain split along y, 4-row halos, per GPU
  *    a halo stream and an interior stream; the boundary rows are computed and
@@ -7,17 +8,30 @@
  *    of neighbouring GPUs are ordered with events only (no host sync per step).
  *  - several processes (MPI for start-up only): one GPU per rank chosen by the
  *    node-local rank, halos exchanged with NCCL send/recv on the halo stream.
+ *    Only with WAVE_HAVE_CCL (NCCL, or RCCL on HIP): make wave-cuda sets it,
+ *    make hip builds the single-process path alone (Debian ships no RCCL).
  * Every kernel computes cells with wave_update() from stencil.h, so results
  * are bit-identical to the CPU reference when built with --fmad=false. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cuda_runtime.h>
+#include "adiflow_gpu_vendor.h"
+#if WAVE_HAVE_CCL
+#if ADI_GPU_HIP
+#include <rccl/rccl.h>
+#else
 #include <nccl.h>
+#endif
+#endif
 #include "wave.h"
 #include "cuda_check.h"   /* modules/common: CUDA_CHECK, exits RC_DEVICE through mod_fail */
+#if WAVE_HAVE_CCL
 #define NCCL_CHECK(call, what) do { ncclResult_t r_ = (call); if (r_ != ncclSuccess) \
-    mod_fail(RC_DEVICE, "%s:%d: NCCL error while %s: %s", __FILE__, __LINE__, what, ncclGetErrorString(r_)); } while (0)
+    mod_fail(RC_DEVICE, "%s:%d: " ADI_GPU_CCL_NAME " error while %s: %s", __FILE__, __LINE__, what, ncclGetErrorString(r_)); } while (0)
+typedef ncclComm_t ccl_comm_t;
+#else
+typedef void *ccl_comm_t;    /* never made: wave_gpu_backend refuses several ranks */
+#endif
 
 /* ---------------------------------------------------------------- kernels */
 /* Tile kernel: BX threads along x (coalesced), each thread walks `chunk` rows
@@ -128,7 +142,7 @@ typedef struct {
     const WaveCase *c; const WaveComm *comm;
     int np, P, nccl;
     Part *p;
-    ncclComm_t nc;
+    ccl_comm_t nc;
     void (*kern)(real *, const real *, const real *, const real *, const real *, int, int, int, int);
     int bx, chunk;
     /* profiling sums (ms) */
@@ -198,6 +212,7 @@ static void prof_harvest(Gpu *G)
 /* NCCL halo exchange of part q (4 rows each way) on the halo stream. */
 static void nccl_exchange(Gpu *G, Part *q, real *buf)
 {
+#if WAVE_HAVE_CCL
     const size_t nx = G->c->nx;
     ncclDataType_t T = sizeof(real) == 8 ? ncclDouble : ncclFloat;
     NCCL_CHECK(ncclGroupStart(), "starting the halo exchange");
@@ -210,6 +225,45 @@ static void nccl_exchange(Gpu *G, Part *q, real *buf)
         NCCL_CHECK(ncclRecv(buf + (size_t)(q->nloc + 4) * nx, 4 * nx, T, q->p + 1, G->nc, q->sh), "receiving halo rows from the rank above");
     }
     NCCL_CHECK(ncclGroupEnd(), "finishing the halo exchange");
+#else
+    (void)G; (void)q; (void)buf;
+    mod_fail(RC_DEVICE, "internal error: an NCCL exchange in a build without " ADI_GPU_CCL_NAME);
+#endif
+}
+
+/* The ranks' communicator, and one exchange so that NCCL's lazy connection
+ * set-up is not inside the timed time-stepping loop. */
+static void nccl_setup(Gpu *G)
+{
+#if WAVE_HAVE_CCL
+    const WaveComm *comm = G->comm;
+    ncclUniqueId id;
+    if (comm->rank == 0) NCCL_CHECK(ncclGetUniqueId(&id), "creating the NCCL communicator id");
+    comm->bcast(&id, sizeof id);
+    CUDA_CHECK(cudaSetDevice(G->p[0].dev), "selecting a GPU");
+    NCCL_CHECK(ncclCommInitRank(&G->nc, comm->size, id, comm->rank), "setting up NCCL between the ranks (one GPU per rank)");
+    /* NCCL connects send/recv peers lazily, inside the first ncclGroupEnd
+     * that uses them (buffers, IPC handles, proxy; and the NCCL kernels
+     * load on first use). Do one exchange of the same shape now so that
+     * this one-off set-up is not inside the timed time-stepping loop.
+     * It exchanges the halo rows of b, which are never read before the
+     * first real exchange overwrites them, so results are unchanged. */
+    if (G->P > 1) {
+        nccl_exchange(G, &G->p[0], G->p[0].b);
+        CUDA_CHECK(cudaStreamSynchronize(G->p[0].sh), "warming up the NCCL halo exchange");
+    }
+#else
+    (void)G;
+#endif
+}
+
+static void nccl_destroy(Gpu *G)
+{
+#if WAVE_HAVE_CCL
+    ncclCommDestroy(G->nc);
+#else
+    (void)G;
+#endif
 }
 
 /* One time step. Per part (GPU), with no host synchronisation:
@@ -392,7 +446,7 @@ static void gpu_destroy(void *st)
         cudaEventDestroy(q->ev_hc); cudaEventDestroy(q->ev_he); cudaEventDestroy(q->ev_ie);
         for (int j = 0; j < 5; j++) cudaEventDestroy(q->tm[j]);
     }
-    if (G->nccl) ncclCommDestroy(G->nc);
+    if (G->nccl) nccl_destroy(G);
     free(G->p); free(G);
 }
 
@@ -416,8 +470,11 @@ static void *dalloc(size_t bytes, int dev)
 extern "C" int wave_gpu_backend(const WaveCase *c, const WaveComm *comm, WaveBackend *be, char *err, size_t n)
 {
     int ndev = wave_gpu_count();
-    if (ndev < 1) { snprintf(err, n, "mode = gpu but no CUDA GPU is visible (check nvidia-smi / CUDA_VISIBLE_DEVICES, or use mode = cpu)"); return -1; }
+    if (ndev < 1) { snprintf(err, n, "mode = gpu but no " ADI_GPU_API_NAME " GPU is visible (check " ADI_GPU_SMI " / " ADI_GPU_VISIBLE_ENV ", or use mode = cpu)"); return -1; }
     if (comm->size > 1 && c->parts != 1) { snprintf(err, n, "parts is a CPU-mode option; with MPI every rank drives one GPU"); return -1; }
+#if !WAVE_HAVE_CCL
+    if (comm->size > 1) { snprintf(err, n, "mode = gpu over %d MPI ranks needs " ADI_GPU_CCL_NAME ", which this build lacks: run one process, which drives every GPU (--gpus N)", comm->size); return -1; }
+#endif
     Gpu *G = (Gpu *)calloc(1, sizeof(Gpu));
     G->c = c; G->comm = comm;
     G->nccl = comm->size > 1;
@@ -524,23 +581,7 @@ extern "C" int wave_gpu_backend(const WaveCase *c, const WaveComm *comm, WaveBac
                 CUDA_CHECK(cudaMallocHost((void **)&hi->stage_lo, 4 * sizeof(real) * c->nx), "allocating pinned host staging buffers");
             }
         }
-    if (G->nccl) {
-        ncclUniqueId id;
-        if (comm->rank == 0) NCCL_CHECK(ncclGetUniqueId(&id), "creating the NCCL communicator id");
-        comm->bcast(&id, sizeof id);
-        CUDA_CHECK(cudaSetDevice(G->p[0].dev), "selecting a GPU");
-        NCCL_CHECK(ncclCommInitRank(&G->nc, comm->size, id, comm->rank), "setting up NCCL between the ranks (one GPU per rank)");
-        /* NCCL connects send/recv peers lazily, inside the first ncclGroupEnd
-         * that uses them (buffers, IPC handles, proxy; and the NCCL kernels
-         * load on first use). Do one exchange of the same shape now so that
-         * this one-off set-up is not inside the timed time-stepping loop.
-         * It exchanges the halo rows of b, which are never read before the
-         * first real exchange overwrites them, so results are unchanged. */
-        if (G->P > 1) {
-            nccl_exchange(G, &G->p[0], G->p[0].b);
-            CUDA_CHECK(cudaStreamSynchronize(G->p[0].sh), "warming up the NCCL halo exchange");
-        }
-    }
+    if (G->nccl) nccl_setup(G);
     /* load the stencil kernel on every GPU now (lazy module loading) with an
      * empty launch: rows [4, 4) -> every block returns at once */
     for (int i = 0; i < G->np; i++) {

@@ -1,7 +1,10 @@
 /* Multi-GPU block mode (include/adiflow_block.h): one MPI rank per GPU, one
- * block of fortran/mpi_decomp.f90's j/k decomposition per rank, GPU-to-GPU
- * traffic through NCCL. Linked into build/adiflow_mpi only (the serial
- * build/adiflow has no NCCL dependency).
+ * block of fortran/mpi_decomp.f90's j/k decomposition per rank. This file
+ * is the transport-independent driver: the packing kernels, the hooks the
+ * schedules call, the pipelined sweeps and the set-up. The messages
+ * themselves go through a transport (cuda/multi/block_transport.cuh): NCCL
+ * (RCCL on HIP) GPU to GPU, or MPI through host memory. Linked into
+ * build/adiflow_mpi only (the serial build/adiflow needs neither).
  *
  * The CPU mirror of everything here is fortran/mpi_decomp.f90:
  *   halo_q / halo_lam   halo_exchange: nl rows of the whole cross-section
@@ -15,49 +18,54 @@
  *                       adi_stage4_line's, operation for operation, so the
  *                       exact mode stays bit-identical to one domain.
  *
- * Streams and communicators. Halo exchanges run on the compute stream with
- * their own communicator (they sit between kernels that need their rows).
+ * Streams and channels. Halo exchanges run on the halo stream with the
+ * transport's halo channel (they sit between kernels that need their rows).
  * The pipelined sweeps post their sends and receives on a second stream
- * with a second communicator, joined to the compute stream by events, so a
- * rank sweeps chunk c+1 while chunk c's row is on its way. Each communicator
- * is used from one stream only (NCCL serialises a communicator's work; two
- * streams on one communicator can deadlock).
+ * with the pipe channel, joined to the compute stream by events, so a rank
+ * sweeps chunk c+1 while chunk c's row is on its way. Each channel is used
+ * from one stream only (NCCL serialises a communicator's work; two streams
+ * on one communicator can deadlock).
  *
- * Message order. NCCL pairs a rank's sends to a peer with the peer's receives
- * from it in issue order, without tags; an exchange therefore runs in two
- * groups, "up" (send the top rows to hi, receive the low ghosts from lo) and
- * "down", so a peer that is both lo and hi (two ranks, periodic) cannot pair
- * the wrong messages. */
-#include <errno.h>
-#include <pthread.h>
+ * Message order. The transports pair a rank's sends to a peer with the
+ * peer's receives from it in issue order, without tags; an exchange
+ * therefore runs in two groups, "up" (send the top rows to hi, receive the
+ * low ghosts from lo) and "down", so a peer that is both lo and hi (two
+ * ranks, periodic) cannot pair the wrong messages.
+ *
+ * Which transport: rank 0 picks it (ADIFLOW_BLOCK_TRANSPORT, else the
+ * build's default: NCCL where it was linked, MPI otherwise) and names it in
+ * the ids every rank receives, so all ranks use the same one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <strings.h>
 
 #include "adiflow_gpu_vendor.h"
-#if ADI_GPU_HIP
-#include <rccl/rccl.h>
-#else
-#include <nccl.h>
-#endif
-
 #include "adiflow_block.h"
 #include "kernels.cuh"
 #include "block_hooks.cuh"
+#include "block_transport.cuh"
 #include "../api/block_grid.cuh"
 
-static const char *const nccl_advice =
-  ADI_GPU_CCL_NAME " carries the halos between the GPUs: check that every rank has its own GPU (one rank per "
-  "GPU), NCCL_DEBUG=WARN shows " ADI_GPU_CCL_NAME "'s own diagnosis";
-
-#define NCCL_CHECK(call)                                                                      \
-  do {                                                                                        \
-    ncclResult_t r_ = (call);                                                                 \
-    if (r_ != ncclSuccess)                                                                    \
-      return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: %s failed: " ADI_GPU_CCL_NAME " error %d (%s); %s", \
-                              __FILE__, __LINE__, #call, (int)r_, ncclGetErrorString(r_), nccl_advice); \
+/* a transport call: the transport has recorded its failure (file:line) */
+#define TX_CHECK(call)                    \
+  do {                                    \
+    int tx_rc_ = (call);                  \
+    if (tx_rc_ != ADI_OK) return tx_rc_;  \
   } while (0)
+
+/* the transports this build has, its default first */
+enum { NTRANSPORTS = 1 + ADIFLOW_BLOCK_CCL };
+static const adi_block_transport_ops *transport(int k)
+{
+  const adi_block_transport_ops *const list[NTRANSPORTS] = {
+#if ADIFLOW_BLOCK_CCL
+    adi_block_transport_nccl(),
+#endif
+    adi_block_transport_mpi(),
+  };
+  return list[k];
+}
 
 enum { K_HALO_Q, K_HALO_LAM, K_SWEEP, K_OV_WORK, K_OV_WAIT, K_COUNT };
 
@@ -69,10 +77,11 @@ struct block_state {
   adi_block_hooks hooks;
   int rank, nranks, exact, chunks;
   int nbr[4], swp[4];                  /* j lo, j hi, k lo, k hi; -1 none */
-  ncclComm_t comm_halo, comm_pipe;
-  int shared_comms;                    /* a coarse multigrid level's: the fine block's communicators */
-  cudaStream_t pipe;                   /* the pipelined sweeps' NCCL stream */
-  cudaStream_t halo;                   /* the halo exchanges' NCCL stream */
+  const adi_block_transport_ops *tx;   /* the transport, and its state: */
+  adi_block_transport *tp;
+  int shared_transport;                /* a coarse multigrid level's: the fine block's */
+  cudaStream_t pipe;                   /* the pipelined sweeps' stream (pipe channel) */
+  cudaStream_t halo;                   /* the halo exchanges' stream (halo channel) */
   cudaEvent_t ev_packed, ev_unpacked[2][4];
   int pending_exchange[2][4];          /* [q or lam][d]: begun, not yet ended */
   double *sl, *sh, *rl, *rh;           /* halo buffers, halo_cap doubles each */
@@ -196,8 +205,8 @@ static int slab_copy(const adi_view *v, double *a, int d, int a0, int nl, int nc
  *                   stream s, then the halo stream sends, receives and
  *                   unpacks them into the ghost rows
  *   exchange_end    makes s wait for the unpack
- * All halo NCCL calls go through the halo stream (one stream per
- * communicator). what: 0 = q (2 layers, halo neighbours, periodic wrap
+ * All halo transfers go through the halo stream (one stream per
+ * channel). what: 0 = q (2 layers, halo neighbours, periodic wrap
  * included), 1 = lam+- (1 layer of the six fields from WK_LAMP, sweep
  * neighbours). */
 static int exchange_begin(void *ctx, const adi_view *v, int what, int d, cudaStream_t s)
@@ -222,15 +231,15 @@ static int exchange_begin(void *ctx, const adi_view *v, int what, int d, cudaStr
   if ((rc = timing_begin(b, kind, d, b->halo)) != ADI_OK) return rc;
   if ((rc = timing_begin(b, K_OV_WORK, d, s)) != ADI_OK) return rc;
   /* up: top rows to hi, low ghosts from lo */
-  NCCL_CHECK(ncclGroupStart());
-  if (hi >= 0) NCCL_CHECK(ncclSend(b->sh, cnt, ncclDouble, hi, b->comm_halo, b->halo));
-  if (lo >= 0) NCCL_CHECK(ncclRecv(b->rl, cnt, ncclDouble, lo, b->comm_halo, b->halo));
-  NCCL_CHECK(ncclGroupEnd());
+  TX_CHECK(b->tx->group_start(b->tp, ADI_CH_HALO));
+  if (hi >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_HALO, b->sh, cnt, hi, b->halo));
+  if (lo >= 0) TX_CHECK(b->tx->recv(b->tp, ADI_CH_HALO, b->rl, cnt, lo, b->halo));
+  TX_CHECK(b->tx->group_end(b->tp, ADI_CH_HALO));
   /* down: bottom rows to lo, high ghosts from hi */
-  NCCL_CHECK(ncclGroupStart());
-  if (lo >= 0) NCCL_CHECK(ncclSend(b->sl, cnt, ncclDouble, lo, b->comm_halo, b->halo));
-  if (hi >= 0) NCCL_CHECK(ncclRecv(b->rh, cnt, ncclDouble, hi, b->comm_halo, b->halo));
-  NCCL_CHECK(ncclGroupEnd());
+  TX_CHECK(b->tx->group_start(b->tp, ADI_CH_HALO));
+  if (lo >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_HALO, b->sl, cnt, lo, b->halo));
+  if (hi >= 0) TX_CHECK(b->tx->recv(b->tp, ADI_CH_HALO, b->rh, cnt, hi, b->halo));
+  TX_CHECK(b->tx->group_end(b->tp, ADI_CH_HALO));
   if (lo >= 0 && (rc = slab_copy(v, a, d, 1 - nl, nl, ncomp, b->rl, 1, b->halo)) != ADI_OK) return rc;
   if (hi >= 0 && (rc = slab_copy(v, a, d, n + 1, nl, ncomp, b->rh, 1, b->halo)) != ADI_OK) return rc;
   if ((rc = timing_end(b, kind, d, b->halo)) != ADI_OK) return rc;
@@ -294,7 +303,7 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
   if (nch < 1) nch = 1;
   rc = timing_begin(b, K_SWEEP, d, s);
   if (rc != ADI_OK) return rc;
-  /* the NCCL stream starts when the compute stream reaches the sweep: the
+  /* the pipe stream starts when the compute stream reaches the sweep: the
    * previous sweep's unpacks have read their buffers by then */
   ADI_GPU_CHECK(cudaEventRecord(b->ev_start, s));
   ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_start, 0));
@@ -306,7 +315,7 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
       chunk_range(ncr, nch, c, &clo, &chi);
       cnt = (size_t)v->ni*5*(size_t)(chi - clo + 1);
       if (from >= 0) {
-        NCCL_CHECK(ncclRecv(rb, cnt, ncclDouble, from, b->comm_pipe, b->pipe));
+        TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, rb, cnt, from, b->pipe));
         ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[slot], b->pipe));
         ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_recv[slot], 0));
         block_row_copy<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir == 0 ? 0 : n + 1, clo, chi, rb, 1);
@@ -324,7 +333,7 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
         ADI_LAUNCH_CHECK("block_row_copy (pack)");
         ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[slot], s));
         ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[slot], 0));
-        NCCL_CHECK(ncclSend(sb, cnt, ncclDouble, to, b->comm_pipe, b->pipe));
+        TX_CHECK(b->tx->send(b->tp, ADI_CH_PIPE, sb, cnt, to, b->pipe));
       }
     }
   }
@@ -346,90 +355,90 @@ int adi_gpu_device_count(void)
   return n;
 }
 
+/* ADIFLOW_BLOCK_TRANSPORT's choice among this build's transports (unset
+ * or empty: the default) */
+static int pick_transport(const adi_block_transport_ops **tx)
+{
+  const char *want = getenv("ADIFLOW_BLOCK_TRANSPORT");
+  char have[64];
+  int k, pos = 0;
+  *tx = transport(0);
+  if (want == NULL || want[0] == '\0') return ADI_OK;
+  /* RCCL is NCCL's API: either word names the collective library */
+  if (strcasecmp(want, "rccl") == 0) want = "nccl";
+  for (k = 0; k < NTRANSPORTS; ++k)
+    if (strcasecmp(want, transport(k)->word) == 0) {
+      *tx = transport(k);
+      return ADI_OK;
+    }
+  have[0] = '\0';
+  for (k = 0; k < NTRANSPORTS; ++k)
+    pos += snprintf(have + pos, sizeof have - (size_t)pos, "%s%s", k ? ", " : "", transport(k)->word);
+  return adi_gpu_fail_msg(ADI_ERR_USAGE, "ADIFLOW_BLOCK_TRANSPORT=%s: this build carries the GPU blocks' halos "
+                          "with %s (unset: %s)%s", want, have, transport(0)->word,
+#if ADIFLOW_BLOCK_CCL
+                          ""
+#else
+                          "; this build has no " ADI_GPU_CCL_NAME " (hip/README.md says which builds have it)"
+#endif
+                          );
+}
+
+int adi_gpu_block_transport_name(char *buf, int buflen)
+{
+  const adi_block_transport_ops *tx;
+  int rc = pick_transport(&tx);
+  if (buf == NULL || buflen < 1)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_transport_name: no buffer");
+  snprintf(buf, (size_t)buflen, "%s", rc == ADI_OK ? tx->name : "?");
+  return rc;
+}
+
 int adi_gpu_block_make_ids(char ids[ADI_BLOCK_ID_BYTES])
 {
-  ncclUniqueId a, b;
-  NCCL_CHECK(ncclGetUniqueId(&a));
-  NCCL_CHECK(ncclGetUniqueId(&b));
-  memcpy(ids, &a, sizeof a);
-  memcpy(ids + ADI_BLOCK_ID_BYTES/2, &b, sizeof b);
+  const adi_block_transport_ops *tx;
+  memset(ids, 0, ADI_BLOCK_ID_BYTES);
+  TX_CHECK(pick_transport(&tx));
+  ids[0] = tx->key;
+  return tx->make_ids(ids + ADI_BLOCK_ID_OFFSET);
+}
+
+/* rank 0's transport (byte 0 of the ids), opened on this rank */
+static int open_transport(struct block_state *b, const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks,
+                          int device, double timeout_s)
+{
+  int k;
+  for (k = 0; k < NTRANSPORTS; ++k)
+    if (ids[0] == transport(k)->key) {
+      b->tx = transport(k);
+      return b->tx->open(&b->tp, ids + ADI_BLOCK_ID_OFFSET, rank, nranks, device, timeout_s);
+    }
+  return adi_gpu_fail_msg(ADI_ERR_USAGE, "rank %d: rank 0 chose a block transport (id '%c') this build of "
+                          "adiflow_mpi does not have: run the same executable on every rank", rank,
+                          ids[0] ? ids[0] : '?');
+}
+
+/* The most one group of each channel carries: an exchange's send and
+ * receive, one chunk row, the warm-up's double each way per neighbour.
+ * A coarse level asks the fine block's transport for its own (smaller). */
+static int reserve_staging(struct block_state *b)
+{
+  size_t warm = 2*8;
+  TX_CHECK(b->tx->reserve(b->tp, ADI_CH_HALO, 2*b->halo_cap > warm ? 2*b->halo_cap : warm));
+  TX_CHECK(b->tx->reserve(b->tp, ADI_CH_PIPE, b->chunk_cap > warm ? b->chunk_cap : warm));
   return ADI_OK;
 }
 
-/* The start-up thread's arguments and results. Heap-allocated: a thread
- * that misses its deadline keeps running and still writes here, so the
- * struct is left to it then (the driver stops the run); otherwise
- * init_comms frees it. */
-struct comm_init {
-  ncclUniqueId id[2];
-  int nranks, rank, device;
-  ncclComm_t comm[2];
-  ncclResult_t res;
-  cudaError_t cerr;
-};
-
-static void *comm_init_thread(void *p)
-{
-  struct comm_init *a = (struct comm_init *)p;
-  a->cerr = cudaSetDevice(a->device);
-  if (a->cerr != cudaSuccess) return NULL;
-  a->res = ncclCommInitRank(&a->comm[0], a->nranks, a->id[0], a->rank);
-  if (a->res == ncclSuccess) a->res = ncclCommInitRank(&a->comm[1], a->nranks, a->id[1], a->rank);
-  return NULL;
-}
-
-/* ncclCommInitRank waits for every rank; a thread with a deadline turns a
- * missing rank into an error message instead of a hang */
-static int init_comms(struct block_state *b, const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks, int device,
-                      double timeout_s)
-{
-  struct comm_init *a = (struct comm_init *)calloc(1, sizeof *a);
-  pthread_t th;
-  struct timespec dl;
-  int err;
-  if (a == NULL)
-    return adi_gpu_fail_msg(ADI_ERR_MEMORY, "%s:%d: out of host memory for the " ADI_GPU_CCL_NAME " start-up",
-                            __FILE__, __LINE__);
-  memcpy(&a->id[0], ids, sizeof a->id[0]);
-  memcpy(&a->id[1], ids + ADI_BLOCK_ID_BYTES/2, sizeof a->id[1]);
-  a->rank = rank; a->nranks = nranks; a->device = device;
-  a->res = ncclSuccess; a->cerr = cudaSuccess;
-  if (pthread_create(&th, NULL, comm_init_thread, a) != 0) {
-    free(a);
-    return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: cannot start the " ADI_GPU_CCL_NAME " start-up thread", __FILE__,
-                            __LINE__);
-  }
-  clock_gettime(CLOCK_REALTIME, &dl);
-  dl.tv_sec += (time_t)(timeout_s > 1.0 ? timeout_s : 1.0);
-  err = pthread_timedjoin_np(th, NULL, &dl);
-  if (err == ETIMEDOUT) {
-    /* the thread still runs and writes into a: left to it (the driver stops every rank) */
-    pthread_detach(th);
-    return adi_gpu_fail_msg(ADI_ERR_CUDA, "%s:%d: the " ADI_GPU_CCL_NAME " start-up of rank %d did not finish "
-                            "within %.0f s (a rank that never arrived, or GPUs that cannot reach each other); "
-                            "ADIFLOW_MPI_STARTUP_TIMEOUT sets the limit", __FILE__, __LINE__, rank, timeout_s);
-  }
-  b->comm_halo = a->comm[0];
-  b->comm_pipe = a->comm[1];
-  {
-    struct comm_init r = *a;
-    free(a);
-    if (r.cerr != cudaSuccess)
-      return adi_gpu_fail(r.cerr, ADI_GPU_API_PREFIX "SetDevice in the " ADI_GPU_CCL_NAME " start-up", __FILE__,
-                          __LINE__);
-    NCCL_CHECK(r.res);
-  }
-  return ADI_OK;
-}
-
-/* NCCL connects to a peer at the first send or receive; without this, the
- * first iteration carries the connection set-up (about 0.2 s measured on
- * two H200s). One double each way with every neighbour, both communicators. */
+/* A transport connects to a peer at the first send or receive (NCCL: about
+ * 0.2 s measured on two H200s; MPI's connections are made lazily too);
+ * without this, the first iteration carries the connection set-up. One
+ * double each way with every neighbour, on both channels. */
 static int warm_up(struct block_state *b)
 {
   int peers[8], np = 0, f, k, c, dup;
-  ncclComm_t comms[2] = {b->comm_halo, b->comm_pipe};
-  cudaStream_t streams[2] = {b->halo, b->pipe};
+  cudaStream_t streams[ADI_CH_COUNT];
+  streams[ADI_CH_HALO] = b->halo;
+  streams[ADI_CH_PIPE] = b->pipe;
   for (f = 0; f < 8; ++f) {
     int r = f < 4 ? b->nbr[f] : b->swp[f - 4];
     if (r < 0) continue;
@@ -437,13 +446,13 @@ static int warm_up(struct block_state *b)
     if (!dup) peers[np++] = r;
   }
   if (np == 0) return ADI_OK;
-  for (c = 0; c < 2; ++c) {
-    NCCL_CHECK(ncclGroupStart());
+  for (c = 0; c < ADI_CH_COUNT; ++c) {
+    TX_CHECK(b->tx->group_start(b->tp, c));
     for (k = 0; k < np; ++k) {
-      NCCL_CHECK(ncclSend(b->sl + k, 1, ncclDouble, peers[k], comms[c], streams[c]));
-      NCCL_CHECK(ncclRecv(b->rl + k, 1, ncclDouble, peers[k], comms[c], streams[c]));
+      TX_CHECK(b->tx->send(b->tp, c, b->sl + k, 1, peers[k], streams[c]));
+      TX_CHECK(b->tx->recv(b->tp, c, b->rl + k, 1, peers[k], streams[c]));
     }
-    NCCL_CHECK(ncclGroupEnd());
+    TX_CHECK(b->tx->group_end(b->tp, c));
   }
   ADI_GPU_CHECK(cudaStreamSynchronize(b->halo));
   ADI_GPU_CHECK(cudaStreamSynchronize(b->pipe));
@@ -495,8 +504,7 @@ static void block_destroy(void *ctx)
   struct block_state *b = (struct block_state *)ctx;
   int s, kk, d;
   if (b == NULL) return;
-  if (b->comm_halo && !b->shared_comms) ncclCommDestroy(b->comm_halo);
-  if (b->comm_pipe && !b->shared_comms) ncclCommDestroy(b->comm_pipe);
+  if (b->tp && !b->shared_transport) b->tx->close(b->tp);
   if (b->sl) cudaFree(b->sl);
   if (b->sh) cudaFree(b->sh);
   if (b->rl) cudaFree(b->rl);
@@ -620,23 +628,25 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
     return rc;
   /* from here on the grid owns b: adi_gpu_finalize frees both */
   if ((rc = block_grid(&g, b, sp, kernels, settings, sf, sc, vol, q, 0)) != ADI_OK) return rc;
-  rc = init_comms(b, ids, rank, nranks, device, timeout_s);
+  rc = open_transport(b, ids, rank, nranks, device, timeout_s);
+  if (rc == ADI_OK) rc = reserve_staging(b);
   if (rc == ADI_OK) rc = warm_up(b);
   /* the driver stops every rank (MPI_Abort). The grid is left as it is, not
    * freed: ncclCommDestroy is an intra-node collective, and freeing buffers
-   * that NCCL transfers may still use could hang this rank before it stops */
+   * that transfers may still use could hang this rank before it stops */
   if (rc != ADI_OK) return rc;
   b->ready = 1;
   *grid = g;
   return ADI_OK;
 }
 
-/* A coarse level's block uses the fine block's communicators: the cycle
+/* A coarse level's block uses the fine block's transport: the cycle
  * (fortran/multigrid_cycle.f90) works on one level at a time, each level's
  * streams wait for the other level's work at every transfer
  * (cuda/api/multigrid.cu), and every rank issues the levels' exchanges in
- * the same order, so no two levels' NCCL operations are ever in flight
- * together. */
+ * the same order, so no two levels' transfers are ever in flight together
+ * (the MPI transport's staging memory, sized for the largest level, is
+ * shared as well). */
 int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_solver_params *sp, int kernels,
                              const adi_gpu_settings *settings, const double *sf, const double *sc,
                              const double *vol, const double *q, const int phys[6], const int off[3],
@@ -661,9 +671,11 @@ int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_
                             fb->nranks, fb->hooks.device)) != ADI_OK)
     return rc;
   if ((rc = block_grid(&g, b, sp, kernels, settings, sf, sc, vol, q, 1)) != ADI_OK) return rc;
-  b->comm_halo = fb->comm_halo;
-  b->comm_pipe = fb->comm_pipe;
-  b->shared_comms = 1;
+  b->tx = fb->tx;
+  b->tp = fb->tp;
+  b->shared_transport = 1;
+  /* the driver stops every rank on a failure, as for the fine block */
+  if ((rc = reserve_staging(b)) != ADI_OK) return rc;
   b->ready = 1;
   *grid = g;
   return ADI_OK;
@@ -705,7 +717,7 @@ int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen)
 }
 
 /* adi_gpu_finalize frees the grid, then the block state (hooks.destroy):
- * the order of before, grid first, communicators and buffers after */
+ * grid first, the transport and the buffers after */
 int adi_gpu_block_finalize(adi_gpu_grid *grid)
 {
   return adi_gpu_finalize(grid);
