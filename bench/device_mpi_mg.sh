@@ -4,7 +4,7 @@
 # build/adiflow_mpi, build/compare_fields, build/strict (make BUILD=build/strict
 # STRICT=1 all mpi) and build/mpilibs (OpenMPI's Fortran bindings, where the
 # machine lacks them).
-#   bash bench/device_mpi_mg.sh check    strict bit-identity of multigrid on GPU blocks:
+#   bash bench/device_mpi_mg.sh check    (DECKS= : skip the sweep) strict bit-identity of multigrid on GPU blocks:
 #                                        exact mode vs serial build/adiflow with the same
 #                                        levels (fields and residual history, work units
 #                                        included) on every decomposition of 2 and 4 GPUs,
@@ -47,7 +47,9 @@ decomps() { # the j x k decompositions of n ranks
 
 if [ "$MODE" = check ]; then
   S=build/strict
-  for deck in "cases/cube32_gpu_check.nml 3 30" "cases/cube64_re1000.nml 4 12"; do
+  # DECKS= (empty) skips the decomposition sweep: the gathered levels, ADI_line and sanitizer rows only
+  for deck in ${DECKS-"cases/cube32_gpu_check.nml:3:30 cases/cube64_re1000.nml:4:12"}; do
+    deck=${deck//:/ }
     set -- $deck; C=$1; L=$2; N=$3; b=$(basename $C .nml)
     $S/adiflow $C --backend cpu --mg-levels $L --max-iter $N --run-dir $W/ser_$b > $W/ser_$b.log 2>&1
     grep -m1 "multigrid:" $W/ser_$b.log
