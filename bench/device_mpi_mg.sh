@@ -35,7 +35,7 @@ if ldd build/adiflow_mpi | grep -q "not found"; then
 fi
 nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader | tee -a $T
 NG=${NG:-$(nvidia-smi -L | grep -c '^GPU')}
-export OMP_NUM_THREADS=4
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 RUN="mpirun --allow-run-as-root --bind-to none --oversubscribe"
 spi() { grep -E '^ +[0-9]+ ' "$1" | tail -n 1 | awk '{print $9}'; }   # s/iter (s/cycle) of the last progress line
 same() { cmp -s "$1" "$2" && echo "bit-identical" || echo "DIFFERENT"; }

@@ -24,7 +24,8 @@ module run_files_mpi
   use wall_loads, only: patch_load_t
   use block_patches, only: own_cells
   use primitives, only: compute_primitives
-  use metrics, only: compute_metrics
+  use metrics, only: compute_metrics, compute_cell_centres
+  use output_profiles, only: write_profiles
   use sys_interface, only: regular_file, remove_old_restart_sets
   use mpi_decomp, only: decomp_t, any_rank, mpi_check, gather_interior, write_block_vts, write_pvts
   implicit none
@@ -300,6 +301,18 @@ contains
       if (self%dc%rank /= 0) return
       if (cs%write_dump) call write_field_dump(self%dir//'/field.dump', lay_g, gf%q, iter, ref)
       if (.not. (cs%write_tecplot .or. cs%write_profiles .or. walls)) return
+      if (.not. (cs%write_tecplot .or. walls .or. allocated(self%ps_g%p))) then
+        ! the profiles alone (the box): the primitives and the cell centres,
+        ! not the whole grid's metrics (on a 512^3 grid most of rank 0's
+        ! output time)
+        allocate(gf%xc(-1:ih, -1:jh, -1:kh, 3), gf%qp(-1:ih, -1:jh, -1:kh, nprim))
+        call compute_cell_centres(lay_g, self%xn_g, gf%xc)
+        call fill_ghosts(sp_g, lay_g, gf)
+        gf%qp = 0.0_rk
+        call compute_primitives(sp_g, lay_g, gf%q, gf%qp)
+        call write_profiles(self%dir, lay_g, sp_g, cs%lx, cs%ly, cs%lz, gf%xc, gf%qp)
+        return
+      end if
       ! the whole grid's metrics, as build/adiflow computes them: the patches'
       ! normals, the vorticity's face vectors and volumes, the profiles' and
       ! wall loads' cell centres
