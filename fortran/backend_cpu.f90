@@ -16,7 +16,7 @@ module backend_cpu
   use multigrid_transfer, only: restrict_level, subtract_residual, coarse_correction, prolong_correction
   implicit none
   private
-  public :: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto
+  public :: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto, residual_with_forcing
 
   type, extends(backend_t) :: cpu_backend_t
   contains
@@ -61,12 +61,21 @@ contains
     class(cpu_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
+    call residual_with_forcing(self, l, cfl)
+    call restrict_onto(self, l, cfl)
+  end subroutine cpu_restrict
+
+  !> Level l's residual with its forcing added (a coarse level's): what
+  !> the restriction reads of it, in level(l)%f%res.
+  subroutine residual_with_forcing(self, l, cfl)
+    class(cpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
     call self%residual(l, cfl)
     associate (g => self%level(l))
       if (l > 1) call add_forcing(g%lay, g%forcing, g%f%res)
     end associate
-    call restrict_onto(self, l, cfl)
-  end subroutine cpu_restrict
+  end subroutine residual_with_forcing
 
   !> The rest of cpu_restrict once level l's state and residual (forcing
   !> included) stand in level(l)%f%q and %res. Of level l it reads only the

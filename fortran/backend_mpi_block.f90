@@ -37,7 +37,7 @@ module backend_mpi_block
   use case_config, only: case_t
   use solver_params, only: solver_params_t
   use boundary_patches, only: patch_set_t
-  use backend_cpu, only: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto
+  use backend_cpu, only: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto, residual_with_forcing
   use multigrid_gather, only: gathered_levels_t
   use multigrid_levels, only: mg_level_t
   use solver_cpu, only: add_forcing
@@ -267,10 +267,7 @@ contains
     class(block_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
-    call self%residual(l, cfl)
-    associate (g => self%level(l))
-      if (l > 1) call add_forcing(g%lay, g%forcing, g%f%res)
-    end associate
+    call residual_with_forcing(self, l, cfl)
   end subroutine block_gathered_residual
 
   !> The gathered path's step after the scatter onto level l (= G-1): the
