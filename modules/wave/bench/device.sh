@@ -3,10 +3,11 @@
 # the binaries already built into build/wave/ ('make wave wave-cuda'); builds nothing.
 #   bash modules/wave/bench/device.sh            # everything (~5-8 min on 1-2 H200)
 #   QUICK=1 bash modules/wave/bench/device.sh    # identity + sanitizer + one size
-#   SCALING_ONLY=1 bash modules/wave/bench/device.sh   # ~2 min, needs >= 2 GPUs: the CPU
+#   SCALING_ONLY=1 bash modules/wave/bench/device.sh   # ~4 min on 4 GPUs, needs >= 2: the CPU
 #       reference + NCCL (and 2-slab single-process) identity, the 1-GPU 16384^2
 #       baseline of the kernel KERNEL (default tile256) chunk CHUNK (default 64),
-#       then section 4 only: strong/weak scaling, both modes, with profile lines
+#       then section 4 only: strong scaling at 16384^2 and 32768^2, weak at 16384^2 per GPU,
+#       both modes, with profile lines, each run's checksum against 1 GPU's
 # Works with any number of visible GPUs (1, 2, ...). Prints a table at the end.
 set -u
 cd "$(dirname "$0")/../../.." || exit 2   # the repository root, from any folder
@@ -107,22 +108,40 @@ else   # SCALING_ONLY: the 1-GPU baseline of the efficiencies, one kernel
 fi
 
 if [ "$NG" -ge 2 ] && [ -z "${QUICK:-}" ]; then
-    echo "== 4. strong scaling 16384^2 and weak scaling 16384 x 16384*G (kernel $BEST chunk $BESTC)"
+    echo "== 4. strong scaling 16384^2 and 32768^2, weak scaling 16384 x 16384*G (kernel $BEST chunk $BESTC);"
+    echo "   every multi-GPU run's checksum against the 1-GPU run of the same grid"
     KOPT="--kernel $BEST --chunk $BESTC"
     GS=""; for ((G = 2; G <= NG; G *= 2)); do GS="$GS $G"; done
     case " $GS " in *" $NG "*) ;; *) GS="$GS $NG";; esac
+    same1() {  # label log ref-log: the checksum of log equals ref-log's
+        local a b; a=$(cks $O/$2.log); b=$(cks $O/$3.log)
+        if [ -n "$a" ] && [ "$a" = "$b" ]; then row "  $1: checksum = 1 GPU's" "MATCH"
+        else row "  $1: checksum = 1 GPU's" "DIFF (${a:-none} vs ${b:-none})"; fails=$((fails+1)); fi
+    }
+    for N in 16384 32768; do
+        if [ $N = 16384 ]; then REF=p16k_${BEST}_$BESTC; RN=$R1
+        else perf "1 GPU ${N}^2 (nt 300)" p${N}_1 $B/wave2d-cuda $CASE --mode gpu --gpus 1 --nx $N --ny $N --nt 300 $KOPT
+             REF=p${N}_1; RN=$(g $REF); fi
+        for G in $GS; do
+            perf "strong $G GPUs single-process ${N}^2" s_sp${N}_$G $B/wave2d-cuda $CASE --mode gpu --gpus $G --nx $N --ny $N --nt 300 $KOPT --profile 1
+            grep -A2 '^profile' $O/s_sp${N}_$G.log | sed 's/^/    /'
+            row "  efficiency" "$(awk -v r=$(g s_sp${N}_$G) -v b=$RN -v n=$G 'BEGIN{if (b > 0) printf "%.1f %%", 100*r/(n*b); else print "n/a"}')"
+            same1 "strong $G single-process ${N}^2" s_sp${N}_$G $REF
+            perf "strong $G ranks MPI+NCCL ${N}^2" s_mpi${N}_$G $MPIRUN -np $G $B/wave2d-mpi-cuda $CASE --mode gpu --nx $N --ny $N --nt 300 $KOPT --profile 1
+            grep -A2 '^profile' $O/s_mpi${N}_$G.log | sed 's/^/    /'
+            row "  efficiency" "$(awk -v r=$(g s_mpi${N}_$G) -v b=$RN -v n=$G 'BEGIN{if (b > 0) printf "%.1f %%", 100*r/(n*b); else print "n/a"}')"
+            same1 "strong $G MPI+NCCL ${N}^2" s_mpi${N}_$G $REF
+        done
+    done
     for G in $GS; do
-        perf "strong $G GPUs single-process 16384^2" s_sp$G $B/wave2d-cuda $CASE --mode gpu --gpus $G --nx 16384 --ny 16384 --nt 300 $KOPT --profile 1
-        grep -A2 '^profile' $O/s_sp$G.log | sed 's/^/    /'
-        row "  efficiency" "$(awk -v r=$(g s_sp$G) -v b=$R1 -v n=$G 'BEGIN{if (b > 0) printf "%.1f %%", 100*r/(n*b); else print "n/a"}')"
-        perf "strong $G ranks MPI+NCCL 16384^2" s_mpi$G $MPIRUN -np $G $B/wave2d-mpi-cuda $CASE --mode gpu --nx 16384 --ny 16384 --nt 300 $KOPT --profile 1
-        grep -A2 '^profile' $O/s_mpi$G.log | sed 's/^/    /'
-        row "  efficiency" "$(awk -v r=$(g s_mpi$G) -v b=$R1 -v n=$G 'BEGIN{if (b > 0) printf "%.1f %%", 100*r/(n*b); else print "n/a"}')"
         NYW=$((16384 * G))
+        perf "1 GPU 16384 x $NYW (the weak runs' reference grid)" w_one$G $B/wave2d-cuda $CASE --mode gpu --gpus 1 --nx 16384 --ny $NYW --nt 300 $KOPT
         perf "weak $G GPUs single-process 16384 x $NYW" w_sp$G $B/wave2d-cuda $CASE --mode gpu --gpus $G --nx 16384 --ny $NYW --nt 300 $KOPT
         row "  weak efficiency" "$(awk -v r=$(g w_sp$G) -v b=$R1 -v n=$G 'BEGIN{if (b > 0) printf "%.1f %%", 100*r/(n*b); else print "n/a"}')"
+        same1 "weak $G single-process" w_sp$G w_one$G
         perf "weak $G ranks MPI+NCCL 16384 x $NYW" w_mpi$G $MPIRUN -np $G $B/wave2d-mpi-cuda $CASE --mode gpu --nx 16384 --ny $NYW --nt 300 $KOPT
         row "  weak efficiency" "$(awk -v r=$(g w_mpi$G) -v b=$R1 -v n=$G 'BEGIN{if (b > 0) printf "%.1f %%", 100*r/(n*b); else print "n/a"}')"
+        same1 "weak $G MPI+NCCL" w_mpi$G w_one$G
     done
     echo "-- overlap on 1 GPU pair, smaller grid (exchange share grows):"
     $B/wave2d-cuda $CASE --mode gpu --gpus 2 --nx 4096 --ny 4096 --nt 500 $KOPT --profile 1 2>&1 | grep -A2 '^profile' | sed 's/^/    /'
