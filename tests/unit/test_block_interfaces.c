@@ -573,9 +573,62 @@ static void section(const char *name, void (*fn)(void), const char *dir)
   if (failures == before) printf("PASS %s\n", name);
 }
 
-int main(void)
+/* --write DIR: the sample files of the hostile-input suite
+ * (tests/hostile/grid_files.sh) and of a look with build/grid_check. */
+static int write_samples(const char *dir)
+{
+  const int64_t N[3] = {6, 5, 4};
+  const int id[3] = {0, 1, 2}, no[3] = {0, 0, 0}, rv[3] = {1, 0, 1};
+  int64_t lo[3] = {0, 0, 0}, hi[3] = {2, N[1], N[2]}, lo2[3] = {2, 0, 0}, hi2[3] = {N[0], N[1], N[2]};
+  char path[700];
+  grid g = {0, 3, {0}, {0}};
+  add_box_block(&g, N, lo, hi, id, no);
+  add_box_block(&g, N, lo2, hi2, perms[4], rv);
+  snprintf(path, sizeof path, "%s/box2.x", dir);
+  write_file(path, &g, 1, 8, 0);
+  *at(&g, 0, 1, 2, 2, 1) += 1e-4 * 0.2;   /* block 1's face i=3 */
+  snprintf(path, sizeof path, "%s/almost.x", dir);
+  write_file(path, &g, 1, 8, 0);
+  *at(&g, 0, 1, 2, 2, 1) -= 1e-4 * 0.2;
+  add_box_block(&g, N, lo2, hi2, id, no);
+  snprintf(path, sizeof path, "%s/twice.x", dir);
+  write_file(path, &g, 3, 8, 1);
+  free_grid(&g);
+  {
+    const int64_t N2[3] = {6, 10, 8};
+    g.dims = 3;
+    add_box_block(&g, N, lo, hi, id, no);
+    add_box_block(&g, N2, lo2, (int64_t[3]){N2[0], N2[1], N2[2]}, id, no);
+    snprintf(path, sizeof path, "%s/partial.x", dir);
+    write_file(path, &g, 1, 8, 0);
+    free_grid(&g);
+  }
+  g.dims = 3;
+  add_box_block(&g, N, lo, hi, id, no);
+  add_box_block(&g, N, lo2, hi2, id, no);
+  for (int64_t k = 2; k < 5; ++k)
+    for (int64_t j = 3; j < 6; ++j) *at(&g, 1, 0, 0, j, k) += 0.05;
+  snprintf(path, sizeof path, "%s/notrect.x", dir);
+  write_file(path, &g, 0, 8, 0);
+  free_grid(&g);
+  g.dims = 2;
+  add_cgrid_block(&g, 0, 28, 6, 16, 5, 0);
+  snprintf(path, sizeof path, "%s/cgrid1.x", dir);
+  write_file(path, &g, 0, 8, 0);
+  free_grid(&g);
+  add_cgrid_block(&g, 0, 6, 6, 16, 5, 0);
+  add_cgrid_block(&g, 6, 22, 6, 16, 5, 0);
+  add_cgrid_block(&g, 22, 28, 6, 16, 5, 1);
+  snprintf(path, sizeof path, "%s/cgrid3.x", dir);
+  write_file(path, &g, 2, 4, 1);
+  free_grid(&g);
+  return 0;
+}
+
+int main(int argc, char **argv)
 {
   char dir[] = "/tmp/adiflow-mblock.XXXXXX";
+  if (argc == 3 && !strcmp(argv[1], "--write")) return write_samples(argv[2]);
   if (!mkdtemp(dir)) {
     printf("cannot make a temporary folder\n");
     return 1;
