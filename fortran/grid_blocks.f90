@@ -13,6 +13,12 @@
 !> is matched one cell thick as the solver makes it, so its ranges run over
 !> k = 1..2.
 !>
+!> Each block's cells are checked as the one-block path checks them
+!> (fortran/grid_checks.f90: collapsed faces, zero or negative volumes, a
+!> left-handed block; a 2D block made one cell thick, span 1), with its
+!> ghost nodes extrapolated for that check only, before the interfaces are
+!> looked for.
+!>
 !> read_grid_blocks never stops: status 0, or GRID_BLOCKS_BAD (2, the exit
 !> code of bad input) with one sentence naming the file and, where it
 !> applies, the block, the face and the nodes. Everything it allocates is
@@ -20,8 +26,10 @@
 module grid_blocks
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_int, c_char, c_double, c_size_t, c_null_char, &
     c_ptr, c_null_ptr, c_f_pointer, c_associated
-  use kinds, only: rk, ik8
+  use kinds, only: rk, ik8, ng
   use text_util, only: int_text
+  use grid_generation, only: fill_ghost_nodes
+  use grid_checks, only: check_grid_cells, grid_cell_stats_t
   implicit none
   private
   public :: face_range_t, block_interface_t, grid_block_t, grid_block_set_t
@@ -64,6 +72,7 @@ module grid_blocks
   type :: grid_block_t
     integer :: n(3) = 0                 !< nodes in i, j, k (k = 1 for a 2D block)
     real(rk), allocatable :: xyz(:,:,:,:)
+    real(rk) :: vol_min = 0.0_rk, vol_max = 0.0_rk   !< its cell volumes (a 2D block: span 1)
   end type grid_block_t
 
   type :: grid_block_set_t
@@ -201,23 +210,6 @@ contains
       msg = c_text(cmsg)
       return
     end if
-    if (adi_block_links_find(int(nb, c_int32_t), lay%dims, sizes, xyz, links, cmsg, int(msg_chars, c_size_t)) /= 0) then
-      call refuse(c_text(cmsg))
-      return
-    end if
-    call c_f_pointer(links%itf, itf, [links%nitf])
-    call c_f_pointer(links%left, left, [links%nleft])
-    if (links%nitf > 0) then
-      set%interfaces = itf
-    else
-      allocate(set%interfaces(0))
-    end if
-    if (links%nleft > 0) then
-      set%left = left
-    else
-      allocate(set%left(0))
-    end if
-    call adi_block_links_free(links)
 
     ! the raw nodes of each block, 1-based, z = 0 in 2D
     off = 0
@@ -244,7 +236,71 @@ contains
       end associate
     end do
 
+    ! each block's cells as the one-block path checks them (collapsed faces,
+    ! zero or negative volumes, a left-handed block), then the interfaces
+    do b = 1, set%nblocks
+      call check_block_cells(b)
+      if (status /= GRID_BLOCKS_OK) return
+    end do
+    if (adi_block_links_find(int(nb, c_int32_t), lay%dims, sizes, xyz, links, cmsg, int(msg_chars, c_size_t)) /= 0) then
+      call refuse(c_text(cmsg))
+      return
+    end if
+    call c_f_pointer(links%itf, itf, [links%nitf])
+    call c_f_pointer(links%left, left, [links%nleft])
+    if (links%nitf > 0) then
+      set%interfaces = itf
+    else
+      allocate(set%interfaces(0))
+    end if
+    if (links%nleft > 0) then
+      set%left = left
+    else
+      allocate(set%left(0))
+    end if
+    call adi_block_links_free(links)
+
   contains
+
+    subroutine check_block_cells(b)
+      integer, intent(in) :: b
+      real(rk), allocatable :: xn(:,:,:,:)
+      type(grid_cell_stats_t) :: stats
+      character(len=:), allocatable :: why
+      integer :: ni, nj, nk, kk
+      logical :: planar
+      associate (blk => set%blocks(b))
+        planar = blk%n(3) == 1
+        ni = blk%n(1) - 1
+        nj = blk%n(2) - 1
+        nk = merge(1, blk%n(3) - 1, planar)
+        allocate(xn(3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng), stat=st)
+        if (st /= 0) then
+          call refuse('block '//int_text(b)//': no memory to check its cells')
+          return
+        end if
+        xn = 0.0_rk
+        if (planar) then
+          ! one cell thick, span 1, as a run makes a 2D grid
+          do kk = 0, 1
+            xn(1:2, 0:ni, 0:nj, kk) = blk%xyz(1:2, :, :, 1)
+            xn(3, 0:ni, 0:nj, kk) = blk%xyz(3, :, :, 1) + real(kk, rk)
+          end do
+        else
+          xn(:, 0:ni, 0:nj, 0:nk) = blk%xyz
+        end if
+        call fill_ghost_nodes(xn, ni, nj, nk, [.false., .false., .false.])
+        call check_grid_cells(xn, ni, nj, nk, [.false., .false., .false.], planar, &
+          'grid file "'//trim(path)//'" ('//int_text(nb)//' blocks), block '//int_text(b), st, why, stats)
+        if (st /= 0) then
+          status = GRID_BLOCKS_BAD
+          msg = why
+          return
+        end if
+        blk%vol_min = stats%vol_min
+        blk%vol_max = stats%vol_max
+      end associate
+    end subroutine check_block_cells
 
     subroutine refuse(why)
       character(len=*), intent(in) :: why

@@ -9,7 +9,8 @@
 !> --same-as OTHER: both files must hold the same node coordinates, bit for
 !> bit (exit 1 naming the first node that differs).
 !>
-!> A file of several blocks (fortran/grid_blocks.f90): each block's sizes,
+!> A file of several blocks (fortran/grid_blocks.f90): each block's sizes
+!> and cell volumes (its cells checked as a one-block grid's),
 !> each 1-to-1 interface found from the coordinates (both sides' ranges,
 !> 1-based node indices, and CGNS's transform), each face part left for
 !> boundary patches; the options do not apply to it. --blocks gives that
@@ -120,10 +121,12 @@ contains
     do b = 1, set%nblocks
       associate (n => set%blocks(b)%n)
         if (n(3) == 1) then
-          write(*, '(a)') '  block '//itext(b)//': '//itext(n(1))//' x '//itext(n(2))//' nodes (2D: matched one cell thick, k 1..2)'
+          write(*, '(a)', advance='no') '  block '//itext(b)//': '//itext(n(1))//' x '//itext(n(2))// &
+            ' nodes (2D: one cell thick, span 1, k 1..2)'
         else
-          write(*, '(a)') '  block '//itext(b)//': '//itext(n(1))//' x '//itext(n(2))//' x '//itext(n(3))//' nodes'
+          write(*, '(a)', advance='no') '  block '//itext(b)//': '//itext(n(1))//' x '//itext(n(2))//' x '//itext(n(3))//' nodes'
         end if
+        write(*, '(a,es12.5,a,es12.5)') ', cell volumes ', set%blocks(b)%vol_min, ' to ', set%blocks(b)%vol_max
       end associate
     end do
     write(*, '(a)') '  '//itext(size(set%interfaces))//' 1-to-1 interface(s):'

@@ -134,14 +134,15 @@ if ! ./build/test_block_interfaces --write "$G" 2> /dev/null; then
 else
   try "multi-block: a box in 2 blocks, the second turned round: its interface and orientation" 0 \
     'block 1, face i=3, nodes j 1..6, k 1..5 = block 2, face j=1, nodes i 5..1, k 6..1 \(transform 2,-3,-1\)' ./build/grid_check "$G/box2.x"
-  try "multi-block: a C-grid in 3 blocks (single precision, big-endian, 8-byte markers): the wake cut" 0 \
-    'block 1, face j=1, nodes i 1..7, k 1..2 = block 3, face j=1, nodes i 1..7, k 1..2 \(transform 1,-2,3\)' ./build/grid_check "$G/cgrid3.x"
+  try "multi-block: a C-grid in 3 blocks, the third reversed in i and j (single precision, big-endian, 8-byte markers): the wake cut" 0 \
+    'block 1, face j=1, nodes i 1..7, k 1..2 = block 3, face j=6, nodes i 1..7, k 1..2 \(transform 1,2,3\)' ./build/grid_check "$G/cgrid3.x"
   try "multi-block: the C-grid's section is left for patches" 0 '^    block 2, face j=1, nodes i 1..17, k 1..2$' ./build/grid_check "$G/cgrid3.x"
   try "multi-block: a one-block C-grid with --blocks: its wake cut is an interface with itself, reversed" 0 \
     'block 1, face j=1, nodes i 1..7, k 1..2 = block 1, face j=1, nodes i 29..23, k 1..2 \(transform -1,-2,3\)' ./build/grid_check "$G/cgrid1.x" --blocks
   gc "multi-block: nodes that almost coincide" '"[^"]*/almost.x" \(2 blocks\): block 1, face i=3, node i,j,k = 3,3,2 and block 2, face j=1, node i,j,k = 4,1,4 almost coincide' "$G/almost.x"
   gc "multi-block: hanging nodes (a partial overlap)" '\(2 blocks\): block 1, face i=3, node i,j,k = 3,2,2 coincides with block 2, face i=1, node i,j,k = 1,3,3, but no whole cell around them does' "$G/partial.x"
   gc "multi-block: an overlap that is no rectangle of whole cells" '\(2 blocks\): block 1, face i=3, nodes j 1..6, k 1..5: the cells that coincide .* are not a rectangle of whole cells' "$G/notrect.x"
+  gc "multi-block: a left-handed block (its cells checked as a one-block grid's)" '\(2 blocks\), block 2: every cell volume is negative: the grid is left-handed' "$G/left.x"
   gc "multi-block: a face range claimed twice" '\(3 blocks\): block 1, face i=3, nodes j 1..6, k 1..5 is claimed twice' "$G/twice.x"
   # a run reads and checks it as grid_check does, then stops: the solver runs one block
   cp "$G/box2.x" "$T/gf_mb.x"

@@ -119,7 +119,7 @@ static double naca(double x) { return 0.6 * (0.2969 * sqrt(x) - 0.1260 * x - 0.3
  * x = 4 in to the trailing edge, the section from the lower trailing edge
  * round the leading edge to the upper one, the upper wake out. As one 2D
  * block, or as 3 (lower wake, section, upper wake: the last reversed in i
- * when flip). */
+ * and j when flip, so that it stays counter-clockwise). */
 static void cgrid_point(int64_t i, int64_t j, int nw, int na, int nj, double *p)
 {
   const double xw = 4.0, R = 3.0;
@@ -147,7 +147,7 @@ static void add_cgrid_block(grid *g, int64_t i0, int64_t i1, int nw, int na, int
   for (int64_t j = 0; j <= nj; ++j)
     for (int64_t i = 0; i <= i1 - i0; ++i) {
       double p[2];
-      cgrid_point(flip ? i1 - i : i0 + i, j, nw, na, nj, p);
+      cgrid_point(flip ? i1 - i : i0 + i, flip ? nj - j : j, nw, na, nj, p);
       *at(g, b, 0, i, j, 0) = p[0];
       *at(g, b, 1, i, j, 0) = p[1];
     }
@@ -367,7 +367,7 @@ static void test_cgrid(void)
   for (int flip = 0; flip <= 1; ++flip) {
     grid g = {0, 2, {0}, {0}};
     char name[64];
-    snprintf(name, sizeof name, "C-grid in 3 blocks%s", flip ? " (block 3 reversed in i)" : "");
+    snprintf(name, sizeof name, "C-grid in 3 blocks%s", flip ? " (block 3 reversed in i and j)" : "");
     add_cgrid_block(&g, 0, nw, nw, na, nj, 0);
     add_cgrid_block(&g, nw, ni - nw, nw, na, nj, 0);
     add_cgrid_block(&g, ni - nw, ni, nw, na, nj, flip);
@@ -377,8 +377,8 @@ static void test_cgrid(void)
       int wake = 0;
       CHECK(l.nitf == 3, "%s: %lld interfaces, not 3", name, (long long)l.nitf);
       for (int64_t q = 0; q < l.nitf; ++q)
-        if (l.itf[q].a.block == 1 && l.itf[q].a.face == 2 && l.itf[q].b.block == 3 && l.itf[q].b.face == 2 &&
-            l.itf[q].transform[0] == (flip ? 1 : -1))
+        if (l.itf[q].a.block == 1 && l.itf[q].a.face == 2 && l.itf[q].b.block == 3 && l.itf[q].b.face == (flip ? 3 : 2) &&
+            l.itf[q].transform[0] == (flip ? 1 : -1) && l.itf[q].transform[1] == (flip ? 2 : -2))
           wake = 1;
       CHECK(wake, "%s: the wake cut (block 1 j=1 against block 3 j=1) is not found", name);
       check_links(name, &g, &l);
@@ -590,6 +590,15 @@ static int write_samples(const char *dir)
   snprintf(path, sizeof path, "%s/almost.x", dir);
   write_file(path, &g, 1, 8, 0);
   *at(&g, 0, 1, 2, 2, 1) -= 1e-4 * 0.2;
+  {
+    /* block 2 with two directions swapped: left-handed (the cell checks' turn) */
+    grid h = {0, 3, {0}, {0}};
+    add_box_block(&h, N, lo, hi, id, no);
+    add_box_block(&h, N, lo2, hi2, perms[1], no);
+    snprintf(path, sizeof path, "%s/left.x", dir);
+    write_file(path, &h, 1, 8, 0);
+    free_grid(&h);
+  }
   add_box_block(&g, N, lo2, hi2, id, no);
   snprintf(path, sizeof path, "%s/twice.x", dir);
   write_file(path, &g, 3, 8, 1);
