@@ -39,6 +39,7 @@ typedef struct blk {
 
 typedef struct face {
   int32_t block, f, d, side, a, b;
+  int skip;          /* a planar block's k face (its span side): never matched */
   int64_t na, nb;    /* nodes along a and b */
   int64_t base;      /* its first face node in the global list */
 } face;
@@ -210,7 +211,7 @@ static int64_t octave(double r, int64_t lev_min)
 static int find_pairs(ctx *c)
 {
   key *K = malloc((size_t)c->nnodes * sizeof *K);
-  int64_t *levs = NULL, nlev = 0, lev_min;
+  int64_t *levs = NULL, nlev = 0, lev_min, nk = 0;
   double big = 0.0;
   int e = 0;
   if (!K) return fail(c, ENOMEM, "out of memory matching %lld face nodes", (long long)c->nnodes);
@@ -222,24 +223,27 @@ static int find_pairs(ctx *c)
   }
   for (int64_t p = 0; p < c->nnodes; ++p) {
     double s;
-    K[p].lev = octave(TOL_NEAR * c->h[p], lev_min);
-    s = ldexp(1.0, (int)K[p].lev);
-    K[p].x = (int64_t)floor(c->pos[3 * p] / s);
-    K[p].y = (int64_t)floor(c->pos[3 * p + 1] / s);
-    K[p].z = (int64_t)floor(c->pos[3 * p + 2] / s);
-    K[p].p = p;
+    if (c->fc[c->fid[p]].skip) continue;
+    K[nk].lev = octave(TOL_NEAR * c->h[p], lev_min);
+    s = ldexp(1.0, (int)K[nk].lev);
+    K[nk].x = (int64_t)floor(c->pos[3 * p] / s);
+    K[nk].y = (int64_t)floor(c->pos[3 * p + 1] / s);
+    K[nk].z = (int64_t)floor(c->pos[3 * p + 2] / s);
+    K[nk].p = p;
+    nk++;
   }
-  qsort(K, (size_t)c->nnodes, sizeof *K, key_cmp);
+  qsort(K, (size_t)nk, sizeof *K, key_cmp);
   levs = malloc((size_t)c->nnodes * sizeof *levs);
   if (!levs) {
     free(K);
     return fail(c, ENOMEM, "out of memory matching %lld face nodes", (long long)c->nnodes);
   }
-  for (int64_t q = 0; q < c->nnodes; ++q)
+  for (int64_t q = 0; q < nk; ++q)
     if (q == 0 || K[q].lev != K[q - 1].lev) levs[nlev++] = K[q].lev;
 
   for (int64_t p = 0; p < c->nnodes && !e; ++p) {
     const double *pp = &c->pos[3 * p];
+    if (c->fc[c->fid[p]].skip) continue;
     for (int64_t l = 0; l < nlev && !e; ++l) {
       double s = ldexp(1.0, (int)levs[l]);
       int64_t cell[3], lo[3];
@@ -251,13 +255,13 @@ static int find_pairs(ctx *c)
       for (int corner = 0; corner < 8 && !e; ++corner) {
         key want = {levs[l], lo[0] + (corner & 1), lo[1] + ((corner >> 1) & 1), lo[2] + ((corner >> 2) & 1), -1};
         /* the first key >= want */
-        size_t a = 0, b = (size_t)c->nnodes;
+        size_t a = 0, b = (size_t)nk;
         while (a < b) {
           size_t m = (a + b) / 2;
           if (key_cmp(&K[m], &want) < 0) a = m + 1;
           else b = m;
         }
-        for (; a < (size_t)c->nnodes && K[a].lev == want.lev && K[a].x == want.x && K[a].y == want.y &&
+        for (; a < (size_t)nk && K[a].lev == want.lev && K[a].x == want.x && K[a].y == want.y &&
                K[a].z == want.z;
              ++a) {
           int64_t q = K[a].p;
@@ -703,6 +707,7 @@ int adi_block_links_find(int32_t nblocks, int32_t dims, const int64_t *n, const 
       F->block = b, F->f = f, F->d = f / 2, F->side = f % 2;
       F->a = F->d == 0 ? 1 : 0;
       F->b = F->d == 2 ? 1 : 2;
+      F->skip = c.bk[b].planar && F->d == 2;
       F->na = c.bk[b].n[F->a];
       F->nb = c.bk[b].n[F->b];
       F->base = c.nnodes;

@@ -9,7 +9,10 @@
  * gives it). dims 2: x, y only. A planar block (dims 2, or n[2] = 1) is
  * made one cell thick as the solver makes a 2D grid: its k = 2 plane is the
  * k = 1 plane moved far out in z (beyond the whole grid), so that its nodes
- * meet nothing; its k edges count in no tolerance. Its results name k 1..2.
+ * meet nothing; its k edges count in no tolerance; its two k faces (the
+ * span's sides, which a 2D run never joins to anything) are not matched
+ * and are left whole, which also keeps a 2D grid's cost to its i and j
+ * faces. Its results name k 1..2.
  *
  * Faces: 0..5 are i=1, i=max, j=1, j=max, k=1, k=max. A face's index
  * directions (a, b) are its block's other two in increasing order.
