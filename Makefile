@@ -104,7 +104,7 @@ HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check; the host library
 C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
-          $(OBJ)/plot3d_file.o $(HOST_LIB)
+          $(OBJ)/plot3d_file.o $(OBJ)/block_interfaces.o $(HOST_LIB)
 
 # the GPU backend: the bridge API (cuda/api), the two kernel families
 # (cuda/split, cuda/merged), what they share (cuda/common: the stage
@@ -175,7 +175,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
          $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d $(BUILD)/test_boundary_states \
          $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads $(BUILD)/test_patch_fill_c_vs_fortran \
-         $(BUILD)/dump_fixtures
+         $(BUILD)/dump_fixtures $(BUILD)/test_block_interfaces
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
 # CUDA backend only
@@ -245,6 +245,7 @@ $(OBJ)/cuda/%.o: cuda/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 $(OBJ)/plot3d_file.o: fortran/plot3d_file.h
+$(OBJ)/block_interfaces.o: fortran/block_interfaces.h
 
 # the backend's stamp: switching GPU_BACKEND relinks even when the other
 # backend's objects are older than the executable
@@ -378,6 +379,10 @@ $(BUILD)/test_params_layout: tests/c_vs_fortran/test_params_layout.f90 tests/c_v
 	$(CC) $(CFLAGS) -c tests/c_vs_fortran/params_layout_shim.c -o $(OBJ)/params_layout_shim.o
 	$(FC) $(FFLAGS) -J$(BUILD)/testmod/params_layout -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/params_layout_shim.o \
 	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/boundary_patches.o $(OBJ)/text_util.o $(OBJ)/kinds.o -o $@
+# multi-block grids: the reader and the interfaces found from the coordinates (C only)
+$(BUILD)/test_block_interfaces: tests/unit/test_block_interfaces.c $(OBJ)/plot3d_file.o $(OBJ)/block_interfaces.o \
+  $(OBJ)/safe_file.o $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $< $(OBJ)/plot3d_file.o $(OBJ)/block_interfaces.o $(OBJ)/safe_file.o $(HOST_LIB) -lm -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c $(STAGE_HDRS) | $(OBJ)
 	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@

@@ -4,19 +4,31 @@
 !> otherwise. The hostile-input suite drives the reader through it
 !> (tests/hostile/grid_files.sh).
 !>
-!>   grid_check FILE [--need-3d] [--flip i|j|k]... [--span S] [--same-as OTHER]
+!>   grid_check FILE [--need-3d] [--flip i|j|k]... [--span S] [--same-as OTHER] [--blocks]
 !>
 !> --same-as OTHER: both files must hold the same node coordinates, bit for
 !> bit (exit 1 naming the first node that differs).
+!>
+!> A file of several blocks (fortran/grid_blocks.f90): each block's sizes
+!> and cell volumes (its cells checked as a one-block grid's),
+!> each 1-to-1 interface found from the coordinates (both sides' ranges,
+!> 1-based node indices, and CGNS's transform), each face part left for
+!> boundary patches; the options do not apply to it. --blocks gives that
+!> report for a file of one block too (a C-grid's wake cut: an interface of
+!> the block with itself). It ends with the
+!> refusal a run gives such a file (the solver runs one block), but exits 0
+!> when the file reads and checks.
 program grid_check
   use kinds, only: rk
   use grid_file
+  use grid_blocks, only: grid_block_set_t, count_grid_blocks, read_grid_blocks, range_text, transform_text, GRID_BLOCKS_OK
   implicit none
   type(grid_read_options_t) :: opts
   type(grid_file_info_t) :: info, other_info
   real(rk), allocatable :: xn(:,:,:,:), xo(:,:,:,:)
   character(len=:), allocatable :: path, other, msg, arg
   integer :: status, a, nargs, i, j, k
+  logical :: blocks_report = .false.
   real(rk) :: span
   character(len=64) :: b
 
@@ -27,6 +39,8 @@ program grid_check
   do while (a <= nargs)
     arg = argument(a)
     select case (arg)
+    case ('--blocks')
+      blocks_report = .true.
     case ('--need-3d')
       opts%need_3d = .true.
     case ('--flip')
@@ -54,6 +68,7 @@ program grid_check
     a = a + 1
   end do
   if (len(path) == 0) call usage('no grid file given')
+  if (blocks_report .or. count_grid_blocks(path) > 1) call check_blocks(path)
 
   call read_grid_file(path, opts, xn, info, status, msg)
   if (status /= GRID_OK) call fail(status, msg)
@@ -93,6 +108,52 @@ program grid_check
 
 contains
 
+  !> The multi-block report; exit 0, or 2 with the reason.
+  subroutine check_blocks(path)
+    character(len=*), intent(in) :: path
+    type(grid_block_set_t) :: set
+    integer :: b, q, st
+    character(len=:), allocatable :: why
+
+    call read_grid_blocks(path, set, st, why)
+    if (st /= GRID_BLOCKS_OK) call fail(st, why)
+    write(*, '(3a)') 'grid_check: "', path, '": '//set%format//', '//itext(set%nblocks)//merge(' blocks', ' block ', set%nblocks > 1)
+    do b = 1, set%nblocks
+      associate (n => set%blocks(b)%n)
+        if (n(3) == 1) then
+          write(*, '(a)', advance='no') '  block '//itext(b)//': '//itext(n(1))//' x '//itext(n(2))// &
+            ' nodes (2D: one cell thick, span 1, k 1..2)'
+        else
+          write(*, '(a)', advance='no') '  block '//itext(b)//': '//itext(n(1))//' x '//itext(n(2))//' x '//itext(n(3))//' nodes'
+        end if
+        write(*, '(a,es12.5,a,es12.5)') ', cell volumes ', set%blocks(b)%vol_min, ' to ', set%blocks(b)%vol_max
+      end associate
+    end do
+    write(*, '(a)') '  '//itext(size(set%interfaces))//' 1-to-1 interface(s):'
+    do q = 1, size(set%interfaces)
+      write(*, '(a)') '    '//range_text(set, set%interfaces(q)%a)//' = '//range_text(set, set%interfaces(q)%b)// &
+        ' ('//transform_text(set%interfaces(q)%transform)//')'
+    end do
+    write(*, '(a)') '  '//itext(size(set%left))//' face part(s) left for boundary patches:'
+    do q = 1, size(set%left)
+      write(*, '(a)') '    '//range_text(set, set%left(q))
+    end do
+    if (set%nblocks > 1) then
+      write(*, '(a)') '  OK (the solver runs one block for now: a run refuses this file)'
+    else
+      write(*, '(a)') '  OK'
+    end if
+    stop 0, quiet=.true.
+  end subroutine check_blocks
+
+  function itext(v) result(s)
+    integer, intent(in) :: v
+    character(len=:), allocatable :: s
+    character(len=24) :: b
+    write(b, '(i0)') v
+    s = trim(b)
+  end function itext
+
   function argument(n) result(s)
     integer, intent(in) :: n
     character(len=:), allocatable :: s
@@ -109,7 +170,7 @@ contains
   subroutine usage(why)
     character(len=*), intent(in) :: why
     write(0, '(a)') 'grid_check: '//why
-    write(0, '(a)') 'usage: grid_check FILE [--need-3d] [--flip i|j|k]... [--span S] [--same-as OTHER]'
+    write(0, '(a)') 'usage: grid_check FILE [--need-3d] [--flip i|j|k]... [--span S] [--same-as OTHER] [--blocks]'
     error stop 2, quiet=.true.
   end subroutine usage
 

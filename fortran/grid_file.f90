@@ -12,6 +12,10 @@
 !> a sentence naming the file, the block and the node, cell or face. So the
 !> driver exits 2 before it allocates any flow field.
 !>
+!> A file of several blocks is read and checked as build/grid_check reads
+!> it (fortran/grid_blocks.f90: its blocks and their interfaces), then
+!> refused with the count of its blocks: the solver runs one block.
+!>
 !> A 2D grid (x, y), or a 3D file of one k-plane of constant z, becomes one
 !> cell thick, quasi-2D as the 2D cavity decks are: its nodes at z0 and
 !> z0 + span (span 1 by default, so that forces come per unit span). Node
@@ -23,6 +27,7 @@ module grid_file
   use text_util, only: int_text, format_real
   use grid_generation, only: fill_ghost_nodes
   use grid_checks, only: check_grid_cells, grid_cell_stats_t, check_periodic_faces
+  use grid_blocks, only: grid_block_set_t, count_grid_blocks, read_grid_blocks, GRID_BLOCKS_OK
   implicit none
   private
   public :: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file
@@ -116,12 +121,25 @@ contains
     character(len=:), allocatable, intent(out) :: msg
     character(kind=c_char) :: cmsg(msg_chars), cdesc(400)
     integer(c_int64_t) :: n(3)
+    integer(ik8) :: nb
+    type(grid_block_set_t) :: set
 
     status = GRID_OK
     msg = ''
     if (adi_p3d_probe(trim(path)//c_null_char, info%layout, cmsg, int(msg_chars, c_size_t)) /= 0) then
       status = GRID_BAD_INPUT
       msg = c_text(cmsg)
+      nb = count_grid_blocks(path)
+      if (nb > 1) then
+        ! a multi-block file: read and checked as build/grid_check does, then refused
+        ! (the solver runs one block), so that both say the same about it
+        call read_grid_blocks(path, set, status, msg)
+        if (status == GRID_BLOCKS_OK) msg = 'grid file "'//trim(path)//'" holds '//int_text(nb)// &
+          ' blocks (a multi-block grid), read and checked: '//int_text(size(set%interfaces))// &
+          ' 1-to-1 interface(s) between them (build/grid_check lists them), but the solver runs one block for now: '// &
+          'write the block you want to solve on as a file of its own'
+        status = GRID_BAD_INPUT
+      end if
       return
     end if
     call adi_p3d_describe(info%layout, cdesc, int(size(cdesc), c_size_t))

@@ -80,6 +80,10 @@ typedef struct found {
   int64_t skip_values;  /* text: values before block 1's coordinates */
   chain ch;             /* Fortran: the records (seg points into it) */
   segment raw_seg;
+  int multi;            /* the caller reads multi-block files (adi_p3d_probe_blocks) */
+  int64_t nb;           /* blocks in the file */
+  int64_t *bn;          /* their sizes, 3 a block (n[2] = 1 in 2D) */
+  int64_t *start;       /* value index where block b's coordinates start; start[nb]: all */
 } found;
 
 /* ---------------------------------------------------------------- basics */
@@ -161,21 +165,66 @@ static int64_t node_count(const int64_t *n, int dims, int64_t limit)
 
 static const char *value_name(int c) { return c == 0 ? "x" : c == 1 ? "y" : "z"; }
 
-/* A coordinate a grid can have: finite and at most 1e100 in magnitude. */
-static int check_value(source *s, const adi_p3d_layout *lay, int64_t idx, double v)
+/* The block (0-based) whose coordinates hold value idx of the file's
+ * coordinates, all blocks in order: binary search of the block starts. */
+static int64_t block_of(const found *f, int64_t idx)
 {
-  int64_t n = lay->n[0] * lay->n[1] * lay->n[2], m = idx % n;
-  long long i = m % lay->n[0] + 1, j = (m / lay->n[0]) % lay->n[1] + 1, k = m / (lay->n[0] * lay->n[1]) + 1;
-  int c = (int)(idx / n);
+  int64_t lo = 0, hi = f->nb - 1;
+  while (lo < hi) {
+    int64_t mid = (lo + hi + 1) / 2;
+    if (f->start[mid] <= idx) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* A coordinate a grid can have: finite and at most 1e100 in magnitude. */
+static int check_value(source *s, const found *f, int64_t idx, double v)
+{
+  int64_t b = block_of(f, idx), loc = idx - f->start[b];
+  const int64_t *bn = &f->bn[3 * b];
+  int64_t n = bn[0] * bn[1] * bn[2], m = loc % n;
+  long long i = m % bn[0] + 1, j = (m / bn[0]) % bn[1] + 1, k = m / (bn[0] * bn[1]) + 1;
+  int c = (int)(loc / n);
   if (isnan(v) || isinf(v))
-    return fail(s, EINVAL, ", block 1: node i,j,k = %lld,%lld,%lld: %s = %s is not a finite number", i, j, k,
-                value_name(c), isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"));
+    return fail(s, EINVAL, ", block %lld: node i,j,k = %lld,%lld,%lld: %s = %s is not a finite number", (long long)b + 1,
+                i, j, k, value_name(c), isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"));
   if (fabs(v) > COORD_LIMIT)
     return fail(s, EINVAL,
-                ", block 1: node i,j,k = %lld,%lld,%lld: %s = %.6g is beyond 1e100 in magnitude, which no grid "
+                ", block %lld: node i,j,k = %lld,%lld,%lld: %s = %.6g is beyond 1e100 in magnitude, which no grid "
                 "coordinate is (a file in another precision or byte order than its sizes suggest?)",
-                i, j, k, value_name(c), v);
+                (long long)b + 1, i, j, k, value_name(c), v);
   return 0;
+}
+
+/* The block table of f from the sizes of its nb blocks (hn: dims a block,
+ * already checked by the caller to be sizes of a grid). */
+static int set_blocks(source *s, found *f, int64_t nb, int dims, const int64_t *hn)
+{
+  f->bn = malloc((size_t)(3 * nb) * sizeof *f->bn);
+  f->start = malloc((size_t)(nb + 1) * sizeof *f->start);
+  if (!f->bn || !f->start) return fail(s, ENOMEM, ": out of memory for the sizes of its %lld blocks", (long long)nb);
+  f->nb = nb;
+  f->start[0] = 0;
+  for (int64_t q = 0; q < nb; ++q) {
+    for (int d = 0; d < 3; ++d) f->bn[3 * q + d] = d < dims ? hn[dims * q + d] : 1;
+    f->start[q + 1] = f->start[q] + dims * f->bn[3 * q] * f->bn[3 * q + 1] * f->bn[3 * q + 2];
+  }
+  return 0;
+}
+
+/* The sizes of block q (0-based) as a grid takes them, or -1 (the message
+ * names the block). */
+static int64_t block_nodes(source *s, const int64_t *n3, int dims, int64_t q, int64_t limit)
+{
+  char sz[80];
+  int64_t nn = node_count(n3, dims, limit);
+  if (nn < 0 || n3[0] < 2 || n3[1] < 2) {
+    fail(s, EINVAL, ", block %lld: the sizes %s are not those of a grid (at least 2 nodes in i and j, 1 in k)",
+         (long long)q + 1, sizes_text(n3, dims, sz, sizeof sz));
+    return -1;
+  }
+  return nn;
 }
 
 static int open_source(source *s, const char *path, char *msg, size_t msglen)
@@ -342,6 +391,55 @@ static int refuse_iblank(source *s)
               "which adiflow does not use: write the grid without IBLANK (cgns_to_plot3d: -n)");
 }
 
+/* A multi-block file's records: the sizes of every block (record
+ * dims_rec), then one coordinate record a block from record k on, all in
+ * one precision (block 1's). */
+static int fortran_blocks(source *s, found *f, int64_t nb, int dims, size_t dims_rec, size_t k)
+{
+  chain *c = &f->ch;
+  record *r = c->rec;
+  unsigned char *b = malloc((size_t)(4 * dims * nb));
+  int64_t *hn = malloc((size_t)(dims * nb) * sizeof *hn);
+  int p = 0, e = 0;
+  char sz[80];
+  if (!b || !hn) {
+    free(b);
+    free(hn);
+    return fail(s, ENOMEM, ": out of memory for the sizes of its %lld blocks", (long long)nb);
+  }
+  if (record_bytes(s, c, &r[dims_rec], b, 4 * dims * nb) != 0) e = fail(s, EIO, ": cannot read its sizes");
+  for (int64_t q = 0; q < nb && !e; ++q) {
+    int64_t n3[3] = {1, 1, 1}, nn, L = r[k + (size_t)q].len;
+    int pq = 0;
+    for (int d = 0; d < dims; ++d) n3[d] = hn[dims * q + d] = load_int(b + 4 * (dims * q + d), 4, f->lay.big_endian);
+    if ((nn = block_nodes(s, n3, dims, q, s->size)) < 0) {
+      e = EINVAL;
+      break;
+    }
+    for (int pp = 4; pp <= 8; pp += 4) {
+      if (L == dims * nn * pp) pq = pp;
+      else if (L == dims * nn * pp + 4 * nn) e = refuse_iblank(s);
+    }
+    if (e) break;
+    if (!pq || (p && pq != p))
+      e = fail(s, EINVAL,
+               ", block %lld: its sizes, %s nodes, need %lld bytes for the %d coordinates in %s, but its coordinate "
+               "record holds %lld bytes: the sizes do not match the data",
+               (long long)q + 1, sizes_text(n3, dims, sz, sizeof sz), (long long)(dims * nn * (p ? p : 8)), dims,
+               p == 4 ? "single precision (block 1's)" : "double precision", (long long)L);
+    p = pq;
+  }
+  free(b);
+  if (!e) {
+    f->lay.real_bytes = p;
+    f->seg = &c->seg[r[k].seg0];
+    f->nseg = c->nseg - r[k].seg0;
+    e = set_blocks(s, f, nb, dims, hn);
+  }
+  free(hn);
+  return e;
+}
+
 /* Reads what the records say: the block count, the sizes, the precision. */
 static int fortran_layout(source *s, found *f, int mb, int big)
 {
@@ -390,6 +488,7 @@ static int fortran_layout(source *s, found *f, int mb, int big)
   for (int d = 0; d < dims; ++d) n3[d] = load_int(b + 4 * d, 4, big);
   for (int d = 0; d < 3; ++d) lay->n[d] = n3[d];
   if (nb > 1) {
+    if (c->nrec == k + (size_t)nb && f->multi) return fortran_blocks(s, f, nb, dims, dims_rec, k);
     if (c->nrec == k + (size_t)nb) return refuse_blocks(s, nb);
     return fail(s, EINVAL, ": its block count says %lld blocks, but %zu records follow its sizes", (long long)nb,
                 c->nrec - k);
@@ -405,7 +504,7 @@ static int fortran_layout(source *s, found *f, int mb, int big)
         lay->real_bytes = p;
         f->seg = &c->seg[r[k].seg0];
         f->nseg = r[k].nseg;
-        return 0;
+        return set_blocks(s, f, 1, dims, n3);
       }
       if (L == dims * nn * p + 4 * nn) return refuse_iblank(s);
     }
@@ -539,8 +638,28 @@ static void reading_text(const reading *r, char *buf, size_t len)
 static int raw_layout(source *s, found *f, const reading *r)
 {
   adi_p3d_layout *lay = &f->lay;
-  if (r->nb > 1) return refuse_blocks(s, r->nb);
+  int64_t sum_n = 0;
+  if (r->nb > 1 && !f->multi) return refuse_blocks(s, r->nb);
   if (r->ib) return refuse_iblank(s);
+  {
+    /* the block table from the header again (raw_readings checked its sizes) */
+    int64_t nints = r->count + r->dims * r->nb, *hn = malloc((size_t)nints * sizeof *hn);
+    unsigned char *hb = malloc((size_t)(4 * nints));
+    int e = 0;
+    if (!hn || !hb) e = fail(s, ENOMEM, ": out of memory for the sizes of its %lld blocks", (long long)r->nb);
+    else if (read_at(s, hb, (size_t)(4 * nints), 0) != 0) e = fail(s, EIO, ": cannot read its sizes");
+    for (int64_t q = 0; q < nints && !e; ++q) hn[q] = load_int(hb + 4 * q, 4, r->big);
+    for (int64_t q = 0; q < r->nb && !e; ++q) {
+      int64_t n3[3] = {1, 1, 1};
+      for (int d = 0; d < r->dims; ++d) n3[d] = hn[r->count + r->dims * q + d];
+      if (block_nodes(s, n3, r->dims, q, s->size) < 0) e = EINVAL;
+    }
+    if (!e) e = set_blocks(s, f, r->nb, r->dims, hn + r->count);
+    free(hb);
+    free(hn);
+    if (e) return e;
+    sum_n = f->start[f->nb] / r->dims;
+  }
   lay->encoding = ADI_P3D_RAW;
   lay->real_bytes = r->p;
   lay->big_endian = r->big;
@@ -548,7 +667,7 @@ static int raw_layout(source *s, found *f, const reading *r)
   lay->dims = r->dims;
   memcpy(lay->n, r->n, sizeof lay->n);
   f->raw_seg.off = r->header_bytes;
-  f->raw_seg.len = r->dims * r->n[0] * r->n[1] * r->n[2] * r->p;
+  f->raw_seg.len = r->dims * sum_n * r->p;
   f->seg = &f->raw_seg;
   f->nseg = 1;
   return 0;
@@ -690,7 +809,8 @@ static int text_layout(source *s, found *f)
   adi_p3d_layout *lay = &f->lay;
   reading cand[8], near = {0};
   int ncand = 0, e;
-  int64_t best = -1;
+  int64_t best = -1, nvalues_all;
+  double *heads = NULL;
   char a[200], b[200];
   if (!ts) return fail(s, ENOMEM, ": out of memory");
   if ((e = scan_text(s, ts)) != 0) {
@@ -735,6 +855,17 @@ static int text_layout(source *s, found *f)
         }
       }
     }
+  nvalues_all = ts->nvalues;
+  if (ncand == 1) {
+    /* the header's numbers, for the block table below */
+    int64_t nh = cand[0].header_bytes;
+    heads = malloc((size_t)nh * sizeof *heads);
+    if (!heads) {
+      free(ts);
+      return fail(s, ENOMEM, ": out of memory");
+    }
+    memcpy(heads, ts->head, (size_t)nh * sizeof *heads);
+  }
   {
     int64_t nvalues = ts->nvalues;
     char sz[80];
@@ -757,8 +888,29 @@ static int text_layout(source *s, found *f)
                   nvalues < want ? "it is truncated, or its sizes are wrong" : "it has extra numbers, or its sizes are wrong");
     }
   }
-  if (cand[0].nb > 1) return refuse_blocks(s, cand[0].nb);
-  if (cand[0].ib) return refuse_iblank(s);
+  if ((cand[0].nb > 1 && !f->multi) || cand[0].ib) {
+    free(heads);
+    return cand[0].ib ? refuse_iblank(s) : refuse_blocks(s, cand[0].nb);
+  }
+  {
+    /* the block table from the header's numbers (text_layout checked them) */
+    int64_t nb = cand[0].nb, dims = cand[0].dims, *hn = malloc((size_t)(dims * nb) * sizeof *hn);
+    if (!hn) return fail(s, ENOMEM, ": out of memory for the sizes of its %lld blocks", (long long)nb);
+    for (int64_t q = 0; q < dims * nb; ++q) hn[q] = (int64_t)heads[cand[0].count + q];
+    for (int64_t q = 0; q < nb; ++q) {
+      int64_t n3[3] = {1, 1, 1};
+      for (int d = 0; d < dims; ++d) n3[d] = hn[dims * q + d];
+      if (block_nodes(s, n3, (int)dims, q, nvalues_all) < 0) {
+        free(hn);
+        free(heads);
+        return EINVAL;
+      }
+    }
+    e = set_blocks(s, f, nb, (int)dims, hn);
+    free(hn);
+    free(heads);
+    if (e) return e;
+  }
   lay->encoding = ADI_P3D_ASCII;
   lay->has_count = cand[0].count;
   lay->dims = cand[0].dims;
@@ -782,12 +934,15 @@ static int looks_like_text(const source *s)
 
 static void free_found(found *f)
 {
+  free(f->bn);
+  free(f->start);
+  f->bn = f->start = NULL;
   free_chain(&f->ch);
   f->seg = NULL;
   f->nseg = 0;
 }
 
-static int probe(source *s, found *f)
+static int probe(source *s, found *f, int multi)
 {
   reading cand[16], near = {0};
   int ncand, e;
@@ -796,6 +951,7 @@ static int probe(source *s, found *f)
   char a[200], b[200], sz[80];
 
   memset(f, 0, sizeof *f);
+  f->multi = multi;
   f->lay.file_bytes = s->size;
   if (looks_like_text(s)) return text_layout(s, f);
 
@@ -868,8 +1024,9 @@ static int probe(source *s, found *f)
       t.msg = m2;
       t.msglen = sizeof m2;
       g.ch = partial;
+      g.multi = multi;
       e = fortran_layout(&t, &g, partial_mb, partial_big);
-      free_chain(&g.ch);
+      free_found(&g);
       if (e == 0)
         return fail(s, EINVAL,
                     " (Fortran unformatted, %d-byte %s-endian record markers) has %lld extra bytes after the grid's "
@@ -909,8 +1066,27 @@ int adi_p3d_probe(const char *path, adi_p3d_layout *lay, char *msg, size_t msgle
   found f;
   int e = open_source(&s, path, msg, msglen);
   if (e) return e;
-  e = probe(&s, &f);
+  e = probe(&s, &f, 0);
   if (e == 0) *lay = f.lay;
+  free_found(&f);
+  close_source(&s);
+  return e;
+}
+
+int adi_p3d_probe_blocks(const char *path, adi_p3d_layout *lay, int64_t *nblocks, int64_t *sizes, int64_t cap,
+                         char *msg, size_t msglen)
+{
+  source s;
+  found f;
+  int e = open_source(&s, path, msg, msglen);
+  *nblocks = 0;
+  if (e) return e;
+  e = probe(&s, &f, 1);
+  if (e == 0) {
+    *lay = f.lay;
+    *nblocks = f.nb;
+    if (f.nb <= cap) memcpy(sizes, f.bn, (size_t)(3 * f.nb) * sizeof *sizes);
+  }
   free_found(&f);
   close_source(&s);
   return e;
@@ -939,7 +1115,7 @@ static int read_binary(source *s, const found *f, double *xyz, int64_t nval)
       /* a value may straddle two subrecords: what is left waits for the next */
       for (; used + (size_t)p <= have && idx < nval; used += (size_t)p, ++idx) {
         xyz[idx] = load_real(buf + used, p, big);
-        if (check_value(s, &f->lay, idx, xyz[idx]) != 0) {
+        if (check_value(s, f, idx, xyz[idx]) != 0) {
           free(buf);
           return EINVAL;
         }
@@ -972,7 +1148,7 @@ static int read_text(source *s, const found *f, double *xyz, int64_t nval)
     for (int64_t q = 0; q < rep && idx < nval; ++q, ++seen) {
       if (seen < f->skip_values) continue;
       xyz[idx] = v;
-      if (check_value(s, &f->lay, idx, v) != 0) {
+      if (check_value(s, f, idx, v) != 0) {
         free(k);
         return EINVAL;
       }
@@ -983,22 +1159,35 @@ static int read_text(source *s, const found *f, double *xyz, int64_t nval)
   return 0;
 }
 
-int adi_p3d_read(const char *path, const adi_p3d_layout *lay, double *xyz, int64_t nvalues, char *msg, size_t msglen)
+/* Both reads: probe again (multi: as adi_p3d_probe_blocks), the same layout
+ * and the number of values asked for, then every block's coordinates. */
+static int read_values(const char *path, const adi_p3d_layout *lay, int multi, double *xyz, int64_t nvalues, char *msg,
+                       size_t msglen)
 {
   source s;
   found f;
   int e = open_source(&s, path, msg, msglen);
   if (e) return e;
-  e = probe(&s, &f);
+  e = probe(&s, &f, multi);
   if (e == 0 && memcmp(&f.lay, lay, sizeof *lay) != 0)
     e = fail(&s, EINVAL, " changed while it was being read");
-  if (e == 0 && nvalues != f.lay.dims * f.lay.n[0] * f.lay.n[1] * f.lay.n[2])
-    e = fail(&s, EINVAL, ": %lld values asked for, but it holds %lld", (long long)nvalues,
-             (long long)(f.lay.dims * f.lay.n[0] * f.lay.n[1] * f.lay.n[2]));
+  if (e == 0 && nvalues != f.start[f.nb])
+    e = fail(&s, EINVAL, ": %lld values asked for, but it holds %lld", (long long)nvalues, (long long)f.start[f.nb]);
   if (e == 0) e = f.lay.encoding == ADI_P3D_ASCII ? read_text(&s, &f, xyz, nvalues) : read_binary(&s, &f, xyz, nvalues);
   free_found(&f);
   close_source(&s);
   return e;
+}
+
+int adi_p3d_read(const char *path, const adi_p3d_layout *lay, double *xyz, int64_t nvalues, char *msg, size_t msglen)
+{
+  return read_values(path, lay, 0, xyz, nvalues, msg, msglen);
+}
+
+int adi_p3d_read_blocks(const char *path, const adi_p3d_layout *lay, double *xyz, int64_t nvalues, char *msg,
+                        size_t msglen)
+{
+  return read_values(path, lay, 1, xyz, nvalues, msg, msglen);
 }
 
 void adi_p3d_describe(const adi_p3d_layout *lay, char *buf, size_t buflen)

@@ -10,7 +10,7 @@
  * sizes in the header against the file's length, tell them, and a file that
  * two readings fit is refused as ambiguous rather than guessed.
  * Refused with a message naming the file: more than one block (the count is
- * named), IBLANK values, the planes format, sizes that do not match the
+ * named; adi_p3d_probe_blocks below reads them), IBLANK values, the planes format, sizes that do not match the
  * file's length or its records, a damaged or truncated record, a value that
  * is not a finite number (the node and the coordinate are named).
  *
@@ -50,6 +50,19 @@ int adi_p3d_probe(const char *path, adi_p3d_layout *lay, char *msg, size_t msgle
  * order than it was written in), naming the node and the coordinate. */
 int adi_p3d_read(const char *path, const adi_p3d_layout *lay, double *xyz, int64_t nvalues, char *msg,
                  size_t msglen);
+
+/* Multi-block files (the same formats; all blocks in one dims and one
+ * precision): adi_p3d_probe_blocks is adi_p3d_probe that reads a file of
+ * any number of blocks: *nblocks gets their count, and when it is at most
+ * cap, sizes[3*b .. 3*b+2] the nodes of block b+1 in i, j, k (k = 1 in 2D);
+ * lay->n is block 1's. adi_p3d_read_blocks reads every block's coordinates
+ * in the file's order into xyz: block 1's x array, y array (z array), then
+ * block 2's, ... (nvalues = dims * the nodes of all blocks). A one-block
+ * file reads as adi_p3d_probe and adi_p3d_read read it. */
+int adi_p3d_probe_blocks(const char *path, adi_p3d_layout *lay, int64_t *nblocks, int64_t *sizes, int64_t cap,
+                         char *msg, size_t msglen);
+int adi_p3d_read_blocks(const char *path, const adi_p3d_layout *lay, double *xyz, int64_t nvalues, char *msg,
+                        size_t msglen);
 
 /* "Fortran unformatted (4-byte record markers), double precision,
  * big-endian, with the block count" and the like. */

@@ -115,14 +115,47 @@ try "grid file: the left-handed grid read with flip j" 0 "the same node coordina
 $MG cylinder --ni 12 --nj 6 --flip i -o "$G/a" > /dev/null
 gc "2D clockwise" 'every cell volume is negative: the 2D grid runs clockwise' "$G/a"
 
-# ---- 5. what is not read: blocks, IBLANK, a 2D grid for a 3D case
+# ---- 5. what is not read: overlapping blocks, IBLANK, a 2D grid for a 3D case
 for f in unformatted raw text; do
+  # make_grid --blocks writes the same block 3 times: every face is met by two others
   $MG box --blocks 3 --format $f -o "$G/a" > /dev/null
-  gc "3 blocks ($f)" '"[^"]*/a" holds 3 blocks \(a multi-block grid\): adiflow reads single-block grids only' "$G/a"
+  gc "3 blocks, all the same ($f)" '"[^"]*/a" \(3 blocks\): block 1, face i=1, nodes j 1..6, k 1..5 is claimed twice: its cells coincide with cells of block 2, face i=1 and of block 3, face i=1' "$G/a"
   $MG box --iblank --format $f -o "$G/a" > /dev/null
   gc "IBLANK ($f)" 'block 1: holds IBLANK values' "$G/a"
 done
 gc "a 2D grid where a 3D one is needed" 'block 1 is a 2D grid \(x, y only\), but this case needs a 3D grid' "$G/ch.txt" --need-3d
+
+# ---- 5b. multi-block files (fortran/grid_blocks.f90, fortran/block_interfaces.c): the
+# interfaces found from the coordinates, and the bad ones; the samples come
+# from build/test_block_interfaces --write
+[ -x build/test_block_interfaces ] || make -s GPU_BACKEND=none build/test_block_interfaces > /dev/null 2>&1
+if ! ./build/test_block_interfaces --write "$G" 2> /dev/null; then
+  bad "grid files: build/test_block_interfaces --write failed (the multi-block samples)"
+else
+  try "multi-block: a box in 2 blocks, the second turned round: its interface and orientation" 0 \
+    'block 1, face i=3, nodes j 1..6, k 1..5 = block 2, face j=1, nodes i 5..1, k 6..1 \(transform 2,-3,-1\)' ./build/grid_check "$G/box2.x"
+  try "multi-block: a C-grid in 3 blocks, the third reversed in i and j (single precision, big-endian, 8-byte markers): the wake cut" 0 \
+    'block 1, face j=1, nodes i 1..7, k 1..2 = block 3, face j=6, nodes i 1..7, k 1..2 \(transform 1,2,3\)' ./build/grid_check "$G/cgrid3.x"
+  try "multi-block: the C-grid's section is left for patches" 0 '^    block 2, face j=1, nodes i 1..17, k 1..2$' ./build/grid_check "$G/cgrid3.x"
+  try "multi-block: a one-block C-grid with --blocks: its wake cut is an interface with itself, reversed" 0 \
+    'block 1, face j=1, nodes i 1..7, k 1..2 = block 1, face j=1, nodes i 29..23, k 1..2 \(transform -1,-2,3\)' ./build/grid_check "$G/cgrid1.x" --blocks
+  gc "multi-block: nodes that almost coincide" '"[^"]*/almost.x" \(2 blocks\): block 1, face i=3, node i,j,k = 3,3,2 and block 2, face j=1, node i,j,k = 4,1,4 almost coincide' "$G/almost.x"
+  gc "multi-block: hanging nodes (a partial overlap)" '\(2 blocks\): block 1, face i=3, node i,j,k = 3,2,2 coincides with block 2, face i=1, node i,j,k = 1,3,3, but no whole cell around them does' "$G/partial.x"
+  gc "multi-block: an overlap that is no rectangle of whole cells" '\(2 blocks\): block 1, face i=3, nodes j 1..6, k 1..5: the cells that coincide .* are not a rectangle of whole cells' "$G/notrect.x"
+  gc "multi-block: a left-handed block (its cells checked as a one-block grid's)" '\(2 blocks\), block 2: every cell volume is negative: the grid is left-handed' "$G/left.x"
+  gc "multi-block: a face range claimed twice" '\(3 blocks\): block 1, face i=3, nodes j 1..6, k 1..5 is claimed twice' "$G/twice.x"
+  # a run reads and checks it as grid_check does, then stops: the solver runs one block
+  cp "$G/box2.x" "$T/gf_mb.x"
+  nml "grid_file = 'gf_mb.x', max_iter = 2, write_plot = .false." "$T/gf_mb.nml"
+  try "multi-block: a run names the block count and that the solver runs one block" 2 \
+    'grid file "[^"]*/gf_mb.x" holds 2 blocks \(a multi-block grid\), read and checked: 1 1-to-1 interface\(s\) .* the solver runs one block for now' \
+    ./build/adiflow "$T/gf_mb.nml" --backend cpu --run-dir "$G/run_mb"
+  cp "$G/twice.x" "$T/gf_mb2.x"
+  nml "grid_file = 'gf_mb2.x', max_iter = 2, write_plot = .false." "$T/gf_mb2.nml"
+  try "multi-block: a run gives grid_check's message for a bad file" 2 '\(3 blocks\): block 1, face i=3, nodes j 1..6, k 1..5 is claimed twice' \
+    ./build/adiflow "$T/gf_mb2.nml" --backend cpu --run-dir "$G/run_mb2"
+  if [ ! -e "$G/run_mb" ] && [ ! -e "$G/run_mb2" ]; then ok "multi-block: no run folder made"; else bad "multi-block: a run folder was made"; fi
+fi
 
 # ---- 6. not a grid file at all
 rm -f "$G/f"; mkfifo "$G/f"

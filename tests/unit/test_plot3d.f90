@@ -365,7 +365,8 @@ contains
     call check(ok .and. all(xn(3, 0:12, 0:6, 0) == 0.0_rk) .and. all(xn(3, 0:12, 0:6, 1) == 0.01_rk), &
       'span 0.01: the 2D grid is made one cell of 0.01 thick')
     o = grid_read_options_t()
-    call expect_refusal('o_b3.x', o, 'holds 3 blocks', 'a file of 3 blocks names the count')
+    call expect_refusal('o_b3.x', o, '(3 blocks): block 1, face i=1, nodes j 1..6, k 1..5 is claimed twice', &
+      'a file of 3 blocks (the same block 3 times) names the count and the faces met twice')
     call expect_refusal('o_ib.x', o, 'IBLANK', 'a file with IBLANK is refused')
     call expect_refusal('none.x', o, 'does not exist', 'a missing file')
   end subroutine options_and_refusals
