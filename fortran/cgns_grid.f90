@@ -323,7 +323,7 @@ contains
     deallocate(xyz)
     call check_periodic_faces(xn, ni, nj, nk, [opts%flip(1), opts%flip(2), opts%flip(3) .and. .not. info%planar], &
       info%planar, opts%periodic, where_text(path), info%cut, status, msg)
-    if (status == GRID_OK) call check_declared_cuts(path, zi, info, status, msg)
+    if (status == GRID_OK) call check_declared_cuts(path, zi, info, opts%periodic, status, msg)
     if (status /= GRID_OK) then
       deallocate(xn)
       return
@@ -337,11 +337,13 @@ contains
   end subroutine read_cgns_grid
 
   !> An interface of the zone with itself must be a cut the coordinates
-  !> show (its faces coincide node for node) or a declared periodic pair.
-  subroutine check_declared_cuts(path, zi, info, status, msg)
+  !> show (its faces coincide node for node) or a pair the case declares
+  !> periodic (bc_imin = bc_imax = 'periodic': a shifted copy).
+  subroutine check_declared_cuts(path, zi, info, periodic, status, msg)
     character(len=*), intent(in) :: path
     type(cgns_zone_info_t), intent(in) :: zi
     type(grid_file_info_t), intent(in) :: info
+    logical, intent(in) :: periodic(3)
     integer, intent(inout) :: status
     character(len=:), allocatable, intent(inout) :: msg
     type(c_ptr) :: zone
@@ -360,10 +362,11 @@ contains
       if (adi_cgns_1to1(zone, c, self, r, dn, tr, cname, int(size(cname), c_size_t)) /= 0) cycle
       do d = 1, 3
         if (r(d) /= r(3+d) .or. dn(d) /= dn(3+d) .or. r(d) == dn(d)) cycle
-        if (.not. info%cut(d)) then
+        if (.not. (info%cut(d) .or. periodic(d))) then
           status = GRID_BAD_INPUT
           msg = where_text(path)//', interface "'//c_text(cname)//'": it joins the zone''s '//dirs(d)//'-faces, '// &
-            'but their nodes do not coincide (a periodic cut must; a rotation or a shift is not taken yet)'
+            'but their nodes do not coincide (a cut of the grid must) and the case does not declare them periodic '// &
+            '(bc_'//dirs(d)//'min = bc_'//dirs(d)//'max = ''periodic'')'
         end if
       end do
     end do
