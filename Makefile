@@ -258,7 +258,7 @@ CGNS_FLAGS = $(if $(and $(CGNS_SO),$(shell echo '\#include <cgnslib.h>' | $(CC) 
   -DADIFLOW_CGNS -DADIFLOW_CGNS_SONAME=\"$(or $(shell objdump -p $(CGNS_SO) 2>/dev/null | sed -n 's/^ *SONAME *//p'),libcgns.so)\")
 .PHONY: FORCE
 $(OBJ)/.cgns-flags: FORCE | $(OBJ)
-	@f='$(CGNS_FLAGS)'; [ "$$(cat $@ 2>/dev/null)" = "$$f" ] || echo "$$f" > $@
+	@f='$(CGNS_FLAGS)'; [ -f $@ ] && [ "$$(cat $@)" = "$$f" ] || echo "$$f" > $@
 $(OBJ)/cgns_zone.o $(OBJ)/cgns_lib.o: $(OBJ)/%.o: fortran/%.c fortran/cgns_zone.h fortran/cgns_lib.h $(OBJ)/.cgns-flags | $(OBJ)
 	$(CC) $(CFLAGS) $(CGNS_FLAGS) -c $< -o $@
 

@@ -281,7 +281,12 @@ int adi_cgns_open(const char *path, adi_cgns_zone **zone, adi_cgns_zone_info *in
   if (!z) { snprintf(msg, msglen, "grid file \"%s\": no memory", path); return 2; }
   snprintf(z->path, sizeof z->path, "%s", path);
   z->fn = -1;
-  if (adi_cgns_lib_load(&z->lib, msg, msglen) != 0) { free(z); return 2; }
+  char why[600];
+  if (adi_cgns_lib_load(&z->lib, why, sizeof why) != 0) {
+    snprintf(msg, msglen, "grid file \"%s\": %s", path, why);
+    free(z);
+    return 2;
+  }
   adi_cgns_lib *L = &z->lib;
   int ftype = 0, nbases = 0, nzones = 0, cdim = 0, pdim = 0;
   char bname[33] = "";
