@@ -104,7 +104,7 @@ HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check; the host library
 C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
-          $(OBJ)/plot3d_file.o $(OBJ)/cgns_zone.o $(OBJ)/cgns_lib.o $(HOST_LIB)
+          $(OBJ)/plot3d_file.o $(OBJ)/cgns_zone.o $(OBJ)/cgns_write.o $(OBJ)/cgns_lib.o $(HOST_LIB)
 
 # the GPU backend: the bridge API (cuda/api), the two kernel families
 # (cuda/split, cuda/merged), what they share (cuda/common: the stage
@@ -259,8 +259,9 @@ CGNS_FLAGS = $(if $(and $(CGNS_SO),$(shell echo '\#include <cgnslib.h>' | $(CC) 
 .PHONY: FORCE
 $(OBJ)/.cgns-flags: FORCE | $(OBJ)
 	@f='$(CGNS_FLAGS)'; [ -f $@ ] && [ "$$(cat $@)" = "$$f" ] || echo "$$f" > $@
-$(OBJ)/cgns_zone.o $(OBJ)/cgns_lib.o: $(OBJ)/%.o: fortran/%.c fortran/cgns_zone.h fortran/cgns_lib.h $(OBJ)/.cgns-flags | $(OBJ)
-	$(CC) $(CFLAGS) $(CGNS_FLAGS) -c $< -o $@
+$(OBJ)/cgns_zone.o $(OBJ)/cgns_write.o $(OBJ)/cgns_lib.o: $(OBJ)/%.o: fortran/%.c fortran/cgns_zone.h fortran/cgns_write.h \
+  fortran/cgns_lib.h fortran/safe_file.h $(OBJ)/.cgns-flags | $(OBJ)
+	$(CC) $(CFLAGS) $(CGNS_FLAGS) -Ifortran -c $< -o $@
 
 # the backend's stamp: switching GPU_BACKEND relinks even when the other
 # backend's objects are older than the executable

@@ -21,7 +21,7 @@ module cgns_case
   use boundary_patches, only: patch_set_t
   use patch_file, only: patches_from_lines
   use grid_file, only: GRID_OK
-  use cgns_grid, only: is_cgns_name, cgns_patch_lines
+  use cgns_grid, only: is_cgns_name, cgns_patch_lines, cgns_available
   implicit none
   private
   public :: take_cgns_patches
@@ -29,7 +29,7 @@ module cgns_case
 contains
 
   !> ps: the zone's boundary conditions as patches; have: it has any (else
-  !> ps is left as it was). who: the driver's name for the note it prints
+  !> ps is left as it was). Also refuses write_cgns in a build without CGNS. who: the driver's name for the note it prints
   !> ('' prints nothing: the MPI ranks but rank 0).
   subroutine take_cgns_patches(cs, sp, ps, have, who)
     type(case_t), intent(in) :: cs
@@ -44,6 +44,10 @@ contains
     logical :: ok
     character(len=:), allocatable :: msg, origin
     have = .false.
+    ! write_cgns in a build without CGNS: said now, not after the run
+    if (cs%write_cgns .and. .not. cgns_available()) call case_error('write_cgns = .true., but this build has no '// &
+      'CGNS support (libcgns-dev was missing when it was built): rebuild after installing libcgns-dev, or leave '// &
+      'write_cgns out')
     if (.not. is_cgns_name(cs%grid_file)) return
     call cgns_patch_lines(trim(cs%grid_file), lines, wheres, thermal, status, msg)
     if (status /= GRID_OK) call case_error(msg)

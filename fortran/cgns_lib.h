@@ -43,6 +43,9 @@
   X(cg_field_write, int, (int, int, int, int, CGNS_ENUMT(DataType_t), const char *, const void *, int *)) \
   X(cg_boco_write, int, (int, int, int, const char *, CGNS_ENUMT(BCType_t), CGNS_ENUMT(PointSetType_t), \
                          cgsize_t, const cgsize_t *, int *)) \
+  X(cg_goto, int, (int, int, ...)) \
+  X(cg_dataclass_write, int, (CGNS_ENUMT(DataClass_t))) \
+  X(cg_descriptor_write, int, (const char *, const char *)) \
   X(cg_1to1_write, int, (int, int, int, const char *, const char *, const cgsize_t *, const cgsize_t *, const int *, int *))
 
 #define ADI_CGNS_MEMBER(name, ret, params) ret (*name) params;

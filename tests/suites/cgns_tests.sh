@@ -53,6 +53,29 @@ else
   rc1=$(run cg_cy1 "$C/cy_p3d.nml" --backend cpu); rc2=$(run cg_cy2 "$C/cy_cg.nml" --backend cpu)
   expect '[ "$rc1$rc2" = 00 ] && cmp -s "$T/cg_cy1/field.dump" "$T/cg_cy2/field.dump" && grep -q "periodic cut: joined" "$T/cg_cy2.log"' \
     "CGNS: an O-grid's wake cut as a 1-to-1 interface of the zone with itself runs as the Plot3D grid with the i-faces periodic (exit codes $rc1 $rc2)"
+  # write_cgns: the final state as flow.cgns, which cgnscheck accepts, cgnslist lists, and which
+  # read back as a grid (with its BCs) runs as the run it came from
+  deck wr plbc.cgns "" "write_cgns = .true."
+  mkdir -p "$T/cg_wr"; echo keep > "$C/outside"; ln -s "$C/outside" "$T/cg_wr/flow.cgns"
+  rc=$(run cg_wr "$C/wr.nml" --backend cpu)
+  cgnscheck "$T/cg_wr/flow.cgns" > "$C/check.log" 2>&1; ck=$?
+  expect '[ "$rc" = 0 ] && [ $ck = 0 ] && ! grep -qi "error" "$C/check.log" && grep -q "checking complete" "$C/check.log"' \
+    "write_cgns: flow.cgns passes cgnscheck with no errors (exit codes $rc $ck; $(grep -c WARNING "$C/check.log") warnings: the nondimensional fields' exponents)"
+  cgnslist "$T/cg_wr/flow.cgns" > "$C/list.log" 2>&1
+  expect 'grep -q "+-flow$" "$C/list.log" && grep -q "+-FlowSolution" "$C/list.log" && grep -q "+-Density" "$C/list.log" && grep -q "+-Mach" "$C/list.log" && [ $(grep -c "+-wall_\|+-farfield_\|+-outflow_\|+-symmetry_" "$C/list.log") = 5 ]' \
+    "write_cgns: cgnslist lists the zone, its FlowSolution (Density ... Mach) and the 5 patches as BCs"
+  expect '[ ! -L "$T/cg_wr/flow.cgns" ] && [ "$(cat "$C/outside")" = keep ] && ! ls -d "$T"/cg_wr/.cgns.* > /dev/null 2>&1' \
+    "write_cgns: a link at flow.cgns is replaced, never followed, and no temporary folder is left"
+  printf "&adiflow\n  grid_file = '%s'\n  reynolds = 1.0e5, mach = 0.2, bc_kmin = 'periodic', bc_kmax = 'periodic'\n  max_iter = 20, write_tecplot = .false.\n/\n" \
+    "$T/cg_wr/flow.cgns" > "$C/back.nml"
+  rc=$(run cg_back "$C/back.nml" --backend cpu)
+  expect '[ "$rc" = 0 ] && cmp -s "$T/cg_p3d/field.dump" "$T/cg_back/field.dump"' \
+    "write_cgns: flow.cgns read back as the grid file (its grid and BCs) runs bit for bit as the Plot3D run"
+  sed "s|^&adiflow|\&adiflow\n  write_cgns = .true.|" tests/cases/cube12.nml > "$C/box.nml"
+  rc=$(run cg_box "$C/box.nml" --backend cpu --max-iter 2)
+  cgnscheck "$T/cg_box/flow.cgns" > "$C/check2.log" 2>&1; ck=$?
+  expect '[ "$rc" = 0 ] && [ $ck = 0 ] && ! grep -qi "error" "$C/check2.log" && [ $(cgnslist "$T/cg_box/flow.cgns" 2>&1 | grep -c "+-wall_\|+-lid_") = 6 ]' \
+    "write_cgns: a box run without patches writes its bc_* faces as BCs (5 walls and the lid), cgnscheck accepts it"
   # refusals: exit 2 and the sentence
   refuse() { # NAME GRID-FILE PATTERN WHAT [PATCHES] [KEYS]
     deck "$1" "$2" "${5:-}" "${6:-}"
