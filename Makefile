@@ -260,8 +260,8 @@ CGNS_FLAGS = $(if $(and $(CGNS_SO),$(shell echo '\#include <cgnslib.h>' | $(CC) 
 $(OBJ)/.cgns-flags: FORCE | $(OBJ)
 	@f='$(CGNS_FLAGS)'; [ -f $@ ] && [ "$$(cat $@)" = "$$f" ] || echo "$$f" > $@
 $(OBJ)/cgns_zone.o $(OBJ)/cgns_write.o $(OBJ)/cgns_lib.o: $(OBJ)/%.o: fortran/%.c fortran/cgns_zone.h fortran/cgns_write.h \
-  fortran/cgns_lib.h fortran/safe_file.h $(OBJ)/.cgns-flags | $(OBJ)
-	$(CC) $(CFLAGS) $(CGNS_FLAGS) -Ifortran -c $< -o $@
+  fortran/cgns_lib.h fortran/safe_file.h $(HOST_HDRS) $(OBJ)/.cgns-flags | $(OBJ)
+	$(CC) $(CFLAGS) $(CGNS_FLAGS) -Ifortran $(HOST_INC) -c $< -o $@
 
 # the backend's stamp: switching GPU_BACKEND relinks even when the other
 # backend's objects are older than the executable

@@ -42,7 +42,9 @@ void adi_cgns_close(adi_cgns_zone *zone) { (void)zone; }
 
 #else
 
+#include <unistd.h>
 #include "cgns_lib.h"
+#include "host_file.h"
 
 /* a boundary condition as a patch: face (0 imin .. 5 kmax), adiflow's kind
  * word, the face's cell ranges in its two directions (1-based) */
@@ -282,6 +284,18 @@ int adi_cgns_open(const char *path, adi_cgns_zone **zone, adi_cgns_zone_info *in
   snprintf(z->path, sizeof z->path, "%s", path);
   z->fn = -1;
   char why[600];
+  /* a FIFO or a device named .cgns would block or mislead the library,
+   * which opens by name: only a regular file is handed to it (the window
+   * between this check and its open is the same as any reader's by name) */
+  adi_open_status st;
+  int fd = adi_open_regular(path, &st);
+  if (fd < 0) {
+    adi_open_message(path, &st, why, sizeof why);
+    snprintf(msg, msglen, "grid file %s", why);
+    free(z);
+    return 2;
+  }
+  close(fd);
   if (adi_cgns_lib_load(&z->lib, why, sizeof why) != 0) {
     snprintf(msg, msglen, "grid file \"%s\": %s", path, why);
     free(z);

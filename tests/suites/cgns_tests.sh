@@ -82,6 +82,10 @@ else
     cg_rc=$(run "cg_$1" "$C/$1.nml" --backend cpu); cg_pat=$3; cg_log=$T/cg_$1.log
     expect '[ "$cg_rc" = 2 ] && grep -q -- "$cg_pat" "$cg_log"' "CGNS refused (exit $cg_rc): $4"
   }
+  mkfifo "$C/fifo.cgns"; deck fifo fifo.cgns
+  cg_rc=$(timeout 20 ./$B/adiflow "$C/fifo.nml" --backend cpu --run-dir "$T/cg_fifo" > "$T/cg_fifo.log" 2>&1; echo $?)
+  expect '[ "$cg_rc" = 2 ] && grep -q "fifo.cgns\" is a FIFO (named pipe), not a regular file" "$T/cg_fifo.log"' \
+    "CGNS refused (exit $cg_rc): a FIFO named .cgns, without opening it"
   cp "$C/plbc.cgns" "$C/tunnel.cgns"; $F addbc "$C/tunnel.cgns" tunnel BCTunnelInflow 1:17 9:9 1:2
   refuse tunnel tunnel.cgns 'BC "tunnel": BCTunnelInflow is not a boundary kind adiflow has' "a BC type adiflow has not, named with the zone and the BC"
   cp "$C/pl.cgns" "$C/ell.cgns"; $F addlist "$C/ell.cgns" ell BCWall 1,1,1 2,1,1 1,1,2
