@@ -104,7 +104,8 @@ HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check; the host library
 C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
-          $(OBJ)/plot3d_file.o $(OBJ)/block_interfaces.o $(HOST_LIB)
+          $(OBJ)/plot3d_file.o $(OBJ)/block_interfaces.o $(OBJ)/cgns_zone.o $(OBJ)/cgns_write.o \
+          $(OBJ)/cgns_lib.o $(HOST_LIB)
 
 # the GPU backend: the bridge API (cuda/api), the two kernel families
 # (cuda/split, cuda/merged), what they share (cuda/common: the stage
@@ -175,7 +176,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
          $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d $(BUILD)/test_boundary_states \
          $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads $(BUILD)/test_patch_fill_c_vs_fortran \
-         $(BUILD)/dump_fixtures $(BUILD)/test_block_interfaces
+         $(BUILD)/dump_fixtures $(BUILD)/test_block_interfaces $(BUILD)/cgns_fixture
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
 # CUDA backend only
@@ -202,8 +203,10 @@ missing_cmds = $(strip $(foreach c,$(1),$(if $(shell command -v $(c) 2>/dev/null
 missing_py_vtk = $(if $(shell for py in python3 /usr/bin/python3; do $$py -c 'import vtkmodules.vtkIOXML, numpy' 2>/dev/null && { echo ok; break; }; done),,python3-vtk9)
 # $(call install_if_missing,SET,WHAT IS MISSING): the recipe line of a check
 install_if_missing = $(if $(strip $(2)),@echo "make: $(strip $(2)) not found: running scripts/install_deps.sh $(1)"; bash scripts/install_deps.sh $(1),@:)
+# libcgns-dev (CGNS grids) is optional: a build without it says so when asked for a CGNS file
+missing_cgns = $(if $(wildcard /usr/include/cgnslib.h),,libcgns-dev)
 deps:
-	$(call install_if_missing,base,$(call missing_cmds,$(DEPS_BASE)))
+	$(call install_if_missing,base,$(call missing_cmds,$(DEPS_BASE)) $(missing_cgns))
 
 # every compile comes after the package check (also in a parallel make)
 $(OBJ): | deps
@@ -246,6 +249,21 @@ $(OBJ)/cuda/%.o: cuda/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 
 $(OBJ)/plot3d_file.o: fortran/plot3d_file.h
 $(OBJ)/block_interfaces.o: fortran/block_interfaces.h
+
+# CGNS files (fortran/cgns_zone.c) through libcgns loaded at run time, not
+# linked (fortran/cgns_lib.h says why): with cgnslib.h and libcgns.so here,
+# the library's soname goes into the object; without them the same API says
+# the build has no CGNS support. Found when the recipe runs (after deps may
+# have installed libcgns-dev); a change recompiles (the .cgns-flags stamp).
+CGNS_SO = $(realpath $(shell $(CC) -print-file-name=libcgns.so 2>/dev/null))
+CGNS_FLAGS = $(if $(and $(CGNS_SO),$(shell echo '\#include <cgnslib.h>' | $(CC) -E -x c - >/dev/null 2>&1 && echo ok)),\
+  -DADIFLOW_CGNS -DADIFLOW_CGNS_SONAME=\"$(or $(shell objdump -p $(CGNS_SO) 2>/dev/null | sed -n 's/^ *SONAME *//p'),libcgns.so)\")
+.PHONY: FORCE
+$(OBJ)/.cgns-flags: FORCE | $(OBJ)
+	@f='$(CGNS_FLAGS)'; [ -f $@ ] && [ "$$(cat $@)" = "$$f" ] || echo "$$f" > $@
+$(OBJ)/cgns_zone.o $(OBJ)/cgns_write.o $(OBJ)/cgns_lib.o: $(OBJ)/%.o: fortran/%.c fortran/cgns_zone.h fortran/cgns_write.h \
+  fortran/cgns_lib.h fortran/safe_file.h $(HOST_HDRS) $(OBJ)/.cgns-flags | $(OBJ)
+	$(CC) $(CFLAGS) $(CGNS_FLAGS) -Ifortran $(HOST_INC) -c $< -o $@
 
 # the backend's stamp: switching GPU_BACKEND relinks even when the other
 # backend's objects are older than the executable
@@ -330,6 +348,9 @@ $(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortra
 $(BUILD)/dump_fixtures: tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c include/field_format.h \
   fortran/safe_file.h $(HOST_LIB) | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
+# CGNS test files written through the library (tests/suites/cgns_tests.sh)
+$(BUILD)/cgns_fixture: tests/unit/cgns_fixture.c $(OBJ)/cgns_lib.o fortran/cgns_lib.h $(OBJ)/.cgns-flags | $(OBJ)
+	$(CC) $(CFLAGS) $(CGNS_FLAGS) -Ifortran $< $(OBJ)/cgns_lib.o -o $@
 # Plot3D grids of the validation cases and the reader's test files
 $(BUILD)/make_grid: validation/make_grid.c validation/plot3d_write.c validation/plot3d_write.h fortran/safe_file.c \
   fortran/safe_file.h $(HOST_LIB) | $(OBJ)

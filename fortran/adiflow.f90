@@ -18,6 +18,7 @@ program adiflow
   use grid_source, only: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
   use boundary_patches, only: patch_set_t, coarsen_patches, coarse_patch_sets
   use patch_file, only: read_patch_file, has_open_patches, units_text
+  use cgns_case, only: take_cgns_patches
   use output_wall_loads, only: wall_load_names
   use mass_constraint, only: total_mass
   use output_file, only: blocked_output
@@ -49,6 +50,7 @@ program adiflow
   character(len=:), allocatable :: case_path, dir, why, mg_note
   logical :: use_gpu, ok
   type(patch_set_t) :: ps               ! the boundary patches (patch_file), none without one
+  logical :: have_cgns_patches          ! ps holds a CGNS grid file's boundary conditions
   logical :: cuts(3)                    ! faces of the grid file that close on themselves
   integer(ik8) :: it0
   real(rk) :: res0(5)
@@ -86,6 +88,8 @@ program adiflow
     why = gpu_settings_problem(gs)
     if (len(why) > 0) call case_error(why//' (&gpu group)')
   end if
+  ! a CGNS grid's boundary conditions are the patches (a patch_file beside them is refused)
+  call take_cgns_patches(cs, sp, ps, have_cgns_patches, 'adiflow')
   if (len_trim(cs%patch_file) > 0) call read_patches()
   use_gpu = choose_backend(cs%backend)
   call plan_levels([cs%ni, cs%nj, cs%nk], sp%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev, lev_sizes, &

@@ -50,6 +50,8 @@ program adiflow_mpi
   use boundary_patches, only: patch_set_t, coarse_patch_sets
   use block_patches, only: window_patches
   use patch_file, only: read_patch_file, has_open_patches, units_text
+  use cgns_case, only: take_cgns_patches
+  use cgns_grid, only: is_cgns_name
   use output_wall_loads, only: wall_load_names
   use driver_loop, only: run_iterations
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
@@ -284,7 +286,9 @@ contains
     ! a grid closed on itself joins its cut before the boundaries are set up
     call make_grid_nodes(cs, xn_g, cuts)
     call join_cuts(cs, cuts, trim(merge('adiflow_mpi', '           ', rank == 0)))
-    if (len_trim(cs%patch_file) > 0) call read_patches()
+    if (len_trim(cs%patch_file) > 0 .or. is_cgns_name(cs%grid_file)) call read_patches()
+    if (cs%write_cgns .and. rank == 0) write(output_unit, '(a)') &
+      'adiflow_mpi: write_cgns: flow.cgns is written by build/adiflow only so far; this run writes the other outputs'
     dir = run_folder(cs, case_path)
   end subroutine read_all_input
 
@@ -293,11 +297,16 @@ contains
   !> with patches takes the CPU backend.
   subroutine read_patches()
     type(solver_params_t) :: sp
-    logical :: ok
+    logical :: ok, have
     sp = make_solver_params(cs, make_layout(cs%ni, cs%nj, cs%nk))
-    call read_patch_file(beside_case(cs%patch_file, case_path), sp, sp%bc == BC_PERIODIC, &
-      [cs%lid_u, cs%lid_v, cs%lid_w], cs%freestream_alpha, cs%freestream_beta, cs%ni, cs%nj, cs%nk, ps_g, ok, why)
-    if (.not. ok) call case_error(why)
+    ! a CGNS grid's boundary conditions are the patches (a patch_file beside them is refused)
+    call take_cgns_patches(cs, sp, ps_g, have, trim(merge('adiflow_mpi', '           ', rank == 0)))
+    if (.not. have) then
+      if (len_trim(cs%patch_file) == 0) return
+      call read_patch_file(beside_case(cs%patch_file, case_path), sp, sp%bc == BC_PERIODIC, &
+        [cs%lid_u, cs%lid_v, cs%lid_w], cs%freestream_alpha, cs%freestream_beta, cs%ni, cs%nj, cs%nk, ps_g, ok, why)
+      if (.not. ok) call case_error(why)
+    end if
     if (trim(cs%backend) == 'gpu') call case_error('patch_file: boundary patches run on the CPU backend of '// &
       'adiflow_mpi so far (its GPU blocks have no patch fill): use --backend cpu')
     if (trim(cs%backend) /= 'cpu' .and. rank == 0) write(output_unit, '(a)') &

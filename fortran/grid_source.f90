@@ -1,6 +1,7 @@
 !> Where a run's grid comes from: the box the solver generates
 !> (grid_generation: cavity or wavy), or the user's Plot3D file (grid_file,
-!> read by fortran/grid_file.f90). The drivers ask here for the cell counts
+!> read by fortran/grid_file.f90) or CGNS file (a name ending in .cgns, one
+!> structured zone: fortran/cgns_grid.f90). The drivers ask here for the cell counts
 !> (before the case's checks and the memory estimate) and for the nodes
 !> (before any flow field is allocated); a bad file stops the run with exit 2
 !> and the reader's sentence, which names the file, the block and the node,
@@ -12,6 +13,7 @@ module grid_source
   use case_config, only: case_t, case_error
   use grid_generation, only: generate_nodes
   use grid_file, only: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, GRID_OK
+  use cgns_grid, only: is_cgns_name, probe_cgns_grid, read_cgns_grid
   implicit none
   private
   public :: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
@@ -37,7 +39,11 @@ contains
     cs%grid_file = path
     if (cs%grid_type /= 'cavity') call case_error('grid_type = "'//trim(cs%grid_type)//'" and grid_file = "'// &
       trim(cs%grid_file)//'" both name a grid: leave grid_type at cavity with a grid file')
-    call probe_grid_file(trim(cs%grid_file), read_options(cs), info, status, msg)
+    if (is_cgns_name(cs%grid_file)) then
+      call probe_cgns_grid(trim(cs%grid_file), read_options(cs), info, status, msg)
+    else
+      call probe_grid_file(trim(cs%grid_file), read_options(cs), info, status, msg)
+    end if
     if (status /= GRID_OK) call case_error(msg)
     cs%ni = info%ni
     cs%nj = info%nj
@@ -61,7 +67,11 @@ contains
       call generate_nodes(cs, xn)
       return
     end if
-    call read_grid_file(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
+    if (is_cgns_name(cs%grid_file)) then
+      call read_cgns_grid(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
+    else
+      call read_grid_file(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
+    end if
     if (status /= GRID_OK) call case_error(msg)
     if (present(cuts)) then
       cuts = info%cut

@@ -25,6 +25,7 @@ module output_fields
   implicit none
   private
   public :: out_var_t, out_vars, OV_VORTICITY, out_column_count
+  public :: OV_DENSITY, OV_VELOCITY, OV_PRESSURE, OV_TEMPERATURE, OV_MACH
   public :: primitive_values, cell_vorticity, node_mean, node_primitives, output_scratch_bytes
 
   !> One output array: its name, and the names of its components as

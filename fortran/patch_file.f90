@@ -29,7 +29,7 @@ module patch_file
   use sys_interface, only: regular_file
   implicit none
   private
-  public :: read_patch_file, freestream_state, has_open_patches, units_text
+  public :: read_patch_file, patches_from_lines, freestream_state, has_open_patches, units_text
 
   integer, parameter :: max_line = 512
 
@@ -89,11 +89,10 @@ contains
     logical, intent(out) :: ok
     character(len=:), allocatable, intent(out) :: msg
     character(len=max_line) :: line
-    character(len=64) :: w(12)
-    integer :: u, ios, nline, nw, m, nb, nc
-    type(bc_patch_t) :: p
-    real(rk) :: fs(5), m2
-    character(len=:), allocatable :: where
+    character(len=max_line), allocatable :: lines(:)
+    character(len=:), allocatable :: origin
+    character(len=512), allocatable :: wheres(:)
+    integer :: u, ios, nline
     ok = .false.
     allocate(ps%p(0))
     if (.not. regular_file(path)) then
@@ -105,41 +104,70 @@ contains
       msg = 'patch file "'//trim(path)//'" cannot be opened'
       return
     end if
-    fs = freestream_state(sp, alpha, beta)
-    m2 = sp%gm2/sp%gamma   ! the free stream's Mach number squared: gm2 = gamma M^2
+    allocate(lines(0), wheres(0))
+    origin = 'patch file "'//trim(path)//'"'
     nline = 0
     do
       read(u, '(a)', iostat=ios) line
       if (ios /= 0) exit
       nline = nline + 1
-      where = 'patch file "'//trim(path)//'", line '//int_text(nline)
-      call split_words(line, w, nw)
+      lines = [lines, line]
+      wheres = [character(len=512) :: wheres, origin//', line '//int_text(nline)]
+    end do
+    close(u)
+    call patches_from_lines(lines, wheres, origin, sp, periodic, lid, alpha, beta, ni, nj, nk, ps, ok, msg)
+  end subroutine read_patch_file
+
+  !> The patches of lines in the patch file's form, wheres(n) naming where
+  !> line n comes from (a file's line, a CGNS file's boundary condition),
+  !> origin the whole source for the messages about all of them.
+  subroutine patches_from_lines(lines, wheres, origin, sp, periodic, lid, alpha, beta, ni, nj, nk, ps, ok, msg)
+    character(len=*), intent(in) :: lines(:), wheres(:), origin
+    type(solver_params_t), intent(in) :: sp
+    logical, intent(in) :: periodic(6)
+    real(rk), intent(in) :: lid(3), alpha, beta
+    integer, intent(in) :: ni, nj, nk
+    type(patch_set_t), intent(out) :: ps
+    logical, intent(out) :: ok
+    character(len=:), allocatable, intent(out) :: msg
+    character(len=64) :: w(12)
+    integer :: nline, nw, m, nb, nc
+    type(bc_patch_t) :: p
+    real(rk) :: fs(5), m2
+    character(len=:), allocatable :: where
+    ok = .false.
+    allocate(ps%p(0))
+    fs = freestream_state(sp, alpha, beta)
+    m2 = sp%gm2/sp%gamma   ! the free stream's Mach number squared: gm2 = gamma M^2
+    do nline = 1, size(lines)
+      where = trim(wheres(nline))
+      call split_words(lines(nline), w, nw)
       if (nw == 0) cycle
       if (nw > size(w)) then
         msg = where//': more than '//int_text(size(w))//' words'
-        close(u); return
+        return
       end if
       p = bc_patch_t()
       p%face = face_number(w(1))
       if (p%face == 0) then
         msg = where//': "'//trim(w(1))//'" is not a face (use imin, imax, jmin, jmax, kmin or kmax)'
-        close(u); return
+        return
       end if
       if (periodic(p%face)) then
         msg = where//': face '//trim(w(1))//' is periodic (bc_'//trim(w(1))//' = ''periodic'' in the case file) '// &
           'and takes no patch'
-        close(u); return
+        return
       end if
       p%kind = kind_code(w(2))
       if (p%kind == BC_PERIODIC) then
         msg = where//': periodic pairs are declared in the case file (bc_imin = ''periodic'', bc_imax = '// &
           '''periodic'', ...), not as patches'
-        close(u); return
+        return
       end if
       if (p%kind < 0) then
         msg = where//': "'//trim(w(2))//'" is not a boundary kind (use wall, lid, slip, symmetry, '// &
           'farfield, inflow, outflow, supersonic_inflow or supersonic_outflow)'
-        close(u); return
+        return
       end if
       call face_sizes(p%face, ni, nj, nk, nb, nc)
       p%lo = [1, 1]
@@ -148,7 +176,7 @@ contains
       if (nw >= 4 .and. index(w(3), ':') > 0) then
         if (.not. (range_of(w(3), p%lo(1), p%hi(1)) .and. range_of(w(4), p%lo(2), p%hi(2)))) then
           msg = where//': "'//trim(w(3))//' '//trim(w(4))//'" are not two cell ranges A:B'
-          close(u); return
+          return
         end if
         m = 5
       end if
@@ -170,13 +198,12 @@ contains
           msg = where//': "'//trim(w(m))//'" is not a value '//article(patch_kind_name(p%kind))//' '// &
             patch_kind_name(p%kind)//' patch takes'// &
             trim(value_hint(p%kind))
-          close(u); return
+          return
         end if
         m = m + 1
       end do
       ps%p = [ps%p, p]
     end do
-    close(u)
     do m = 1, 6
       if (.not. periodic(m)) cycle
       call face_sizes(m, ni, nj, nk, nb, nc)
@@ -188,12 +215,12 @@ contains
       ps%p = [ps%p, p]
     end do
     if (size(ps%p) == 0) then
-      msg = 'patch file "'//trim(path)//'" names no patch'
+      msg = origin//' names no patch'
       return
     end if
     call build_face_maps(ps, ni, nj, nk, ok, msg)
-    if (.not. ok) msg = 'patch file "'//trim(path)//'": '//msg
-  end subroutine read_patch_file
+    if (.not. ok) msg = origin//': '//msg
+  end subroutine patches_from_lines
 
   function value_hint(kind) result(s)
     integer, intent(in) :: kind

@@ -16,6 +16,7 @@ module run_files
   use field_io, only: write_field_dump, read_field_dump
   use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
   use output_tecplot, only: write_tecplot
+  use cgns_output, only: write_cgns_solution
   use output_profiles, only: write_profiles
   use output_wall_loads, only: write_wall_loads, forces_history_name, wall_patch_loads
   use wall_loads, only: has_wall_patches, patch_load_t
@@ -188,6 +189,7 @@ contains
       if (self%write_series) call series_final(self%series, iter)
       call self%write_whole_grid(g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol, g%f%xc)
       call write_wall_loads(self%dir, g%sp, g%lay, g%f)
+      if (cs%write_cgns) call write_cgns_solution(self%dir//'/flow.cgns', cs%title, g%lay, g%sp, g%xn, g%f%qp, g%f%ps)
     end associate
   end subroutine write_grid_outputs
 

@@ -225,6 +225,18 @@ for g in "2 2 1" "3 3 1"; do
     && grep -q "multigrid: 3 levels" "$T/${d}_mg.log" && grep -q "level 3 gathered onto rank 0" "$T/${d}_mg.log" && same_run "$T/s_cyl_mg" "$T/${d}_mg"' \
     "quasi-2D O-grid from a file (16x12x1, its cut joined), patches, ${2}x$3: every file bit-identical to build/adiflow, single grid and multigrid (level 3 gathered)"
 done
+# the same O-grid as a CGNS file (plot3d_to_cgns), its wall and farfield as BC_t and its cut as
+# a 1-to-1 interface with itself (tests/unit/cgns_fixture.c): the blocks as build/adiflow's run
+if command -v plot3d_to_cgns > /dev/null 2>&1 && [ -x ./$B/cgns_fixture ] && plot3d_to_cgns -u -d "$T/pm/cyl.x" "$T/pm/cyl.cgns" > /dev/null 2>&1 \
+   && ./$B/cgns_fixture addcut "$T/pm/cyl.cgns" wake 1 && ./$B/cgns_fixture addbc "$T/pm/cyl.cgns" body BCWallViscous 1:17 1:1 1:2 \
+   && ./$B/cgns_fixture addbc "$T/pm/cyl.cgns" far BCFarfield 1:17 13:13 1:2; then
+  sed "s|grid_file = 'cyl.x', patch_file = 'cyl.bc'|grid_file = 'cyl.cgns'|" "$T/pm/cyl.nml" > "$T/pm/cylcg.nml"
+  rc=$(mpi 2 cylcg_2x1 "$T/pm/cylcg.nml" --npj 2 --npk 1)
+  expect '[ "$rc" = 0 ] && grep -q "2 boundary conditions taken as patches" "$T/cylcg_2x1.log" && cmp -s "$T/s_cyl/field.dump" "$T/cylcg_2x1/field.dump"' \
+    "CGNS grid file with its BCs and its cut as an interface, 2x1 blocks: the fields bit-identical to build/adiflow's run of the Plot3D file"
+else
+  echo "note: plot3d_to_cgns or a build with CGNS support missing: the CGNS grid run of adiflow_mpi is skipped"
+fi
 # a coarse level that folds (the O-grid's fourth, 2 cells around): refused as build/adiflow refuses it
 rc=$(mpi 2 cyl_fold "$T/pm/cyl.nml" --npj 2 --npk 1 --mg-levels 4)
 expect '[ $rc -eq 2 ] && [ $(grep -c "error:" "$T/cyl_fold.log") -eq 1 ] \

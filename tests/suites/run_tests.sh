@@ -265,6 +265,9 @@ rc=$(run pf_ff "$T/pf/ff.nml" --backend cpu)
 expect '[ "$rc" = 0 ] && awk "\$1 == 10 { ok = (\$3 < 1e-12 && \$4 < 1e-12 && \$5 < 1e-12 && \$6 < 1e-12 && \$7 < 1e-11) } END { exit !ok }" "$T/pf_ff.log"' \
   "patch_file: farfield on every face of a curvilinear grid from a file keeps the free stream (alpha 30, beta 10: residual at round-off after 10 iterations)"
 
+# ---- CGNS grid files: one structured zone, its BCs as patches (tests/suites/cgns_tests.sh) ----
+. tests/suites/cgns_tests.sh
+
 # ---- Ghia et al. (1982), Re = 100 on the default 64x64 case ----
 rc=$(run ghia cases/cavity_default.nml --backend cpu)
 G=validation/data/ghia1982   # the tables of Ghia, Ghia & Shin (1982), in the repository

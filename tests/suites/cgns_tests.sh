@@ -1,0 +1,102 @@
+# CGNS grid files (fortran/cgns_grid.f90, cgns_zone.c): sourced by
+# tests/suites/run_tests.sh, whose T, B, run, expect, ok and bad it uses.
+# The files come from Debian's plot3d_to_cgns (a Plot3D file the suite
+# writes) and build/cgns_fixture (BCs, interfaces and the refused kinds,
+# through the CGNS library). Skipped with a note without libcgns-dev or
+# cgns-convert (scripts/install_deps.sh installs both).
+cg_skip=""
+command -v plot3d_to_cgns > /dev/null 2>&1 || cg_skip="plot3d_to_cgns (Debian package cgns-convert) not found"
+if [ -z "$cg_skip" ]; then
+  if [ ! -x "$B/cgns_fixture" ]; then cg_skip="$B/cgns_fixture not built (make test builds it)"
+  else "$B/cgns_fixture" twozones "$T/cg_probe.cgns" > /dev/null 2>&1
+       [ $? -eq 77 ] && cg_skip="this build has no CGNS support (libcgns-dev was missing when it was built)"
+  fi
+fi
+if [ -n "$cg_skip" ]; then
+  echo "note: $cg_skip: the CGNS grid tests are skipped"
+else
+  C=$T/cg; mkdir -p "$C"; F=./$B/cgns_fixture
+  # a flat plate, one cell thick (3D: plot3d_to_cgns converts 3D files):
+  # farfield in and above, outflow, symmetry ahead of the plate, the plate a wall
+  ./$B/make_grid plate --ni-run 4 --ni-plate 12 --nj 8 --height 2 --beta-y 5 --dims 3 -o "$C/pl.x" > /dev/null
+  plot3d_to_cgns -u -d "$C/pl.x" "$C/pl.cgns" > /dev/null 2>&1
+  printf 'imin farfield\nimax outflow\njmin symmetry 1:4 1:1\njmin wall 5:16 1:1\njmax farfield\n' > "$C/pl.bc"
+  cp "$C/pl.cgns" "$C/plbc.cgns"
+  $F addbc "$C/plbc.cgns" inlet BCFarfield 1:1 1:9 1:2 && $F addbc "$C/plbc.cgns" exit BCOutflowSubsonic 17:17 1:9 1:2 &&
+  $F addbc "$C/plbc.cgns" ahead BCSymmetryPlane 1:5 1:1 1:2 && $F addbc "$C/plbc.cgns" plate BCWallViscous 5:17 1:1 1:2 &&
+  $F addbc "$C/plbc.cgns" top BCFarfield 1:17 9:9 1:2
+  deck() { # NAME GRID [PATCHES] [MORE KEYS]
+    printf "&adiflow\n  grid_file = '%s'%s\n  reynolds = 1.0e5, mach = 0.2, bc_kmin = 'periodic', bc_kmax = 'periodic'\n  max_iter = 20, write_tecplot = .false. %s\n/\n" \
+      "$2" "${3:+, patch_file = '$3'}" "${4:+, $4}" > "$C/$1.nml"
+  }
+  deck p3d pl.x pl.bc; deck cg plbc.cgns; deck cgpf pl.cgns pl.bc
+  rc1=$(run cg_p3d "$C/p3d.nml" --backend cpu); rc2=$(run cg_bc "$C/cg.nml" --backend cpu); rc3=$(run cg_pf "$C/cgpf.nml" --backend cpu)
+  expect '[ "$rc1$rc2$rc3" = 000 ] && cmp -s "$T/cg_p3d/field.dump" "$T/cg_pf/field.dump" && cmp -s "$T/cg_p3d/flow.vts" "$T/cg_pf/flow.vts"' \
+    "CGNS: a grid converted by plot3d_to_cgns runs bit for bit as its Plot3D file, with the same patch file (fields and the VTK file's coordinates; exit codes $rc1 $rc2 $rc3)"
+  expect 'cmp -s "$T/cg_p3d/field.dump" "$T/cg_bc/field.dump" && cmp -s "$T/cg_p3d/forces.csv" "$T/cg_bc/forces.csv" && grep -q "5 boundary conditions taken as patches, walls isothermal" "$T/cg_bc.log"' \
+    "CGNS: the zone's BC_t (BCFarfield, BCOutflowSubsonic, BCSymmetryPlane, BCWallViscous over node ranges) give the patch file's run, bit for bit"
+  # the same jmin symmetry as a point list (a rectangle: taken)
+  cp "$C/pl.cgns" "$C/list.cgns"
+  $F addbc "$C/list.cgns" inlet BCFarfield 1:1 1:9 1:2 && $F addbc "$C/list.cgns" exit BCOutflow 17:17 1:9 1:2 &&
+  $F addlist "$C/list.cgns" ahead BCSymmetryPlane $(for i in 5 4 3 2 1; do echo $i,1,2 $i,1,1; done) &&
+  $F addbc "$C/list.cgns" plate BCWall 17:5 1:1 2:1 && $F addbc "$C/list.cgns" top BCFarfield 1:17 9:9 1:2
+  deck list list.cgns; rc=$(run cg_list "$C/list.nml" --backend cpu)
+  expect 'cmp -s "$T/cg_p3d/field.dump" "$T/cg_list/field.dump"' \
+    "CGNS: a point list that is a rectangle, in any order, and a range given high to low are taken (BCWall, BCOutflow: the same run)"
+  # an O-grid whose i-faces coincide, declared by a 1-to-1 interface of the zone with itself
+  ./$B/make_grid cylinder --ni 16 --nj 8 --farfield 50 --dims 3 -o "$C/cy.x" > /dev/null
+  plot3d_to_cgns -u -d "$C/cy.x" "$C/cy.cgns" > /dev/null 2>&1
+  $F addcut "$C/cy.cgns" wake 1 && $F addbc "$C/cy.cgns" body BCWallViscous 1:17 1:1 1:2 && $F addbc "$C/cy.cgns" far BCFarfield 1:17 9:9 1:2
+  printf 'jmin wall\njmax farfield\n' > "$C/cy.bc"
+  printf "&adiflow\n  grid_file = 'cy.x', patch_file = 'cy.bc', reynolds = 40.0, mach = 0.1\n  bc_imin = 'periodic', bc_imax = 'periodic', bc_kmin = 'periodic', bc_kmax = 'periodic'\n  max_iter = 20, write_tecplot = .false.\n/\n" > "$C/cy_p3d.nml"
+  printf "&adiflow\n  grid_file = 'cy.cgns', reynolds = 40.0, mach = 0.1\n  bc_kmin = 'periodic', bc_kmax = 'periodic'\n  max_iter = 20, write_tecplot = .false.\n/\n" > "$C/cy_cg.nml"
+  rc1=$(run cg_cy1 "$C/cy_p3d.nml" --backend cpu); rc2=$(run cg_cy2 "$C/cy_cg.nml" --backend cpu)
+  expect '[ "$rc1$rc2" = 00 ] && cmp -s "$T/cg_cy1/field.dump" "$T/cg_cy2/field.dump" && grep -q "periodic cut: joined" "$T/cg_cy2.log"' \
+    "CGNS: an O-grid's wake cut as a 1-to-1 interface of the zone with itself runs as the Plot3D grid with the i-faces periodic (exit codes $rc1 $rc2)"
+  # write_cgns: the final state as flow.cgns, which cgnscheck accepts, cgnslist lists, and which
+  # read back as a grid (with its BCs) runs as the run it came from
+  deck wr plbc.cgns "" "write_cgns = .true."
+  mkdir -p "$T/cg_wr"; echo keep > "$C/outside"; ln -s "$C/outside" "$T/cg_wr/flow.cgns"
+  rc=$(run cg_wr "$C/wr.nml" --backend cpu)
+  cgnscheck "$T/cg_wr/flow.cgns" > "$C/check.log" 2>&1; ck=$?
+  expect '[ "$rc" = 0 ] && [ $ck = 0 ] && ! grep -qi "error" "$C/check.log" && grep -q "checking complete" "$C/check.log"' \
+    "write_cgns: flow.cgns passes cgnscheck with no errors (exit codes $rc $ck; $(grep -c WARNING "$C/check.log") warnings: the nondimensional fields' exponents)"
+  cgnslist "$T/cg_wr/flow.cgns" > "$C/list.log" 2>&1
+  expect 'grep -q "+-flow$" "$C/list.log" && grep -q "+-FlowSolution" "$C/list.log" && grep -q "+-Density" "$C/list.log" && grep -q "+-Mach" "$C/list.log" && [ $(grep -c "+-wall_\|+-farfield_\|+-outflow_\|+-symmetry_" "$C/list.log") = 5 ]' \
+    "write_cgns: cgnslist lists the zone, its FlowSolution (Density ... Mach) and the 5 patches as BCs"
+  expect '[ ! -L "$T/cg_wr/flow.cgns" ] && [ "$(cat "$C/outside")" = keep ] && ! ls -d "$T"/cg_wr/.cgns.* > /dev/null 2>&1' \
+    "write_cgns: a link at flow.cgns is replaced, never followed, and no temporary folder is left"
+  printf "&adiflow\n  grid_file = '%s'\n  reynolds = 1.0e5, mach = 0.2, bc_kmin = 'periodic', bc_kmax = 'periodic'\n  max_iter = 20, write_tecplot = .false.\n/\n" \
+    "$T/cg_wr/flow.cgns" > "$C/back.nml"
+  rc=$(run cg_back "$C/back.nml" --backend cpu)
+  expect '[ "$rc" = 0 ] && cmp -s "$T/cg_p3d/field.dump" "$T/cg_back/field.dump"' \
+    "write_cgns: flow.cgns read back as the grid file (its grid and BCs) runs bit for bit as the Plot3D run"
+  sed "s|^&adiflow|\&adiflow\n  write_cgns = .true.|" tests/cases/cube12.nml > "$C/box.nml"
+  rc=$(run cg_box "$C/box.nml" --backend cpu --max-iter 2)
+  cgnscheck "$T/cg_box/flow.cgns" > "$C/check2.log" 2>&1; ck=$?
+  expect '[ "$rc" = 0 ] && [ $ck = 0 ] && ! grep -qi "error" "$C/check2.log" && [ $(cgnslist "$T/cg_box/flow.cgns" 2>&1 | grep -c "+-wall_\|+-lid_") = 6 ]' \
+    "write_cgns: a box run without patches writes its bc_* faces as BCs (5 walls and the lid), cgnscheck accepts it"
+  # refusals: exit 2 and the sentence
+  refuse() { # NAME GRID-FILE PATTERN WHAT [PATCHES] [KEYS]
+    deck "$1" "$2" "${5:-}" "${6:-}"
+    cg_rc=$(run "cg_$1" "$C/$1.nml" --backend cpu); cg_pat=$3; cg_log=$T/cg_$1.log
+    expect '[ "$cg_rc" = 2 ] && grep -q -- "$cg_pat" "$cg_log"' "CGNS refused (exit $cg_rc): $4"
+  }
+  mkfifo "$C/fifo.cgns"; deck fifo fifo.cgns
+  cg_rc=$(timeout 20 ./$B/adiflow "$C/fifo.nml" --backend cpu --run-dir "$T/cg_fifo" > "$T/cg_fifo.log" 2>&1; echo $?)
+  expect '[ "$cg_rc" = 2 ] && grep -q "fifo.cgns\" is a FIFO (named pipe), not a regular file" "$T/cg_fifo.log"' \
+    "CGNS refused (exit $cg_rc): a FIFO named .cgns, without opening it"
+  cp "$C/plbc.cgns" "$C/tunnel.cgns"; $F addbc "$C/tunnel.cgns" tunnel BCTunnelInflow 1:17 9:9 1:2
+  refuse tunnel tunnel.cgns 'BC "tunnel": BCTunnelInflow is not a boundary kind adiflow has' "a BC type adiflow has not, named with the zone and the BC"
+  cp "$C/pl.cgns" "$C/ell.cgns"; $F addlist "$C/ell.cgns" ell BCWall 1,1,1 2,1,1 1,1,2
+  refuse ell ell.cgns 'its point list of 3 points is not a rectangle of one face' "a point list that is not a rectangle"
+  $F unstructured "$C/un.cgns"
+  refuse un un.cgns 'zone "tets" is an unstructured zone (elements); adiflow reads structured zones only' "an unstructured zone, by name"
+  $F twozones "$C/two.cgns"
+  refuse two two.cgns 'holds 2 zones; the solver runs one block' "two zones"
+  refuse both plbc.cgns 'both give the boundary patches' "a CGNS file with BCs and a patch_file" pl.bc
+  cp "$C/pl.cgns" "$C/iso.cgns"; $F addbc "$C/iso.cgns" hot BCWallViscousIsothermal 1:17 1:1 1:2
+  refuse iso iso.cgns "an isothermal wall, but wall_thermal = 'adiabatic'" "an isothermal wall in an adiabatic case" "" "wall_thermal = 'adiabatic'"
+  cp "$C/pl.cgns" "$C/shift.cgns"; $F addcut "$C/shift.cgns" icut 1
+  refuse shift shift.cgns "interface \"icut\": it joins the zone's i-faces, but their nodes do not coincide" "a self interface whose faces do not coincide" pl.bc
+fi
