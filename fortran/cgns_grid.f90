@@ -17,11 +17,10 @@
 module cgns_grid
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_int, c_char, c_double, c_size_t, c_null_char, &
     c_ptr, c_null_ptr, c_associated
-  use kinds, only: rk, ik8, ng
-  use text_util, only: int_text, format_real
-  use grid_generation, only: fill_ghost_nodes
-  use grid_checks, only: check_grid_cells, grid_cell_stats_t, check_periodic_faces
-  use grid_file, only: grid_read_options_t, grid_file_info_t, GRID_OK, GRID_BAD_INPUT
+  use kinds, only: rk, ik8
+  use sys_interface, only: c_text
+  use text_util, only: int_text
+  use grid_file, only: grid_read_options_t, grid_file_info_t, GRID_OK, GRID_BAD_INPUT, lay_out_nodes, finish_nodes
   implicit none
   private
   public :: is_cgns_name, probe_cgns_grid, read_cgns_grid, cgns_patch_lines, cgns_available
@@ -95,19 +94,6 @@ contains
   logical function cgns_available()
     cgns_available = adi_cgns_available() /= 0
   end function cgns_available
-
-  function c_text(buf) result(s)
-    character(kind=c_char), intent(in) :: buf(:)
-    character(len=:), allocatable :: s
-    integer :: n
-    n = 0
-    do while (n < size(buf))
-      if (buf(n + 1) == c_null_char) exit
-      n = n + 1
-    end do
-    allocate(character(len=n) :: s)
-    s = transfer(buf(1:n), s)
-  end function c_text
 
   function where_text(path) result(s)
     character(len=*), intent(in) :: path
@@ -249,18 +235,13 @@ contains
     type(cgns_zone_info_t) :: zi
     real(c_double), allocatable :: xyz(:)
     character(kind=c_char) :: cmsg(msg_chars)
-    type(grid_cell_stats_t) :: stats
-    integer(ik8) :: nn, m, n1, n2
-    integer :: ni, nj, nk, dims, i, j, k, p(3), st, rc
-    real(rk) :: z0
+    integer(ik8) :: nn
+    integer :: dims, st, rc
 
     call open_zone(path, opts, zone, zi, info, status, msg)
     if (status /= GRID_OK) return
-    ni = info%ni; nj = info%nj; nk = info%nk
     dims = int(zi%dims)
-    n1 = zi%n(1)
-    n2 = zi%n(2)
-    nn = n1*n2*zi%n(3)
+    nn = product(zi%n)
     allocate(xyz(dims*nn), stat=st)
     if (st /= 0) then
       call adi_cgns_close(zone)
@@ -275,65 +256,16 @@ contains
       msg = c_text(cmsg)
       return
     end if
-    z0 = 0.0_rk
-    if (info%planar .and. dims == 3) then
-      z0 = xyz(2*nn + 1)
-      ! a zone of one k-plane (or a 2D zone with CoordinateZ) must lie in a plane z = constant
-      do m = 1, nn
-        if (xyz(2*nn + m) /= xyz(2*nn + 1)) then
-          status = GRID_BAD_INPUT
-          msg = where_text(path)//': its one k-plane is not a plane of constant z (node i,j = '// &
-            int_text(mod(m - 1, n1) + 1)//','//int_text((m - 1)/n1 + 1)//' has z = '// &
-            format_real(xyz(2*nn + m), '(es22.15)')//', node 1,1 has '//format_real(xyz(2*nn + 1), '(es22.15)')// &
-            '): a 2D grid must lie in a plane z = constant'
-          return
-        end if
-      end do
-    end if
-    allocate(xn(3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng), stat=st)
-    if (st /= 0) then
-      status = GRID_BAD_INPUT
-      msg = where_text(path)//': no memory for its '//int_text(nn)//' nodes'
-      return
-    end if
-    xn = 0.0_rk
-    if (info%planar) then
-      do j = 0, nj
-        do i = 0, ni
-          m = 1 + node_index(i, ni, opts%flip(1)) + n1*node_index(j, nj, opts%flip(2))
-          do k = 0, 1
-            xn(1, i, j, k) = xyz(m)
-            xn(2, i, j, k) = xyz(nn + m)
-          end do
-          xn(3, i, j, 0) = z0
-          xn(3, i, j, 1) = z0 + opts%span
-        end do
-      end do
-    else
-      do k = 0, nk
-        do j = 0, nj
-          do i = 0, ni
-            p = [node_index(i, ni, opts%flip(1)), node_index(j, nj, opts%flip(2)), node_index(k, nk, opts%flip(3))]
-            m = 1 + p(1) + n1*(p(2) + n2*p(3))
-            xn(:, i, j, k) = [xyz(m), xyz(nn + m), xyz(2*nn + m)]
-          end do
-        end do
-      end do
-    end if
-    deallocate(xyz)
-    call check_periodic_faces(xn, ni, nj, nk, [opts%flip(1), opts%flip(2), opts%flip(3) .and. .not. info%planar], &
-      info%planar, opts%periodic, where_text(path), info%cut, status, msg)
-    if (status == GRID_OK) call check_declared_cuts(path, zi, info, opts%periodic, status, msg)
+    ! a zone of one k-plane (or a 2D zone with CoordinateZ) lies in a plane
+    ! z = constant, as a Plot3D file's must (grid_file's lay_out_nodes)
+    call lay_out_nodes(where_text(path), xyz, dims, zi%n, opts, info, xn, status, msg)
+    if (status /= GRID_OK) return
+    call check_declared_cuts(path, zi, info, opts%periodic, status, msg)
     if (status /= GRID_OK) then
       deallocate(xn)
       return
     end if
-    call fill_ghost_nodes(xn, ni, nj, nk, opts%periodic .or. info%cut)
-    call check_grid_cells(xn, ni, nj, nk, [opts%flip(1), opts%flip(2), opts%flip(3) .and. .not. info%planar], &
-      info%planar, where_text(path), status, msg, stats)
-    info%vol_min = stats%vol_min
-    info%vol_max = stats%vol_max
-    if (status /= GRID_OK) deallocate(xn)
+    call finish_nodes(where_text(path), opts, info, xn, status, msg)
   end subroutine read_cgns_grid
 
   !> An interface of the zone with itself must be a cut the coordinates
@@ -405,10 +337,4 @@ contains
     end do
     call adi_cgns_close(zone)
   end subroutine cgns_patch_lines
-
-  pure integer function node_index(p, n, flipped)
-    integer, intent(in) :: p, n
-    logical, intent(in) :: flipped
-    node_index = merge(n - p, p, flipped)
-  end function node_index
 end module cgns_grid

@@ -10,6 +10,7 @@
 module cgns_output
   use, intrinsic :: iso_c_binding, only: c_int, c_int32_t, c_char, c_double, c_size_t, c_null_char
   use kinds, only: rk, ng
+  use sys_interface, only: c_text
   use grid_layout, only: layout_t
   use solver_params
   use boundary_patches, only: patch_set_t
@@ -103,16 +104,4 @@ contains
         int(size(cmsg), c_size_t)) /= 0) call io_error(c_text(cmsg))
   end subroutine write_cgns_solution
 
-  function c_text(buf) result(s)
-    character(kind=c_char), intent(in) :: buf(:)
-    character(len=:), allocatable :: s
-    integer :: n
-    n = 0
-    do while (n < size(buf))
-      if (buf(n + 1) == c_null_char) exit
-      n = n + 1
-    end do
-    allocate(character(len=n) :: s)
-    s = transfer(buf(1:n), s)
-  end function c_text
 end module cgns_output

@@ -27,6 +27,7 @@ module grid_blocks
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_int, c_char, c_double, c_size_t, c_null_char, &
     c_ptr, c_null_ptr, c_f_pointer, c_associated
   use kinds, only: rk, ik8, ng
+  use sys_interface, only: c_text
   use text_util, only: int_text
   use grid_generation, only: fill_ghost_nodes
   use grid_checks, only: check_grid_cells, grid_cell_stats_t
@@ -34,7 +35,7 @@ module grid_blocks
   private
   public :: face_range_t, block_interface_t, grid_block_t, grid_block_set_t
   public :: count_grid_blocks, read_grid_blocks, face_name, range_text, transform_text
-  public :: GRID_BLOCKS_OK, GRID_BLOCKS_BAD
+  public :: GRID_BLOCKS_OK, GRID_BLOCKS_BAD, plot3d_layout_t, adi_p3d_describe
 
   integer, parameter :: GRID_BLOCKS_OK = 0, GRID_BLOCKS_BAD = 2
   !> as fortran/grid_file.f90: more nodes in a direction than any grid the solver takes, by far
@@ -61,13 +62,13 @@ module grid_blocks
     integer(c_int64_t) :: nleft = 0
   end type block_links_c
 
-  !> fortran/plot3d_file.h: adi_p3d_layout (as in grid_file)
-  type, bind(c) :: p3d_layout_c
+  !> fortran/plot3d_file.h: adi_p3d_layout (grid_file's too)
+  type, bind(c) :: plot3d_layout_t
     integer(c_int32_t) :: encoding = 0, marker_bytes = 0, real_bytes = 0, big_endian = 0
     integer(c_int32_t) :: has_count = 0, dims = 0
     integer(c_int64_t) :: n(3) = 0
     integer(c_int64_t) :: file_bytes = 0
-  end type p3d_layout_c
+  end type plot3d_layout_t
 
   type :: grid_block_t
     integer :: n(3) = 0                 !< nodes in i, j, k (k = 1 for a 2D block)
@@ -87,9 +88,9 @@ module grid_blocks
   interface
     integer(c_int) function adi_p3d_probe_blocks(path, lay, nblocks, sizes, cap, msg, msglen) &
         bind(c, name='adi_p3d_probe_blocks')
-      import :: c_int, c_char, c_int64_t, c_size_t, p3d_layout_c
+      import :: c_int, c_char, c_int64_t, c_size_t, plot3d_layout_t
       character(kind=c_char), intent(in) :: path(*)
-      type(p3d_layout_c), intent(out) :: lay
+      type(plot3d_layout_t), intent(out) :: lay
       integer(c_int64_t), intent(out) :: nblocks
       integer(c_int64_t), intent(out) :: sizes(*)
       integer(c_int64_t), value :: cap
@@ -97,17 +98,17 @@ module grid_blocks
       integer(c_size_t), value :: msglen
     end function
     integer(c_int) function adi_p3d_read_blocks(path, lay, xyz, nvalues, msg, msglen) bind(c, name='adi_p3d_read_blocks')
-      import :: c_int, c_char, c_size_t, c_double, c_int64_t, p3d_layout_c
+      import :: c_int, c_char, c_size_t, c_double, c_int64_t, plot3d_layout_t
       character(kind=c_char), intent(in) :: path(*)
-      type(p3d_layout_c), intent(in) :: lay
+      type(plot3d_layout_t), intent(in) :: lay
       real(c_double), intent(out) :: xyz(*)
       integer(c_int64_t), value :: nvalues
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
     subroutine adi_p3d_describe(lay, buf, buflen) bind(c, name='adi_p3d_describe')
-      import :: c_char, c_size_t, p3d_layout_c
-      type(p3d_layout_c), intent(in) :: lay
+      import :: c_char, c_size_t, plot3d_layout_t
+      type(plot3d_layout_t), intent(in) :: lay
       character(kind=c_char), intent(out) :: buf(*)
       integer(c_size_t), value :: buflen
     end subroutine
@@ -128,24 +129,11 @@ module grid_blocks
 
 contains
 
-  function c_text(buf) result(s)
-    character(kind=c_char), intent(in) :: buf(:)
-    character(len=:), allocatable :: s
-    integer :: n
-    n = 0
-    do while (n < size(buf))
-      if (buf(n + 1) == c_null_char) exit
-      n = n + 1
-    end do
-    allocate(character(len=n) :: s)
-    s = transfer(buf(1:n), s)
-  end function c_text
-
   !> The number of blocks of the file when the multi-block reader can read
   !> its header (0 when it cannot: the one-block reader's message says why).
   integer(ik8) function count_grid_blocks(path) result(nb)
     character(len=*), intent(in) :: path
-    type(p3d_layout_c) :: lay
+    type(plot3d_layout_t) :: lay
     integer(c_int64_t) :: sizes(3)
     character(kind=c_char) :: cmsg(msg_chars)
     nb = 0
@@ -158,7 +146,7 @@ contains
     type(grid_block_set_t), intent(out) :: set
     integer, intent(out) :: status
     character(len=:), allocatable, intent(out) :: msg
-    type(p3d_layout_c) :: lay
+    type(plot3d_layout_t) :: lay
     type(block_links_c) :: links
     integer(c_int64_t) :: nb, dummy(3), total
     integer(c_int64_t), allocatable :: sizes(:)

@@ -24,27 +24,21 @@
 module grid_file
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_int, c_char, c_double, c_size_t, c_null_char
   use kinds, only: rk, ik8, ng
+  use sys_interface, only: c_text
   use text_util, only: int_text, format_real
   use grid_generation, only: fill_ghost_nodes
   use grid_checks, only: check_grid_cells, grid_cell_stats_t, check_periodic_faces
-  use grid_blocks, only: grid_block_set_t, count_grid_blocks, read_grid_blocks, GRID_BLOCKS_OK
+  use grid_blocks, only: grid_block_set_t, count_grid_blocks, read_grid_blocks, GRID_BLOCKS_OK, plot3d_layout_t, &
+    adi_p3d_describe
   implicit none
   private
-  public :: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file
+  public :: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, lay_out_nodes, finish_nodes
   public :: GRID_OK, GRID_BAD_INPUT
 
   integer, parameter :: GRID_OK = 0, GRID_BAD_INPUT = 2
   !> more nodes in a direction than any grid the solver takes (4096 cells)
   !> by far; also keeps the counts within default integers
   integer(ik8), parameter :: max_nodes = 1000000_ik8
-
-  !> fortran/plot3d_file.h: adi_p3d_layout
-  type, bind(c) :: plot3d_layout_t
-    integer(c_int32_t) :: encoding = 0, marker_bytes = 0, real_bytes = 0, big_endian = 0
-    integer(c_int32_t) :: has_count = 0, dims = 0
-    integer(c_int64_t) :: n(3) = 0
-    integer(c_int64_t) :: file_bytes = 0
-  end type plot3d_layout_t
 
   !> How to read the grid (the driver fills it from the case file).
   type :: grid_read_options_t
@@ -81,30 +75,11 @@ module grid_file
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
-    subroutine adi_p3d_describe(lay, buf, buflen) bind(c, name='adi_p3d_describe')
-      import :: c_char, c_size_t, plot3d_layout_t
-      type(plot3d_layout_t), intent(in) :: lay
-      character(kind=c_char), intent(out) :: buf(*)
-      integer(c_size_t), value :: buflen
-    end subroutine
   end interface
 
   integer, parameter :: msg_chars = 8192
 
 contains
-
-  function c_text(buf) result(s)
-    character(kind=c_char), intent(in) :: buf(:)
-    character(len=:), allocatable :: s
-    integer :: n
-    n = 0
-    do while (n < size(buf))
-      if (buf(n + 1) == c_null_char) exit
-      n = n + 1
-    end do
-    allocate(character(len=n) :: s)
-    s = transfer(buf(1:n), s)
-  end function c_text
 
   function where_text(path) result(s)
     character(len=*), intent(in) :: path
@@ -184,18 +159,13 @@ contains
     character(len=:), allocatable, intent(out) :: msg
     real(c_double), allocatable :: xyz(:)
     character(kind=c_char) :: cmsg(msg_chars)
-    type(grid_cell_stats_t) :: stats
-    integer(ik8) :: nn, m, n1, n2
-    integer :: ni, nj, nk, dims, i, j, k, p(3), st
-    real(rk) :: z0
+    integer(ik8) :: nn
+    integer :: dims, st
 
     call probe_grid_file(path, opts, info, status, msg)
     if (status /= GRID_OK) return
-    ni = info%ni; nj = info%nj; nk = info%nk
     dims = int(info%layout%dims)
-    n1 = info%layout%n(1)
-    n2 = info%layout%n(2)
-    nn = n1*n2*info%layout%n(3)
+    nn = product(info%layout%n)
     allocate(xyz(dims*nn), stat=st)
     if (st /= 0) then
       status = GRID_BAD_INPUT
@@ -208,6 +178,32 @@ contains
       msg = c_text(cmsg)
       return
     end if
+    call lay_out_nodes(where_text(path), xyz, dims, info%layout%n, opts, info, xn, status, msg)
+    if (status == GRID_OK) call finish_nodes(where_text(path), opts, info, xn, status, msg)
+  end subroutine read_grid_file
+
+  !> A file's nodes xyz (dims values a node, each coordinate's block of
+  !> n(1) x n(2) x n(3) nodes with i fastest: Plot3D's and CGNS's order) laid
+  !> out as the solver's xn(1:3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng) (the
+  !> options' reversals; a 2D grid one cell of the span thick), then its
+  !> periodic pairs checked and its cuts found (info%cut). where: the file
+  !> as messages name it. xyz is released; xn too on a failure.
+  subroutine lay_out_nodes(where, xyz, dims, n, opts, info, xn, status, msg)
+    character(len=*), intent(in) :: where
+    real(c_double), allocatable, intent(inout) :: xyz(:)
+    integer, intent(in) :: dims
+    integer(c_int64_t), intent(in) :: n(3)
+    type(grid_read_options_t), intent(in) :: opts
+    type(grid_file_info_t), intent(inout) :: info
+    real(rk), allocatable, intent(out) :: xn(:,:,:,:)
+    integer, intent(out) :: status
+    character(len=:), allocatable, intent(out) :: msg
+    integer(ik8) :: nn, m, n1, n2
+    integer :: ni, nj, nk, i, j, k, p(3), st
+    real(rk) :: z0
+    status = GRID_OK
+    ni = info%ni; nj = info%nj; nk = info%nk
+    n1 = n(1); n2 = n(2); nn = n1*n2*n(3)
     z0 = 0.0_rk
     if (info%planar .and. dims == 3) then
       ! a 3D file of one k-plane must be a plane of constant z
@@ -215,7 +211,7 @@ contains
       do m = 1, nn
         if (xyz(2*nn + m) /= z0) then
           status = GRID_BAD_INPUT
-          msg = where_text(path)//': its one k-plane is not a plane of constant z (node i,j = '// &
+          msg = where//': its one k-plane is not a plane of constant z (node i,j = '// &
             int_text(mod(m - 1, n1) + 1)//','//int_text((m - 1)/n1 + 1)//' has z = '//format_real(xyz(2*nn + m), '(es22.15)')// &
             ', node 1,1 has '//format_real(z0, '(es22.15)')//'): a 2D grid must lie in a plane z = constant'
           return
@@ -225,7 +221,7 @@ contains
     allocate(xn(3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng), stat=st)
     if (st /= 0) then
       status = GRID_BAD_INPUT
-      msg = where_text(path)//': no memory for its '//int_text(nn)//' nodes'
+      msg = where//': no memory for its '//int_text(nn)//' nodes'
       return
     end if
 
@@ -257,18 +253,28 @@ contains
     ! the periodic pairs declared must match; a pair of faces that coincide is a cut,
     ! whose ghost nodes come from across it like a declared pair's
     call check_periodic_faces(xn, ni, nj, nk, [opts%flip(1), opts%flip(2), opts%flip(3) .and. .not. info%planar], &
-      info%planar, opts%periodic, where_text(path), info%cut, status, msg)
-    if (status /= GRID_OK) then
-      deallocate(xn)
-      return
-    end if
-    call fill_ghost_nodes(xn, ni, nj, nk, opts%periodic .or. info%cut)
-    call check_grid_cells(xn, ni, nj, nk, [opts%flip(1), opts%flip(2), opts%flip(3) .and. .not. info%planar], &
-      info%planar, where_text(path), status, msg, stats)
+      info%planar, opts%periodic, where, info%cut, status, msg)
+    if (status /= GRID_OK) deallocate(xn)
+  end subroutine lay_out_nodes
+
+  !> The ghost nodes of laid-out nodes xn (periodic images and cuts as
+  !> lay_out_nodes found them) and the cell checks; the cell volumes' range
+  !> into info. xn is released on a failure.
+  subroutine finish_nodes(where, opts, info, xn, status, msg)
+    character(len=*), intent(in) :: where
+    type(grid_read_options_t), intent(in) :: opts
+    type(grid_file_info_t), intent(inout) :: info
+    real(rk), allocatable, intent(inout) :: xn(:,:,:,:)
+    integer, intent(out) :: status
+    character(len=:), allocatable, intent(out) :: msg
+    type(grid_cell_stats_t) :: stats
+    call fill_ghost_nodes(xn, info%ni, info%nj, info%nk, opts%periodic .or. info%cut)
+    call check_grid_cells(xn, info%ni, info%nj, info%nk, [opts%flip(1), opts%flip(2), opts%flip(3) .and. &
+      .not. info%planar], info%planar, where, status, msg, stats)
     info%vol_min = stats%vol_min
     info%vol_max = stats%vol_max
     if (status /= GRID_OK) deallocate(xn)
-  end subroutine read_grid_file
+  end subroutine finish_nodes
 
   !> The file's node (0-based) of solver node p of a direction of n cells.
   pure integer function node_index(p, n, flipped)

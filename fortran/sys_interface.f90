@@ -6,7 +6,7 @@ module sys_interface
   private
   public :: adi_install_signal_handlers, adi_interrupt_requested
   public :: adi_guard_output_signals, make_dirs, lock_run_dir, run_gnuplot, regular_file
-  public :: adi_host_memory_available, c_string, from_c, signal_text, output_slot_problem, remove_old_restart_sets, &
+  public :: adi_host_memory_available, c_string, from_c, c_text, signal_text, output_slot_problem, remove_old_restart_sets, &
     earlier_snapshots
 
   interface
@@ -112,6 +112,20 @@ contains
     if (n == 0) n = len(buf) + 1
     s = buf(1:n-1)
   end function from_c
+
+  !> The text of a C character array up to its NUL (all of it without one).
+  function c_text(buf) result(s)
+    character(kind=c_char), intent(in) :: buf(:)
+    character(len=:), allocatable :: s
+    integer :: n
+    n = 0
+    do while (n < size(buf))
+      if (buf(n + 1) == c_null_char) exit
+      n = n + 1
+    end do
+    allocate(character(len=n) :: s)
+    s = transfer(buf(1:n), s)
+  end function c_text
 
   !> .true. if path is a regular file (not a folder, FIFO or device).
   logical function regular_file(path)
