@@ -20,7 +20,7 @@ module cgns_grid
   use kinds, only: rk, ik8
   use sys_interface, only: c_text
   use text_util, only: int_text
-  use grid_file, only: grid_read_options_t, grid_file_info_t, GRID_OK, GRID_BAD_INPUT, lay_out_nodes, finish_nodes
+  use grid_file, only: grid_read_options_t, grid_file_info_t, GRID_OK, GRID_BAD_INPUT, check_extent, lay_out_nodes, finish_nodes
   implicit none
   private
   public :: is_cgns_name, probe_cgns_grid, read_cgns_grid, cgns_patch_lines, cgns_available
@@ -77,7 +77,6 @@ module cgns_grid
   end interface
 
   integer, parameter :: msg_chars = 8192
-  integer(ik8), parameter :: max_nodes = 1000000_ik8
   character(len=1), parameter :: dirs(3) = ['i', 'j', 'k']
 
 contains
@@ -112,7 +111,6 @@ contains
     integer, intent(out) :: status
     character(len=:), allocatable, intent(out) :: msg
     character(kind=c_char) :: cmsg(msg_chars)
-    integer(c_int64_t) :: n(3)
     status = GRID_OK
     msg = ''
     zone = c_null_ptr
@@ -121,31 +119,10 @@ contains
       msg = c_text(cmsg)
       return
     end if
-    n = zi%n
     info%format = 'CGNS, one structured zone, '//int_text(int(zi%dims))//'D'
     info%layout%dims = zi%dims
-    info%layout%n = n
-    if (any(n > max_nodes)) then
-      status = GRID_BAD_INPUT
-      msg = where_text(path)//': '//int_text(n(1))//' x '//int_text(n(2))//' x '//int_text(n(3))// &
-        ' nodes: more than '//int_text(max_nodes)//' in a direction'
-    end if
-    info%planar = zi%dims == 2 .or. n(3) == 1
-    info%ni = int(n(1)) - 1
-    info%nj = int(n(2)) - 1
-    info%nk = merge(1, int(n(3)) - 1, info%planar)
-    if (status /= GRID_OK) then
-      continue
-    else if (opts%need_3d .and. info%planar) then
-      status = GRID_BAD_INPUT
-      msg = where_text(path)//' is a 2D zone, but this case needs a 3D grid'
-    else if (info%planar .and. opts%flip(3)) then
-      status = GRID_BAD_INPUT
-      msg = where_text(path)//' is a 2D grid: it has no k direction to reverse (reverse i or j)'
-    else if (.not. (opts%span > 0.0_rk .and. opts%span <= huge(1.0_rk))) then
-      status = GRID_BAD_INPUT
-      msg = 'the span of a 2D grid must be a number > 0'
-    end if
+    info%layout%n = zi%n
+    call check_extent(where_text(path), zi%n, int(zi%dims), opts, info, status, msg)
     if (status == GRID_OK) call check_interfaces(path, zone, zi, status, msg)
     if (status /= GRID_OK) then
       call adi_cgns_close(zone)

@@ -32,7 +32,7 @@ module grid_file
     adi_p3d_describe
   implicit none
   private
-  public :: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, lay_out_nodes, finish_nodes
+  public :: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, check_extent, lay_out_nodes, finish_nodes
   public :: GRID_OK, GRID_BAD_INPUT
 
   integer, parameter :: GRID_OK = 0, GRID_BAD_INPUT = 2
@@ -95,7 +95,6 @@ contains
     integer, intent(out) :: status
     character(len=:), allocatable, intent(out) :: msg
     character(kind=c_char) :: cmsg(msg_chars), cdesc(400)
-    integer(c_int64_t) :: n(3)
     integer(ik8) :: nb
     type(grid_block_set_t) :: set
 
@@ -119,34 +118,51 @@ contains
     end if
     call adi_p3d_describe(info%layout, cdesc, int(size(cdesc), c_size_t))
     info%format = c_text(cdesc)
-    n = info%layout%n
+    call check_extent(where_text(path), info%layout%n, int(info%layout%dims), opts, info, status, msg)
+  end subroutine probe_grid_file
+
+  !> A grid of n nodes in i, j, k with dims coordinates (a Plot3D block, a
+  !> CGNS zone): its cells into info (ni, nj, nk; planar: a 2D grid, one
+  !> cell of the span thick), and the checks of its size against the limit
+  !> and the case (a 3D case, a k reversal, the span). where: the file as
+  !> messages name it.
+  subroutine check_extent(where, n, dims, opts, info, status, msg)
+    character(len=*), intent(in) :: where
+    integer(c_int64_t), intent(in) :: n(3)
+    integer, intent(in) :: dims
+    type(grid_read_options_t), intent(in) :: opts
+    type(grid_file_info_t), intent(inout) :: info
+    integer, intent(out) :: status
+    character(len=:), allocatable, intent(out) :: msg
+    status = GRID_OK
+    msg = ''
     if (any(n > max_nodes)) then
       status = GRID_BAD_INPUT
-      msg = where_text(path)//': '//int_text(n(1))//' x '//int_text(n(2))//' x '//int_text(n(3))// &
+      msg = where//': '//int_text(n(1))//' x '//int_text(n(2))//' x '//int_text(n(3))// &
         ' nodes: more than '//int_text(max_nodes)//' in a direction'
       return
     end if
-    info%planar = info%layout%dims == 2 .or. n(3) == 1
+    info%planar = dims == 2 .or. n(3) == 1
     info%ni = int(n(1)) - 1
     info%nj = int(n(2)) - 1
     info%nk = merge(1, int(n(3)) - 1, info%planar)
     if (opts%need_3d .and. info%planar) then
       status = GRID_BAD_INPUT
-      if (info%layout%dims == 2) then
-        msg = where_text(path)//' is a 2D grid (x, y only), but this case needs a 3D grid'
+      if (dims == 2) then
+        msg = where//' is a 2D grid (x, y only), but this case needs a 3D grid'
       else
-        msg = where_text(path)//' holds one k-plane of nodes (a 2D grid), but this case needs a 3D grid'
+        msg = where//' holds one k-plane of nodes (a 2D grid), but this case needs a 3D grid'
       end if
       return
     end if
     if (info%planar .and. opts%flip(3)) then
       status = GRID_BAD_INPUT
-      msg = where_text(path)//' is a 2D grid: it has no k direction to reverse (reverse i or j)'
+      msg = where//' is a 2D grid: it has no k direction to reverse (reverse i or j)'
     else if (.not. (opts%span > 0.0_rk .and. opts%span <= huge(1.0_rk))) then
       status = GRID_BAD_INPUT
       msg = 'the span of a 2D grid must be a number > 0'
     end if
-  end subroutine probe_grid_file
+  end subroutine check_extent
 
   !> Reads, lays out and checks the grid. xn is allocated here:
   !> xn(1:3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng).
