@@ -402,8 +402,9 @@ $(BUILD)/test_params_layout: tests/c_vs_fortran/test_params_layout.f90 tests/c_v
 	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/boundary_patches.o $(OBJ)/text_util.o $(OBJ)/kinds.o -o $@
 # multi-block grids: the reader and the interfaces found from the coordinates (C only)
 $(BUILD)/test_block_interfaces: tests/unit/test_block_interfaces.c $(OBJ)/plot3d_file.o $(OBJ)/block_interfaces.o \
-  $(OBJ)/safe_file.o $(HOST_LIB) | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran $< $(OBJ)/plot3d_file.o $(OBJ)/block_interfaces.o $(OBJ)/safe_file.o $(HOST_LIB) -lm -o $@
+  validation/plot3d_write.c validation/plot3d_write.h $(OBJ)/safe_file.o $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran -Ivalidation $(HOST_INC) $< validation/plot3d_write.c $(OBJ)/plot3d_file.o \
+	  $(OBJ)/block_interfaces.o $(OBJ)/safe_file.o $(HOST_LIB) -lm -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c $(STAGE_HDRS) | $(OBJ)
 	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@

@@ -55,44 +55,45 @@ static int put_record(FILE *f, const p3d_write_options *o, const unsigned char *
   return 0;
 }
 
-static int write_binary(FILE *f, const p3d_write_options *o, const int64_t n[3], const double *xyz)
+static int write_binary(FILE *f, const p3d_write_options *o, int nb, const int64_t *n, const double *const *xyz)
 {
-  const int64_t nn = n[0] * n[1] * n[2];
   const int p = o->real_bytes;
-  int64_t len = o->dims * nn * p + (o->iblank ? 4 * nn : 0);
-  unsigned char hdr[8 + 12 * 64], *data;
+  unsigned char hdr[8 + 12 * P3D_MAX_BLOCKS];
   int e = 0;
-  if (o->nblocks > 64) return -1;
   if (o->with_count) {
-    store(hdr, (uint64_t)o->nblocks, 4, o->big_endian);
+    store(hdr, (uint64_t)nb, 4, o->big_endian);
     if (put_record(f, o, hdr, 4) != 0) return -1;
   }
-  for (int b = 0; b < o->nblocks; ++b)
-    for (int d = 0; d < o->dims; ++d) store(hdr + 4 * (b * o->dims + d), (uint64_t)n[d], 4, o->big_endian);
-  if (put_record(f, o, hdr, 4 * o->nblocks * o->dims) != 0) return -1;
-  data = malloc((size_t)len);
-  if (!data) return -1;
-  for (int64_t v = 0; v < o->dims * nn; ++v) store_real(data + v * p, xyz[v], p, o->big_endian);
-  for (int64_t m = 0; o->iblank && m < nn; ++m) store(data + o->dims * nn * p + 4 * m, 1, 4, o->big_endian);
-  for (int b = 0; b < o->nblocks && !e; ++b) e = put_record(f, o, data, len);
-  free(data);
+  for (int b = 0; b < nb; ++b)
+    for (int d = 0; d < o->dims; ++d) store(hdr + 4 * (b * o->dims + d), (uint64_t)n[3 * b + d], 4, o->big_endian);
+  if (put_record(f, o, hdr, 4 * nb * o->dims) != 0) return -1;
+  for (int b = 0; b < nb && !e; ++b) {
+    const int64_t nn = n[3 * b] * n[3 * b + 1] * n[3 * b + 2];
+    int64_t len = o->dims * nn * p + (o->iblank ? 4 * nn : 0);
+    unsigned char *data = malloc((size_t)len);
+    if (!data) return -1;
+    for (int64_t v = 0; v < o->dims * nn; ++v) store_real(data + v * p, xyz[b][v], p, o->big_endian);
+    for (int64_t m = 0; o->iblank && m < nn; ++m) store(data + o->dims * nn * p + 4 * m, 1, 4, o->big_endian);
+    e = put_record(f, o, data, len);
+    free(data);
+  }
   return e;
 }
 
-static int write_text(FILE *f, const p3d_write_options *o, const int64_t n[3], const double *xyz)
+static int write_text(FILE *f, const p3d_write_options *o, int nb, const int64_t *n, const double *const *xyz)
 {
-  const int64_t nn = n[0] * n[1] * n[2];
-  if (o->with_count && fprintf(f, "%d\n", o->nblocks) < 0) return -1;
-  for (int b = 0; b < o->nblocks; ++b) {
+  if (o->with_count && fprintf(f, "%d\n", nb) < 0) return -1;
+  for (int b = 0; b < nb; ++b) {
     for (int d = 0; d < o->dims; ++d)
-      if (fprintf(f, d ? " %lld" : "%lld", (long long)n[d]) < 0) return -1;
+      if (fprintf(f, d ? " %lld" : "%lld", (long long)n[3 * b + d]) < 0) return -1;
     if (fputc('\n', f) == EOF) return -1;
   }
   /* one value a line: tests edit a value with sed; 17 (9) significant
    * digits read back to the same double (float) */
-  for (int b = 0; b < o->nblocks; ++b) {
+  for (int b = 0; b < nb; ++b) {
+    const int64_t nn = n[3 * b] * n[3 * b + 1] * n[3 * b + 2];
     for (int64_t v = 0; v < o->dims * nn; ++v)
-      if ((o->real_bytes == 4 ? fprintf(f, "%.9g\n", (double)(float)xyz[v]) : fprintf(f, "%.17g\n", xyz[v])) < 0)
+      if ((o->real_bytes == 4 ? fprintf(f, "%.9g\n", (double)(float)xyz[b][v]) : fprintf(f, "%.17g\n", xyz[b][v])) < 0)
         return -1;
     for (int64_t m = 0; o->iblank && m < nn; ++m)
       if (fputs("1\n", f) == EOF) return -1;
@@ -103,10 +104,31 @@ static int write_text(FILE *f, const p3d_write_options *o, const int64_t n[3], c
 int p3d_write(const char *path, const p3d_write_options *o, const int64_t n[3], const double *xyz, char *msg,
               size_t msglen)
 {
+  int64_t ns[3 * P3D_MAX_BLOCKS];
+  const double *xs[P3D_MAX_BLOCKS];
+  if (o->nblocks < 1 || o->nblocks > P3D_MAX_BLOCKS) {
+    snprintf(msg, msglen, "%d blocks: 1 to %d allowed", o->nblocks, P3D_MAX_BLOCKS);
+    return -1;
+  }
+  for (int b = 0; b < o->nblocks; ++b) {
+    memcpy(&ns[3 * b], n, 3 * sizeof *n);
+    xs[b] = xyz;
+  }
+  return p3d_write_blocks(path, o, o->nblocks, ns, xs, msg, msglen);
+}
+
+int p3d_write_blocks(const char *path, const p3d_write_options *o, int nb, const int64_t *n,
+                     const double *const *xyz, char *msg, size_t msglen)
+{
   size_t plen = strlen(path);
-  char *tmp = malloc(plen + 5);
+  char *tmp;
   FILE *f;
   int fd, e;
+  if (nb < 1 || nb > P3D_MAX_BLOCKS) {
+    snprintf(msg, msglen, "%d blocks: 1 to %d allowed", nb, P3D_MAX_BLOCKS);
+    return -1;
+  }
+  tmp = malloc(plen + 5);
   if (!tmp) {
     snprintf(msg, msglen, "out of memory");
     return -1;
@@ -121,7 +143,7 @@ int p3d_write(const char *path, const p3d_write_options *o, const int64_t n[3], 
     free(tmp);
     return -1;
   }
-  e = o->encoding == P3D_TEXT ? write_text(f, o, n, xyz) : write_binary(f, o, n, xyz);
+  e = o->encoding == P3D_TEXT ? write_text(f, o, nb, n, xyz) : write_binary(f, o, nb, n, xyz);
   if (fclose(f) != 0) e = -1;
   if (e != 0) {
     snprintf(msg, msglen, "writing \"%s\" failed: %s", tmp, strerror(errno));

@@ -9,6 +9,8 @@
 
 typedef enum { P3D_TEXT, P3D_FORTRAN, P3D_RAW } p3d_encoding;
 
+enum { P3D_MAX_BLOCKS = 64 };   /* blocks in one file written here */
+
 typedef struct p3d_write_options {
   p3d_encoding encoding;
   int real_bytes;          /* 4 or 8 */
@@ -17,7 +19,7 @@ typedef struct p3d_write_options {
   int64_t max_subrecord;   /* Fortran: split records into subrecords of at most this many bytes (0: never) */
   int with_count;          /* write the block count (the multi-grid header) */
   int dims;                /* 2: x, y; 3: x, y, z */
-  int nblocks;             /* the block written this many times (a multi-block file for the tests) */
+  int nblocks;             /* p3d_write: the block written this many times (a multi-block file for the tests) */
   int iblank;              /* IBLANK = 1 after each block's coordinates */
 } p3d_write_options;
 
@@ -27,5 +29,11 @@ typedef struct p3d_write_options {
  * renamed). */
 int p3d_write(const char *path, const p3d_write_options *o, const int64_t n[3], const double *xyz, char *msg,
               size_t msglen);
+
+/* A file of nb different blocks (1 to P3D_MAX_BLOCKS; o->nblocks is not
+ * read): block b has n[3b] x n[3b+1] x n[3b+2] nodes and coordinate c of
+ * its node m at xyz[b][c*N_b + m]. As p3d_write otherwise. */
+int p3d_write_blocks(const char *path, const p3d_write_options *o, int nb, const int64_t *n,
+                     const double *const *xyz, char *msg, size_t msglen);
 
 #endif

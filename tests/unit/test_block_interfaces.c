@@ -20,6 +20,7 @@
 
 #include "block_interfaces.h"
 #include "plot3d_file.h"
+#include "plot3d_write.h"
 
 static int failures = 0, checks = 0;
 #define CHECK(cond, ...)                                                                                             \
@@ -447,57 +448,21 @@ static void test_bad(void)
 
 /* ------------------------------------------------------------ the reader */
 
-static void put(FILE *f, uint64_t v, int nbytes, int big)
-{
-  unsigned char b[8];
-  for (int i = 0; i < nbytes; ++i) b[big ? nbytes - 1 - i : i] = (unsigned char)(v >> (8 * i));
-  fwrite(b, 1, (size_t)nbytes, f);
-}
-
-static void put_real(FILE *f, double v, int p, int big)
-{
-  if (p == 4) {
-    float x = (float)v;
-    uint32_t w;
-    memcpy(&w, &x, 4);
-    put(f, w, 4, big);
-  } else {
-    uint64_t w;
-    memcpy(&w, &v, 8);
-    put(f, w, 8, big);
-  }
-}
-
-/* enc 0 text, 1 Fortran (4-byte markers), 2 Fortran (8-byte), 3 raw */
+/* enc 0 text, 1 Fortran (4-byte markers), 2 Fortran (8-byte), 3 raw; with
+ * the count header, through validation/plot3d_write.c */
 static void write_file(const char *path, const grid *g, int enc, int p, int big)
 {
-  FILE *f = fopen(path, "wb");
-  int mb = enc == 2 ? 8 : 4;
-  if (enc == 0) {
-    fprintf(f, "%d\n", g->nb);
-    for (int b = 0; b < g->nb; ++b)
-      for (int d = 0; d < g->dims; ++d) fprintf(f, d + 1 < g->dims ? "%lld " : "%lld\n", (long long)g->n[3 * b + d]);
-    for (int b = 0; b < g->nb; ++b)
-      for (int64_t v = 0; v < g->dims * nodes(g, b); ++v) fprintf(f, "%.17g\n", g->x[b][v]);
-    fclose(f);
-    return;
-  }
-#define MARK(len) \
-  if (enc != 3) put(f, (uint64_t)(len), mb, big)
-  MARK(4);
-  put(f, (uint64_t)g->nb, 4, big);
-  MARK(4);
-  MARK(4 * g->dims * g->nb);
-  for (int b = 0; b < g->nb; ++b)
-    for (int d = 0; d < g->dims; ++d) put(f, (uint64_t)g->n[3 * b + d], 4, big);
-  MARK(4 * g->dims * g->nb);
-  for (int b = 0; b < g->nb; ++b) {
-    MARK(g->dims * nodes(g, b) * p);
-    for (int64_t v = 0; v < g->dims * nodes(g, b); ++v) put_real(f, g->x[b][v], p, big);
-    MARK(g->dims * nodes(g, b) * p);
-  }
-#undef MARK
-  fclose(f);
+  p3d_write_options o;
+  char msg[600];
+  memset(&o, 0, sizeof o);
+  o.encoding = enc == 0 ? P3D_TEXT : (enc == 3 ? P3D_RAW : P3D_FORTRAN);
+  o.marker_bytes = enc == 2 ? 8 : 4;
+  o.real_bytes = p;
+  o.big_endian = big;
+  o.with_count = 1;
+  o.dims = g->dims;
+  CHECK(p3d_write_blocks(path, &o, g->nb, g->n, (const double *const *)g->x, msg, sizeof msg) == 0,
+        "writing %s: %s", path, msg);
 }
 
 static void test_reader(const char *dir)
