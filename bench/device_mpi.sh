@@ -22,19 +22,11 @@ O=${OUT:-/tmp/out}; W=/tmp/mpigpu; rm -rf $W; mkdir -p $W $O
 T=$W/table.txt; : > $T
 row() { printf "%-66s %s\n" "$1" "$2" | tee -a $T; }
 MODE=${1:-check}
-if ldd build/adiflow_mpi | grep -q "not found"; then
-  export LD_LIBRARY_PATH=$PWD/build/mpilibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  echo "(OpenMPI Fortran bindings from build/mpilibs)"
-fi
+source bench/device_mpi_common.sh
 ldd build/adiflow_mpi | grep "not found"
 nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader | tee -a $T
 export OMP_NUM_THREADS=4
 RUN="mpirun --allow-run-as-root --bind-to none"
-spi() { grep -E '^ +[0-9]+ ' "$1" | tail -n 1 | awk '{print $9}'; }
-same() { cmp -s "$1" "$2" && echo "bit-identical" || echo "DIFFERENT"; }
-hist() { grep -v '^#' "$1" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8}'; }   # residual.dat without s/iter
-# efficiency: eff T1 TN F = T1 / (F * TN) (F = 2 for strong scaling on 2 GPUs, 1 for weak)
-eff() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (a > 0 && b > 0) printf "%.1f %%", 100*a/(f*b); else print "n/a" }'; }
 
 if [ "$MODE" = check ] || [ "$MODE" = all ]; then
   C=cases/cube32_gpu_check.nml

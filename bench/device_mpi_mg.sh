@@ -29,18 +29,11 @@ O=${OUT:-/tmp/out}; W=/tmp/mpimg; rm -rf $W; mkdir -p $W $O
 T=$W/table.txt; : > $T
 row() { printf "%-72s %s\n" "$1" "$2" | tee -a $T; }
 MODE=${1:-check}
-if ldd build/adiflow_mpi | grep -q "not found"; then
-  export LD_LIBRARY_PATH=$PWD/build/mpilibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  echo "(OpenMPI Fortran bindings from build/mpilibs)"
-fi
+source bench/device_mpi_common.sh
 nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader | tee -a $T
 NG=${NG:-$(nvidia-smi -L | grep -c '^GPU')}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 RUN="mpirun --allow-run-as-root --bind-to none --oversubscribe"
-spi() { grep -E '^ +[0-9]+ ' "$1" | tail -n 1 | awk '{print $9}'; }   # s/iter (s/cycle) of the last progress line
-same() { cmp -s "$1" "$2" && echo "bit-identical" || echo "DIFFERENT"; }
-hist() { grep -v '^#' "$1" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8}'; }   # residual.dat without s/iter
-eff() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (a > 0 && b > 0) printf "%.1f %%", 100*a/(f*b); else print "n/a" }'; }
 decomps() { # the j x k decompositions of n ranks
   case $1 in 1) echo "1x1";; 2) echo "2x1 1x2";; 3) echo "3x1 1x3";; 4) echo "4x1 1x4 2x2";; esac
 }
