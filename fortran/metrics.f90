@@ -16,7 +16,7 @@ module metrics
   use first_touch, only: zero_field
   implicit none
   private
-  public :: compute_metrics, compute_cell_centres, cell_volume, face_vector
+  public :: compute_metrics, cell_centre, cell_volume, face_vector
 
 contains
 
@@ -111,23 +111,6 @@ contains
   !> compute_metrics' cell centres alone (the same values): what a run's
   !> centreline profiles need of the whole grid, without the other 19
   !> metric fields.
-  subroutine compute_cell_centres(lay, xn, xc)
-    type(layout_t), intent(in) :: lay
-    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:)
-    real(rk), intent(out) :: xc(-1:,-1:,-1:,:)
-    integer :: i, j, k
-    call zero_field(xc, team_for(lay))
-    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i)
-    do k = -1, lay%nk + 2
-      do j = -1, lay%nj + 2
-        do i = -1, lay%ni + 2
-          xc(i, j, k, :) = cell_centre(xn, i, j, k)
-        end do
-      end do
-    end do
-    !$omp end parallel do
-  end subroutine compute_cell_centres
-
   !> The centre of cell (i, j, k): the mean of its eight nodes.
   pure function cell_centre(xn, i, j, k) result(c)
     real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:)

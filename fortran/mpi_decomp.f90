@@ -41,7 +41,7 @@ module mpi_decomp
   public :: halo_exchange, block_boundary_conditions
   public :: adi_stage4_pipelined, mpi_residual_norms, mpi_total_mass, mpi_mass_fix
   public :: mpi_mass_chain_in, mpi_mass_chain_out, plane_chain_in, plane_chain_out, TAG_NORMS
-  public :: gather_interior, write_block_vts, write_pvts, mpi_fail, mpi_check, any_rank
+  public :: gather_interior, gather_k_planes, write_block_vts, write_pvts, mpi_fail, mpi_check, any_rank
 
   integer, parameter :: eig_of_char(5) = [1, 1, 1, 2, 3]
   integer, parameter :: TAG_NORMS = 3000, TAG_MASS = 3001   !< the plane-sum chains along j
@@ -544,6 +544,37 @@ contains
       end if
     end do
   end subroutine gather_interior
+
+  !> Global k planes k0 .. k0+nkp-1 of the interior of a (nf fields) from
+  !> the ranks that hold them into g(1:ni, 1:nj, 1:nkp, 1:nf) on rank 0 (the
+  !> whole grid's i and j; allocated by the caller on rank 0 only).
+  subroutine gather_k_planes(dc, lay, a, k0, nkp, nf, g)
+    type(decomp_t), intent(in) :: dc
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(in) :: a(-1:,-1:,-1:,:)
+    integer, intent(in) :: k0, nkp, nf
+    real(rk), intent(inout) :: g(:,:,:,:)
+    real(rk), allocatable :: buf(:)
+    integer :: r, nl(3), of(3), klo, khi, cnt
+    do r = 0, dc%nranks - 1
+      if (dc%rank /= 0 .and. r /= dc%rank) cycle
+      call block_range(dc, r, nl, of)
+      klo = max(k0, of(3) + 1); khi = min(k0 + nkp - 1, of(3) + nl(3))
+      if (khi < klo) cycle
+      cnt = nl(1)*nl(2)*(khi - klo + 1)*nf
+      if (r == 0) then
+        g(1:nl(1), of(2)+1:of(2)+nl(2), klo-k0+1:khi-k0+1, 1:nf) = a(1:nl(1), 1:nl(2), klo-of(3):khi-of(3), 1:nf)
+      else if (dc%rank /= 0) then
+        buf = reshape(a(1:lay%ni, 1:lay%nj, klo-of(3):khi-of(3), 1:nf), [cnt])
+        call MPI_Send(buf, cnt, MPI_DOUBLE_PRECISION, 0, 4001, dc%comm)
+      else
+        allocate(buf(cnt))
+        call MPI_Recv(buf, cnt, MPI_DOUBLE_PRECISION, r, 4001, dc%comm, MPI_STATUS_IGNORE)
+        g(1:nl(1), of(2)+1:of(2)+nl(2), klo-k0+1:khi-k0+1, 1:nf) = reshape(buf, [nl(1), nl(2), khi - klo + 1, nf])
+        deallocate(buf)
+      end if
+    end do
+  end subroutine gather_k_planes
 
   function extent_string(nl, of) result(ext)
     integer, intent(in) :: nl(3), of(3)

@@ -24,10 +24,11 @@ module run_files_mpi
   use wall_loads, only: patch_load_t
   use block_patches, only: own_cells
   use primitives, only: compute_primitives
-  use metrics, only: compute_metrics, compute_cell_centres
-  use output_profiles, only: write_profiles
+  use metrics, only: compute_metrics, cell_centre
+  use output_profiles, only: centreline_brackets, centreline_value, write_centrelines
+  use flow_math, only: cons_to_prim
   use sys_interface, only: regular_file, remove_old_restart_sets
-  use mpi_decomp, only: decomp_t, any_rank, mpi_check, gather_interior, write_block_vts, write_pvts
+  use mpi_decomp, only: decomp_t, any_rank, mpi_check, gather_interior, gather_k_planes, write_block_vts, write_pvts
   implicit none
   private
   public :: block_files_t
@@ -43,6 +44,7 @@ module run_files_mpi
     procedure :: save_restart => save_restart_set
     procedure :: write_flow_vts => write_blocks
     procedure :: write_outputs => write_block_outputs
+    procedure, private :: write_line_profiles
     procedure :: grid_patches => block_grid_patches
     procedure :: patch_forces => block_patch_forces
   end type block_files_t
@@ -274,7 +276,9 @@ contains
   !> Block .vts files + .pvts; the global field.dump, Tecplot file,
   !> centreline profiles and wall loads from the state gathered on rank 0,
   !> filled by the whole grid's boundary rules (the serial writers and
-  !> fills, so they match build/adiflow's files).
+  !> fills, so they match build/adiflow's files). The box's profiles alone
+  !> need only the two k planes about its centre (write_line_profiles), not
+  !> the whole grid on rank 0.
   subroutine write_block_outputs(self, be, iter, ref)
     class(block_files_t), intent(inout) :: self
     class(backend_t), intent(inout) :: be
@@ -283,13 +287,17 @@ contains
     type(fields_t) :: gf    ! the whole grid on rank 0, as much of it as the writers read
     real(rk), allocatable :: scg(:,:,:,:)
     integer :: ih, jh, kh
-    logical :: walls
+    logical :: walls, whole
     call be%host_state()
     associate (cs => self%cs, lay_g => self%lay_g, sp_g => self%sp_g)
       if (cs%write_vtk) call self%write_flow_vts(be, 'flow')
       if (self%write_series .and. self%root) call series_final(self%series, iter)
       walls = len(wall_load_names(self%ps_g)) > 0
-      if (.not. (cs%write_dump .or. cs%write_tecplot .or. cs%write_profiles .or. walls)) return
+      ! the Tecplot file, wall loads and patches (and a flat grid's profiles,
+      ! whose interpolation reaches a ghost cell) read the whole grid
+      whole = cs%write_tecplot .or. walls .or. allocated(self%ps_g%p) .or. min(lay_g%ni, lay_g%nj, lay_g%nk) < 2
+      if (cs%write_profiles .and. .not. whole) call self%write_line_profiles(be)
+      if (.not. (cs%write_dump .or. (whole .and. (cs%write_tecplot .or. cs%write_profiles .or. walls)))) return
       ih = lay_g%ldi - 2; jh = lay_g%nj + 2; kh = lay_g%nk + 2
       if (self%dc%rank == 0) then
         allocate(gf%q(-1:ih, -1:jh, -1:kh, nvar))
@@ -300,19 +308,7 @@ contains
       call gather_interior(self%dc, be%level(1)%lay, be%level(1)%f%q, nvar, gf%q)
       if (self%dc%rank /= 0) return
       if (cs%write_dump) call write_field_dump(self%dir//'/field.dump', lay_g, gf%q, iter, ref)
-      if (.not. (cs%write_tecplot .or. cs%write_profiles .or. walls)) return
-      if (.not. (cs%write_tecplot .or. walls .or. allocated(self%ps_g%p))) then
-        ! the profiles alone (the box): the primitives and the cell centres,
-        ! not the whole grid's metrics (on a 512^3 grid most of rank 0's
-        ! output time)
-        allocate(gf%xc(-1:ih, -1:jh, -1:kh, 3), gf%qp(-1:ih, -1:jh, -1:kh, nprim))
-        call compute_cell_centres(lay_g, self%xn_g, gf%xc)
-        call fill_ghosts(sp_g, lay_g, gf)
-        gf%qp = 0.0_rk
-        call compute_primitives(sp_g, lay_g, gf%q, gf%qp)
-        call write_profiles(self%dir, lay_g, sp_g, cs%lx, cs%ly, cs%lz, gf%xc, gf%qp)
-        return
-      end if
+      if (.not. (whole .and. (cs%write_tecplot .or. cs%write_profiles .or. walls))) return
       ! the whole grid's metrics, as build/adiflow computes them: the patches'
       ! normals, the vorticity's face vectors and volumes, the profiles' and
       ! wall loads' cell centres
@@ -331,4 +327,53 @@ contains
       call write_wall_loads(self%dir, sp_g, lay_g, gf)
     end associate
   end subroutine write_block_outputs
+
+  !> The box's centreline profiles as build/adiflow writes them (the same
+  !> cell centres, brackets, primitives and interpolation), from the two
+  !> k planes about the centre gathered on rank 0: every rank holds the
+  !> whole grid's nodes, so each finds the same planes.
+  subroutine write_line_profiles(self, be)
+    class(block_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    real(rk), allocatable :: xl(:), yl(:), zl(:), pl(:,:,:,:), u(:), v(:)
+    real(rk) :: c(3), wi, wj, wk
+    integer :: i, j, k, ia, ja, ka
+    associate (cs => self%cs, lay_g => self%lay_g, xn => self%xn_g)
+      allocate(xl(lay_g%ni), yl(lay_g%nj), zl(lay_g%nk))
+      do i = 1, lay_g%ni
+        c = cell_centre(xn, i, 1, 1); xl(i) = c(1)
+      end do
+      do j = 1, lay_g%nj
+        c = cell_centre(xn, 1, j, 1); yl(j) = c(2)
+      end do
+      do k = 1, lay_g%nk
+        c = cell_centre(xn, 1, 1, k); zl(k) = c(3)
+      end do
+      call centreline_brackets(xl, yl, zl, cs%lx, cs%ly, cs%lz, ia, wi, ja, wj, ka, wk)
+      if (self%dc%rank == 0) then
+        allocate(pl(lay_g%ni, lay_g%nj, 2, nvar))
+      else
+        allocate(pl(1, 1, 1, 1))
+      end if
+      call gather_k_planes(self%dc, be%level(1)%lay, be%level(1)%f%q, ka, 2, nvar, pl)
+      if (self%dc%rank /= 0) return
+      allocate(u(lay_g%nj), v(lay_g%ni))
+      do j = 1, lay_g%nj
+        u(j) = centreline_value(prim(ia, j, 1, 2), prim(ia+1, j, 1, 2), prim(ia, j, 2, 2), prim(ia+1, j, 2, 2), wi, wk)
+      end do
+      do i = 1, lay_g%ni
+        v(i) = centreline_value(prim(i, ja, 1, 3), prim(i, ja+1, 1, 3), prim(i, ja, 2, 3), prim(i, ja+1, 2, 3), wj, wk)
+      end do
+      call write_centrelines(self%dir, self%sp_g, cs%lx, cs%ly, yl, u, xl, v)
+    end associate
+  contains
+    !> Primitive m of the cell (i, j) of gathered plane kk.
+    real(rk) function prim(i, j, kk, m)
+      integer, intent(in) :: i, j, kk, m
+      real(rk) :: p(nprim)
+      call cons_to_prim(self%sp_g, pl(i, j, kk, 1), pl(i, j, kk, 2), pl(i, j, kk, 3), pl(i, j, kk, 4), &
+        pl(i, j, kk, 5), p(1), p(2), p(3), p(4), p(5), p(6))
+      prim = p(m)
+    end function prim
+  end subroutine write_line_profiles
 end module run_files_mpi

@@ -259,6 +259,18 @@ for g in "1 1 1" "2 1 2" "2 2 1" "4 2 2" "4 0 0"; do
       "exact, 2x2: gathered centreline profiles and Tecplot file identical"
   fi
 done
+# the box's profiles alone (no field.dump, no Tecplot file): rank 0 gathers
+# the two k planes about the centre, not the whole grid; 1x2 puts the planes
+# (k = 4 and 5 of 8) on different ranks
+sed "s/write_plot = .false./write_plot = .false., write_dump = .false., write_tecplot = .false./" $C > "$T/prof.nml"
+for g in "2 1 2" "3 3 1"; do
+  set -- $g; d=prof_${2}x$3
+  rc=$(mpi $1 $d "$T/prof.nml" --npj $2 --npk $3 --adi-mode exact)
+  expect '[ $rc -eq 0 ] && cmp -s "$T/s_cube/centreline_u.csv" "$T/$d/centreline_u.csv" \
+    && cmp -s "$T/s_cube/centreline_v.csv" "$T/$d/centreline_v.csv" && [ ! -e "$T/$d/field.dump" ] && [ ! -e "$T/$d/flow.dat" ]' \
+    "profiles alone, exact, ${2}x$3: centreline files from the two gathered k planes == build/adiflow's"
+done
+
 # rieper + van Leer and the solver's defaults (rieper + venkat, K = 5; the
 # threshold comes from the whole grid's size, not the block's), multigrid with
 # plain Roe on the coarse levels: exact mode bit-identical to build/adiflow too
