@@ -52,11 +52,12 @@ program adiflow
   type(patch_set_t) :: ps               ! the boundary patches (patch_file), none without one
   logical :: have_cgns_patches          ! ps holds a CGNS grid file's boundary conditions
   logical :: cuts(3)                    ! faces of the grid file that close on themselves
-  integer(ik8) :: it0
+  integer(ik8) :: it0, started
   real(rk) :: res0(5)
   integer :: nthreads, lock_fd, nlev, code
   integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
 
+  call system_clock(started)
   call adi_guard_output_signals()
   case_path = command_argument(1)
   if (len_trim(case_path) == 0 .or. case_path == '--help' .or. case_path == '-h') then
@@ -100,7 +101,7 @@ program adiflow
   if (make_dirs(dir, why) /= 0) call case_error(why)
   lock_fd = lock_run_dir(dir, why)
   if (lock_fd < 0) call case_error(why)
-  call files%init(cs, 'adiflow', dir, dir//'/restart.bin', .true.)
+  call files%init(cs, 'adiflow', dir, dir//'/restart.bin', .true., started)
   ! (a restart's own file is checked by its reader, which says more)
   why = blocked_output(dir, merge('           ', 'restart.bin', cs%restart)//' field.dump flow.vts flow.dat '// &
     'centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '// &

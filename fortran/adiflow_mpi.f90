@@ -87,7 +87,7 @@ program adiflow_mpi
   character(len=:), allocatable :: case_path, dir, why, mg_note, gather_why
   character(len=400) :: msg
   logical :: ok, use_gpu
-  integer(ik8) :: it0
+  integer(ik8) :: it0, started
   real(rk) :: res0(5)
   integer :: rank, nranks, lock_fd, okflag, code
   ! multigrid: the levels the grid allows (nlev), the first gathered onto rank 0 (0: none)
@@ -98,6 +98,7 @@ program adiflow_mpi
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
   call startup_barrier()
+  call system_clock(started)
 
   call adi_guard_output_signals()
   case_path = command_argument(1)
@@ -132,7 +133,7 @@ program adiflow_mpi
   dc%chunks = pc%pipeline_chunks
   if (dc%chunks == 0) dc%chunks = merge(1, 4, use_gpu)
   lay = make_layout(dc%nloc(1), dc%nloc(2), dc%nloc(3))
-  call files%init(cs, 'adiflow_mpi', dir, dir//'/restart.decomp + restart.rNNNNN.itN.bin', rank == 0)
+  call files%init(cs, 'adiflow_mpi', dir, dir//'/restart.decomp + restart.rNNNNN.itN.bin', rank == 0, started)
   files%vts_ext = '.pvts'
 
   ! rank 0 makes the run folder (no shell) and locks it against a second run
@@ -439,11 +440,15 @@ contains
       if (gather_from > 0) write(output_unit, '(a)') '  multigrid: '//gathered_text(gather_from, nlev, gather_why)
     end if
     if (nlev == 1) return
-    xg = xn_g
     cr = 1
     do l = 2, merge(gather_from - 1, nlev, gather_from > 0)
       cr = cr*lev_ratios(:, l)
-      call coarse_nodes(sp_g, xg, lev_sizes(:, l), lev_ratios(:, l), xc)
+      ! level 2 from the fine nodes themselves (a copy of them is 3.3 GB at 512^3)
+      if (l == 2) then
+        call coarse_nodes(sp_g, xn_g, lev_sizes(:, l), lev_ratios(:, l), xc)
+      else
+        call coarse_nodes(sp_g, xg, lev_sizes(:, l), lev_ratios(:, l), xc)
+      end if
       nl = [lev_sizes(1, l), dc%nloc(2)/cr(2), dc%nloc(3)/cr(3)]
       off = [0, dc%off(2)/cr(2), dc%off(3)/cr(3)]
       be%dcl(l) = dc

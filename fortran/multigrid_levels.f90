@@ -120,14 +120,17 @@ contains
     real(rk), allocatable, intent(out) :: xc(:,:,:,:)
     integer :: i, j, k
     allocate(xc(3, -ng:n(1)+ng, -ng:n(2)+ng, -ng:n(3)+ng))
-    xc = 0.0_rk
-    do k = 0, n(3)
+    !$omp parallel do private(i, j)
+    do k = -ng, n(3) + ng
+      xc(:, :, :, k) = 0.0_rk
+      if (k < 0 .or. k > n(3)) cycle
       do j = 0, n(2)
         do i = 0, n(1)
           xc(:, i, j, k) = xf(:, ratio(1)*i, ratio(2)*j, ratio(3)*k)
         end do
       end do
     end do
+    !$omp end parallel do
     call fill_ghost_nodes(xc, n(1), n(2), n(3), [sp%bc(1) == BC_PERIODIC, sp%bc(3) == BC_PERIODIC, &
       sp%bc(5) == BC_PERIODIC])
   end subroutine coarse_nodes

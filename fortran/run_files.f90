@@ -34,8 +34,9 @@ module run_files
     character(len=5) :: vts_ext = '.vts'           !< what flow.pvd lists
     logical :: write_series = .false.              !< flow.pvd of the snapshots (output_interval > 0)
     type(vtk_series_t) :: series
-    !> system_clock count at init, the run's start for the time summary
-    !> (fortran/driver_loop.f90): set-up is what comes before the loop
+    !> system_clock count at the program's start, the run's start for the
+    !> time summary (fortran/driver_loop.f90): set-up is what comes before
+    !> the loop, the case and the grid's nodes included
     integer(ik8) :: clock0 = 0
   contains
     procedure :: init => files_init
@@ -54,18 +55,19 @@ module run_files
 
 contains
 
-  subroutine files_init(self, cs, prog, dir, restart_name, root)
+  subroutine files_init(self, cs, prog, dir, restart_name, root, started)
     class(run_files_t), intent(inout) :: self
     type(case_t), intent(in) :: cs
     character(len=*), intent(in) :: prog, dir, restart_name
     logical, intent(in) :: root
+    integer(ik8), intent(in) :: started   !< system_clock count at the program's start
     self%cs = cs
     self%prog = prog
     self%dir = dir
     self%restart_name = restart_name
     self%root = root
     self%write_series = cs%write_vtk .and. cs%output_interval > 0
-    call system_clock(self%clock0)
+    self%clock0 = started
   end subroutine files_init
 
   !> flow.pvd's list from it0 on (a restarted run keeps its earlier snapshots).
