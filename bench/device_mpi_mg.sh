@@ -7,14 +7,17 @@
 #   bash bench/device_mpi_mg.sh check    (DECKS= : skip the sweep) strict bit-identity of multigrid on GPU blocks:
 #                                        exact mode vs serial build/adiflow with the same
 #                                        levels (fields and residual history, work units
-#                                        included) on every decomposition of 2 and 4 GPUs,
+#                                        included) on every decomposition of 2, 3 and 4 GPUs,
 #                                        split and merged kernels; decoupled GPU vs decoupled
 #                                        CPU; fast builds to 1e-12; compute-sanitizer
 #   bash bench/device_mpi_mg.sh speed    one rank of adiflow_mpi vs build/adiflow per
 #                                        iteration, 256^3 single grid (merged kernels)
 #   bash bench/device_mpi_mg.sh scale    per multigrid cycle, 1-2-4 GPUs, both modes: weak
 #                                        256^3 per GPU, strong 256^3 and 512^3
-#   bash bench/device_mpi_mg.sh cube512  the 512^3 cube at Re = 1000 to 7 orders on 4 GPUs
+#   bash bench/device_mpi_mg.sh weak4    weak 256^3 per GPU on 4 GPUs: 2x2 against 1x4, exact mode's
+#                                        pipeline with 1 and 4 chunks
+#   bash bench/device_mpi_mg.sh cube512  the 512^3 cube at Re = 1000 to 7 orders on 4 GPUs (LEV levels,
+#                                        MODE512 decoupled|exact, DUMP512=.true. adds field.dump)
 #   bash bench/device_mpi_mg.sh transport  the MPI host-staged transport against NCCL on 2 GPUs
 #                                        (ADIFLOW_BLOCK_TRANSPORT=mpi vs nccl): strict build, 32^3
 #                                        deck, exact 2x1 and 1x2 and decoupled, single grid and
@@ -41,12 +44,12 @@ decomps() { # the j x k decompositions of n ranks
 if [ "$MODE" = check ]; then
   S=build/strict
   # DECKS= (empty) skips the decomposition sweep: the gathered levels, ADI_line and sanitizer rows only
-  for deck in ${DECKS-"cases/cube32_gpu_check.nml:3:30 cases/cube64_re1000.nml:4:12"}; do
+  for deck in ${DECKS-cases/cube32_gpu_check.nml:3:30 cases/cube64_re1000.nml:4:12}; do
     deck=${deck//:/ }
     set -- $deck; C=$1; L=$2; N=$3; b=$(basename $C .nml)
     $S/adiflow $C --backend cpu --mg-levels $L --max-iter $N --run-dir $W/ser_$b > $W/ser_$b.log 2>&1
     grep -m1 "multigrid:" $W/ser_$b.log
-    for np in 2 4; do
+    for np in 2 3 4; do
       [ $np -le $NG ] || continue
       for dd in $(decomps $np); do
         pj=${dd%x*}; pk=${dd#*x}
@@ -126,7 +129,7 @@ if [ "$MODE" = speed ]; then
   done
 fi
 
-if [ "$MODE" = scale ]; then
+if [ "$MODE" = scale ] || [ "$MODE" = weak4 ]; then
   CYC=${CYC:-20}
   mk() { # name n: a cube deck of n^3 cells at Re = 1000 (the shipped cube's scheme), 5 levels of W-cycles
     sed -e "s/ni = 64, nj = 64, nk = 64/ni = $2, nj = $2, nk = $2/" -e "s/levels = 4/levels = 5/" \
@@ -137,17 +140,36 @@ if [ "$MODE" = scale ]; then
   mk c256 256; mk c512 512
   sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 256/" $W/c256.nml > $W/w2.nml
   sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 512/" $W/c256.nml > $W/w4.nml
+  sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 256, nk = 1024/" $W/c256.nml > $W/w4k.nml
   declare -A t
   go() { # key np deck mode pj pk: s/cycle into t[key]; the whole process's wall time is printed
     local r=$W/$1 t0 t1
     t0=$(date +%s.%N)
     $RUN -np $2 ${BIN:-build/adiflow_mpi} $W/$3.nml --backend cuda --kernels merged --adi-mode $4 --npj $5 --npk $6 \
-      --run-dir $r > $r.log 2>&1
+      ${EXTRA:-} --run-dir $r > $r.log 2>&1
     local rc=$?; [ $rc = 0 ] || tail -n 4 $r.log
     t1=$(date +%s.%N)
     t[$1]=$(spi $r.log)
     echo "$1 rc=$rc s/cycle=${t[$1]} wall=$(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.1f s", b-a}') $(grep -m1 -o 'multigrid: [0-9]* levels' $r.log)"
   }
+fi
+
+if [ "$MODE" = weak4 ]; then
+  # weak scaling on 4 GPUs, the decomposition and exact mode's pipeline chunks:
+  # 2x2 (256 x 512 x 512) against 1x4 (256 x 256 x 1024), exact with 1 and 4 chunks
+  go s1_256 1 c256 exact 1 1
+  go w4_dec_2x2 4 w4 decoupled 2 2
+  go w4_dec_1x4 4 w4k decoupled 1 4
+  go w4_ex_2x2 4 w4 exact 2 2
+  go w4_ex_1x4 4 w4k exact 1 4
+  EXTRA="--chunks 4" go w4_ex_2x2_c4 4 w4 exact 2 2
+  EXTRA="--chunks 4" go w4_ex_1x4_c4 4 w4k exact 1 4
+  for k in w4_dec_2x2 w4_dec_1x4 w4_ex_2x2 w4_ex_1x4 w4_ex_2x2_c4 w4_ex_1x4_c4; do
+    row "weak 256^3/GPU on 4 GPUs, $k: s/cycle, efficiency" "${t[$k]} $(eff ${t[s1_256]} ${t[$k]} 1)"
+  done
+fi
+
+if [ "$MODE" = scale ]; then
   go s1_256 1 c256 exact 1 1
   [ "${SKIP512_1:-0}" = 1 ] || go s1_512 1 c512 exact 1 1
   for m in decoupled exact; do
@@ -174,8 +196,11 @@ if [ "$MODE" = cube512 ]; then
   MODE512=${MODE512:-decoupled}
   sed -e "s/ni = 64, nj = 64, nk = 64/ni = 512, nj = 512, nk = 512/" -e "s/levels = 4/levels = ${LEV:-6}/" \
     -e "s/max_iter = 2000/max_iter = ${MAXC:-600}/" -e "s/restart_interval = 500/restart_interval = 0/" \
-    -e "s/write_tecplot = .false./write_tecplot = .false., write_vtk = .false./" \
+    -e "s/write_tecplot = .false./write_tecplot = .false., write_vtk = .false., write_dump = ${DUMP512:-.false.}/" \
     cases/cube64_re1000.nml > $W/c512.nml
+  # outputs: the restart set (the state, one file per rank) and the centreline profiles
+  # (two k planes gathered); field.dump, the same state again as one 5.4 GB file that
+  # rank 0 gathers, writes and reads back, is off unless DUMP512=.true.
   # decoupled mode holds the mass with mass_fix (the block faces' zero increments let it drift)
   /usr/bin/time -v $RUN -np $NG build/adiflow_mpi $W/c512.nml --backend cuda --kernels merged --adi-mode $MODE512 \
     $([ $MODE512 = decoupled ] && echo --mass-fix) --npj 1 --npk $NG --run-dir $W/c512 > $W/c512.log 2> $W/c512.time
