@@ -104,7 +104,7 @@ HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check; the host library
 C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
-          $(OBJ)/plot3d_file.o $(OBJ)/block_interfaces.o $(OBJ)/cgns_zone.o $(OBJ)/cgns_write.o \
+          $(OBJ)/plot3d_file.o $(OBJ)/plot3d_write.o $(OBJ)/block_interfaces.o $(OBJ)/cgns_zone.o $(OBJ)/cgns_write.o \
           $(OBJ)/cgns_lib.o $(HOST_LIB)
 
 # the GPU backend: the bridge API (cuda/api), the two kernel families
@@ -248,6 +248,7 @@ $(OBJ)/cuda/%.o: cuda/%.cu $(GPU_HDRS) $(OBJ)/.cuda-$(CUDA_MODE) | $(OBJ)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 $(OBJ)/plot3d_file.o: fortran/plot3d_file.h
+$(OBJ)/plot3d_write.o: fortran/plot3d_write.h fortran/safe_file.h
 $(OBJ)/block_interfaces.o: fortran/block_interfaces.h
 
 # CGNS files (fortran/cgns_zone.c) through libcgns loaded at run time, not
@@ -352,9 +353,8 @@ $(BUILD)/dump_fixtures: tests/suites/dump_fixtures.c fortran/field_file.c fortra
 $(BUILD)/cgns_fixture: tests/unit/cgns_fixture.c $(OBJ)/cgns_lib.o fortran/cgns_lib.h $(OBJ)/.cgns-flags | $(OBJ)
 	$(CC) $(CFLAGS) $(CGNS_FLAGS) -Ifortran $< $(OBJ)/cgns_lib.o -o $@
 # Plot3D grids of the validation cases and the reader's test files
-$(BUILD)/make_grid: validation/make_grid.c validation/plot3d_write.c validation/plot3d_write.h fortran/safe_file.c \
-  fortran/safe_file.h $(HOST_LIB) | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) validation/make_grid.c validation/plot3d_write.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
+$(BUILD)/make_grid: validation/make_grid.c $(OBJ)/plot3d_write.o $(OBJ)/safe_file.o $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) validation/make_grid.c $(OBJ)/plot3d_write.o $(OBJ)/safe_file.o $(HOST_LIB) -lm -o $@
 # a Plot3D grid read and checked as a run reads it (fortran/grid_file.f90)
 $(BUILD)/grid_check: fortran/grid_check.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
 	@mkdir -p $(BUILD)/testmod/grid_check
@@ -402,8 +402,8 @@ $(BUILD)/test_params_layout: tests/c_vs_fortran/test_params_layout.f90 tests/c_v
 	  $(OBJ)/solver_params.o $(OBJ)/gpu_settings.o $(OBJ)/boundary_patches.o $(OBJ)/text_util.o $(OBJ)/kinds.o -o $@
 # multi-block grids: the reader and the interfaces found from the coordinates (C only)
 $(BUILD)/test_block_interfaces: tests/unit/test_block_interfaces.c $(OBJ)/plot3d_file.o $(OBJ)/block_interfaces.o \
-  validation/plot3d_write.c validation/plot3d_write.h $(OBJ)/safe_file.o $(HOST_LIB) | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran -Ivalidation $(HOST_INC) $< validation/plot3d_write.c $(OBJ)/plot3d_file.o \
+  $(OBJ)/plot3d_write.o $(OBJ)/safe_file.o $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) $< $(OBJ)/plot3d_write.o $(OBJ)/plot3d_file.o \
 	  $(OBJ)/block_interfaces.o $(OBJ)/safe_file.o $(HOST_LIB) -lm -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c $(STAGE_HDRS) | $(OBJ)

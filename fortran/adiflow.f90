@@ -103,7 +103,7 @@ program adiflow
   if (lock_fd < 0) call case_error(why)
   call files%init(cs, 'adiflow', dir, dir//'/restart.bin', .true., started)
   ! (a restart's own file is checked by its reader, which says more)
-  why = blocked_output(dir, merge('           ', 'restart.bin', cs%restart)//' field.dump flow.vts flow.dat '// &
+  why = blocked_output(dir, merge('           ', 'restart.bin', cs%restart)//' field.dump flow.vts flow.dat flow.xyz flow.q '// &
     'centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '// &
     merge('flow.pvd', '        ', files%write_series)//wall_load_names(ps))
   if (len(why) > 0) call case_error(why)

@@ -147,7 +147,7 @@ program adiflow_mpi
       if (okflag == 1) then
         ! (a restart's own index is checked by its reader, which says more)
         why = blocked_output(dir, merge('              ', 'restart.decomp', cs%restart)//' field.dump flow.pvts '// &
-          'flow.dat centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '// &
+          'flow.dat flow.xyz flow.q centreline_u.csv centreline_v.csv residual.dat residual.gp residual.png '// &
           merge('flow.pvd', '        ', files%write_series)//wall_load_names(ps_g))
         if (len(why) > 0) okflag = 0
       end if

@@ -17,6 +17,7 @@ module run_files
   use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
   use output_tecplot, only: write_tecplot
   use cgns_output, only: write_cgns_solution
+  use plot3d_output, only: write_plot3d_solution
   use output_profiles, only: write_profiles
   use output_wall_loads, only: write_wall_loads, forces_history_name, wall_patch_loads
   use wall_loads, only: has_wall_patches, patch_load_t
@@ -195,9 +196,9 @@ contains
     end associate
   end subroutine write_grid_outputs
 
-  !> flow.dat and the centreline profiles of the whole grid (its nodes xn,
-  !> primitives qp, face vectors sf, volumes vol, cell centres xc), the
-  !> files both drivers write alike.
+  !> flow.dat, the centreline profiles and the Plot3D files of the whole grid
+  !> (its nodes xn, primitives qp, face vectors sf, volumes vol, cell centres
+  !> xc), the files both drivers write alike.
   subroutine write_whole_grid(self, lay, sp, xn, qp, sf, vol, xc)
     class(run_files_t), intent(in) :: self
     type(layout_t), intent(in) :: lay
@@ -206,6 +207,8 @@ contains
     associate (cs => self%cs)
       if (cs%write_tecplot) call write_tecplot(self%dir//'/flow.dat', cs%title, lay, sp, xn, qp, sf, vol)
       if (cs%write_profiles) call write_profiles(self%dir, lay, sp, cs%lx, cs%ly, cs%lz, xc, qp)
+      if (cs%write_plot3d) call write_plot3d_solution(self%dir, lay, sp, xn, qp, cs%mach, cs%freestream_alpha, &
+        cs%reynolds)
     end associate
   end subroutine write_whole_grid
 

@@ -271,6 +271,13 @@ for g in "2 1 2" "3 3 1"; do
     "profiles alone, exact, ${2}x$3: centreline files from the two gathered k planes == build/adiflow's"
 done
 
+# Plot3D output from the gathered state: flow.xyz and flow.q equal build/adiflow's byte for byte
+sed "s/write_plot = .false./write_plot = .false., write_vtk = .false., write_plot3d = .true./" $C > "$T/p3q.nml"
+rc=$(ser s_p3q "$T/p3q.nml")
+rc2=$(mpi 3 p3q_1x3 "$T/p3q.nml" --npj 1 --npk 3 --adi-mode exact)
+expect '[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s "$T/s_p3q/flow.xyz" "$T/p3q_1x3/flow.xyz" && cmp -s "$T/s_p3q/flow.q" "$T/p3q_1x3/flow.q"' \
+  "write_plot3d, exact, 1x3: flow.xyz and flow.q == build/adiflow's, byte for byte"
+
 # rieper + van Leer and the solver's defaults (rieper + venkat, K = 5; the
 # threshold comes from the whole grid's size, not the block's), multigrid with
 # plain Roe on the coarse levels: exact mode bit-identical to build/adiflow too

@@ -94,6 +94,29 @@ else
   if [ $vrc -ne 0 ] && [ "$nf" -eq 0 ]; then bad "check_outputs_vtk.py exited with $vrc"; echo "$out" | tail -5; fi
 fi
 
+# ---- Plot3D solution output (write_plot3d): flow.xyz and flow.q read record by record ----
+# (tests/suites/check_plot3d_q.py, standard library): sizes, header, the nodes' values
+# against field.dump's cells; flow.xyz read back as a run's grid gives the same run
+printf '&adiflow\nni = 10, nj = 8, nk = 6, beta_y = 1.1, reynolds = 100., mach = 0.2, max_iter = 12, write_plot = .false., write_vtk = .false., write_plot3d = .true.\n/\n' > "$T/p3q.nml"
+rc=$(OMP_NUM_THREADS=1 run p3q "$T/p3q.nml" --backend cpu)
+expect '[ $rc -eq 0 ] && [ -f "$T/p3q/flow.xyz" ] && [ -f "$T/p3q/flow.q" ] && ! ls "$T/p3q"/*.tmp > /dev/null 2>&1' \
+  "write_plot3d: the run writes flow.xyz and flow.q and leaves no temporary (exit code $rc)"
+out=$(python3 tests/suites/check_plot3d_q.py "$T/p3q" 10 8 6 0.2 0 100 1.4 1 2>&1); prc=$?
+echo "$out" | grep -E '^(PASS|FAIL) ' | sed 's|^|  [check_plot3d_q] |'
+np=$(echo "$out" | grep -c '^PASS '); nf=$(echo "$out" | grep -c '^FAIL ')
+pass=$((pass+np)); fail=$((fail+nf))
+if [ $prc -ne 0 ] && [ "$nf" -eq 0 ]; then bad "check_plot3d_q.py exited with $prc"; echo "$out" | tail -5; fi
+mkdir -p "$T/p3g" && cp "$T/p3q/flow.xyz" "$T/p3g/grid.xyz"
+printf '&adiflow\ngrid_file = "grid.xyz", reynolds = 100., mach = 0.2, max_iter = 12, write_plot = .false., write_vtk = .false.\n/\n' > "$T/p3g/p3g.nml"
+rc=$(OMP_NUM_THREADS=1 run p3g_run "$T/p3g/p3g.nml" --backend cpu)
+expect '[ $rc -eq 0 ] && cmp -s "$T/p3q/field.dump" "$T/p3g_run/field.dump"' \
+  "write_plot3d: flow.xyz as the grid_file of the same case gives the generated grid's run, field.dump bit for bit"
+ln -s "$T/p3q/victim" "$T/p3g_run/flow.q" 2>/dev/null
+sed -i 's/write_vtk = .false./write_vtk = .false., write_plot3d = .true./' "$T/p3g/p3g.nml"
+rc=$(OMP_NUM_THREADS=1 run p3g_run "$T/p3g/p3g.nml" --backend cpu)
+expect '[ $rc -eq 0 ] && [ ! -L "$T/p3g_run/flow.q" ] && [ ! -e "$T/p3q/victim" ] && cmp -s "$T/p3q/flow.q" "$T/p3g_run/flow.q"' \
+  "write_plot3d: a link at flow.q is replaced, never followed; the file equals the generated grid's run's"
+
 # ---- golden residual history: the CPU reference's digits, kept across every restructuring ----
 expect 'diff <(grep -v "^#" tests/golden/cube12_residual.txt) <(grep -v "^#" "$f/residual.dat" | awk "{print \$1, \$2, \$3, \$4, \$5, \$6, \$7, \$8}") > "$T/golden.diff"' \
   "residual history of cube12 == the stored golden history (tests/golden/cube12_residual.txt), every digit"

@@ -449,7 +449,7 @@ static void test_bad(void)
 /* ------------------------------------------------------------ the reader */
 
 /* enc 0 text, 1 Fortran (4-byte markers), 2 Fortran (8-byte), 3 raw; with
- * the count header, through validation/plot3d_write.c */
+ * the count header, through fortran/plot3d_write.c */
 static void write_file(const char *path, const grid *g, int enc, int p, int big)
 {
   p3d_write_options o;

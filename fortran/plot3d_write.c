@@ -55,7 +55,11 @@ static int put_record(FILE *f, const p3d_write_options *o, const unsigned char *
   return 0;
 }
 
-static int write_binary(FILE *f, const p3d_write_options *o, int nb, const int64_t *n, const double *const *xyz)
+/* The values of a block: nv per node (the coordinates: o->dims; a q
+ * file: 5), value v of node m at val[b][v*N + m]; head: a q file's four
+ * reals before each block's values (NULL: none, a grid file). */
+static int write_binary(FILE *f, const p3d_write_options *o, int nb, const int64_t *n, const double *const *xyz,
+                        int nv, const double *head)
 {
   const int p = o->real_bytes;
   unsigned char hdr[8 + 12 * P3D_MAX_BLOCKS];
@@ -69,18 +73,25 @@ static int write_binary(FILE *f, const p3d_write_options *o, int nb, const int64
   if (put_record(f, o, hdr, 4 * nb * o->dims) != 0) return -1;
   for (int b = 0; b < nb && !e; ++b) {
     const int64_t nn = n[3 * b] * n[3 * b + 1] * n[3 * b + 2];
-    int64_t len = o->dims * nn * p + (o->iblank ? 4 * nn : 0);
-    unsigned char *data = malloc((size_t)len);
+    const int blank = o->iblank && !head;
+    int64_t len = nv * nn * p + (blank ? 4 * nn : 0);
+    unsigned char *data;
+    if (head) {
+      for (int h = 0; h < 4; ++h) store_real(hdr + h * p, head[h], p, o->big_endian);
+      if (put_record(f, o, hdr, 4 * p) != 0) return -1;
+    }
+    data = malloc((size_t)len);
     if (!data) return -1;
-    for (int64_t v = 0; v < o->dims * nn; ++v) store_real(data + v * p, xyz[b][v], p, o->big_endian);
-    for (int64_t m = 0; o->iblank && m < nn; ++m) store(data + o->dims * nn * p + 4 * m, 1, 4, o->big_endian);
+    for (int64_t v = 0; v < nv * nn; ++v) store_real(data + v * p, xyz[b][v], p, o->big_endian);
+    for (int64_t m = 0; blank && m < nn; ++m) store(data + nv * nn * p + 4 * m, 1, 4, o->big_endian);
     e = put_record(f, o, data, len);
     free(data);
   }
   return e;
 }
 
-static int write_text(FILE *f, const p3d_write_options *o, int nb, const int64_t *n, const double *const *xyz)
+static int write_text(FILE *f, const p3d_write_options *o, int nb, const int64_t *n, const double *const *xyz, int nv,
+                      const double *head)
 {
   if (o->with_count && fprintf(f, "%d\n", nb) < 0) return -1;
   for (int b = 0; b < nb; ++b) {
@@ -92,10 +103,12 @@ static int write_text(FILE *f, const p3d_write_options *o, int nb, const int64_t
    * digits read back to the same double (float) */
   for (int b = 0; b < nb; ++b) {
     const int64_t nn = n[3 * b] * n[3 * b + 1] * n[3 * b + 2];
-    for (int64_t v = 0; v < o->dims * nn; ++v)
+    for (int h = 0; head && h < 4; ++h)
+      if (fprintf(f, "%.17g\n", head[h]) < 0) return -1;
+    for (int64_t v = 0; v < nv * nn; ++v)
       if ((o->real_bytes == 4 ? fprintf(f, "%.9g\n", (double)(float)xyz[b][v]) : fprintf(f, "%.17g\n", xyz[b][v])) < 0)
         return -1;
-    for (int64_t m = 0; o->iblank && m < nn; ++m)
+    for (int64_t m = 0; o->iblank && !head && m < nn; ++m)
       if (fputs("1\n", f) == EOF) return -1;
   }
   return 0;
@@ -117,8 +130,8 @@ int p3d_write(const char *path, const p3d_write_options *o, const int64_t n[3], 
   return p3d_write_blocks(path, o, o->nblocks, ns, xs, msg, msglen);
 }
 
-int p3d_write_blocks(const char *path, const p3d_write_options *o, int nb, const int64_t *n,
-                     const double *const *xyz, char *msg, size_t msglen)
+static int write_file(const char *path, const p3d_write_options *o, int nb, const int64_t *n, const double *const *val,
+                      int nv, const double *head, char *msg, size_t msglen)
 {
   size_t plen = strlen(path);
   char *tmp;
@@ -143,7 +156,7 @@ int p3d_write_blocks(const char *path, const p3d_write_options *o, int nb, const
     free(tmp);
     return -1;
   }
-  e = o->encoding == P3D_TEXT ? write_text(f, o, nb, n, xyz) : write_binary(f, o, nb, n, xyz);
+  e = o->encoding == P3D_TEXT ? write_text(f, o, nb, n, val, nv, head) : write_binary(f, o, nb, n, val, nv, head);
   if (fclose(f) != 0) e = -1;
   if (e != 0) {
     snprintf(msg, msglen, "writing \"%s\" failed: %s", tmp, strerror(errno));
@@ -154,4 +167,33 @@ int p3d_write_blocks(const char *path, const p3d_write_options *o, int nb, const
   e = adi_commit_file(tmp, path, -1, msg, msglen);
   free(tmp);
   return e ? -1 : 0;
+}
+
+int p3d_write_blocks(const char *path, const p3d_write_options *o, int nb, const int64_t *n,
+                     const double *const *xyz, char *msg, size_t msglen)
+{
+  return write_file(path, o, nb, n, xyz, o->dims, NULL, msg, msglen);
+}
+
+int p3d_write_q(const char *path, const p3d_write_options *o, int nb, const int64_t *n, const double *const *q,
+                const double head[4], char *msg, size_t msglen)
+{
+  if (o->dims != 3) {
+    snprintf(msg, msglen, "a Plot3D q file is written in 3D only");
+    return -1;
+  }
+  return write_file(path, o, nb, n, q, 5, head, msg, msglen);
+}
+
+/* The drivers' solution files (fortran/plot3d_output.f90): one block, whole,
+ * multi-block header, Fortran unformatted (4-byte record markers), 8-byte
+ * reals, little-endian: the variant ParaView's and Tecplot's Plot3D readers
+ * take with "multi grid", "binary", "byte count", "double precision". */
+int adi_p3d_write_solution(const char *grid_path, const char *q_path, const int64_t n[3], const double *xyz,
+                           const double *q, const double head[4], char *msg, int msglen)
+{
+  const p3d_write_options o = {P3D_FORTRAN, 8, 0, 4, 0, 1, 3, 1, 0};
+  const double *xs[1] = {xyz}, *qs[1] = {q};
+  if (p3d_write_blocks(grid_path, &o, 1, n, xs, msg, (size_t)msglen) != 0) return -1;
+  return p3d_write_q(q_path, &o, 1, n, qs, head, msg, (size_t)msglen);
 }

@@ -1,6 +1,7 @@
-/* A Plot3D grid writer of every variant the reader (fortran/plot3d_file.c)
- * takes, and a few it refuses, for validation/make_grid.c: the files of the
- * validation cases and the reader's test matrix. */
+/* A Plot3D writer: grids of every variant the reader (fortran/plot3d_file.c)
+ * takes, and a few it refuses (validation/make_grid.c: the files of the
+ * validation cases and the reader's test matrix), and the drivers' solution
+ * files (a grid and its q file). */
 #ifndef ADIFLOW_PLOT3D_WRITE_H
 #define ADIFLOW_PLOT3D_WRITE_H
 
@@ -35,5 +36,19 @@ int p3d_write(const char *path, const p3d_write_options *o, const int64_t n[3], 
  * its node m at xyz[b][c*N_b + m]. As p3d_write otherwise. */
 int p3d_write_blocks(const char *path, const p3d_write_options *o, int nb, const int64_t *n,
                      const double *const *xyz, char *msg, size_t msglen);
+
+/* A q file of nb blocks (the sizes as p3d_write_blocks; o->dims must be 3,
+ * o->iblank is not read): before each block's values the four reals head
+ * (free-stream Mach number, angle of attack in degrees, Reynolds number,
+ * time), then its five values per node, value v of node m at q[b][v*N_b + m]:
+ * density, the three momenta, total energy. */
+int p3d_write_q(const char *path, const p3d_write_options *o, int nb, const int64_t *n, const double *const *q,
+                const double head[4], char *msg, size_t msglen);
+
+/* grid_path and q_path of one block of n nodes (the drivers' flow.xyz and
+ * flow.q): whole, with the block count, Fortran unformatted, 8-byte reals,
+ * little-endian. 0, or -1 with the reason in msg. */
+int adi_p3d_write_solution(const char *grid_path, const char *q_path, const int64_t n[3], const double *xyz,
+                           const double *q, const double head[4], char *msg, int msglen);
 
 #endif
