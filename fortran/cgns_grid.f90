@@ -24,6 +24,9 @@ module cgns_grid
   implicit none
   private
   public :: is_cgns_name, probe_cgns_grid, read_cgns_grid, cgns_patch_lines, cgns_available
+  ! the C reader's API, for fortran/cgns_blocks.f90 (a file of several zones)
+  public :: cgns_zone_info_t, adi_cgns_zone_count, adi_cgns_open_zone, adi_cgns_zone_name, adi_cgns_coords, &
+    adi_cgns_bc_line, adi_cgns_1to1, adi_cgns_1to1_donor, adi_cgns_close
 
   !> fortran/cgns_zone.h: adi_cgns_zone_info
   type, bind(c) :: cgns_zone_info_t
@@ -73,6 +76,35 @@ module cgns_grid
     end subroutine
     integer(c_int) function adi_cgns_available() bind(c, name='adi_cgns_available')
       import :: c_int
+    end function
+    integer(c_int) function adi_cgns_zone_count(path, nzones, msg, msglen) bind(c, name='adi_cgns_zone_count')
+      import :: c_int, c_char, c_size_t, c_int32_t
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int32_t), intent(out) :: nzones
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_cgns_open_zone(path, zz, zone, info, msg, msglen) bind(c, name='adi_cgns_open_zone')
+      import :: c_int, c_char, c_ptr, c_size_t, c_int32_t, cgns_zone_info_t
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int32_t), value :: zz
+      type(c_ptr), intent(out) :: zone
+      type(cgns_zone_info_t), intent(out) :: info
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    subroutine adi_cgns_zone_name(zone, name, namelen) bind(c, name='adi_cgns_zone_name')
+      import :: c_ptr, c_char, c_size_t
+      type(c_ptr), value :: zone
+      character(kind=c_char), intent(out) :: name(*)
+      integer(c_size_t), value :: namelen
+    end subroutine
+    integer(c_int) function adi_cgns_1to1_donor(zone, c, name, namelen) bind(c, name='adi_cgns_1to1_donor')
+      import :: c_int, c_ptr, c_char, c_size_t
+      type(c_ptr), value :: zone
+      integer(c_int), value :: c
+      character(kind=c_char), intent(out) :: name(*)
+      integer(c_size_t), value :: namelen
     end function
   end interface
 

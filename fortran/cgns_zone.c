@@ -39,6 +39,28 @@ int adi_cgns_1to1(const adi_cgns_zone *zone, int c, int32_t *self, int64_t range
   return 2;
 }
 void adi_cgns_close(adi_cgns_zone *zone) { (void)zone; }
+int adi_cgns_zone_count(const char *path, int32_t *nzones, char *msg, size_t msglen)
+{
+  *nzones = 0;
+  snprintf(msg, msglen, "grid file \"%s\": %s", path, no_cgns);
+  return 2;
+}
+int adi_cgns_open_zone(const char *path, int32_t zz, adi_cgns_zone **zone, adi_cgns_zone_info *info, char *msg,
+                       size_t msglen)
+{
+  (void)zz;
+  return adi_cgns_open(path, zone, info, msg, msglen);
+}
+void adi_cgns_zone_name(const adi_cgns_zone *zone, char *name, size_t namelen)
+{
+  (void)zone;
+  if (namelen > 0) name[0] = 0;
+}
+int adi_cgns_1to1_donor(const adi_cgns_zone *zone, int c, char *name, size_t namelen)
+{
+  (void)zone; (void)c; (void)name; (void)namelen;
+  return 2;
+}
 
 #else
 
@@ -60,7 +82,7 @@ typedef struct one_to_one {
   int self;
   int64_t range[6], donor[6];
   int32_t transform[3];
-  char name[40];
+  char name[40], donor_zone[40];
 } one_to_one;
 
 struct adi_cgns_zone {
@@ -261,6 +283,7 @@ static int read_1to1(adi_cgns_zone *z, char *msg, size_t msglen)
              "grid file \"%s\", zone \"%s\": 1-to-1 interface %d cannot be read", z->path, z->zname, c);
     one_to_one *o = &z->c1[c - 1];
     snprintf(o->name, sizeof o->name, "%s", name);
+    snprintf(o->donor_zone, sizeof o->donor_zone, "%s", donor);
     o->self = strcmp(donor, z->zname) == 0;
     for (int e = 0; e < 3; e++) {
       o->range[e] = o->range[3 + e] = o->donor[e] = o->donor[3 + e] = 1;
@@ -276,11 +299,12 @@ static int read_1to1(adi_cgns_zone *z, char *msg, size_t msglen)
   return 0;
 }
 
-int adi_cgns_open(const char *path, adi_cgns_zone **zone, adi_cgns_zone_info *info, char *msg, size_t msglen)
+/* Opens path (a regular file, one base, every zone structured) into a new
+ * handle; *nzones gets the zone count. NULL on failure, with msg. */
+static adi_cgns_zone *open_file(const char *path, int *nzones, char *msg, size_t msglen)
 {
-  *zone = NULL;
   adi_cgns_zone *z = calloc(1, sizeof *z);
-  if (!z) { snprintf(msg, msglen, "grid file \"%s\": no memory", path); return 2; }
+  if (!z) { snprintf(msg, msglen, "grid file \"%s\": no memory", path); return NULL; }
   snprintf(z->path, sizeof z->path, "%s", path);
   z->fn = -1;
   char why[600];
@@ -293,18 +317,17 @@ int adi_cgns_open(const char *path, adi_cgns_zone **zone, adi_cgns_zone_info *in
     adi_open_message(path, &st, why, sizeof why);
     snprintf(msg, msglen, "grid file %s", why);
     free(z);
-    return 2;
+    return NULL;
   }
   close(fd);
   if (adi_cgns_lib_load(&z->lib, why, sizeof why) != 0) {
     snprintf(msg, msglen, "grid file \"%s\": %s", path, why);
     free(z);
-    return 2;
+    return NULL;
   }
   adi_cgns_lib *L = &z->lib;
-  int ftype = 0, nbases = 0, nzones = 0, cdim = 0, pdim = 0;
+  int ftype = 0, nbases = 0, cdim = 0, pdim = 0;
   char bname[33] = "";
-  int rc = 2;
   if (L->cg_is_cgns(path, &ftype) != 0) {
     snprintf(msg, msglen, "grid file \"%s\" is missing or not a CGNS file (its name ends in .cgns)", path);
     goto fail;
@@ -320,9 +343,9 @@ int adi_cgns_open(const char *path, adi_cgns_zone **zone, adi_cgns_zone_info *in
   }
   z->base = 1;
   FAIL_IF(L->cg_base_read(z->fn, 1, bname, &cdim, &pdim), "grid file \"%s\": its base cannot be read", path);
-  FAIL_IF(L->cg_nzones(z->fn, 1, &nzones), "grid file \"%s\": its zones cannot be counted", path);
-  /* every zone must be structured (said by name), then only one is run */
-  for (int zz = 1; zz <= nzones; zz++) {
+  FAIL_IF(L->cg_nzones(z->fn, 1, nzones), "grid file \"%s\": its zones cannot be counted", path);
+  /* every zone must be structured (said by name) */
+  for (int zz = 1; zz <= *nzones; zz++) {
     CGNS_ENUMT(ZoneType_t) zt;
     char zname[33] = "";
     cgsize_t sz[9];
@@ -334,14 +357,26 @@ int adi_cgns_open(const char *path, adi_cgns_zone **zone, adi_cgns_zone_info *in
       goto fail;
     }
   }
-  if (nzones != 1) {
-    snprintf(msg, msglen, "grid file \"%s\" holds %d zones; the solver runs one block (one structured zone)", path, nzones);
+  if (*nzones < 1) {
+    snprintf(msg, msglen, "grid file \"%s\" holds no zone", path);
     goto fail;
   }
-  z->zone = 1;
+  return z;
+fail:
+  adi_cgns_close(z);
+  return NULL;
+}
+
+/* Zone zz (1-based) of the open file: its sizes, coordinates' count, BCs
+ * and interfaces into z. 0, or 2 with msg. */
+static int read_zone(adi_cgns_zone *z, int zz, char *msg, size_t msglen)
+{
+  adi_cgns_lib *L = &z->lib;
+  const char *path = z->path;
+  z->zone = zz;
   cgsize_t sz[9] = {0};
-  FAIL_IF(L->cg_zone_read(z->fn, 1, 1, z->zname, sz), "grid file \"%s\": zone 1 cannot be read", path);
-  FAIL_IF(L->cg_index_dim(z->fn, 1, 1, &z->index_dim), "grid file \"%s\", zone \"%s\": its index dimension cannot be read",
+  FAIL_IF(L->cg_zone_read(z->fn, 1, zz, z->zname, sz), "grid file \"%s\": zone %d cannot be read", path, zz);
+  FAIL_IF(L->cg_index_dim(z->fn, 1, zz, &z->index_dim), "grid file \"%s\", zone \"%s\": its index dimension cannot be read",
           path, z->zname);
   if (z->index_dim != 2 && z->index_dim != 3) {
     snprintf(msg, msglen, "grid file \"%s\", zone \"%s\" is %dD; adiflow reads 2D and 3D zones", path, z->zname, z->index_dim);
@@ -358,12 +393,13 @@ int adi_cgns_open(const char *path, adi_cgns_zone **zone, adi_cgns_zone_info *in
   /* a 2D zone's nodes carry x, y (and a CoordinateZ, when present, is read as
    * a 3D file of one k-plane is: it must be constant) */
   int ncoord = 0;
-  FAIL_IF(L->cg_ncoords(z->fn, 1, 1, &ncoord), "grid file \"%s\", zone \"%s\": its coordinates cannot be counted", path, z->zname);
+  FAIL_IF(L->cg_ncoords(z->fn, 1, zz, &ncoord), "grid file \"%s\", zone \"%s\": its coordinates cannot be counted", path,
+          z->zname);
   z->info.dims = 2;
   for (int c = 1; c <= ncoord; c++) {
     CGNS_ENUMT(DataType_t) dt;
     char cname[33] = "";
-    FAIL_IF(L->cg_coord_info(z->fn, 1, 1, c, &dt, cname), "grid file \"%s\", zone \"%s\": coordinate %d cannot be read",
+    FAIL_IF(L->cg_coord_info(z->fn, 1, zz, c, &dt, cname), "grid file \"%s\", zone \"%s\": coordinate %d cannot be read",
             path, z->zname, c);
     if (strcmp(cname, "CoordinateZ") == 0) z->info.dims = 3;
   }
@@ -373,12 +409,70 @@ int adi_cgns_open(const char *path, adi_cgns_zone **zone, adi_cgns_zone_info *in
   }
   if (read_bcs(z, msg, msglen) != 0 || read_1to1(z, msg, msglen) != 0) goto fail;
 #undef FAIL_IF
+  return 0;
+fail:
+  return 2;
+}
+
+int adi_cgns_open(const char *path, adi_cgns_zone **zone, adi_cgns_zone_info *info, char *msg, size_t msglen)
+{
+  int nzones = 0;
+  adi_cgns_zone *z = open_file(path, &nzones, msg, msglen);
+  *zone = NULL;
+  if (!z) return 2;
+  if (nzones != 1) {
+    snprintf(msg, msglen, "grid file \"%s\" holds %d zones; the solver runs one block (one structured zone)", path, nzones);
+    adi_cgns_close(z);
+    return 2;
+  }
+  if (read_zone(z, 1, msg, msglen) != 0) {
+    adi_cgns_close(z);
+    return 2;
+  }
   *info = z->info;
   *zone = z;
   return 0;
-fail:
+}
+
+int adi_cgns_zone_count(const char *path, int32_t *nzones, char *msg, size_t msglen)
+{
+  int n = 0;
+  adi_cgns_zone *z = open_file(path, &n, msg, msglen);
+  *nzones = 0;
+  if (!z) return 2;
+  *nzones = n;
   adi_cgns_close(z);
-  return rc;
+  return 0;
+}
+
+int adi_cgns_open_zone(const char *path, int32_t zz, adi_cgns_zone **zone, adi_cgns_zone_info *info, char *msg,
+                       size_t msglen)
+{
+  int n = 0;
+  adi_cgns_zone *z = open_file(path, &n, msg, msglen);
+  *zone = NULL;
+  if (!z) return 2;
+  if (zz < 1 || zz > n) {
+    snprintf(msg, msglen, "grid file \"%s\" holds %d zones, not a zone %d", path, n, (int)zz);
+    adi_cgns_close(z);
+    return 2;
+  }
+  if (read_zone(z, zz, msg, msglen) != 0) {
+    adi_cgns_close(z);
+    return 2;
+  }
+  *info = z->info;
+  *zone = z;
+  return 0;
+}
+
+void adi_cgns_zone_name(const adi_cgns_zone *z, char *name, size_t namelen) { snprintf(name, namelen, "%s", z->zname); }
+
+int adi_cgns_1to1_donor(const adi_cgns_zone *z, int c, char *name, size_t namelen)
+{
+  if (c < 0 || c >= z->info.n1to1) return 2;
+  snprintf(name, namelen, "%s", z->c1[c].donor_zone);
+  return 0;
 }
 
 int adi_cgns_coords(adi_cgns_zone *z, double *xyz, int64_t nvalues, char *msg, size_t msglen)

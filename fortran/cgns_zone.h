@@ -54,6 +54,17 @@ int adi_cgns_1to1(const adi_cgns_zone *zone, int c, int32_t *self, int64_t range
 
 void adi_cgns_close(adi_cgns_zone *zone);
 
+/* A file of several zones (a multi-block grid, fortran/cgns_blocks.f90):
+ * the count of its zones (one base, every zone structured), and zone zz
+ * (1-based) opened as adi_cgns_open opens the one zone of a one-zone file. */
+int adi_cgns_zone_count(const char *path, int32_t *nzones, char *msg, size_t msglen);
+int adi_cgns_open_zone(const char *path, int32_t zz, adi_cgns_zone **zone, adi_cgns_zone_info *info, char *msg,
+                       size_t msglen);
+
+/* The zone's name; interface c's donor zone's name (0, or 2 for no such c). */
+void adi_cgns_zone_name(const adi_cgns_zone *zone, char *name, size_t namelen);
+int adi_cgns_1to1_donor(const adi_cgns_zone *zone, int c, char *name, size_t namelen);
+
 /* 1 when this build reads CGNS files (libcgns-dev was there), else 0. */
 int adi_cgns_available(void);
 

@@ -33,8 +33,9 @@ module grid_blocks
   use grid_checks, only: check_grid_cells, grid_cell_stats_t
   implicit none
   private
-  public :: face_range_t, block_interface_t, grid_block_t, grid_block_set_t
-  public :: count_grid_blocks, read_grid_blocks, face_name, range_text, transform_text
+  public :: face_range_t, block_interface_t, grid_block_t, grid_block_set_t, block_bc_t
+  public :: count_grid_blocks, read_grid_blocks, face_name, range_text, transform_text, block_label
+  public :: check_set_cells, find_set_interfaces
   public :: GRID_BLOCKS_OK, GRID_BLOCKS_BAD, plot3d_layout_t, adi_p3d_describe
 
   integer, parameter :: GRID_BLOCKS_OK = 0, GRID_BLOCKS_BAD = 2
@@ -76,13 +77,24 @@ module grid_blocks
     real(rk) :: vol_min = 0.0_rk, vol_max = 0.0_rk   !< its cell volumes (a 2D block: span 1)
   end type grid_block_t
 
+  !> A boundary condition a file gives a block (a CGNS zone's BC_t) as a
+  !> patch line of its block ("imin wall 1:8 1:1", fortran/patch_file.f90)
+  type :: block_bc_t
+    integer :: block = 0
+    character(len=:), allocatable :: line, where   !< the line; "zone "Z", BC "wall-1" (BCWallViscous)"
+    integer :: thermal = 0                         !< 0 the case's wall condition, 1 isothermal, 2 adiabatic
+  end type block_bc_t
+
   type :: grid_block_set_t
     character(len=:), allocatable :: path
-    character(len=:), allocatable :: format   !< "Plot3D 3D, Fortran unformatted ..."
+    character(len=:), allocatable :: format   !< "Plot3D 3D, Fortran unformatted ...", "CGNS, 3 structured zones"
+    character(len=:), allocatable :: what     !< the file in messages: 'grid file "P" (3 blocks)'
     integer :: nblocks = 0, dims = 0
     type(grid_block_t), allocatable :: blocks(:)
+    character(len=40), allocatable :: names(:)   !< the blocks' names (CGNS zones); unallocated: none
     type(block_interface_t), allocatable :: interfaces(:)
     type(face_range_t), allocatable :: left(:)   !< face parts left for boundary patches
+    type(block_bc_t), allocatable :: bcs(:)      !< the file's boundary conditions (CGNS); unallocated: none
   end type grid_block_set_t
 
   interface
@@ -147,13 +159,10 @@ contains
     integer, intent(out) :: status
     character(len=:), allocatable, intent(out) :: msg
     type(plot3d_layout_t) :: lay
-    type(block_links_c) :: links
     integer(c_int64_t) :: nb, dummy(3), total
     integer(c_int64_t), allocatable :: sizes(:)
     real(c_double), allocatable :: xyz(:)
     character(kind=c_char) :: cmsg(msg_chars), cdesc(400)
-    type(block_interface_t), pointer :: itf(:)
-    type(face_range_t), pointer :: left(:)
     integer(ik8) :: off, nn
     integer :: b, st, i, j, k, c
 
@@ -179,6 +188,7 @@ contains
     set%format = c_text(cdesc)
     set%nblocks = int(nb)
     set%dims = int(lay%dims)
+    set%what = 'grid file "'//trim(path)//'" ('//int_text(nb)//' blocks)'
     total = 0
     do b = 1, set%nblocks
       if (any(sizes(3*b-2:3*b) > max_nodes)) then
@@ -224,14 +234,115 @@ contains
       end associate
     end do
 
+    deallocate(xyz)
     ! each block's cells as the one-block path checks them (collapsed faces,
     ! zero or negative volumes, a left-handed block), then the interfaces
+    call check_set_cells(set, status, msg)
+    if (status /= GRID_BLOCKS_OK) return
+    call find_set_interfaces(set, status, msg)
+
+  contains
+
+    subroutine refuse(why)
+      character(len=*), intent(in) :: why
+      status = GRID_BLOCKS_BAD
+      msg = 'grid file "'//trim(path)//'" ('//int_text(nb)//' blocks): '//why
+    end subroutine refuse
+  end subroutine read_grid_blocks
+
+  !> Each block's cells checked as the one-block path checks a grid
+  !> (collapsed faces, zero or negative volumes, a left-handed block; a 2D
+  !> block one cell thick, span 1), its ghost nodes extrapolated for the
+  !> check only; the volumes' range kept.
+  subroutine check_set_cells(set, status, msg)
+    type(grid_block_set_t), intent(inout) :: set
+    integer, intent(out) :: status
+    character(len=:), allocatable, intent(out) :: msg
+    real(rk), allocatable :: xn(:,:,:,:)
+    type(grid_cell_stats_t) :: stats
+    character(len=:), allocatable :: why
+    integer :: b, ni, nj, nk, kk, st
+    logical :: planar
+    status = GRID_BLOCKS_OK
+    msg = ''
     do b = 1, set%nblocks
-      call check_block_cells(b)
-      if (status /= GRID_BLOCKS_OK) return
+      associate (blk => set%blocks(b))
+        planar = blk%n(3) == 1
+        ni = blk%n(1) - 1
+        nj = blk%n(2) - 1
+        nk = merge(1, blk%n(3) - 1, planar)
+        allocate(xn(3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng), stat=st)
+        if (st /= 0) then
+          status = GRID_BLOCKS_BAD
+          msg = set%what//': '//block_label(set, b)//': no memory to check its cells'
+          return
+        end if
+        xn = 0.0_rk
+        if (planar) then
+          ! one cell thick, span 1, as a run makes a 2D grid
+          do kk = 0, 1
+            xn(1:2, 0:ni, 0:nj, kk) = blk%xyz(1:2, :, :, 1)
+            xn(3, 0:ni, 0:nj, kk) = blk%xyz(3, :, :, 1) + real(kk, rk)
+          end do
+        else
+          xn(:, 0:ni, 0:nj, 0:nk) = blk%xyz
+        end if
+        call fill_ghost_nodes(xn, ni, nj, nk, [.false., .false., .false.])
+        call check_grid_cells(xn, ni, nj, nk, [.false., .false., .false.], planar, set%what//', '//block_label(set, b), &
+          st, why, stats)
+        deallocate(xn)
+        if (st /= 0) then
+          status = GRID_BLOCKS_BAD
+          msg = why
+          return
+        end if
+        blk%vol_min = stats%vol_min
+        blk%vol_max = stats%vol_max
+      end associate
     end do
-    if (adi_block_links_find(int(nb, c_int32_t), lay%dims, sizes, xyz, links, cmsg, int(msg_chars, c_size_t)) /= 0) then
-      call refuse(c_text(cmsg))
+  end subroutine check_set_cells
+
+  !> The 1-to-1 interfaces and the face parts left, found from the blocks'
+  !> coordinates (fortran/block_interfaces.c).
+  subroutine find_set_interfaces(set, status, msg)
+    type(grid_block_set_t), intent(inout) :: set
+    integer, intent(out) :: status
+    character(len=:), allocatable, intent(out) :: msg
+    type(block_links_c) :: links
+    integer(c_int64_t), allocatable :: sizes(:)
+    real(c_double), allocatable :: xyz(:)
+    character(kind=c_char) :: cmsg(msg_chars)
+    type(block_interface_t), pointer :: itf(:)
+    type(face_range_t), pointer :: left(:)
+    integer(ik8) :: off, nn, total
+    integer :: b, c, st
+    status = GRID_BLOCKS_OK
+    msg = ''
+    allocate(sizes(3*set%nblocks))
+    total = 0
+    do b = 1, set%nblocks
+      sizes(3*b-2:3*b) = set%blocks(b)%n
+      total = total + set%dims*product(int(set%blocks(b)%n, ik8))
+    end do
+    allocate(xyz(total), stat=st)
+    if (st /= 0) then
+      status = GRID_BLOCKS_BAD
+      msg = set%what//': no memory to match its blocks'' faces'
+      return
+    end if
+    ! Plot3D's order: per block each coordinate whole, i fastest
+    off = 0
+    do b = 1, set%nblocks
+      nn = product(int(set%blocks(b)%n, ik8))
+      do c = 1, set%dims
+        xyz(off+1:off+nn) = reshape(set%blocks(b)%xyz(c, :, :, :), [nn])
+        off = off + nn
+      end do
+    end do
+    if (adi_block_links_find(int(set%nblocks, c_int32_t), int(set%dims, c_int32_t), sizes, xyz, links, cmsg, &
+        int(msg_chars, c_size_t)) /= 0) then
+      status = GRID_BLOCKS_BAD
+      msg = set%what//': '//c_text(cmsg)
       return
     end if
     call c_f_pointer(links%itf, itf, [links%nitf])
@@ -247,55 +358,16 @@ contains
       allocate(set%left(0))
     end if
     call adi_block_links_free(links)
+  end subroutine find_set_interfaces
 
-  contains
-
-    subroutine check_block_cells(b)
-      integer, intent(in) :: b
-      real(rk), allocatable :: xn(:,:,:,:)
-      type(grid_cell_stats_t) :: stats
-      character(len=:), allocatable :: why
-      integer :: ni, nj, nk, kk
-      logical :: planar
-      associate (blk => set%blocks(b))
-        planar = blk%n(3) == 1
-        ni = blk%n(1) - 1
-        nj = blk%n(2) - 1
-        nk = merge(1, blk%n(3) - 1, planar)
-        allocate(xn(3, -ng:ni+ng, -ng:nj+ng, -ng:nk+ng), stat=st)
-        if (st /= 0) then
-          call refuse('block '//int_text(b)//': no memory to check its cells')
-          return
-        end if
-        xn = 0.0_rk
-        if (planar) then
-          ! one cell thick, span 1, as a run makes a 2D grid
-          do kk = 0, 1
-            xn(1:2, 0:ni, 0:nj, kk) = blk%xyz(1:2, :, :, 1)
-            xn(3, 0:ni, 0:nj, kk) = blk%xyz(3, :, :, 1) + real(kk, rk)
-          end do
-        else
-          xn(:, 0:ni, 0:nj, 0:nk) = blk%xyz
-        end if
-        call fill_ghost_nodes(xn, ni, nj, nk, [.false., .false., .false.])
-        call check_grid_cells(xn, ni, nj, nk, [.false., .false., .false.], planar, &
-          'grid file "'//trim(path)//'" ('//int_text(nb)//' blocks), block '//int_text(b), st, why, stats)
-        if (st /= 0) then
-          status = GRID_BLOCKS_BAD
-          msg = why
-          return
-        end if
-        blk%vol_min = stats%vol_min
-        blk%vol_max = stats%vol_max
-      end associate
-    end subroutine check_block_cells
-
-    subroutine refuse(why)
-      character(len=*), intent(in) :: why
-      status = GRID_BLOCKS_BAD
-      msg = 'grid file "'//trim(path)//'" ('//int_text(nb)//' blocks): '//why
-    end subroutine refuse
-  end subroutine read_grid_blocks
+  !> "block 2", or 'zone "wake" (block 2)' where the blocks have names.
+  function block_label(set, b) result(s)
+    type(grid_block_set_t), intent(in) :: set
+    integer, intent(in) :: b
+    character(len=:), allocatable :: s
+    s = 'block '//int_text(b)
+    if (allocated(set%names)) s = 'zone "'//trim(set%names(b))//'" ('//s//')'
+  end function block_label
 
   !> "i=1", "j=17": face f (0..5) of a block of n nodes.
   function face_name(f, n) result(s)

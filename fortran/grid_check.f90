@@ -21,7 +21,8 @@
 program grid_check
   use kinds, only: rk
   use grid_file
-  use grid_blocks, only: grid_block_set_t, count_grid_blocks, read_grid_blocks, range_text, transform_text, GRID_BLOCKS_OK
+  use grid_blocks, only: grid_block_set_t, range_text, transform_text, block_label, GRID_BLOCKS_OK
+  use cgns_blocks, only: count_block_file, read_block_file
   implicit none
   type(grid_read_options_t) :: opts
   type(grid_file_info_t) :: info, other_info
@@ -68,7 +69,7 @@ program grid_check
     a = a + 1
   end do
   if (len(path) == 0) call usage('no grid file given')
-  if (blocks_report .or. count_grid_blocks(path) > 1) call check_blocks(path)
+  if (blocks_report .or. count_block_file(path) > 1) call check_blocks(path)
 
   call read_grid_file(path, opts, xn, info, status, msg)
   if (status /= GRID_OK) call fail(status, msg)
@@ -115,16 +116,16 @@ contains
     integer :: b, q, st
     character(len=:), allocatable :: why
 
-    call read_grid_blocks(path, set, st, why)
+    call read_block_file(path, set, st, why)
     if (st /= GRID_BLOCKS_OK) call fail(st, why)
     write(*, '(3a)') 'grid_check: "', path, '": '//set%format//', '//itext(set%nblocks)//merge(' blocks', ' block ', set%nblocks > 1)
     do b = 1, set%nblocks
       associate (n => set%blocks(b)%n)
         if (n(3) == 1) then
-          write(*, '(a)', advance='no') '  block '//itext(b)//': '//itext(n(1))//' x '//itext(n(2))// &
+          write(*, '(a)', advance='no') '  '//block_label(set, b)//': '//itext(n(1))//' x '//itext(n(2))// &
             ' nodes (2D: one cell thick, span 1, k 1..2)'
         else
-          write(*, '(a)', advance='no') '  block '//itext(b)//': '//itext(n(1))//' x '//itext(n(2))//' x '//itext(n(3))//' nodes'
+          write(*, '(a)', advance='no') '  '//block_label(set, b)//': '//itext(n(1))//' x '//itext(n(2))//' x '//itext(n(3))//' nodes'
         end if
         write(*, '(a,es12.5,a,es12.5)') ', cell volumes ', set%blocks(b)%vol_min, ' to ', set%blocks(b)%vol_max
       end associate
@@ -138,6 +139,12 @@ contains
     do q = 1, size(set%left)
       write(*, '(a)') '    '//range_text(set, set%left(q))
     end do
+    if (allocated(set%bcs)) then
+      write(*, '(a)') '  '//itext(size(set%bcs))//' boundary condition(s) the file gives:'
+      do q = 1, size(set%bcs)
+        write(*, '(a)') '    block '//itext(set%bcs(q)%block)//': '//set%bcs(q)%line//'   ('//set%bcs(q)%where//')'
+      end do
+    end if
     if (set%nblocks > 1) then
       write(*, '(a)') '  OK (the solver runs one block for now: a run refuses this file)'
     else

@@ -14,6 +14,8 @@ module grid_source
   use grid_generation, only: generate_nodes
   use grid_file, only: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, GRID_OK
   use cgns_grid, only: is_cgns_name, probe_cgns_grid, read_cgns_grid
+  use cgns_blocks, only: count_cgns_zones, read_cgns_blocks
+  use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK
   implicit none
   private
   public :: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
@@ -40,6 +42,7 @@ contains
     if (cs%grid_type /= 'cavity') call case_error('grid_type = "'//trim(cs%grid_type)//'" and grid_file = "'// &
       trim(cs%grid_file)//'" both name a grid: leave grid_type at cavity with a grid file')
     if (is_cgns_name(cs%grid_file)) then
+      if (count_cgns_zones(trim(cs%grid_file)) > 1) call refuse_zones(trim(cs%grid_file))
       call probe_cgns_grid(trim(cs%grid_file), read_options(cs), info, status, msg)
     else
       call probe_grid_file(trim(cs%grid_file), read_options(cs), info, status, msg)
@@ -49,6 +52,22 @@ contains
     cs%nj = info%nj
     cs%nk = info%nk
   end subroutine take_grid_sizes
+
+  !> A CGNS file of several zones: read and checked as build/grid_check
+  !> reads it (so both say the same about a bad one), then refused: the
+  !> solver runs one block.
+  subroutine refuse_zones(path)
+    character(len=*), intent(in) :: path
+    type(grid_block_set_t) :: set
+    integer :: status
+    character(len=:), allocatable :: msg
+    call read_cgns_blocks(path, set, status, msg)
+    if (status == GRID_BLOCKS_OK) msg = 'grid file "'//path//'" holds '//int_text(set%nblocks)// &
+      ' zones (a multi-block grid), read and checked: '//int_text(size(set%interfaces))// &
+      ' 1-to-1 interface(s) between them (build/grid_check lists them), but the solver runs one block '// &
+      '(one structured zone) for now: write the zone you want to solve on as a file of its own'
+    call case_error(msg)
+  end subroutine refuse_zones
 
   !> The nodes of the grid, ghost nodes included, checked cell by cell
   !> when they come from a file. cuts(d): the file's two d-faces coincide

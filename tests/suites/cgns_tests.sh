@@ -93,10 +93,52 @@ else
   $F unstructured "$C/un.cgns"
   refuse un un.cgns 'zone "tets" is an unstructured zone (elements); adiflow reads structured zones only' "an unstructured zone, by name"
   $F twozones "$C/two.cgns"
-  refuse two two.cgns 'holds 2 zones; the solver runs one block' "two zones"
+  refuse two two.cgns 'holds 2 zones (a multi-block grid), read and checked: 1 1-to-1 interface(s) between them (build/grid_check lists them), but the solver runs one block (one structured zone) for now' \
+    "two zones: read and checked (their interface found), then refused: the solver runs one block"
   refuse both plbc.cgns 'both give the boundary patches' "a CGNS file with BCs and a patch_file" pl.bc
   cp "$C/pl.cgns" "$C/iso.cgns"; $F addbc "$C/iso.cgns" hot BCWallViscousIsothermal 1:17 1:1 1:2
   refuse iso iso.cgns "an isothermal wall, but wall_thermal = 'adiabatic'" "an isothermal wall in an adiabatic case" "" "wall_thermal = 'adiabatic'"
+  # write_plot3d's files through another reader: Debian's plot3d_to_cgns (multi-block, Fortran
+  # unformatted, double) reads flow.xyz and flow.q (the run of run_tests.sh's Plot3D section)
+  if [ -f "$T/p3q/flow.q" ]; then
+    plot3d_to_cgns -u -d "$T/p3q/flow.xyz" "$T/p3q/flow.q" "$C/p3q.cgns" > "$T/p3q_cg.log" 2>&1; r1=$?
+    cgnscheck "$C/p3q.cgns" > "$T/p3q_ck.log" 2>&1; r2=$?
+    expect '[ "$r1$r2" = 00 ] && grep -q "reading block 1 grid 11x9x7" "$T/p3q_cg.log" && grep -q "reading block 1 solution ... done" "$T/p3q_cg.log" \
+      && ! grep -qi "error" "$T/p3q_ck.log"' \
+      "write_plot3d: flow.xyz and flow.q read by plot3d_to_cgns (11 x 9 x 7 nodes, the solution), and cgnscheck finds no error in the result (exit codes $r1 $r2)"
+  fi
+  # ---- several zones: the blocks, the interfaces found from the coordinates, each declared
+  # 1-to-1 record checked against them node for node, the BCs (fortran/cgns_blocks.f90)
+  gcz() { ./$B/grid_check "$@" > "$T/gcz.log" 2>&1; echo $?; }
+  $F boxzones "$C/bz0.cgns" 0 none && $F boxzones "$C/bz1.cgns" 1 none
+  rc=$(gcz "$C/bz0.cgns")
+  expect '[ $rc -eq 0 ] && grep -q "^  zone \"left\" (block 1): 3 x 3 x 3 nodes" "$T/gcz.log" \
+    && grep -q "block 1, face i=3, nodes j 1..3, k 1..3 = block 2, face i=1, nodes j 1..3, k 1..3 (transform 1,2,3)" "$T/gcz.log" \
+    && grep -q "block 1: imin inflow 1:2 1:2 .*zone \"left\", BC \"inlet\" (BCInflow)" "$T/gcz.log"' \
+    "CGNS zones: two zones of a box, the 1-to-1 records both ways: grid_check lists the zones, the interface and the BC (exit $rc)"
+  rc=$(gcz "$C/bz1.cgns")
+  expect '[ $rc -eq 0 ] && grep -q "block 1, face i=3, nodes j 1..3, k 1..3 = block 2, face i=3, nodes j 3..1, k 1..3 (transform -1,-2,3)" "$T/gcz.log"' \
+    "CGNS zones: the second zone stored turned round (i and j reversed): its declared transform -1,-2,3 agrees with the coordinates (exit $rc)"
+  gcr() { # NAME DEFECT PATTERN WHAT
+    $F boxzones "$C/$1.cgns" 0 "$2"; local r; r=$(gcz "$C/$1.cgns")
+    expect '[ "$r" = 2 ] && grep -q -- "$3" "$T/gcz.log"' "CGNS zones refused (exit $r): $4"
+  }
+  gcr bzs shift 'zone \"left\" (block 1): 1-to-1 interface \"left-right\" joins node 3,1,1 to node 1,3,1 of zone \"right\" (block 2), but they lie 2.000E+00 apart' \
+    "a declared interface whose transform contradicts the coordinates, with the nodes named"
+  gcr bzd donor '1-to-1 interface \"left-right\": its donor zone \"nowhere\" is not in the file' "a declared interface whose donor zone is not in the file"
+  gcr bzb bc 'BC \"wall\" (BCWall) lies on block 1, face i=3, nodes j 1..3, k 1..3, which a 1-to-1 interface joins to block 2' \
+    "a BC on a face part an interface joins"
+  deck bzrun bz1.cgns; rc=$(run cg_bzrun "$C/bzrun.nml" --backend cpu)
+  expect '[ "$rc" = 2 ] && grep -q "holds 2 zones (a multi-block grid), read and checked: 1 1-to-1 interface(s)" "$T/cg_bzrun.log" && [ ! -e "$T/cg_bzrun" ]' \
+    "CGNS zones: a run reads and checks the file as grid_check does, then refuses it, before its run folder (exit $rc)"
+  # a multi-block Plot3D file converted by plot3d_to_cgns: the same blocks and interfaces
+  [ -x "$B/test_block_interfaces" ] || make -s GPU_BACKEND=none "$B/test_block_interfaces" > /dev/null 2>&1
+  mkdir -p "$C/mb" && ./$B/test_block_interfaces --write "$C/mb" > /dev/null 2>&1
+  plot3d_to_cgns -u -d "$C/mb/box2.x" "$C/mb/box2.cgns" > /dev/null 2>&1
+  ./$B/grid_check "$C/mb/box2.x" > "$T/gcz_p3d.log" 2>&1; r1=$?
+  ./$B/grid_check "$C/mb/box2.cgns" > "$T/gcz_cg.log" 2>&1; r2=$?
+  expect '[ "$r1$r2" = 00 ] && [ "$(grep -c "^    block" "$T/gcz_p3d.log")" -gt 5 ] && cmp -s <(grep -E "^    block|interface\(s\)|face part" "$T/gcz_p3d.log") <(grep -E "^    block|interface\(s\)|face part" "$T/gcz_cg.log")' \
+    "CGNS zones: a 2-block Plot3D box (the second block turned) through plot3d_to_cgns: the same interface (transform 2,-3,-1) and face parts as the Plot3D file (exit $r1 $r2)"
   cp "$C/pl.cgns" "$C/shift.cgns"; $F addcut "$C/shift.cgns" icut 1
   refuse shift shift.cgns "interface \"icut\": it joins the zone's i-faces, but their nodes do not coincide" "a self interface whose faces do not coincide" pl.bc
 fi

@@ -7,6 +7,13 @@
  *                                                         its DIR = 1 face onto its DIR = n face
  *   cgns_fixture unstructured FILE                        a file with one unstructured zone
  *   cgns_fixture twozones FILE                            two structured 3 x 3 x 3 zones
+ *   cgns_fixture boxzones FILE TURN DEFECT                a 4 x 2 x 2-cell box as two zones "left" and
+ *                                                         "right" with their 1-to-1 records both ways;
+ *                                                         TURN 1: "right" stored with i and j reversed;
+ *                                                         DEFECT none, shift (left's record maps j the
+ *                                                         wrong way round), donor (left's names a zone
+ *                                                         not in the file), bc (a BCWall on left's
+ *                                                         interface face)
  *
  * Exit 0, 1 on a failed library call (said), 77 when this build has no
  * CGNS support (the suite then skips). */
@@ -76,6 +83,61 @@ int main(int argc, char **argv)
       CHECK(L.cg_coord_write(fn, base, zone, CGNS_ENUMV(RealDouble), "CoordinateX", x, &c));
       CHECK(L.cg_coord_write(fn, base, zone, CGNS_ENUMV(RealDouble), "CoordinateY", y, &c));
       CHECK(L.cg_coord_write(fn, base, zone, CGNS_ENUMV(RealDouble), "CoordinateZ", z, &c));
+    }
+    CHECK(L.cg_close(fn));
+    return 0;
+  }
+  if (!strcmp(mode, "boxzones")) {
+    if (argc != 5) { fprintf(stderr, "boxzones FILE TURN DEFECT\n"); return 1; }
+    int turn = atoi(argv[3]), zl, zr;
+    const char *defect = argv[4];
+    cgsize_t size[9] = {3, 3, 3, 2, 2, 2, 0, 0, 0};
+    double x[27], y[27], z[27];
+    int c;
+    CHECK(L.cg_open(path, CG_MODE_WRITE, &fn));
+    CHECK(L.cg_base_write(fn, "Base", 3, 3, &base));
+    structured_zone(fn, base, "left", 0.0);
+    zl = 1;
+    for (int k = 0; k < 3; k++)
+      for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+          x[i + 3 * (j + 3 * k)] = turn ? 4.0 - i : 2.0 + i;
+          y[i + 3 * (j + 3 * k)] = turn ? 2.0 - j : j;
+          z[i + 3 * (j + 3 * k)] = k;
+        }
+    CHECK(L.cg_zone_write(fn, base, "right", size, CGNS_ENUMV(Structured), &zr));
+    CHECK(L.cg_coord_write(fn, base, zr, CGNS_ENUMV(RealDouble), "CoordinateX", x, &c));
+    CHECK(L.cg_coord_write(fn, base, zr, CGNS_ENUMV(RealDouble), "CoordinateY", y, &c));
+    CHECK(L.cg_coord_write(fn, base, zr, CGNS_ENUMV(RealDouble), "CoordinateZ", z, &c));
+    /* left's i = 3 face against right's i = 1 face (turned: its i = 3 face, j reversed) */
+    cgsize_t rl[6] = {3, 1, 1, 3, 3, 3}, dl[6] = {1, 1, 1, 1, 3, 3};
+    cgsize_t rr[6] = {1, 1, 1, 1, 3, 3}, dr[6] = {3, 1, 1, 3, 3, 3};
+    int t[3] = {1, 2, 3};
+    if (turn) {
+      cgsize_t dl_t[6] = {3, 3, 1, 3, 1, 3}, rr_t[6] = {3, 1, 1, 3, 3, 3}, dr_t[6] = {3, 3, 1, 3, 1, 3};
+      memcpy(dl, dl_t, sizeof dl);
+      memcpy(rr, rr_t, sizeof rr);
+      memcpy(dr, dr_t, sizeof dr);
+      t[0] = -1;
+      t[1] = -2;
+    }
+    int tl[3] = {t[0], t[1], t[2]};
+    cgsize_t dl_bad[6];
+    memcpy(dl_bad, dl, sizeof dl);
+    if (!strcmp(defect, "shift")) {   /* j mapped the other way round */
+      dl_bad[1] = dl[4];
+      dl_bad[4] = dl[1];
+      tl[1] = -t[1];
+    }
+    CHECK(L.cg_1to1_write(fn, base, zl, "left-right", strcmp(defect, "donor") ? "right" : "nowhere", rl, dl_bad, tl, &idx));
+    CHECK(L.cg_1to1_write(fn, base, zr, "right-left", "left", rr, dr, t, &idx));
+    if (!strcmp(defect, "bc")) {
+      cgsize_t r[6] = {3, 1, 1, 3, 3, 3};
+      CHECK(L.cg_boco_write(fn, base, zl, "wall", CGNS_ENUMV(BCWall), CGNS_ENUMV(PointRange), 2, r, &idx));
+    }
+    {
+      cgsize_t r[6] = {1, 1, 1, 1, 3, 3};
+      CHECK(L.cg_boco_write(fn, base, zl, "inlet", CGNS_ENUMV(BCInflow), CGNS_ENUMV(PointRange), 2, r, &idx));
     }
     CHECK(L.cg_close(fn));
     return 0;
