@@ -10,9 +10,12 @@ run's field.dump, independently of the solver's writers:
   cells' primitives around the node, made conservative again and scaled
   (momenta times Mach, energy times Mach^2), within 1e-12 of each variable's
   largest magnitude;
-- on the lid (j = nj, away from the side walls): u = lid_u within 1e-12.
+- on the lid (j = nj, away from the side walls): u = lid_u within 1e-12;
+- where VTK's Python module is there (python3-vtk9): ParaView's reader,
+  vtkMultiBlockPLOT3DReader with README's settings, reads both files to the
+  same sizes, node coordinates, density and header (Mach, alpha, Re, time).
 
-Standard library only. Usage: check_plot3d_q.py DIR ni nj nk mach alpha re gamma lid_u
+Standard library only (VTK where present). Usage: check_plot3d_q.py DIR ni nj nk mach alpha re gamma lid_u
 Prints one PASS/FAIL line per check; exit 1 if any failed."""
 import struct
 import sys
@@ -99,6 +102,36 @@ def main():
                                "of its largest magnitude, bound 1e-12)")
     lid = max(abs(node(1, i, nj, k) / (node(0, i, nj, k) * mach) - lid_u) for k in range(1, nk) for i in range(1, ni))
     check(lid <= 1e-12, f"lid nodes: u = rho*u / (rho Mach) = lid_u = {lid_u} (largest difference {lid:.1e}, bound 1e-12)")
+    through_vtk(d, ni, nj, nk, doubles(xyz[2]), qv, head)
+
+
+def through_vtk(d, ni, nj, nk, xyz, qv, head):
+    """The files as ParaView's PLOT3D reader opens them (README's settings)."""
+    try:
+        from vtkmodules.vtkIOParallel import vtkMultiBlockPLOT3DReader
+    except ImportError:
+        print("note: VTK's Python module (python3-vtk9) is not there: the ParaView reader check is skipped")
+        return
+    r = vtkMultiBlockPLOT3DReader()
+    r.SetXYZFileName(d + "/flow.xyz")
+    r.SetQFileName(d + "/flow.q")
+    r.SetMultiGrid(1); r.SetBinaryFile(1); r.SetHasByteCount(1); r.SetDoublePrecision(1); r.SetIBlanking(0)
+    r.SetByteOrderToLittleEndian()
+    r.Update()
+    g = r.GetOutput().GetBlock(0) if r.GetOutput().GetNumberOfBlocks() == 1 else None
+    npt = (ni + 1) * (nj + 1) * (nk + 1)
+    ok = g is not None and tuple(g.GetDimensions()) == (ni + 1, nj + 1, nk + 1)
+    check(ok, f"ParaView's PLOT3D reader (VTK): one block of {ni + 1} x {nj + 1} x {nk + 1} nodes")
+    if not ok:
+        return
+    pts = g.GetPoints().GetData()
+    same_pts = all(pts.GetComponent(m, c) == xyz[c * npt + m] for m in range(npt) for c in range(3))
+    rho = g.GetPointData().GetArray("Density")
+    same_rho = rho is not None and all(rho.GetValue(m) == qv[m] for m in range(npt))
+    prop = g.GetFieldData().GetArray("Properties")
+    got = tuple(prop.GetValue(i) for i in range(4)) if prop is not None else ()
+    check(same_pts and same_rho and got == tuple(head),
+          f"ParaView's PLOT3D reader: the node coordinates and Density bit for bit, Properties {got} = the header")
 
 
 main()
