@@ -287,9 +287,8 @@ contains
     ! a grid closed on itself joins its cut before the boundaries are set up
     call make_grid_nodes(cs, xn_g, cuts)
     call join_cuts(cs, cuts, trim(merge('adiflow_mpi', '           ', rank == 0)))
-    if (len_trim(cs%patch_file) > 0 .or. is_cgns_name(cs%grid_file)) call read_patches()
-    if (cs%write_cgns .and. rank == 0) write(output_unit, '(a)') &
-      'adiflow_mpi: write_cgns: flow.cgns is written by build/adiflow only so far; this run writes the other outputs'
+    ! (write_cgns: a build without CGNS refuses it there, before the run)
+    if (len_trim(cs%patch_file) > 0 .or. is_cgns_name(cs%grid_file) .or. cs%write_cgns) call read_patches()
     dir = run_folder(cs, case_path)
   end subroutine read_all_input
 

@@ -190,25 +190,26 @@ contains
       if (cs%write_dump) call write_field_dump(self%dir//'/field.dump', g%lay, g%f%q, iter, ref)
       if (cs%write_vtk) call self%write_flow_vts(be, 'flow')
       if (self%write_series) call series_final(self%series, iter)
-      call self%write_whole_grid(g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol, g%f%xc)
+      call self%write_whole_grid(g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol, g%f%xc, g%f%ps)
       call write_wall_loads(self%dir, g%sp, g%lay, g%f)
-      if (cs%write_cgns) call write_cgns_solution(self%dir//'/flow.cgns', cs%title, g%lay, g%sp, g%xn, g%f%qp, g%f%ps)
     end associate
   end subroutine write_grid_outputs
 
-  !> flow.dat, the centreline profiles and the Plot3D files of the whole grid
-  !> (its nodes xn, primitives qp, face vectors sf, volumes vol, cell centres
-  !> xc), the files both drivers write alike.
-  subroutine write_whole_grid(self, lay, sp, xn, qp, sf, vol, xc)
+  !> flow.dat, the centreline profiles, the Plot3D files and flow.cgns of the
+  !> whole grid (its nodes xn, primitives qp, face vectors sf, volumes vol,
+  !> cell centres xc, patches ps), the files both drivers write alike.
+  subroutine write_whole_grid(self, lay, sp, xn, qp, sf, vol, xc, ps)
     class(run_files_t), intent(in) :: self
     type(layout_t), intent(in) :: lay
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:), sf(-1:,-1:,-1:,:), vol(-1:,-1:,-1:), xc(-1:,-1:,-1:,:)
+    type(patch_set_t), intent(in) :: ps
     associate (cs => self%cs)
       if (cs%write_tecplot) call write_tecplot(self%dir//'/flow.dat', cs%title, lay, sp, xn, qp, sf, vol)
       if (cs%write_profiles) call write_profiles(self%dir, lay, sp, cs%lx, cs%ly, cs%lz, xc, qp)
       if (cs%write_plot3d) call write_plot3d_solution(self%dir, lay, sp, xn, qp, cs%mach, cs%freestream_alpha, &
         cs%reynolds)
+      if (cs%write_cgns) call write_cgns_solution(self%dir//'/flow.cgns', cs%title, lay, sp, xn, qp, ps)
     end associate
   end subroutine write_whole_grid
 

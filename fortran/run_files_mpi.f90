@@ -274,7 +274,7 @@ contains
   end subroutine write_blocks
 
   !> Block .vts files + .pvts; the global field.dump, Tecplot file,
-  !> centreline profiles, Plot3D files and wall loads from the state gathered on rank 0,
+  !> centreline profiles, Plot3D files, flow.cgns and wall loads from the state gathered on rank 0,
   !> filled by the whole grid's boundary rules (the serial writers and
   !> fills, so they match build/adiflow's files). The box's profiles alone
   !> need only the two k planes about its centre (write_line_profiles), not
@@ -295,11 +295,11 @@ contains
       walls = len(wall_load_names(self%ps_g)) > 0
       ! the Tecplot file, wall loads and patches (and a flat grid's profiles,
       ! whose interpolation reaches a ghost cell) read the whole grid
-      whole = cs%write_tecplot .or. cs%write_plot3d .or. walls .or. allocated(self%ps_g%p) .or. &
+      whole = cs%write_tecplot .or. cs%write_plot3d .or. cs%write_cgns .or. walls .or. allocated(self%ps_g%p) .or. &
         min(lay_g%ni, lay_g%nj, lay_g%nk) < 2
       if (cs%write_profiles .and. .not. whole) call self%write_line_profiles(be)
-      if (.not. (cs%write_dump .or. (whole .and. (cs%write_tecplot .or. cs%write_plot3d .or. cs%write_profiles &
-        .or. walls)))) return
+      if (.not. (cs%write_dump .or. (whole .and. (cs%write_tecplot .or. cs%write_plot3d .or. cs%write_cgns &
+        .or. cs%write_profiles .or. walls)))) return
       ih = lay_g%ldi - 2; jh = lay_g%nj + 2; kh = lay_g%nk + 2
       if (self%dc%rank == 0) then
         allocate(gf%q(-1:ih, -1:jh, -1:kh, nvar))
@@ -310,7 +310,8 @@ contains
       call gather_interior(self%dc, be%level(1)%lay, be%level(1)%f%q, nvar, gf%q)
       if (self%dc%rank /= 0) return
       if (cs%write_dump) call write_field_dump(self%dir//'/field.dump', lay_g, gf%q, iter, ref)
-      if (.not. (whole .and. (cs%write_tecplot .or. cs%write_plot3d .or. cs%write_profiles .or. walls))) return
+      if (.not. (whole .and. (cs%write_tecplot .or. cs%write_plot3d .or. cs%write_cgns .or. cs%write_profiles &
+        .or. walls))) return
       ! the whole grid's metrics, as build/adiflow computes them: the patches'
       ! normals, the vorticity's face vectors and volumes, the profiles' and
       ! wall loads' cell centres
@@ -325,7 +326,7 @@ contains
       call compute_primitives(sp_g, lay_g, gf%q, gf%qp)
       deallocate(gf%q)
       call fill_wall_temperatures(sp_g, lay_g, gf)
-      call self%write_whole_grid(lay_g, sp_g, self%xn_g, gf%qp, gf%sf, gf%vol, gf%xc)
+      call self%write_whole_grid(lay_g, sp_g, self%xn_g, gf%qp, gf%sf, gf%vol, gf%xc, gf%ps)
       call write_wall_loads(self%dir, sp_g, lay_g, gf)
     end associate
   end subroutine write_block_outputs

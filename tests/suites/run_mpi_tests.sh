@@ -234,6 +234,17 @@ if command -v plot3d_to_cgns > /dev/null 2>&1 && [ -x ./$B/cgns_fixture ] && plo
   rc=$(mpi 2 cylcg_2x1 "$T/pm/cylcg.nml" --npj 2 --npk 1)
   expect '[ "$rc" = 0 ] && grep -q "2 boundary conditions taken as patches" "$T/cylcg_2x1.log" && cmp -s "$T/s_cyl/field.dump" "$T/cylcg_2x1/field.dump"' \
     "CGNS grid file with its BCs and its cut as an interface, 2x1 blocks: the fields bit-identical to build/adiflow's run of the Plot3D file"
+  # flow.cgns from the gathered state: the same nodes' data as build/adiflow's (cgnsdiff -d: every
+  # node and its data, no tolerance), with the file's BCs and with the box's bc_* faces
+  sed "s|grid_file = 'cyl.cgns'|grid_file = 'cyl.cgns', write_cgns = .true.|" "$T/pm/cylcg.nml" > "$T/pm/cylwr.nml"
+  sed "s/write_plot = .false./write_plot = .false., write_cgns = .true./" $C > "$T/boxwr.nml"
+  rc1=$(ser s_cylwr "$T/pm/cylwr.nml"); rc2=$(mpi 2 cylwr_2x1 "$T/pm/cylwr.nml" --npj 2 --npk 1)
+  rc3=$(ser s_boxwr "$T/boxwr.nml"); rc4=$(mpi 3 boxwr_1x3 "$T/boxwr.nml" --npj 1 --npk 3 --adi-mode exact)
+  expect '[ "$rc1$rc2$rc3$rc4" = 0000 ] && [ -f "$T/cylwr_2x1/flow.cgns" ] && [ -f "$T/boxwr_1x3/flow.cgns" ] \
+    && [ -z "$(cgnsdiff -d "$T/s_cylwr/flow.cgns" "$T/cylwr_2x1/flow.cgns" 2>&1)" ] \
+    && [ -z "$(cgnsdiff -d "$T/s_boxwr/flow.cgns" "$T/boxwr_1x3/flow.cgns" 2>&1)" ] \
+    && [ -n "$(cgnsdiff -d "$T/s_boxwr/flow.cgns" "$T/s_cylwr/flow.cgns" 2>&1)" ]' \
+    "write_cgns on blocks (O-grid 2x1 with the file's BCs, box 1x3 exact with its bc_* faces): flow.cgns equals build/adiflow's, node data included (exit codes $rc1 $rc2 $rc3 $rc4)"
 else
   echo "note: plot3d_to_cgns or a build with CGNS support missing: the CGNS grid run of adiflow_mpi is skipped"
 fi
