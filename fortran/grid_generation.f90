@@ -10,7 +10,7 @@ module grid_generation
   use case_config, only: case_t
   implicit none
   private
-  public :: generate_nodes, stretch_1d, fill_ghost_nodes
+  public :: fill_ghost_nodes_direction, generate_nodes, stretch_1d, fill_ghost_nodes
 
   real(rk), parameter :: pi = 3.14159265358979323846_rk
 
@@ -81,39 +81,57 @@ contains
   !> The two ghost node planes on every side of nodes 0..n (a grid of any
   !> level: fortran/multigrid_levels.f90 calls it for the coarse grids):
   !> linear extrapolation of the end spacing at walls, the shifted periodic
-  !> images in periodic directions.
+  !> images in periodic directions; i first (physical j, k), then j (all i),
+  !> then k (all i, j).
   subroutine fill_ghost_nodes(xn, ni, nj, nk, periodic)
     real(rk), intent(inout) :: xn(:, -ng:, -ng:, -ng:)
     integer, intent(in) :: ni, nj, nk
     logical, intent(in) :: periodic(3)
-    integer :: m
-    ! ghost planes: i first (physical j,k), then j (all i), then k (all i,j)
-    do m = 1, ng
-      if (periodic(1)) then
-        xn(:, -m, 0:nj, 0:nk) = xn(:, ni-m, 0:nj, 0:nk) - (xn(:, ni, 0:nj, 0:nk) - xn(:, 0, 0:nj, 0:nk))
-        xn(:, ni+m, 0:nj, 0:nk) = xn(:, m, 0:nj, 0:nk) + (xn(:, ni, 0:nj, 0:nk) - xn(:, 0, 0:nj, 0:nk))
-      else
-        xn(:, -m, 0:nj, 0:nk) = xn(:, 0, 0:nj, 0:nk) + real(m, rk)*(xn(:, 0, 0:nj, 0:nk) - xn(:, 1, 0:nj, 0:nk))
-        xn(:, ni+m, 0:nj, 0:nk) = xn(:, ni, 0:nj, 0:nk) + real(m, rk)*(xn(:, ni, 0:nj, 0:nk) - xn(:, ni-1, 0:nj, 0:nk))
-      end if
-    end do
-    do m = 1, ng
-      if (periodic(2)) then
-        xn(:, :, -m, 0:nk) = xn(:, :, nj-m, 0:nk) - (xn(:, :, nj, 0:nk) - xn(:, :, 0, 0:nk))
-        xn(:, :, nj+m, 0:nk) = xn(:, :, m, 0:nk) + (xn(:, :, nj, 0:nk) - xn(:, :, 0, 0:nk))
-      else
-        xn(:, :, -m, 0:nk) = xn(:, :, 0, 0:nk) + real(m, rk)*(xn(:, :, 0, 0:nk) - xn(:, :, 1, 0:nk))
-        xn(:, :, nj+m, 0:nk) = xn(:, :, nj, 0:nk) + real(m, rk)*(xn(:, :, nj, 0:nk) - xn(:, :, nj-1, 0:nk))
-      end if
-    end do
-    do m = 1, ng
-      if (periodic(3)) then
-        xn(:, :, :, -m) = xn(:, :, :, nk-m) - (xn(:, :, :, nk) - xn(:, :, :, 0))
-        xn(:, :, :, nk+m) = xn(:, :, :, m) + (xn(:, :, :, nk) - xn(:, :, :, 0))
-      else
-        xn(:, :, :, -m) = xn(:, :, :, 0) + real(m, rk)*(xn(:, :, :, 0) - xn(:, :, :, 1))
-        xn(:, :, :, nk+m) = xn(:, :, :, nk) + real(m, rk)*(xn(:, :, :, nk) - xn(:, :, :, nk-1))
-      end if
+    integer :: d
+    do d = 1, 3
+      call fill_ghost_nodes_direction(xn, ni, nj, nk, periodic(d), d)
     end do
   end subroutine fill_ghost_nodes
+
+  !> The ghost node planes of direction d alone, as fill_ghost_nodes fills
+  !> them (a block of several: its interface ghosts come in between,
+  !> fortran/block_halos.f90).
+  subroutine fill_ghost_nodes_direction(xn, ni, nj, nk, periodic, d)
+    real(rk), intent(inout) :: xn(:, -ng:, -ng:, -ng:)
+    integer, intent(in) :: ni, nj, nk, d
+    logical, intent(in) :: periodic
+    integer :: m
+    select case (d)
+    case (1)
+      do m = 1, ng
+        if (periodic) then
+          xn(:, -m, 0:nj, 0:nk) = xn(:, ni-m, 0:nj, 0:nk) - (xn(:, ni, 0:nj, 0:nk) - xn(:, 0, 0:nj, 0:nk))
+          xn(:, ni+m, 0:nj, 0:nk) = xn(:, m, 0:nj, 0:nk) + (xn(:, ni, 0:nj, 0:nk) - xn(:, 0, 0:nj, 0:nk))
+        else
+          xn(:, -m, 0:nj, 0:nk) = xn(:, 0, 0:nj, 0:nk) + real(m, rk)*(xn(:, 0, 0:nj, 0:nk) - xn(:, 1, 0:nj, 0:nk))
+          xn(:, ni+m, 0:nj, 0:nk) = xn(:, ni, 0:nj, 0:nk) + real(m, rk)*(xn(:, ni, 0:nj, 0:nk) - xn(:, ni-1, 0:nj, 0:nk))
+        end if
+      end do
+    case (2)
+      do m = 1, ng
+        if (periodic) then
+          xn(:, :, -m, 0:nk) = xn(:, :, nj-m, 0:nk) - (xn(:, :, nj, 0:nk) - xn(:, :, 0, 0:nk))
+          xn(:, :, nj+m, 0:nk) = xn(:, :, m, 0:nk) + (xn(:, :, nj, 0:nk) - xn(:, :, 0, 0:nk))
+        else
+          xn(:, :, -m, 0:nk) = xn(:, :, 0, 0:nk) + real(m, rk)*(xn(:, :, 0, 0:nk) - xn(:, :, 1, 0:nk))
+          xn(:, :, nj+m, 0:nk) = xn(:, :, nj, 0:nk) + real(m, rk)*(xn(:, :, nj, 0:nk) - xn(:, :, nj-1, 0:nk))
+        end if
+      end do
+    case (3)
+      do m = 1, ng
+        if (periodic) then
+          xn(:, :, :, -m) = xn(:, :, :, nk-m) - (xn(:, :, :, nk) - xn(:, :, :, 0))
+          xn(:, :, :, nk+m) = xn(:, :, :, m) + (xn(:, :, :, nk) - xn(:, :, :, 0))
+        else
+          xn(:, :, :, -m) = xn(:, :, :, 0) + real(m, rk)*(xn(:, :, :, 0) - xn(:, :, :, 1))
+          xn(:, :, :, nk+m) = xn(:, :, :, nk) + real(m, rk)*(xn(:, :, :, nk) - xn(:, :, :, nk-1))
+        end if
+      end do
+    end select
+  end subroutine fill_ghost_nodes_direction
 end module grid_generation
