@@ -56,9 +56,41 @@ program test_block_set
   do mode = 0, 1
     call two_blocks(mode == 1)
   end do
+  call not_yet()
   call test_summary()
 
 contains
+
+  !> An interface between an i face and a k face (block 2's directions
+  !> cycled) is refused with its ranges named, not run.
+  subroutine not_yet()
+    type(grid_block_set_t) :: set
+    type(block_set_solver_t) :: bs
+    type(case_t) :: cb(2)
+    character(len=:), allocatable :: msg, why
+    integer :: i, j, k, st
+    set%what = 'test grid'
+    set%nblocks = 2
+    set%dims = 3
+    allocate(set%blocks(2))
+    set%blocks(1)%n = [icut + 1, nj + 1, nk + 1]
+    set%blocks(1)%xyz = xw(:, 0:icut, 0:nj, 0:nk)
+    set%blocks(2)%n = [nj + 1, nk + 1, ni - icut + 1]
+    allocate(set%blocks(2)%xyz(3, nj + 1, nk + 1, ni - icut + 1))
+    do k = 0, ni - icut
+      do j = 0, nk
+        do i = 0, nj
+          set%blocks(2)%xyz(:, i + 1, j + 1, k + 1) = xw(:, icut + k, i, j)
+        end do
+      end do
+    end do
+    call find_set_interfaces(set, st, msg)
+    cb = cs
+    call bs%init(set, cb, why)
+    call check(st == GRID_BLOCKS_OK .and. index(why, 'an interface between faces of different directions') > 0 &
+      .and. index(why, 'face i=6') > 0 .and. index(why, 'face k=1') > 0, &
+      'an interface between an i face and a k face: refused, the faces named ('//why//')')
+  end subroutine not_yet
 
   function itext(n) result(s)
     integer, intent(in) :: n
