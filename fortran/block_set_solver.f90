@@ -28,8 +28,7 @@ module block_set_solver
   use block_halos, only: fill_interface_cells, fill_interface_nodes
   use metrics, only: compute_metrics
   use ghost_fill, only: fill_ghosts_direction
-  use solver_cpu, only: residual_of_filled_state
-  use lu_adi
+  use solver_cpu, only: residual_of_filled_state, cpu_adi_update
   use mass_constraint, only: total_mass, rescale_to_mass
   use residual_norms, only: add_residual_plane_sums
   implicit none
@@ -168,7 +167,7 @@ contains
     class(block_set_solver_t), intent(inout) :: self
     real(rk), intent(in) :: cfl
     real(rk), intent(in), optional :: mass0
-    integer :: b, d
+    integer :: b
     real(rk) :: m
     call self%fill()
     do b = 1, size(self%b)
@@ -177,15 +176,7 @@ contains
       end associate
     end do
     do b = 1, size(self%b)
-      associate (sp => self%b(b)%sp, lay => self%b(b)%lay, f => self%b(b)%f)
-        do d = 1, 3
-          call adi_stage1_eigenvalues(sp, lay, d, f%qp, f%sc, f%vol, f%wk)
-          call adi_stage2_coefficients(sp, lay, d, f%dtv, f%wk)
-          call adi_stage3_characteristic_rhs(sp, lay, d, f%qp, f%sc, f%dtv, f%res, f%dq, f%wk)
-          call adi_stage4_sweeps(sp, lay, d, f%wk)
-          call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
-        end do
-      end associate
+      call cpu_adi_update(self%b(b)%sp, self%b(b)%lay, self%b(b)%f)
     end do
     if (present(mass0)) then
       m = self%mass()

@@ -16,7 +16,7 @@ module solver_cpu
   use omp_policy, only: team_for
   implicit none
   private
-  public :: cpu_compute_residual, cpu_iteration, residual_of_filled_state, add_forcing
+  public :: cpu_compute_residual, cpu_iteration, residual_of_filled_state, add_forcing, cpu_adi_update
 
 contains
 
@@ -68,9 +68,20 @@ contains
     type(fields_t), intent(inout) :: f
     real(rk), intent(in), optional :: mass0
     real(rk), intent(in), optional :: forcing(-1:,-1:,-1:,:)
-    integer :: d
     call cpu_compute_residual(sp, lay, cfl, f)
     if (present(forcing)) call add_forcing(lay, forcing, f%res)
+    call cpu_adi_update(sp, lay, f)
+    if (present(mass0)) call rescale_to_mass(lay, f%q, mass0, total_mass(lay, f%vol, f%q))
+  end subroutine cpu_iteration
+
+  !> The LU-ADI sweeps of the residual in f%res along each direction, and the
+  !> update of the state: the grid's own lines (a block of several: its
+  !> interface increments held at zero, fortran/block_set_solver.f90).
+  subroutine cpu_adi_update(sp, lay, f)
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    type(fields_t), intent(inout) :: f
+    integer :: d
     do d = 1, 3
       call adi_stage1_eigenvalues(sp, lay, d, f%qp, f%sc, f%vol, f%wk)
       call adi_stage2_coefficients(sp, lay, d, f%dtv, f%wk)
@@ -78,8 +89,7 @@ contains
       call adi_stage4_sweeps(sp, lay, d, f%wk)
       call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
     end do
-    if (present(mass0)) call rescale_to_mass(lay, f%q, mass0, total_mass(lay, f%vol, f%q))
-  end subroutine cpu_iteration
+  end subroutine cpu_adi_update
 
   !> res = res + forcing on the interior cells (the FAS forcing of a coarse
   !> level). Mirror: the GPU's add-forcing kernel (cuda/api/multigrid.cu).

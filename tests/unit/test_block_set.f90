@@ -20,6 +20,7 @@ program test_block_set
   use solver_cpu, only: cpu_iteration
   use mass_constraint, only: total_mass
   use residual_norms, only: compute_residual_norms
+  use text_util, only: int_text
   use test_util
   implicit none
   integer, parameter :: ni = 12, nj = 10, nk = 4, icut = 5, max_it = 6000
@@ -52,7 +53,7 @@ program test_block_set
     if (maxval(r) <= drop*r0) exit
   end do
   its = it
-  call check(its <= max_it, 'the single grid converges 10 orders ('//itext(its)//' iterations)')
+  call check(its <= max_it, 'the single grid converges 10 orders ('//int_text(its)//' iterations)')
   do mode = 0, 1
     call two_blocks(mode == 1)
   end do
@@ -91,14 +92,6 @@ contains
       .and. index(why, 'face i=6') > 0 .and. index(why, 'face k=1') > 0, &
       'an interface between an i face and a k face: refused, the faces named ('//why//')')
   end subroutine not_yet
-
-  function itext(n) result(s)
-    integer, intent(in) :: n
-    character(len=:), allocatable :: s
-    character(len=12) :: b
-    write(b, '(i0)') n
-    s = trim(b)
-  end function itext
 
   subroutine at_rest(q, sp)
     real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
@@ -168,8 +161,8 @@ contains
       if (it == 1) r1 = maxval(rb)
       if (maxval(rb) <= drop*r1) exit
     end do
-    call check(it <= max_it, tag//'the blocks converge 10 orders ('//itext(it)//' iterations; the single grid '// &
-      itext(its)//')')
+    call check(it <= max_it, tag//'the blocks converge 10 orders ('//int_text(it)//' iterations; the single grid '// &
+      int_text(its)//')')
     do m = 1, 5
       scale(m) = maxval(abs(f%q(1:ni, 1:nj, 1:nk, m)))
     end do
