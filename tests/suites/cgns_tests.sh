@@ -120,8 +120,8 @@ else
   expect '[ $rc -eq 0 ] && grep -q "block 1, face i=3, nodes j 1..3, k 1..3 = block 2, face i=3, nodes j 3..1, k 1..3 (transform -1,-2,3)" "$T/gcz.log"' \
     "CGNS zones: the second zone stored turned round (i and j reversed): its declared transform -1,-2,3 agrees with the coordinates (exit $rc)"
   gcr() { # NAME DEFECT PATTERN WHAT
-    $F boxzones "$C/$1.cgns" 0 "$2"; local r; r=$(gcz "$C/$1.cgns")
-    expect '[ "$r" = 2 ] && grep -q -- "$3" "$T/gcz.log"' "CGNS zones refused (exit $r): $4"
+    $F boxzones "$C/$1.cgns" 0 "$2"; gcz_rc=$(gcz "$C/$1.cgns"); gcz_pat=$3
+    expect '[ "$gcz_rc" = 2 ] && grep -q -- "$gcz_pat" "$T/gcz.log"' "CGNS zones refused (exit $gcz_rc): $4"
   }
   gcr bzs shift 'zone \"left\" (block 1): 1-to-1 interface \"left-right\" joins node 3,1,1 to node 1,3,1 of zone \"right\" (block 2), but they lie 2.000E+00 apart' \
     "a declared interface whose transform contradicts the coordinates, with the nodes named"
