@@ -21,8 +21,8 @@ module cgns_blocks
   use text_util, only: int_text, format_real
   use grid_blocks, only: grid_block_set_t, block_bc_t, face_range_t, GRID_BLOCKS_OK, GRID_BLOCKS_BAD, count_grid_blocks, &
     read_grid_blocks, check_set_cells, find_set_interfaces, range_text, block_label
-  use cgns_grid, only: is_cgns_name, cgns_zone_info_t, adi_cgns_zone_count, adi_cgns_open_zone, adi_cgns_zone_name, &
-    adi_cgns_coords, adi_cgns_bc_line, adi_cgns_1to1, adi_cgns_1to1_donor, adi_cgns_close
+  use cgns_grid, only: is_cgns_name, cgns_zone_info_t, adi_cgns_zone_count, adi_cgns_open_zones, adi_cgns_select_zone, &
+    adi_cgns_zone_name, adi_cgns_coords, adi_cgns_bc_line, adi_cgns_bc_range, adi_cgns_1to1, adi_cgns_1to1_donor, adi_cgns_close
   implicit none
   private
   public :: count_block_file, read_block_file, count_cgns_zones, read_cgns_blocks
@@ -81,16 +81,15 @@ contains
     type(cgns_zone_info_t) :: zi
     type(declared_t), allocatable :: decl(:)
     type(declared_t) :: one
-    real(c_double), allocatable :: xyz(:)
-    character(kind=c_char) :: cmsg(msg_chars), cline(256), cwhere(512), cname(64)
-    integer(c_int32_t) :: nz, thermal, self
-    integer(ik8) :: nn
-    integer :: b, c, k, st, rc
+    character(kind=c_char) :: cmsg(msg_chars), cname(64)
+    integer(c_int32_t) :: nz
+    integer :: b, k
 
     status = GRID_BLOCKS_OK
     msg = ''
     set%path = trim(path)
-    if (adi_cgns_zone_count(trim(path)//c_null_char, nz, cmsg, int(msg_chars, c_size_t)) /= 0) then
+    ! the file opened once, its zones read in turn on that handle
+    if (adi_cgns_open_zones(trim(path)//c_null_char, zone, nz, cmsg, int(msg_chars, c_size_t)) /= 0) then
       call bad(c_text(cmsg))
       return
     end if
@@ -99,54 +98,11 @@ contains
     set%format = 'CGNS, '//int_text(nz)//' structured zones'
     allocate(set%blocks(nz), set%names(nz), set%bcs(0), decl(0))
     do b = 1, set%nblocks
-      if (adi_cgns_open_zone(trim(path)//c_null_char, int(b, c_int32_t), zone, zi, cmsg, int(msg_chars, c_size_t)) /= 0) then
-        call bad(c_text(cmsg))
-        return
-      end if
-      call adi_cgns_zone_name(zone, cname, int(size(cname), c_size_t))
-      set%names(b) = c_text(cname)
-      if (b == 1) set%dims = int(zi%dims)
-      if (zi%dims /= set%dims) then
-        call adi_cgns_close(zone)
-        call bad(set%what//': '//block_label(set, b)//' has '//int_text(zi%dims)//' coordinates per node, '// &
-          block_label(set, 1)//' '//int_text(set%dims)//': the zones of a grid are all 2D or all 3D')
-        return
-      end if
-      set%blocks(b)%n = int(zi%n)
-      nn = product(zi%n)
-      allocate(xyz(zi%dims*nn), set%blocks(b)%xyz(3, zi%n(1), zi%n(2), zi%n(3)), stat=st)
-      if (st /= 0) then
-        call adi_cgns_close(zone)
-        call bad(set%what//': '//block_label(set, b)//': no memory for its nodes')
-        return
-      end if
-      rc = adi_cgns_coords(zone, xyz, int(zi%dims*nn, c_int64_t), cmsg, int(msg_chars, c_size_t))
-      if (rc /= 0) then
-        call adi_cgns_close(zone)
-        call bad(c_text(cmsg))
-        return
-      end if
-      ! 1-based nodes, z = 0 for a 2D zone (as grid_blocks keeps a Plot3D block)
-      set%blocks(b)%xyz = 0.0_rk
-      do c = 1, int(zi%dims)
-        set%blocks(b)%xyz(c, :, :, :) = reshape(xyz((c - 1)*nn + 1:c*nn), int(zi%n))
-      end do
-      deallocate(xyz)
-      do k = 0, zi%nbc - 1
-        if (adi_cgns_bc_line(zone, k, cline, int(size(cline), c_size_t), cwhere, int(size(cwhere), c_size_t), &
-            thermal) /= 0) cycle
-        call add_bc(b, c_text(cline), c_text(cwhere), int(thermal))
-      end do
-      do k = 0, zi%n1to1 - 1
-        one = declared_t(block=b)
-        if (adi_cgns_1to1(zone, k, self, one%r, one%d, one%t, cname, int(size(cname), c_size_t)) /= 0) cycle
-        one%name = c_text(cname)
-        if (adi_cgns_1to1_donor(zone, k, cname, int(size(cname), c_size_t)) /= 0) cycle
-        one%donor = c_text(cname)
-        decl = [decl, one]
-      end do
-      call adi_cgns_close(zone)
+      call read_zone(b)
+      if (status /= GRID_BLOCKS_OK) exit
     end do
+    call adi_cgns_close(zone)
+    if (status /= GRID_BLOCKS_OK) return
 
     call check_set_cells(set, status, msg)
     if (status /= GRID_BLOCKS_OK) return
@@ -169,10 +125,63 @@ contains
       msg = why
     end subroutine bad
 
+    !> Zone b into block b: its name, nodes, BCs and declared interfaces.
+    subroutine read_zone(b)
+      integer, intent(in) :: b
+      real(c_double), allocatable :: xyz(:)
+      character(kind=c_char) :: cline(256), cwhere(512)
+      integer(c_int32_t) :: thermal, self, face
+      integer(c_int64_t) :: lo(2), hi(2)
+      integer(ik8) :: nn
+      integer :: c, k, st
+      if (adi_cgns_select_zone(zone, int(b, c_int32_t), zi, cmsg, int(msg_chars, c_size_t)) /= 0) then
+        call bad(c_text(cmsg))
+        return
+      end if
+      call adi_cgns_zone_name(zone, cname, int(size(cname), c_size_t))
+      set%names(b) = c_text(cname)
+      if (b == 1) set%dims = int(zi%dims)
+      if (zi%dims /= set%dims) then
+        call bad(set%what//': '//block_label(set, b)//' has '//int_text(zi%dims)//' coordinates per node, '// &
+          block_label(set, 1)//' '//int_text(set%dims)//': the zones of a grid are all 2D or all 3D')
+        return
+      end if
+      set%blocks(b)%n = int(zi%n)
+      nn = product(zi%n)
+      allocate(xyz(zi%dims*nn), set%blocks(b)%xyz(3, zi%n(1), zi%n(2), zi%n(3)), stat=st)
+      if (st /= 0) then
+        call bad(set%what//': '//block_label(set, b)//': no memory for its nodes')
+        return
+      end if
+      if (adi_cgns_coords(zone, xyz, int(zi%dims*nn, c_int64_t), cmsg, int(msg_chars, c_size_t)) /= 0) then
+        call bad(c_text(cmsg))
+        return
+      end if
+      ! 1-based nodes, z = 0 for a 2D zone (as grid_blocks keeps a Plot3D block)
+      set%blocks(b)%xyz = 0.0_rk
+      do c = 1, int(zi%dims)
+        set%blocks(b)%xyz(c, :, :, :) = reshape(xyz((c - 1)*nn + 1:c*nn), int(zi%n))
+      end do
+      do k = 0, zi%nbc - 1
+        if (adi_cgns_bc_line(zone, k, cline, int(size(cline), c_size_t), cwhere, int(size(cwhere), c_size_t), &
+            thermal) /= 0) cycle
+        if (adi_cgns_bc_range(zone, k, face, lo, hi) /= 0) cycle
+        call add_bc(b, c_text(cline), c_text(cwhere), int(thermal), int(face), int(lo), int(hi))
+      end do
+      do k = 0, zi%n1to1 - 1
+        one = declared_t(block=b)
+        if (adi_cgns_1to1(zone, k, self, one%r, one%d, one%t, cname, int(size(cname), c_size_t)) /= 0) cycle
+        one%name = c_text(cname)
+        if (adi_cgns_1to1_donor(zone, k, cname, int(size(cname), c_size_t)) /= 0) cycle
+        one%donor = c_text(cname)
+        decl = [decl, one]
+      end do
+    end subroutine read_zone
+
     !> set%bcs one longer (element by element: gfortran mishandles an array
     !> constructor of a type with deferred-length components)
-    subroutine add_bc(b, line, where, thermal)
-      integer, intent(in) :: b, thermal
+    subroutine add_bc(b, line, where, thermal, face, lo, hi)
+      integer, intent(in) :: b, thermal, face, lo(2), hi(2)
       character(len=*), intent(in) :: line, where
       type(block_bc_t), allocatable :: grown(:)
       integer :: m
@@ -182,12 +191,18 @@ contains
         call move_alloc(set%bcs(m)%line, grown(m)%line)
         call move_alloc(set%bcs(m)%where, grown(m)%where)
         grown(m)%thermal = set%bcs(m)%thermal
+        grown(m)%face = set%bcs(m)%face
+        grown(m)%lo = set%bcs(m)%lo
+        grown(m)%hi = set%bcs(m)%hi
       end do
       m = size(grown)
       grown(m)%block = b
       grown(m)%line = line
       grown(m)%where = where
       grown(m)%thermal = thermal
+      grown(m)%face = face
+      grown(m)%lo = lo
+      grown(m)%hi = hi
       call move_alloc(grown, set%bcs)
     end subroutine add_bc
 
@@ -268,23 +283,15 @@ contains
     !> A boundary condition must not lie on a face part an interface joins.
     subroutine check_bc_apart(bc)
       type(block_bc_t), intent(in) :: bc
-      character(len=4) :: fname
-      character(len=32) :: kind, ra, rb
-      integer :: f, lo(2), hi(2), q, ios
-      read(bc%line, *, iostat=ios) fname, kind, ra, rb
-      if (ios /= 0) return
-      f = index('iminimaxjminjmaxkminkmax', fname)
-      if (f == 0 .or. mod(f - 1, 4) /= 0) return
-      f = (f - 1)/4
-      if (.not. (span(ra, lo(1), hi(1)) .and. span(rb, lo(2), hi(2)))) return
-      hi = hi + 1   ! a patch line's ranges are cells: their last node is one further
+      integer :: q
       do q = 1, size(set%interfaces)
-        if (meets(set%interfaces(q)%a, bc%block, f, lo, hi)) then
+        ! (its ranges are cells: their last node is one further)
+        if (meets(set%interfaces(q)%a, bc%block, bc%face, bc%lo, bc%hi + 1)) then
           call bad(bc%where//' lies on '//range_text(set, set%interfaces(q)%a)//', which a 1-to-1 interface joins to '// &
             range_text(set, set%interfaces(q)%b)//': a face part is a boundary or an interface, not both')
           return
         end if
-        if (meets(set%interfaces(q)%b, bc%block, f, lo, hi)) then
+        if (meets(set%interfaces(q)%b, bc%block, bc%face, bc%lo, bc%hi + 1)) then
           call bad(bc%where//' lies on '//range_text(set, set%interfaces(q)%b)//', which a 1-to-1 interface joins to '// &
             range_text(set, set%interfaces(q)%a)//': a face part is a boundary or an interface, not both')
           return
@@ -311,17 +318,6 @@ contains
       meets = .true.
     end function meets
 
-    logical function span(t, lo, hi)
-      character(len=*), intent(in) :: t
-      integer, intent(out) :: lo, hi
-      integer :: c, ios1, ios2
-      span = .false.
-      c = index(t, ':')
-      if (c == 0) return
-      read(t(1:c-1), *, iostat=ios1) lo
-      read(t(c+1:), *, iostat=ios2) hi
-      span = ios1 == 0 .and. ios2 == 0
-    end function span
   end subroutine read_cgns_blocks
 
   function ijk(p) result(s)

@@ -25,8 +25,8 @@ module cgns_grid
   private
   public :: is_cgns_name, probe_cgns_grid, read_cgns_grid, cgns_patch_lines, cgns_available
   ! the C reader's API, for fortran/cgns_blocks.f90 (a file of several zones)
-  public :: cgns_zone_info_t, adi_cgns_zone_count, adi_cgns_open_zone, adi_cgns_zone_name, adi_cgns_coords, &
-    adi_cgns_bc_line, adi_cgns_1to1, adi_cgns_1to1_donor, adi_cgns_close
+  public :: cgns_zone_info_t, adi_cgns_zone_count, adi_cgns_open_zones, adi_cgns_select_zone, adi_cgns_zone_name, &
+    adi_cgns_coords, adi_cgns_bc_line, adi_cgns_bc_range, adi_cgns_1to1, adi_cgns_1to1_donor, adi_cgns_close
 
   !> fortran/cgns_zone.h: adi_cgns_zone_info
   type, bind(c) :: cgns_zone_info_t
@@ -84,14 +84,28 @@ module cgns_grid
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
-    integer(c_int) function adi_cgns_open_zone(path, zz, zone, info, msg, msglen) bind(c, name='adi_cgns_open_zone')
-      import :: c_int, c_char, c_ptr, c_size_t, c_int32_t, cgns_zone_info_t
+    integer(c_int) function adi_cgns_open_zones(path, zone, nzones, msg, msglen) bind(c, name='adi_cgns_open_zones')
+      import :: c_int, c_char, c_ptr, c_size_t, c_int32_t
       character(kind=c_char), intent(in) :: path(*)
-      integer(c_int32_t), value :: zz
       type(c_ptr), intent(out) :: zone
+      integer(c_int32_t), intent(out) :: nzones
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_cgns_select_zone(zone, zz, info, msg, msglen) bind(c, name='adi_cgns_select_zone')
+      import :: c_int, c_char, c_ptr, c_size_t, c_int32_t, cgns_zone_info_t
+      type(c_ptr), value :: zone
+      integer(c_int32_t), value :: zz
       type(cgns_zone_info_t), intent(out) :: info
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_cgns_bc_range(zone, b, face, lo, hi) bind(c, name='adi_cgns_bc_range')
+      import :: c_int, c_ptr, c_int32_t, c_int64_t
+      type(c_ptr), value :: zone
+      integer(c_int), value :: b
+      integer(c_int32_t), intent(out) :: face
+      integer(c_int64_t), intent(out) :: lo(2), hi(2)
     end function
     subroutine adi_cgns_zone_name(zone, name, namelen) bind(c, name='adi_cgns_zone_name')
       import :: c_ptr, c_char, c_size_t

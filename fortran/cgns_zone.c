@@ -45,11 +45,23 @@ int adi_cgns_zone_count(const char *path, int32_t *nzones, char *msg, size_t msg
   snprintf(msg, msglen, "grid file \"%s\": %s", path, no_cgns);
   return 2;
 }
-int adi_cgns_open_zone(const char *path, int32_t zz, adi_cgns_zone **zone, adi_cgns_zone_info *info, char *msg,
-                       size_t msglen)
+int adi_cgns_open_zones(const char *path, adi_cgns_zone **zone, int32_t *nzones, char *msg, size_t msglen)
 {
-  (void)zz;
-  return adi_cgns_open(path, zone, info, msg, msglen);
+  *zone = NULL;
+  *nzones = 0;
+  snprintf(msg, msglen, "grid file \"%s\": %s", path, no_cgns);
+  return 2;
+}
+int adi_cgns_select_zone(adi_cgns_zone *zone, int32_t zz, adi_cgns_zone_info *info, char *msg, size_t msglen)
+{
+  (void)zone; (void)zz; (void)info;
+  snprintf(msg, msglen, "%s", no_cgns);
+  return 2;
+}
+int adi_cgns_bc_range(const adi_cgns_zone *zone, int b, int32_t *face, int64_t lo[2], int64_t hi[2])
+{
+  (void)zone; (void)b; (void)face; (void)lo; (void)hi;
+  return 2;
 }
 void adi_cgns_zone_name(const adi_cgns_zone *zone, char *name, size_t namelen)
 {
@@ -87,7 +99,8 @@ typedef struct one_to_one {
 
 struct adi_cgns_zone {
   adi_cgns_lib lib;
-  int fn, base, zone;       /* the open file, base 1, zone 1 */
+  int fn, base, zone;       /* the open file, base 1, the zone read */
+  int nzones;               /* the file's zones */
   char path[1024], zname[40];
   adi_cgns_zone_info info;
   int index_dim;
@@ -361,6 +374,7 @@ static adi_cgns_zone *open_file(const char *path, int *nzones, char *msg, size_t
     snprintf(msg, msglen, "grid file \"%s\" holds no zone", path);
     goto fail;
   }
+  z->nzones = *nzones;
   return z;
 fail:
   adi_cgns_close(z);
@@ -374,6 +388,12 @@ static int read_zone(adi_cgns_zone *z, int zz, char *msg, size_t msglen)
   adi_cgns_lib *L = &z->lib;
   const char *path = z->path;
   z->zone = zz;
+  /* a handle that read another zone before: its lists go */
+  free(z->bc);
+  free(z->c1);
+  z->bc = NULL;
+  z->c1 = NULL;
+  memset(&z->info, 0, sizeof z->info);
   cgsize_t sz[9] = {0};
   FAIL_IF(L->cg_zone_read(z->fn, 1, zz, z->zname, sz), "grid file \"%s\": zone %d cannot be read", path, zz);
   FAIL_IF(L->cg_index_dim(z->fn, 1, zz, &z->index_dim), "grid file \"%s\", zone \"%s\": its index dimension cannot be read",
@@ -445,24 +465,31 @@ int adi_cgns_zone_count(const char *path, int32_t *nzones, char *msg, size_t msg
   return 0;
 }
 
-int adi_cgns_open_zone(const char *path, int32_t zz, adi_cgns_zone **zone, adi_cgns_zone_info *info, char *msg,
-                       size_t msglen)
+int adi_cgns_open_zones(const char *path, adi_cgns_zone **zone, int32_t *nzones, char *msg, size_t msglen)
 {
   int n = 0;
-  adi_cgns_zone *z = open_file(path, &n, msg, msglen);
-  *zone = NULL;
-  if (!z) return 2;
-  if (zz < 1 || zz > n) {
-    snprintf(msg, msglen, "grid file \"%s\" holds %d zones, not a zone %d", path, n, (int)zz);
-    adi_cgns_close(z);
+  *zone = open_file(path, &n, msg, msglen);
+  *nzones = n;
+  return *zone ? 0 : 2;
+}
+
+int adi_cgns_select_zone(adi_cgns_zone *z, int32_t zz, adi_cgns_zone_info *info, char *msg, size_t msglen)
+{
+  if (zz < 1 || zz > z->nzones) {
+    snprintf(msg, msglen, "grid file \"%s\" holds %d zones, not a zone %d", z->path, z->nzones, (int)zz);
     return 2;
   }
-  if (read_zone(z, zz, msg, msglen) != 0) {
-    adi_cgns_close(z);
-    return 2;
-  }
+  if (read_zone(z, zz, msg, msglen) != 0) return 2;
   *info = z->info;
-  *zone = z;
+  return 0;
+}
+
+int adi_cgns_bc_range(const adi_cgns_zone *z, int b, int32_t *face, int64_t lo[2], int64_t hi[2])
+{
+  if (b < 0 || b >= z->info.nbc) return 2;
+  *face = z->bc[b].face;
+  memcpy(lo, z->bc[b].lo, sizeof z->bc[b].lo);
+  memcpy(hi, z->bc[b].hi, sizeof z->bc[b].hi);
   return 0;
 }
 

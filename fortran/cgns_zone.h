@@ -55,11 +55,17 @@ int adi_cgns_1to1(const adi_cgns_zone *zone, int c, int32_t *self, int64_t range
 void adi_cgns_close(adi_cgns_zone *zone);
 
 /* A file of several zones (a multi-block grid, fortran/cgns_blocks.f90):
- * the count of its zones (one base, every zone structured), and zone zz
- * (1-based) opened as adi_cgns_open opens the one zone of a one-zone file. */
+ * the count of its zones (one base, every zone structured); or the file
+ * opened once (*nzones its zones, no zone read yet), then each zone zz
+ * (1-based) read on that handle in turn, as adi_cgns_open reads the one
+ * zone of a one-zone file (the previous zone's BCs and interfaces go). */
 int adi_cgns_zone_count(const char *path, int32_t *nzones, char *msg, size_t msglen);
-int adi_cgns_open_zone(const char *path, int32_t zz, adi_cgns_zone **zone, adi_cgns_zone_info *info, char *msg,
-                       size_t msglen);
+int adi_cgns_open_zones(const char *path, adi_cgns_zone **zone, int32_t *nzones, char *msg, size_t msglen);
+int adi_cgns_select_zone(adi_cgns_zone *zone, int32_t zz, adi_cgns_zone_info *info, char *msg, size_t msglen);
+
+/* Boundary condition b's face (0 imin .. 5 kmax) and its cell ranges in the
+ * face's two directions, as adi_cgns_bc_line writes them (0, or 2 for no such b). */
+int adi_cgns_bc_range(const adi_cgns_zone *zone, int b, int32_t *face, int64_t lo[2], int64_t hi[2]);
 
 /* The zone's name; interface c's donor zone's name (0, or 2 for no such c). */
 void adi_cgns_zone_name(const adi_cgns_zone *zone, char *name, size_t namelen);

@@ -83,6 +83,8 @@ module grid_blocks
     integer :: block = 0
     character(len=:), allocatable :: line, where   !< the line; "zone "Z", BC "wall-1" (BCWallViscous)"
     integer :: thermal = 0                         !< 0 the case's wall condition, 1 isothermal, 2 adiabatic
+    integer :: face = 0                            !< the line's face (0 imin .. 5 kmax)
+    integer :: lo(2) = 0, hi(2) = 0                !< and its cell ranges in the face's two directions
   end type block_bc_t
 
   type :: grid_block_set_t
