@@ -16,7 +16,8 @@
 !> of the same direction, a block's residual is then the whole grid's
 !> (tests/unit/test_block_residual.f90). Not yet: interfaces over part of a
 !> face, interfaces joining faces of different directions (their edge
-!> ghosts would need another order), multigrid over the set, the GPU.
+!> ghosts would need another order), 2D blocks, multigrid over the set, the
+!> GPU: init refuses what it cannot run, saying why.
 module block_set_solver
   use kinds, only: rk, ng
   use grid_layout, only: layout_t, make_layout
@@ -24,7 +25,7 @@ module block_set_solver
   use case_config, only: case_t, make_solver_params
   use flow_fields, only: fields_t, allocate_fields
   use grid_generation, only: fill_ghost_nodes_direction
-  use grid_blocks, only: grid_block_set_t, block_interface_t, range_text
+  use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label
   use block_halos, only: fill_interface_cells, fill_interface_nodes
   use metrics, only: compute_metrics
   use ghost_fill, only: fill_ghosts_direction
@@ -65,27 +66,33 @@ contains
     type(grid_block_set_t), intent(in) :: set
     type(case_t), intent(in) :: cs(:)
     character(len=:), allocatable, intent(out) :: why
-    integer :: b, q, s, f, d
+    type(face_range_t) :: r
+    integer :: b, q, s, d
     why = ''
     self%itf = set%interfaces
     allocate(self%b(set%nblocks))
+    do b = 1, set%nblocks
+      if (set%blocks(b)%n(3) == 1) then
+        why = block_label(set, b)//' is 2D (one plane of nodes); the solver over blocks takes 3D blocks so far'
+        return
+      end if
+    end do
     do q = 1, size(self%itf)
-      associate (a => self%itf(q)%a, c => self%itf(q)%b)
-        if (a%face/2 /= c%face/2) then
-          why = range_text(set, a)//' = '//range_text(set, c)//': an interface between faces of different '// &
-            'directions; the solver over blocks takes interfaces within one direction so far'
+      if (self%itf(q)%a%face/2 /= self%itf(q)%b%face/2) then
+        why = range_text(set, self%itf(q)%a)//' = '//range_text(set, self%itf(q)%b)//': an interface between '// &
+          'faces of different directions; the solver over blocks takes interfaces within one direction so far'
+        return
+      end if
+      do s = 1, 2
+        r = self%itf(q)%a
+        if (s == 2) r = self%itf(q)%b
+        if (.not. whole_face(r, set%blocks(r%block)%n)) then
+          why = range_text(set, r)//': an interface over part of a face; the solver over blocks takes whole '// &
+            'faces so far'
           return
         end if
-        do s = 1, 2
-          f = merge(a%face, c%face, s == 1)
-          if (.not. whole_face(merge(a, c, s == 1), set%blocks(merge(a%block, c%block, s == 1))%n)) then
-            why = range_text(set, merge(a, c, s == 1))//': an interface over part of a face; the solver over '// &
-              'blocks takes whole faces so far'
-            return
-          end if
-          self%b(merge(a%block, c%block, s == 1))%phys(f + 1) = .false.
-        end do
-      end associate
+        self%b(r%block)%phys(r%face + 1) = .false.
+      end do
     end do
     do b = 1, set%nblocks
       associate (blk => self%b(b), n => set%blocks(b)%n)
@@ -117,14 +124,13 @@ contains
   contains
     !> Whether r covers its face whole.
     logical function whole_face(r, n)
-      use grid_blocks, only: face_range_t
       type(face_range_t), intent(in) :: r
       integer, intent(in) :: n(3)
       integer :: e
       whole_face = .true.
       do e = 1, 3
         if (e == r%face/2 + 1) cycle
-        whole_face = whole_face .and. min(r%beg(e), r%end(e)) == 1 .and. max(r%beg(e), r%end(e)) == max(n(e), 2)
+        whole_face = whole_face .and. min(r%beg(e), r%end(e)) == 1 .and. max(r%beg(e), r%end(e)) == n(e)
       end do
     end function whole_face
 
