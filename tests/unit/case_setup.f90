@@ -1,7 +1,7 @@
 !> Builds a solver set-up in memory (layout, parameters, fields, grid,
 !> metrics) for the unit tests, the way the driver does.
 module case_setup
-  use kinds, only: rk
+  use kinds, only: rk, ng
   use grid_layout
   use solver_params
   use case_config
@@ -9,9 +9,11 @@ module case_setup
   use grid_generation, only: generate_nodes
   use metrics, only: compute_metrics
   use boundary_conditions, only: apply_boundary_conditions
+  use grid_blocks, only: grid_block_set_t
   implicit none
   private
   public :: setup_case, emulation_case, disturbed_state, N_EMULATION_CASES
+  public :: split_in_two, whole_of_block2
 
   !> The grids the GPU-emulation tests run (split and merged families alike).
   integer, parameter :: N_EMULATION_CASES = 4
@@ -97,4 +99,48 @@ contains
       label = 'D (13x6x7 fully periodic wavy box, low-Mach Roe, venkat limiter)'
     end select
   end subroutine emulation_case
+
+  !> A grid of n cells split after cell icut along i into two blocks (the
+  !> multi-block tests): block 2's cell p (1-based, cell) or node p (0-based)
+  !> in the whole grid. mode 0: block 2 stored as the grid is; 1: turned
+  !> round (i and j reversed); 2: cycled (its i, j, k the grid's j, k, i).
+  !> Each keeps the block right-handed.
+  pure function whole_of_block2(mode, n, icut, p, cell) result(w)
+    integer, intent(in) :: mode, n(3), icut, p(3)
+    logical, intent(in) :: cell
+    integer :: w(3), c
+    c = merge(1, 0, cell)
+    select case (mode)
+    case (0); w = [icut + p(1), p(2), p(3)]
+    case (1); w = [n(1) + c - p(1), n(2) + c - p(2), p(3)]
+    case default; w = [icut + p(3), p(1), p(2)]
+    end select
+  end function whole_of_block2
+
+  !> The two blocks' nodes (1-based, as a grid file gives them) from the
+  !> whole grid's nodes xw(3, -ng:, -ng:, -ng:): what the interface finder reads.
+  subroutine split_in_two(xw, n, icut, mode, set)
+    real(rk), intent(in) :: xw(:,-ng:,-ng:,-ng:)
+    integer, intent(in) :: n(3), icut, mode
+    type(grid_block_set_t), intent(out) :: set
+    integer :: n2(3), i, j, k, w(3)
+    n2 = [n(1) - icut + 1, n(2) + 1, n(3) + 1]
+    if (mode == 2) n2 = [n(2) + 1, n(3) + 1, n(1) - icut + 1]
+    set%what = 'test grid'
+    set%nblocks = 2
+    set%dims = 3
+    allocate(set%blocks(2))
+    set%blocks(1)%n = [icut + 1, n(2) + 1, n(3) + 1]
+    set%blocks(1)%xyz = xw(:, 0:icut, 0:n(2), 0:n(3))
+    set%blocks(2)%n = n2
+    allocate(set%blocks(2)%xyz(3, n2(1), n2(2), n2(3)))
+    do k = 0, n2(3) - 1
+      do j = 0, n2(2) - 1
+        do i = 0, n2(1) - 1
+          w = whole_of_block2(mode, n, icut, [i, j, k], .false.)
+          set%blocks(2)%xyz(:, i + 1, j + 1, k + 1) = xw(:, w(1), w(2), w(3))
+        end do
+      end do
+    end do
+  end subroutine split_in_two
 end module case_setup

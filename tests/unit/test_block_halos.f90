@@ -15,6 +15,7 @@ program test_block_halos
   use grid_blocks, only: grid_block_set_t, block_interface_t, find_set_interfaces, GRID_BLOCKS_OK
   use block_halos, only: fill_interface_cells, fill_interface_nodes
   use metrics, only: cell_volume
+  use case_setup, only: split_in_two, whole_of_block2
   use test_util
   implicit none
   integer, parameter :: ni = 8, nj = 6, nk = 5, icut = 3   ! block 1: cells 1..icut, block 2: icut+1..ni
@@ -44,26 +45,16 @@ program test_block_halos
 
 contains
 
-  !> Block 2's cell (i, j, k) and node (i, j, k) in the whole grid (mode 0:
-  !> as stored, 1: turned, 2: cycled).
   pure function cell_of_2(mode, p) result(w)
     integer, intent(in) :: mode, p(3)
     integer :: w(3)
-    select case (mode)
-    case (0); w = [icut + p(1), p(2), p(3)]
-    case (1); w = [ni + 1 - p(1), nj + 1 - p(2), p(3)]
-    case default; w = [icut + p(3), p(1), p(2)]
-    end select
+    w = whole_of_block2(mode, [ni, nj, nk], icut, p, .true.)
   end function cell_of_2
 
   pure function node_of_2(mode, p) result(w)
     integer, intent(in) :: mode, p(3)
     integer :: w(3)
-    select case (mode)
-    case (0); w = [icut + p(1), p(2), p(3)]
-    case (1); w = [ni - p(1), nj - p(2), p(3)]
-    case default; w = [icut + p(3), p(1), p(2)]
-    end select
+    w = whole_of_block2(mode, [ni, nj, nk], icut, p, .false.)
   end function node_of_2
 
   subroutine one_split(mode)
@@ -78,38 +69,25 @@ contains
     real(rk) :: worst
 
     tag = 'block 2 '//trim(how(mode))//': '
-    n1 = [icut + 1, nj + 1, nk + 1]
-    select case (mode)
-    case (2); n2 = [nj + 1, nk + 1, ni - icut + 1]
-    case default; n2 = [ni - icut + 1, nj + 1, nk + 1]
-    end select
+    call split_in_two(xw, [ni, nj, nk], icut, mode, set)
+    n1 = set%blocks(1)%n
+    n2 = set%blocks(2)%n
     allocate(x1(3, -ng:icut+ng, -ng:nj+ng, -ng:nk+ng), x2(3, -ng:n2(1)-1+ng, -ng:n2(2)-1+ng, -ng:n2(3)-1+ng))
     allocate(q1(-1:icut+2, -1:nj+2, -1:nk+2, 5), q2(-1:n2(1)+1, -1:n2(2)+1, -1:n2(3)+1, 5))
     x1 = unset; x2 = unset; q1 = unset; q2 = unset
-    x1(:, 0:icut, 0:nj, 0:nk) = xw(:, 0:icut, 0:nj, 0:nk)
+    x1(:, 0:icut, 0:nj, 0:nk) = set%blocks(1)%xyz
+    x2(:, 0:n2(1)-1, 0:n2(2)-1, 0:n2(3)-1) = set%blocks(2)%xyz
     q1(1:icut, 1:nj, 1:nk, :) = qw(1:icut, 1:nj, 1:nk, :)
-    do k = 0, n2(3) - 1
-      do j = 0, n2(2) - 1
-        do i = 0, n2(1) - 1
-          w = node_of_2(mode, [i, j, k])
-          x2(:, i, j, k) = xw(:, w(1), w(2), w(3))
-          if (i >= 1 .and. j >= 1 .and. k >= 1) then
-            w = cell_of_2(mode, [i, j, k])
-            q2(i, j, k, :) = qw(w(1), w(2), w(3), :)
-          end if
+    do k = 1, n2(3) - 1
+      do j = 1, n2(2) - 1
+        do i = 1, n2(1) - 1
+          w = cell_of_2(mode, [i, j, k])
+          q2(i, j, k, :) = qw(w(1), w(2), w(3), :)
         end do
       end do
     end do
 
     ! the interface as the finder gives it
-    set%what = 'test grid'
-    set%nblocks = 2
-    set%dims = 3
-    allocate(set%blocks(2))
-    set%blocks(1)%n = n1
-    set%blocks(2)%n = n2
-    set%blocks(1)%xyz = x1(:, 0:icut, 0:nj, 0:nk)
-    set%blocks(2)%xyz = x2(:, 0:n2(1)-1, 0:n2(2)-1, 0:n2(3)-1)
     call find_set_interfaces(set, st, msg)
     call check(st == GRID_BLOCKS_OK .and. size(set%interfaces) == 1, tag//'the finder gives one interface')
     if (st /= GRID_BLOCKS_OK .or. size(set%interfaces) /= 1) return

@@ -24,7 +24,7 @@ program test_block_residual
   use metrics, only: compute_metrics
   use ghost_fill, only: fill_ghosts_direction
   use solver_cpu, only: cpu_compute_residual, residual_of_filled_state
-  use case_setup, only: disturbed_state
+  use case_setup, only: disturbed_state, split_in_two, whole_of_block2
   use test_util
   implicit none
   integer, parameter :: ni = 8, nj = 6, nk = 5, icut = 3
@@ -55,13 +55,11 @@ program test_block_residual
 
 contains
 
-  !> Block 2's cell or node p in the whole grid (node: 0-based, cell: 1-based).
   pure function whole_of_2(turned, p, cell) result(w)
     logical, intent(in) :: turned, cell
     integer, intent(in) :: p(3)
-    integer :: w(3), c
-    c = merge(1, 0, cell)
-    w = merge([ni + c - p(1), nj + c - p(2), p(3)], [icut + p(1), p(2), p(3)], turned)
+    integer :: w(3)
+    w = whole_of_block2(merge(1, 0, turned), [ni, nj, nk], icut, p, cell)
   end function whole_of_2
 
   subroutine two_blocks(turned)
@@ -93,31 +91,20 @@ contains
     s2 = make_solver_params(c2, l2)
     call allocate_fields(l1, f1)
     call allocate_fields(l2, f2)
+    call split_in_two(xw, [ni, nj, nk], icut, merge(1, 0, turned), set)
     allocate(x1(3, -ng:icut+ng, -ng:nj+ng, -ng:nk+ng), x2(3, -ng:ni-icut+ng, -ng:nj+ng, -ng:nk+ng))
     x1 = 0.0_rk; x2 = 0.0_rk
-    x1(:, 0:icut, 0:nj, 0:nk) = xw(:, 0:icut, 0:nj, 0:nk)
+    x1(:, 0:icut, 0:nj, 0:nk) = set%blocks(1)%xyz
+    x2(:, 0:ni-icut, 0:nj, 0:nk) = set%blocks(2)%xyz
     f1%q(1:icut, 1:nj, 1:nk, :) = f%q(1:icut, 1:nj, 1:nk, :)
-    do k = 0, nk
-      do j = 0, nj
-        do i = 0, ni - icut
-          w = whole_of_2(turned, [i, j, k], .false.)
-          x2(:, i, j, k) = xw(:, w(1), w(2), w(3))
-          if (min(i, j, k) >= 1) then
-            w = whole_of_2(turned, [i, j, k], .true.)
-            f2%q(i, j, k, :) = f%q(w(1), w(2), w(3), :)
-          end if
+    do k = 1, nk
+      do j = 1, nj
+        do i = 1, ni - icut
+          w = whole_of_2(turned, [i, j, k], .true.)
+          f2%q(i, j, k, :) = f%q(w(1), w(2), w(3), :)
         end do
       end do
     end do
-
-    set%what = 'test grid'
-    set%nblocks = 2
-    set%dims = 3
-    allocate(set%blocks(2))
-    set%blocks(1)%n = n1
-    set%blocks(2)%n = n2
-    set%blocks(1)%xyz = x1(:, 0:icut, 0:nj, 0:nk)
-    set%blocks(2)%xyz = x2(:, 0:ni-icut, 0:nj, 0:nk)
     call find_set_interfaces(set, st, msg)
     call check(st == GRID_BLOCKS_OK .and. size(set%interfaces) == 1, tag//'the finder gives one interface')
     if (st /= GRID_BLOCKS_OK .or. size(set%interfaces) /= 1) return

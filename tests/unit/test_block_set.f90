@@ -21,6 +21,7 @@ program test_block_set
   use mass_constraint, only: total_mass
   use residual_norms, only: compute_residual_norms
   use text_util, only: int_text
+  use case_setup, only: split_in_two, whole_of_block2
   use test_util
   implicit none
   integer, parameter :: ni = 12, nj = 10, nk = 4, icut = 5, max_it = 6000
@@ -69,22 +70,8 @@ contains
     type(block_set_solver_t) :: bs
     type(case_t) :: cb(2)
     character(len=:), allocatable :: msg, why
-    integer :: i, j, k, st
-    set%what = 'test grid'
-    set%nblocks = 2
-    set%dims = 3
-    allocate(set%blocks(2))
-    set%blocks(1)%n = [icut + 1, nj + 1, nk + 1]
-    set%blocks(1)%xyz = xw(:, 0:icut, 0:nj, 0:nk)
-    set%blocks(2)%n = [nj + 1, nk + 1, ni - icut + 1]
-    allocate(set%blocks(2)%xyz(3, nj + 1, nk + 1, ni - icut + 1))
-    do k = 0, ni - icut
-      do j = 0, nk
-        do i = 0, nj
-          set%blocks(2)%xyz(:, i + 1, j + 1, k + 1) = xw(:, icut + k, i, j)
-        end do
-      end do
-    end do
+    integer :: st
+    call split_in_two(xw, [ni, nj, nk], icut, 2, set)
     call find_set_interfaces(set, st, msg)
     cb = cs
     call bs%init(set, cb, why)
@@ -104,9 +91,8 @@ contains
   pure function whole_of_2(turned, p, cell) result(w)
     logical, intent(in) :: turned, cell
     integer, intent(in) :: p(3)
-    integer :: w(3), c
-    c = merge(1, 0, cell)
-    w = merge([ni + c - p(1), nj + c - p(2), p(3)], [icut + p(1), p(2), p(3)], turned)
+    integer :: w(3)
+    w = whole_of_block2(merge(1, 0, turned), [ni, nj, nk], icut, p, cell)
   end function whole_of_2
 
   subroutine two_blocks(turned)
@@ -115,29 +101,13 @@ contains
     type(block_set_solver_t) :: bs
     type(case_t) :: cb(2)
     character(len=:), allocatable :: tag, msg, why
-    integer :: i, j, k, m, st, w(3), n2(3)
+    integer :: i, j, k, m, st, w(3)
     real(rk) :: scale(5), r1, rb(5), mb0, worst
     logical :: ok
     character(len=12) :: wtxt
 
     tag = merge('block 2 turned:    ', 'block 2 as stored: ', turned)
-    n2 = [ni - icut + 1, nj + 1, nk + 1]
-    set%what = 'test grid'
-    set%nblocks = 2
-    set%dims = 3
-    allocate(set%blocks(2))
-    set%blocks(1)%n = [icut + 1, nj + 1, nk + 1]
-    set%blocks(1)%xyz = xw(:, 0:icut, 0:nj, 0:nk)
-    set%blocks(2)%n = n2
-    allocate(set%blocks(2)%xyz(3, n2(1), n2(2), n2(3)))
-    do k = 0, nk
-      do j = 0, nj
-        do i = 0, ni - icut
-          w = whole_of_2(turned, [i, j, k], .false.)
-          set%blocks(2)%xyz(:, i + 1, j + 1, k + 1) = xw(:, w(1), w(2), w(3))
-        end do
-      end do
-    end do
+    call split_in_two(xw, [ni, nj, nk], icut, merge(1, 0, turned), set)
     call find_set_interfaces(set, st, msg)
     call check(st == GRID_BLOCKS_OK .and. size(set%interfaces) == 1, tag//'the finder gives one interface')
     if (st /= GRID_BLOCKS_OK .or. size(set%interfaces) /= 1) return
