@@ -176,7 +176,8 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
          $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d $(BUILD)/test_boundary_states \
          $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads $(BUILD)/test_patch_fill_c_vs_fortran \
-         $(BUILD)/dump_fixtures $(BUILD)/test_block_interfaces $(BUILD)/cgns_fixture $(BUILD)/test_block_halos $(BUILD)/test_block_residual $(BUILD)/test_block_set
+         $(BUILD)/dump_fixtures $(BUILD)/test_block_interfaces $(BUILD)/cgns_fixture $(BUILD)/test_block_halos $(BUILD)/test_block_residual $(BUILD)/test_block_set \
+         $(BUILD)/test_precond_c_vs_fortran
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
 # CUDA backend only
@@ -385,6 +386,11 @@ $(BUILD)/test_boundary_states: tests/c_vs_fortran/test_boundary_states.f90 tests
 $(BUILD)/test_math_c_vs_fortran: tests/c_vs_fortran/test_math_c_vs_fortran.f90 tests/c_vs_fortran/math_c_shim.c cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/unit/test_util.f90
 	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/math_c_shim.c -o $(OBJ)/math_c_shim.o
 	$(FC) $(FFLAGS) -J$(OBJ) -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/math_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+$(BUILD)/test_precond_c_vs_fortran: tests/c_vs_fortran/test_precond_c_vs_fortran.f90 tests/c_vs_fortran/precond_c_shim.c \
+  cuda/common/low_mach_precond.h cuda/common/adiflow_math.h $(F_OBJS) $(C_OBJS) tests/unit/test_util.f90
+	@mkdir -p $(BUILD)/testmod/precond
+	$(CC) $(CFLAGS) -Icuda/common -c tests/c_vs_fortran/precond_c_shim.c -o $(OBJ)/precond_c_shim.o
+	$(FC) $(FFLAGS) -J$(BUILD)/testmod/precond -I$(OBJ) tests/unit/test_util.f90 $< $(OBJ)/precond_c_shim.o $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/test_multigrid_c_vs_fortran: tests/c_vs_fortran/test_multigrid_c_vs_fortran.f90 tests/c_vs_fortran/multigrid_c_shim.c \
   $(STAGE_HDRS) $(F_OBJS) $(C_OBJS) tests/unit/test_util.f90
 	@mkdir -p $(BUILD)/testmod/multigrid

@@ -18,7 +18,8 @@ O=${OUT:-/tmp/out}; W=/tmp/mgsweep; mkdir -p "$W" "$O"
 T=$W/table.txt; : > "$T"
 nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$T"
 
-# deck NAME CFL RAMP LEVELS CYCLE PRE POST COARSE ORDER_C CRLM [MAXIT]
+# deck NAME CFL RAMP LEVELS CYCLE PRE POST COARSE ORDER_C CRLM PC K [MAXIT]
+# (PC: precondition none or turkel, K: precondition_k)
 deck() {
   cat > "$W/$1.nml" <<EON
 &adiflow
@@ -27,8 +28,9 @@ deck() {
   beta_x = 1.2, beta_y = 1.2, beta_z = 1.2
   reynolds = $RE, mach = 0.1
   order = 2, limiter = 'venkat', limiter_k = 5.0, roe_low_mach = 'rieper'
+  precondition = '${11}', precondition_k = ${12}
   cfl = $2, cfl_start = 1.0, cfl_ramp_iters = $3
-  max_iter = ${11:-2500}, tol = 1.0e-7, monitor_interval = 10
+  max_iter = ${13:-2500}, tol = 1.0e-7, monitor_interval = 10
   write_vtk = .false., write_tecplot = .false., write_plot = .false., kernels = 'merged'
 /
 &multigrid
@@ -50,35 +52,45 @@ run() {
     "$(grep -E '^ +[0-9]+ ' "$W/$name.log" | tail -n 1 | awk '{print "factor", $NF}')" | tee -a "$T"
   mkdir -p "$W/keep/$name"; cp "$W/$name/residual.dat" "$W/$name/centreline_"*.csv "$W/keep/$name/" 2>/dev/null
 }
-#      name                    cfl  ramp lev cyc pre post crs ord crlm
+#      name                    cfl  ramp lev cyc pre post crs ord crlm pc k
 V=(
-  "base                        10   200  5   w   1   1    2   1   none"
-  "cfl20                       20   200  5   w   1   1    2   1   none"
-  "cfl40                       40   200  5   w   1   1    2   1   none"
-  "cfl5                        5    200  5   w   1   1    2   1   none"
-  "ramp50                      10   50   5   w   1   1    2   1   none"
-  "pre2                        10   200  5   w   2   1    2   1   none"
-  "post2                       10   200  5   w   1   2    2   1   none"
-  "pre2post2                   10   200  5   w   2   2    2   1   none"
-  "coarse8                     10   200  5   w   1   1    8   1   none"
-  "vcycle                      10   200  5   v   1   1    2   1   none"
-  "lev4                        10   200  4   w   1   1    2   1   none"
-  "lev6                        10   200  6   w   1   1    2   1   none"
-  "corder2                     10   200  5   w   1   1    2   2   none"
-  "crlm_fine                   10   200  5   w   1   1    2   1   fine"
-  "cfl20_pre2post2             20   200  5   w   2   2    2   1   none"
-  "o2_pp2                      10   200  5   w   2   2    2   2   none"
-  "o2_pp2_lev4                 10   200  4   w   2   2    2   2   none"
-  "o2_lev4                     10   200  4   w   1   1    2   2   none"
-  "o2_pp2_ramp50               10   50   5   w   2   2    2   2   none"
-  "o2_pre2                     10   200  5   w   2   1    2   2   none"
-  "o2_pp2_lev3                 10   200  3   w   2   2    2   2   none"
-  "o2_pp2_lev4_ramp50          10   50   4   w   2   2    2   2   none"
-  "o2_pp2_lev4_v               10   200  4   v   2   2    2   2   none"
-  "o2_pp3_lev4                 10   200  4   w   3   3    2   2   none"
-  "o2_pp3                      10   200  5   w   3   3    2   2   none"
-  "o2_pp2_lev6                 10   200  6   w   2   2    2   2   none"
-  "single                      10   200  1   w   1   1    2   1   none 40000"
+  "base                        10  200  5  w  1  1  2  1  none  none  1"
+  "cfl20                       20  200  5  w  1  1  2  1  none  none  1"
+  "cfl40                       40  200  5  w  1  1  2  1  none  none  1"
+  "cfl5                        5  200  5  w  1  1  2  1  none  none  1"
+  "ramp50                      10  50  5  w  1  1  2  1  none  none  1"
+  "pre2                        10  200  5  w  2  1  2  1  none  none  1"
+  "post2                       10  200  5  w  1  2  2  1  none  none  1"
+  "pre2post2                   10  200  5  w  2  2  2  1  none  none  1"
+  "coarse8                     10  200  5  w  1  1  8  1  none  none  1"
+  "vcycle                      10  200  5  v  1  1  2  1  none  none  1"
+  "lev4                        10  200  4  w  1  1  2  1  none  none  1"
+  "lev6                        10  200  6  w  1  1  2  1  none  none  1"
+  "corder2                     10  200  5  w  1  1  2  2  none  none  1"
+  "crlm_fine                   10  200  5  w  1  1  2  1  fine  none  1"
+  "cfl20_pre2post2             20  200  5  w  2  2  2  1  none  none  1"
+  "o2_pp2                      10  200  5  w  2  2  2  2  none  none  1"
+  "o2_pp2_lev4                 10  200  4  w  2  2  2  2  none  none  1"
+  "o2_lev4                     10  200  4  w  1  1  2  2  none  none  1"
+  "o2_pp2_ramp50               10  50  5  w  2  2  2  2  none  none  1"
+  "o2_pre2                     10  200  5  w  2  1  2  2  none  none  1"
+  "o2_pp2_lev3                 10  200  3  w  2  2  2  2  none  none  1"
+  "o2_pp2_lev4_ramp50          10  50  4  w  2  2  2  2  none  none  1"
+  "o2_pp2_lev4_v               10  200  4  v  2  2  2  2  none  none  1"
+  "o2_pp3_lev4                 10  200  4  w  3  3  2  2  none  none  1"
+  "o2_pp3                      10  200  5  w  3  3  2  2  none  none  1"
+  "o2_pp2_lev6                 10  200  6  w  2  2  2  2  none  none  1"
+  "single                      10  200  1  w  1  1  2  1  none  none  1  40000"
+  "pc_k1                       10   200  5   w   2   2    2   2   auto turkel 1"
+  "pc_k2                       10   200  5   w   2   2    2   2   auto turkel 2"
+  "pc_k3                       10   200  5   w   2   2    2   2   auto turkel 3"
+  "pc_k1_lev4                  10   200  4   w   2   2    2   2   auto turkel 1"
+  "pc_k1_cfl5                  5    200  5   w   2   2    2   2   auto turkel 1"
+  "pc_k1_cfl15                 15   200  5   w   2   2    2   2   auto turkel 1"
+  "pc_k1_pp1                   10   200  5   w   1   1    2   2   auto turkel 1"
+  "pc_k1_v                     10   200  5   v   2   2    2   2   auto turkel 1"
+  "pc_k1_ramp50                10   50   5   w   2   2    2   2   auto turkel 1"
+  "pc_single                   10   200  1   w   1   1    2   1   auto turkel 1 40000"
 )
 for v in "${V[@]}"; do
   set -- $v

@@ -4,7 +4,8 @@
 # devbin/ to build/ first if that is where they travelled).
 #   check   CPU reference vs GPU, both kernel families: strict build bit for
 #           bit (dump and residual history), fast build within 1e-12, on
-#           tests/cases/mg_cube16.nml (W-cycle, semi-coarsening) and
+#           tests/cases/mg_cube16.nml (W-cycle, semi-coarsening), its
+#           preconditioned twin mg_cube16_turkel.nml and
 #           tests/cases/mg_cavity2d.nml (quasi-2D V-cycle); compute-sanitizer
 #           memcheck of a few cycles per family
 #   bench   cube Re = 100, 400, 1000 at 64^3 (and 128^3 with "bench 128"),
@@ -20,7 +21,8 @@
 # (ROE=none LIMITER=vanalbada); ROE=rieper LIMITER=venkat measures the
 # solver's defaults. The cycle is the &multigrid default W(2,2) with
 # second-order coarse levels; PRE=1 POST=1 CORDER=1 gives the W(1,1)
-# first-order one of the tables recorded before 2026-11-27.
+# first-order one of the tables recorded before 2026-11-27. PC=turkel (with
+# ROE=rieper) runs bench and steady preconditioned.
 # Prints a table last. Usage: bash bench/device_multigrid.sh check|bench [128]|single128
 set -u
 cd "$(dirname "$0")/.."
@@ -35,7 +37,7 @@ check() {
   # the test cube with the &multigrid defaults (W(2,2), second-order coarse levels)
   sed 's/pre_smooth = 1, post_smooth = 1, coarse_smooth = 2, coarse_order = 1/pre_smooth = 2, post_smooth = 2/' \
     tests/cases/mg_cube16.nml > $W/mg_cube16_defaults.nml
-  for c in mg_cube16 mg_cube16_defaults mg_cavity2d; do
+  for c in mg_cube16 mg_cube16_defaults mg_cube16_turkel mg_cavity2d; do
     local deck=tests/cases/$c.nml; [ -f $deck ] || deck=$W/$c.nml
     build/adiflow $deck --backend cpu --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
     for fam in split merged; do
@@ -57,6 +59,9 @@ check() {
     compute-sanitizer --tool memcheck --error-exitcode 9 build/adiflow tests/cases/mg_cube16.nml --backend gpu \
       --kernels $fam --max-iter 3 --run-dir $W/san-$fam > $W/san-$fam.log 2>&1
     row "compute-sanitizer memcheck, multigrid $fam, 3 W-cycles" "$([ $? = 0 ] && echo PASS || echo FAIL) ($(grep -c 'ERROR SUMMARY: 0' $W/san-$fam.log) clean summary)"
+    compute-sanitizer --tool memcheck --error-exitcode 9 build/adiflow tests/cases/mg_cube16_turkel.nml --backend gpu \
+      --kernels $fam --max-iter 3 --run-dir $W/sanpc-$fam > $W/sanpc-$fam.log 2>&1
+    row "compute-sanitizer memcheck, preconditioned multigrid $fam, 3 W-cycles" "$([ $? = 0 ] && echo PASS || echo FAIL)"
   done
 }
 
@@ -69,7 +74,7 @@ solve() {
   ni = $n, nj = $n, nk = $n
   beta_x = 1.2, beta_y = 1.2, beta_z = 1.2
   reynolds = $re, mach = 0.1
-  limiter = '${LIMITER:-vanalbada}', roe_low_mach = '${ROE:-none}'
+  limiter = '${LIMITER:-vanalbada}', roe_low_mach = '${ROE:-none}', precondition = '${PC:-none}'
   cfl = 10.0, cfl_start = 1.0, cfl_ramp_iters = 200
   max_iter = $maxit, tol = $tol, mass_fix = $mf, monitor_interval = 10
   write_vtk = .false., write_tecplot = .false., write_plot = .false., kernels = 'merged'

@@ -25,7 +25,8 @@ program adiflow
   use omp_policy, only: cells_per_thread
   use output_fields, only: output_scratch_bytes
   use driver_loop, only: run_iterations
-  use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
+  use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text, &
+    settle_coarse_dissipation
   use multigrid_levels, only: plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
   use backend, only: backend_t
   use backend_cpu, only: cpu_backend_t
@@ -75,6 +76,7 @@ program adiflow
   call take_grid_sizes(cs, case_path)
   call validate_case(cs)
   call validate_multigrid_config(mg)
+  call settle_coarse_dissipation(mg, cs%precondition == 'turkel')
   lay = make_layout(cs%ni, cs%nj, cs%nk)
   call check_host_memory(lay)
   ! the grid's nodes, read and checked before the run folder and the fields; a

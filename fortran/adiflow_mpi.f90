@@ -54,7 +54,8 @@ program adiflow_mpi
   use cgns_grid, only: is_cgns_name
   use output_wall_loads, only: wall_load_names
   use driver_loop, only: run_iterations
-  use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
+  use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text, &
+    settle_coarse_dissipation
   use multigrid_levels, only: plan_levels, coarse_nodes, init_level, level_sizes_text
   use multigrid_gather, only: first_gathered_level, gathered_text
   use text_util, only: int_text
@@ -282,6 +283,7 @@ contains
     ! checked here, with the other input, so that only rank 0 speaks
     call validate_parallel_config(pc)
     call validate_multigrid_config(mg)
+    call settle_coarse_dissipation(mg, cs%precondition == 'turkel')
     ! the whole grid's nodes, ghost nodes included (a grid file read and
     ! checked here too: a bad one stops the run before its folder is made);
     ! a grid closed on itself joins its cut before the boundaries are set up

@@ -98,13 +98,13 @@ contains
         else
           call adi_stage2_coefficients(sp, lay, d, f%dtv, f%wk)
         end if
-        call adi_stage3_characteristic_rhs(sp, lay, d, f%qp, f%sc, f%dtv, f%res, f%dq, f%wk)
+        call adi_stage3_characteristic_rhs(sp, lay, d, f%qp, f%sc, f%vol, f%dtv, f%res, f%dq, f%wk)
         if (across) then
           call adi_stage4_pipelined(dx, sp, lay, d, f%wk)
         else
           call adi_stage4_sweeps(sp, lay, d, f%wk)
         end if
-        call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
+        call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%vol, f%wk, f%dq, f%q)
       end do
     end associate
   end subroutine block_smooth

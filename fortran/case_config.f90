@@ -564,6 +564,13 @@ contains
         call case_error(m)
       end if
     end do
+    if (cs%precondition == 'turkel' .and. cs%roe_low_mach == 'none') &
+      call case_error("precondition = 'turkel' needs roe_low_mach = 'rieper': plain Roe's acoustic dissipation "// &
+        "(of the order of the sound speed) is far beyond what the preconditioned implicit operator holds, "// &
+        "and the iteration diverges")
+    if (cs%precondition == 'turkel' .and. cs%implicit_precision == 'single') &
+      call case_error("precondition = 'turkel' runs with implicit_precision = 'double' only "// &
+        "(the preconditioned operator has no single-precision form yet)")
   end subroutine validate_case
 
   !> Host-side constants, computed once and shared with the device as they
@@ -602,6 +609,8 @@ contains
       if (plain_roe) sp%roe_low_mach = ROE_LM_NONE
     end if
     sp%implicit_single = merge(IMPLICIT_SINGLE, IMPLICIT_DOUBLE, cs%implicit_precision == 'single')
+    sp%precondition = merge(PRECOND_TURKEL, PRECOND_NONE, cs%precondition == 'turkel')
+    sp%pc_eps_min = min(1.0_rk, (cs%precondition_k*cs%mach)**2)
     sp%bc(1) = bc_code('bc_imin', cs%bc_imin); sp%bc(2) = bc_code('bc_imax', cs%bc_imax)
     sp%bc(3) = bc_code('bc_jmin', cs%bc_jmin); sp%bc(4) = bc_code('bc_jmax', cs%bc_jmax)
     sp%bc(5) = bc_code('bc_kmin', cs%bc_kmin); sp%bc(6) = bc_code('bc_kmax', cs%bc_kmax)

@@ -50,6 +50,7 @@ module lu_adi
   use flow_math_sp, only: eigen_split_sp, char_from_cons_sp, cons_from_char_sp, adi4_fwd_first_sp, &
     adi4_fwd_sp, adi4_bwd_sp
   use convective_flux, only: stage_bounds
+  use low_mach_precond, only: precond_on, precond_eps, precond_acoustic, char_from_cons_pc, cons_from_char_pc
   use omp_policy, only: team_for
   implicit none
   private
@@ -65,6 +66,16 @@ module lu_adi
 
 contains
 
+  !> the preconditioner's eps at cell (i,j,k) (low_mach_precond's precond_eps)
+  pure function eps_at(sp, qp, sc, vol, i, j, k) result(eps)
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
+    integer, intent(in) :: i, j, k
+    real(rk) :: eps
+    eps = precond_eps(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), qp(i,j,k,5), qp(i,j,k,6), &
+      vol(i,j,k), sc(i,j,k,1:9))
+  end function eps_at
+
   subroutine adi_stage1_eigenvalues(sp, lay, d, qp, sc, vol, wk)
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
@@ -72,12 +83,13 @@ contains
     real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
     integer :: i, j, k, s, s0
-    real(rk) :: rho, c, mu, ucon, ck, lv, lam(3), av
+    real(rk) :: rho, c, mu, ucon, ck, lv, lam(3), av, ap, am
     real(sk) :: lpf(3), lnf(3), lvf(3)
-    logical :: single
+    logical :: single, pc
     s0 = 3*(d - 1)
     single = sp%implicit_single == IMPLICIT_SINGLE
-    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, s, rho, c, mu, ucon, ck, lv, lam, av, lpf, lnf, lvf)
+    pc = precond_on(sp)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, s, rho, c, mu, ucon, ck, lv, lam, av, lpf, lnf, lvf, ap, am)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -96,8 +108,14 @@ contains
             cycle
           end if
           lam(1) = ucon
-          lam(2) = ucon + ck
-          lam(3) = ucon - ck
+          if (pc) then
+            call precond_acoustic(eps_at(sp, qp, sc, vol, i, j, k), ucon, ck, ap, am)
+            lam(2) = ucon + ap
+            lam(3) = ucon + am
+          else
+            lam(2) = ucon + ck
+            lam(3) = ucon - ck
+          end if
           do s = 1, 3
             av = abs(lam(s)) + lv
             wk(i,j,k,WK_LAMP+s) = 0.5_rk*(lam(s) + av)
@@ -176,20 +194,21 @@ contains
   end subroutine adi_stage2_coefficients
 
   !> First direction: rhs = -dtv*res; later ones: the previous direction's dq.
-  subroutine adi_stage3_characteristic_rhs(sp, lay, d, qp, sc, dtv, res, dq, wk)
+  subroutine adi_stage3_characteristic_rhs(sp, lay, d, qp, sc, vol, dtv, res, dq, wk)
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
     integer, intent(in) :: d
-    real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), dtv(-1:,-1:,-1:)
+    real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), vol(-1:,-1:,-1:), dtv(-1:,-1:,-1:)
     real(rk), intent(in) :: res(-1:,-1:,-1:,:), dq(-1:,-1:,-1:,:)
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
     integer :: i, j, k, m, s0
-    real(rk) :: r(5), ch(5), nx, ny, nz
+    real(rk) :: r(5), ch(5), nx, ny, nz, eps
     real(sk) :: chf(5)
-    logical :: single
+    logical :: single, pc
     s0 = 3*(d - 1)
     single = sp%implicit_single == IMPLICIT_SINGLE
-    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m, r, ch, nx, ny, nz, chf)
+    pc = precond_on(sp)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m, r, ch, nx, ny, nz, chf, eps)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -208,8 +227,15 @@ contains
             wk(i,j,k,WK_WCH+1:WK_WCH+5) = real(chf, rk)
             cycle
           end if
-          call char_from_cons(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), &
-            qp(i,j,k,5), nx, ny, nz, r, ch)
+          if (pc) then
+            ! the first direction's r is -dtv*res: times Gamma^-1 (pressure part by eps)
+            eps = eps_at(sp, qp, sc, vol, i, j, k)
+            call char_from_cons_pc(sp, eps, merge(eps, 1.0_rk, d == 1), qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), &
+              qp(i,j,k,4), qp(i,j,k,5), nx, ny, nz, r, ch)
+          else
+            call char_from_cons(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), &
+              qp(i,j,k,5), nx, ny, nz, r, ch)
+          end if
           wk(i,j,k,WK_WCH+1:WK_WCH+5) = ch
         end do
       end do
@@ -332,19 +358,20 @@ contains
 
   !> Back to conservative increments: dq for the next direction, or, after
   !> the last direction (d = 3), q = q + dq.
-  subroutine adi_stage5_update(sp, lay, d, qp, sc, wk, dq, q)
+  subroutine adi_stage5_update(sp, lay, d, qp, sc, vol, wk, dq, q)
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
     integer, intent(in) :: d
-    real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), wk(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), vol(-1:,-1:,-1:), wk(-1:,-1:,-1:,:)
     real(rk), intent(inout) :: dq(-1:,-1:,-1:,:), q(-1:,-1:,-1:,:)
     integer :: i, j, k, m, s0
-    real(rk) :: r(5), nx, ny, nz
+    real(rk) :: r(5), nx, ny, nz, eps
     real(sk) :: rf(5)
-    logical :: single
+    logical :: single, pc
     s0 = 3*(d - 1)
     single = sp%implicit_single == IMPLICIT_SINGLE
-    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m, r, nx, ny, nz, rf)
+    pc = precond_on(sp)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, m, r, nx, ny, nz, rf, eps)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -354,6 +381,10 @@ contains
               real(qp(i,j,k,4), sk), real(qp(i,j,k,5), sk), real(nx, sk), real(ny, sk), real(nz, sk), &
               real(wk(i,j,k,WK_WCH+1:WK_WCH+5), sk), rf)
             r = real(rf, rk)
+          else if (pc) then
+            eps = eps_at(sp, qp, sc, vol, i, j, k)
+            call cons_from_char_pc(sp, eps, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), &
+              qp(i,j,k,5), nx, ny, nz, wk(i,j,k,WK_WCH+1:WK_WCH+5), r)
           else
             call cons_from_char(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), &
               qp(i,j,k,5), nx, ny, nz, wk(i,j,k,WK_WCH+1:WK_WCH+5), r)

@@ -3,16 +3,17 @@
 !> single-grid solver (one LU-ADI iteration per step).
 !>
 !>   &multigrid  levels = 4, cycle = 'w', pre_smooth = 2, post_smooth = 2,
-!>               coarse_smooth = 2, coarse_order = 2, coarse_roe_low_mach = 'none' /
+!>               coarse_smooth = 2, coarse_order = 2, coarse_roe_low_mach = 'auto' /
 !>
 !> The keys, their defaults and their ranges are the rows of
 !> fortran/case_keys/multigrid.def. build/adiflow also takes --mg-levels N
 !> on the command line.
 module multigrid_config
-  use case_config, only: case_error, lower, case_group_text, group_keys, check_int, check_choice, either
+  use case_config, only: case_error, lower, case_group_text, group_keys, check_int, check_choice, either, one_of
   implicit none
   private
   public :: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text
+  public :: settle_coarse_dissipation
   public :: MG_MAX_LEVELS
 
   integer, parameter :: MG_MAX_LEVELS = 6
@@ -62,6 +63,18 @@ contains
     if (mg%levels > 1 .and. mg%pre_smooth + mg%post_smooth == 0) call case_error( &
       'pre_smooth and post_smooth (&multigrid) are both 0: the fine grid would never be smoothed')
   end subroutine validate_multigrid_config
+
+  !> coarse_roe_low_mach = 'auto' becomes 'fine' with preconditioning and
+  !> 'none' without (multigrid.def says why); 'none' with preconditioning
+  !> is refused, before anything is allocated.
+  subroutine settle_coarse_dissipation(mg, preconditioned)
+    type(mg_config_t), intent(inout) :: mg
+    logical, intent(in) :: preconditioned
+    if (mg%coarse_roe_low_mach == 'auto') mg%coarse_roe_low_mach = merge('fine', 'none', preconditioned)
+    if (preconditioned .and. mg%coarse_roe_low_mach == 'none' .and. mg%levels > 1) call case_error( &
+      "coarse_roe_low_mach (&multigrid) = ""none"" does not go with precondition = 'turkel': plain Roe's "// &
+      "acoustic dissipation on the coarse levels makes the preconditioned cycle diverge (use auto or fine)")
+  end subroutine settle_coarse_dissipation
 
   !> "V(1,1) cycle, 2 coarsest-level iterations, first-order coarse levels";
   !> with fine_low_mach (the fine level has a low-Mach fix) also what the

@@ -85,9 +85,9 @@ contains
     do d = 1, 3
       call adi_stage1_eigenvalues(sp, lay, d, f%qp, f%sc, f%vol, f%wk)
       call adi_stage2_coefficients(sp, lay, d, f%dtv, f%wk)
-      call adi_stage3_characteristic_rhs(sp, lay, d, f%qp, f%sc, f%dtv, f%res, f%dq, f%wk)
+      call adi_stage3_characteristic_rhs(sp, lay, d, f%qp, f%sc, f%vol, f%dtv, f%res, f%dq, f%wk)
       call adi_stage4_sweeps(sp, lay, d, f%wk)
-      call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%wk, f%dq, f%q)
+      call adi_stage5_update(sp, lay, d, f%qp, f%sc, f%vol, f%wk, f%dq, f%q)
     end do
   end subroutine cpu_adi_update
 

@@ -7,6 +7,7 @@
 #define ADIFLOW_LU_ADI_H
 
 #include "flow_fields.h"
+#include "low_mach_precond.h"
 
 /* work fields of the ADI stages, lu_adi.f90 */
 enum { WK_LAMP = 0, WK_LAMN = 3, WK_LAMV = 6, WK_FLMP = 9, WK_FLMN = 12, WK_RDIAG = 15, WK_WCH = 18 };
@@ -152,6 +153,17 @@ ADI_HD static inline double adi4x_bwd(int single, double w, double flmn, double 
   return single ? (double)adi4_bwd_sp((float)w, (float)flmn, (float)x) : adi4_bwd(w, flmn, x);
 }
 
+/* the preconditioner's eps at point p (low_mach_precond.h's precond_eps) */
+ADI_VIEW_TEMPLATE
+ADI_HD static inline double adi_precond_eps(const adi_view_t *v, int p)
+{
+  double s[9];
+  int m;
+  for (m = 0; m < 9; ++m) s[m] = ADI_FR(v, sc, m + 1, p);
+  return precond_eps(&v->sp, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p), ADI_FR(v, qp, 4, p),
+                     ADI_FR(v, qp, 5, p), ADI_FR(v, qp, 6, p), ADI_RO(v->vol[p]), s);
+}
+
 /* ---- eigenvalues of direction d at point p and their split lam+-, |lam|_v:
  * ADI stage 1 (fortran/lu_adi.f90 adi_stage1_eigenvalues); the merged
  * kernels keep them in registers ---- */
@@ -177,8 +189,15 @@ ADI_HD static inline void adi_eig_split(const adi_view_t *v, int d, int p, doubl
     return;
   }
   lam[0] = ucon;
-  lam[1] = ucon + ck;
-  lam[2] = ucon - ck;
+  if (precond_on(&v->sp)) {
+    double ap, am;
+    precond_acoustic(adi_precond_eps(v, p), ucon, ck, &ap, &am);
+    lam[1] = ucon + ap;
+    lam[2] = ucon + am;
+  } else {
+    lam[1] = ucon + ck;
+    lam[2] = ucon - ck;
+  }
   for (s = 1; s <= 3; ++s) {
     av = fabs(lam[s - 1]) + lv;
     lamp[s - 1] = 0.5*(lam[s - 1] + av);
@@ -245,6 +264,13 @@ ADI_HD static ADI_FORCEINLINE void adi_stage3_ch(const adi_view_t *v, int d, int
                       (float)ADI_FR(v, qp, 4, p), (float)ADI_FR(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
                       rf, chf);
     for (m = 0; m < 5; ++m) ch[m] = (double)chf[m];
+    return;
+  }
+  if (precond_on(&v->sp)) {
+    /* the first direction's r is -dtv*res: times Gamma^-1 (pressure part by eps) */
+    double eps = adi_precond_eps(v, p);
+    char_from_cons_pc(&v->sp, eps, d == 1 ? eps : 1.0, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p),
+                      ADI_FR(v, qp, 4, p), ADI_FR(v, qp, 5, p), nx, ny, nz, r, ch);
     return;
   }
   char_from_cons(&v->sp, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p), ADI_FR(v, qp, 4, p),
@@ -349,6 +375,12 @@ ADI_HD static ADI_FORCEINLINE void adi_stage5_from_ch(const adi_view_t *v, int d
                       (float)ADI_FR(v, qp, 4, p), (float)ADI_FR(v, qp, 5, p), (float)nx, (float)ny, (float)nz,
                       chf, rf);
     for (m = 0; m < 5; ++m) r[m] = (double)rf[m];
+    return;
+  }
+  if (precond_on(&v->sp)) {
+    double eps = adi_precond_eps(v, p);
+    cons_from_char_pc(&v->sp, eps, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p),
+                      ADI_FR(v, qp, 4, p), ADI_FR(v, qp, 5, p), nx, ny, nz, ch, r);
     return;
   }
   cons_from_char(&v->sp, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p), ADI_FR(v, qp, 4, p),

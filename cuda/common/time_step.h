@@ -4,6 +4,7 @@
 #define ADIFLOW_TIME_STEP_H
 
 #include "flow_fields.h"
+#include "low_mach_precond.h"
 
 /* ---- local time step dtv = dt / volume, interior ---- */
 ADI_HD static inline void time_step_point(const adi_view *v, double cfl, int i, int j, int k)
@@ -22,7 +23,17 @@ ADI_HD static inline void time_step_point(const adi_view *v, double cfl, int i, 
               ADI_F(v, sc, 6, p), &u2, &c2, &l2);
   eigen_parts(&v->sp, rho, u, vv, w, c, mu, v->vol[p], ADI_F(v, sc, 7, p), ADI_F(v, sc, 8, p),
               ADI_F(v, sc, 9, p), &u3, &c3, &l3);
-  v->dtv[p] = cfl/((fabs(u1) + c1 + l1) + (fabs(u2) + c2 + l2) + (fabs(u3) + c3 + l3));
+  if (precond_on(&v->sp)) {
+    /* the preconditioned spectral radii (low_mach_precond.h) */
+    double s[9], eps;
+    int m;
+    for (m = 0; m < 9; ++m) s[m] = ADI_F(v, sc, m + 1, p);
+    eps = precond_eps(&v->sp, rho, u, vv, w, ADI_F(v, qp, 5, p), ADI_F(v, qp, 6, p), v->vol[p], s);
+    v->dtv[p] = cfl/((precond_radius(eps, u1, c1) + l1) + (precond_radius(eps, u2, c2) + l2) +
+                     (precond_radius(eps, u3, c3) + l3));
+  } else {
+    v->dtv[p] = cfl/((fabs(u1) + c1 + l1) + (fabs(u2) + c2 + l2) + (fabs(u3) + c3 + l3));
+  }
 }
 
 #endif

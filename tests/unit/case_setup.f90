@@ -16,7 +16,7 @@ module case_setup
   public :: split_in_two, whole_of_block2
 
   !> The grids the GPU-emulation tests run (split and merged families alike).
-  integer, parameter :: N_EMULATION_CASES = 4
+  integer, parameter :: N_EMULATION_CASES = 5
 
 contains
 
@@ -57,11 +57,14 @@ contains
     call compute_metrics(lay, xn, f%sf, f%sc, f%vol, f%xc)
   end subroutine setup_case
 
-  !> Emulation case n (1..4) and its label: A a stretched 3D cavity (van Leer); B a wavy
+  !> Emulation case n (1..5) and its label: A a stretched 3D cavity (van Leer); B a wavy
   !> grid, periodic in k, Sutherland, minmod, adiabatic, a lid on imax with v;
   !> C quasi-2D with one periodic cell, order 1; D a fully periodic wavy box
   !> with wide padding (ni = 13 -> ldi = 32). B and D take Rieper's low-Mach
   !> Roe dissipation (local Mach below 1 everywhere: the fix acts at every face).
+  !> E is B with low-Mach preconditioning (double precision only: the
+  !> preconditioned operator has no single form), its cut-off (K Mach)^2
+  !> below and above the local Mach numbers squared.
   subroutine emulation_case(n, cs, label)
     integer, intent(in) :: n
     type(case_t), intent(out) :: cs
@@ -87,6 +90,15 @@ contains
       cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
       cs%order = 1
       label = 'C (9x8x1 quasi-2D, nk = 1 periodic, order 1)'
+    case (5)
+      cs%ni = 10; cs%nj = 9; cs%nk = 8
+      cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.03_rk
+      cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+      cs%viscosity_law = 'sutherland'; cs%limiter = 'venkat'; cs%wall_thermal = 'adiabatic'
+      cs%reynolds = 400.0_rk; cs%mach = 0.3_rk; cs%lid_v = 0.2_rk; cs%bc_imax = 'lid'
+      cs%roe_low_mach = 'rieper'
+      cs%precondition = 'turkel'; cs%precondition_k = 0.5_rk
+      label = 'E (B with precondition turkel, venkat)'
     case default
       cs%ni = 13; cs%nj = 6; cs%nk = 7
       cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.02_rk
