@@ -28,7 +28,7 @@ deck() {
   beta_x = 1.2, beta_y = 1.2, beta_z = 1.2
   reynolds = $RE, mach = 0.1
   order = 2, limiter = 'venkat', limiter_k = 5.0, roe_low_mach = 'rieper'
-  precondition = '${11}', precondition_k = ${12}
+  precondition = '${11}', precondition_k = ${12}, precondition_floor = ${PCFLOOR:-0}
   cfl = $2, cfl_start = 1.0, cfl_ramp_iters = $3
   max_iter = ${13:-2500}, tol = 1.0e-7, monitor_interval = 10
   write_vtk = .false., write_tecplot = .false., write_plot = .false., kernels = 'merged'
@@ -90,6 +90,11 @@ V=(
   "pc_k1_pp1                   10   200  5   w   1   1    2   2   auto turkel 1"
   "pc_k1_v                     10   200  5   v   2   2    2   2   auto turkel 1"
   "pc_k1_ramp50                10   50   5   w   2   2    2   2   auto turkel 1"
+  "pc_k2_pp1                   10   200  5   w   1   1    2   2   auto turkel 2"
+  "pc_k3_pp1                   10   200  5   w   1   1    2   2   auto turkel 3"
+  "pc_k1_pp1_c1                10   200  5   w   1   1    2   1   auto turkel 1"
+  "pc_k1_pp1_cfl7              7    200  5   w   1   1    2   2   auto turkel 1"
+  "pc_k1_pp1_lev4              10   200  4   w   1   1    2   2   auto turkel 1"
   "pc_single                   10   200  1   w   1   1    2   1   auto turkel 1 40000"
 )
 for v in "${V[@]}"; do

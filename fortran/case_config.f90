@@ -611,6 +611,7 @@ contains
     sp%implicit_single = merge(IMPLICIT_SINGLE, IMPLICIT_DOUBLE, cs%implicit_precision == 'single')
     sp%precondition = merge(PRECOND_TURKEL, PRECOND_NONE, cs%precondition == 'turkel')
     sp%pc_eps_min = min(1.0_rk, (cs%precondition_k*cs%mach)**2)
+    sp%pc_lam_floor = cs%precondition_floor
     sp%bc(1) = bc_code('bc_imin', cs%bc_imin); sp%bc(2) = bc_code('bc_imax', cs%bc_imax)
     sp%bc(3) = bc_code('bc_jmin', cs%bc_jmin); sp%bc(4) = bc_code('bc_jmax', cs%bc_jmax)
     sp%bc(5) = bc_code('bc_kmin', cs%bc_kmin); sp%bc(6) = bc_code('bc_kmax', cs%bc_kmax)
@@ -662,7 +663,7 @@ contains
   !> The convective scheme (order, limiter, low-Mach fix), for the run header.
   function scheme_text(cs) result(t)
     type(case_t), intent(in) :: cs
-    character(len=128) :: t
+    character(len=160) :: t
     character(len=32) :: k
     if (cs%order == 1) then
       t = 'first order'
@@ -674,6 +675,10 @@ contains
       end if
     end if
     t = trim(t)//', roe_low_mach '//trim(cs%roe_low_mach)
+    if (cs%precondition == 'turkel') then
+      t = trim(t)//', precondition turkel (K = '//real_text(cs%precondition_k)//', floor '// &
+        real_text(cs%precondition_floor)//')'
+    end if
   end function scheme_text
 
   !> The implicit operator's precision, for the run header.

@@ -83,13 +83,13 @@ contains
     real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
     real(rk), intent(inout) :: wk(-1:,-1:,-1:,:)
     integer :: i, j, k, s, s0
-    real(rk) :: rho, c, mu, ucon, ck, lv, lam(3), av, ap, am
+    real(rk) :: rho, c, mu, ucon, ck, lv, lam(3), av, ap, am, flo
     real(sk) :: lpf(3), lnf(3), lvf(3)
     logical :: single, pc
     s0 = 3*(d - 1)
     single = sp%implicit_single == IMPLICIT_SINGLE
     pc = precond_on(sp)
-    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, s, rho, c, mu, ucon, ck, lv, lam, av, lpf, lnf, lvf, ap, am)
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, s, rho, c, mu, ucon, ck, lv, lam, av, lpf, lnf, lvf, ap, am, flo)
     do k = 1, lay%nk
       do j = 1, lay%nj
         do i = 1, lay%ni
@@ -112,12 +112,16 @@ contains
             call precond_acoustic(eps_at(sp, qp, sc, vol, i, j, k), ucon, ck, ap, am)
             lam(2) = ucon + ap
             lam(3) = ucon + am
+            ! the implicit operator's floor on |lam| (precondition_floor):
+            ! the slow waves' diagonal at least that fraction of the radius
+            flo = sp%pc_lam_floor*max(abs(lam(2)), abs(lam(3)))
           else
             lam(2) = ucon + ck
             lam(3) = ucon - ck
+            flo = 0.0_rk
           end if
           do s = 1, 3
-            av = abs(lam(s)) + lv
+            av = max(abs(lam(s)), flo) + lv
             wk(i,j,k,WK_LAMP+s) = 0.5_rk*(lam(s) + av)
             wk(i,j,k,WK_LAMN+s) = 0.5_rk*(lam(s) - av)
             wk(i,j,k,WK_LAMV+s) = av

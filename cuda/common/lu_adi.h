@@ -172,7 +172,7 @@ ADI_HD static inline void adi_eig_split(const adi_view_t *v, int d, int p, doubl
                                         double lamv[3])
 {
   int s0 = 3*(d - 1), s;
-  double rho, c, mu, ucon, ck, lv, lam[3], av;
+  double rho, c, mu, ucon, ck, lv, lam[3], av, flo, a2, a3;
   rho = ADI_FR(v, qp, 1, p);
   c = sqrt(v->sp.gamma*ADI_FR(v, qp, 5, p)/rho);
   mu = viscosity(&v->sp, ADI_FR(v, qp, 6, p));
@@ -194,12 +194,17 @@ ADI_HD static inline void adi_eig_split(const adi_view_t *v, int d, int p, doubl
     precond_acoustic(adi_precond_eps(v, p), ucon, ck, &ap, &am);
     lam[1] = ucon + ap;
     lam[2] = ucon + am;
+    /* the implicit operator's floor on |lam| (precondition_floor) */
+    a2 = fabs(lam[1]);
+    a3 = fabs(lam[2]);
+    flo = v->sp.pc_lam_floor*(a2 > a3 ? a2 : a3);
   } else {
     lam[1] = ucon + ck;
     lam[2] = ucon - ck;
+    flo = 0.0;
   }
   for (s = 1; s <= 3; ++s) {
-    av = fabs(lam[s - 1]) + lv;
+    av = (fabs(lam[s - 1]) > flo ? fabs(lam[s - 1]) : flo) + lv;
     lamp[s - 1] = 0.5*(lam[s - 1] + av);
     lamn[s - 1] = 0.5*(lam[s - 1] - av);
     lamv[s - 1] = av;

@@ -49,6 +49,13 @@ long_runs() {
     tests/cases/mg_cube16.nml > "$T/steady.nml"
   start st_sg "$T/steady.nml" --mg-levels 1
   for p in double single; do start "pr_$p" "$T/prec.nml" --implicit-precision $p; done
+  # low-Mach preconditioning: the preconditioned test cube and the same deck
+  # without it, each to a 10-order drop with mass_fix
+  sed -e 's/max_iter = 30, monitor_interval = 5/max_iter = 30000, tol = 1.0e-10, mass_fix = .true., monitor_interval = 10/' \
+    tests/cases/mg_cube16_turkel.nml > "$T/pc_on.nml"
+  sed -e "s/precondition = 'turkel', precondition_k = 1.0/precondition = 'none'/" "$T/pc_on.nml" > "$T/pc_off.nml"
+  start pc_off "$T/pc_off.nml"
+  start pc_on "$T/pc_on.nml"
   wait
 }
 long_runs &
@@ -81,12 +88,29 @@ badmg "levels = 0" "&multigrid levels = 0 /" "levels (&multigrid) = 0 is out of 
 badmg "levels = 7" "&multigrid levels = 7 /" "levels (&multigrid) = 7 is out of range: allowed 1 to 6"
 badmg "cycle = 'f'" "&multigrid cycle = 'f' /" 'cycle (&multigrid) = "f" is not allowed (use v or w)'
 badmg "coarse_order = 3" "&multigrid coarse_order = 3 /" "coarse_order (&multigrid) = 3 is out of range: allowed 1 to 2"
-badmg "coarse_roe_low_mach = 'half'" "&multigrid coarse_roe_low_mach = 'half' /" 'coarse_roe_low_mach (&multigrid) = "half" is not allowed (use none or fine)'
+badmg "coarse_roe_low_mach = 'half'" "&multigrid coarse_roe_low_mach = 'half' /" 'coarse_roe_low_mach (&multigrid) = "half" is not allowed (use one of: auto none fine)'
 badmg "no smoothing at all" "&multigrid levels = 3, pre_smooth = 0, post_smooth = 0 /" "pre_smooth and post_smooth (&multigrid) are both 0"
 badmg "levels = 'x'" "&multigrid levels = 'x' /" "levels"
 badmg "unknown key" "&multigrid level = 3 /" "level"
 rc=$(run badcl tests/cases/mg_cube16.nml --mg-levels two)
 expect '[ $rc -eq 2 ] && grep -q -- "--mg-levels \"two\" is not an integer" "$T/badcl.log"' "refused: --mg-levels two"
+
+# ---- low-Mach preconditioning: what it refuses ----
+badpc() { # NAME SED-OF-THE-TURKEL-DECK EXPECTED-MESSAGE
+  sed -e "$2" tests/cases/mg_cube16_turkel.nml > "$T/badpc.nml"
+  local rc; rc=$(run badpc "$T/badpc.nml")
+  if [ "$rc" -eq 2 ] && grep -qF -- "$3" "$T/badpc.log"; then ok "refused: $1"; else bad "refused: $1 (exit $rc: $(tail -n 1 "$T/badpc.log"))"; fi
+  rm -rf "$T/badpc"
+}
+badpc "precondition with plain Roe" "s/roe_low_mach = 'rieper'/roe_low_mach = 'none'/" \
+  "precondition = 'turkel' needs roe_low_mach = 'rieper'"
+badpc "precondition with implicit_precision single" "s/precondition_k = 1.0/precondition_k = 1.0, implicit_precision = 'single'/" \
+  "precondition = 'turkel' runs with implicit_precision = 'double' only"
+badpc "precondition with plain Roe on the coarse levels" "s/coarse_order = 1/coarse_order = 1, coarse_roe_low_mach = 'none'/" \
+  "coarse_roe_low_mach (&multigrid) = \"none\" does not go with precondition = 'turkel'"
+badpc "precondition = 'weiss'" "s/precondition = 'turkel'/precondition = 'weiss'/" \
+  'precondition = "weiss" is not allowed (use one of: none turkel)'
+badpc "precondition_k = 0" "s/precondition_k = 1.0/precondition_k = 0.0/" "precondition_k = 0"
 
 # ---- convergence: the test cavity and the 2D Ghia decks reach their tol ----
 rc=$(run cav tests/cases/mg_cavity2d.nml)
@@ -130,6 +154,18 @@ expect '! cmp -s "$T/pr_double/field.dump" "$T/pr_single/field.dump" \
   "implicit_precision single: not bit-identical to double, and the same steady state to 1e-10 relative, every variable (measured: $relmax)"
 expect '[ -n "$n7d" ] && [ -n "$n7s" ] && [ "$n7s" -le $((n7d + n7d/10 + 2)) ] && [ "$n10s" -le $((n10d + n10d/10 + 2)) ]' \
   "implicit_precision single: cycles to a 7-order drop: $n7d double, $n7s single; to 10 orders: $n10d double, $n10s single (single within 10 %)"
+
+# ---- low-Mach preconditioning (fortran/low_mach_precond.f90): the same steady
+# state in fewer cycles; the run says it is preconditioned and that the
+# coarse levels keep the low-Mach fix ----
+npc_on=$(last pc_on | awk '{print $1}'); npc_off=$(last pc_off | awk '{print $1}')
+expect '[ "$(cat $T/pc_on.rc)$(cat $T/pc_off.rc)" = 00 ] && grep -q converged "$T/pc_on.log" && grep -q converged "$T/pc_off.log" \
+  && grep -q "precondition turkel (K = 1, floor 0)" "$T/pc_on.log" && grep -q "coarse levels with the low-Mach fix too" "$T/pc_on.log"' \
+  "precondition turkel: the 16x12x10 rieper cube (W(1,1), mass_fix) converges to a 10-order drop, and says it is preconditioned with the fix on the coarse levels"
+expect '[ -n "$npc_on" ] && [ -n "$npc_off" ] && [ "$npc_on" -le $((npc_off / 2)) ]' \
+  "precondition turkel: $npc_on W-cycles to a 10-order drop against $npc_off without (at most half)"
+expect '$B/compare_fields "$T/pc_on/field.dump" "$T/pc_off/field.dump" --tol 1e-8 --quiet' \
+  "precondition turkel: the same steady state as without, to 1e-8 relative, every variable"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

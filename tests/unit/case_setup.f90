@@ -97,7 +97,7 @@ contains
       cs%viscosity_law = 'sutherland'; cs%limiter = 'venkat'; cs%wall_thermal = 'adiabatic'
       cs%reynolds = 400.0_rk; cs%mach = 0.3_rk; cs%lid_v = 0.2_rk; cs%bc_imax = 'lid'
       cs%roe_low_mach = 'rieper'
-      cs%precondition = 'turkel'; cs%precondition_k = 0.5_rk
+      cs%precondition = 'turkel'; cs%precondition_k = 0.5_rk; cs%precondition_floor = 0.2_rk
       label = 'E (B with precondition turkel, venkat)'
     case default
       cs%ni = 13; cs%nj = 6; cs%nk = 7
