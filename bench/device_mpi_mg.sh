@@ -129,13 +129,17 @@ if [ "$MODE" = speed ]; then
   done
 fi
 
+# the shipped 64^3 deck's scheme without its preconditioning and W(1,1): the recorded figures'
+# W(2,2) cycle, unpreconditioned (preconditioning stalls in some settings at 128^3)
+plain() { sed -e '/^ *precondition *=/d' -e 's/, pre_smooth = 1, post_smooth = 1//' cases/cube64_re1000.nml; }
+
 if [ "$MODE" = scale ] || [ "$MODE" = weak4 ]; then
   CYC=${CYC:-20}
   mk() { # name n: a cube deck of n^3 cells at Re = 1000 (the shipped cube's scheme), 5 levels of W-cycles
-    sed -e "s/ni = 64, nj = 64, nk = 64/ni = $2, nj = $2, nk = $2/" -e "s/levels = 4/levels = 5/" \
+    plain | sed -e "s/ni = 64, nj = 64, nk = 64/ni = $2, nj = $2, nk = $2/" -e "s/levels = 4/levels = 5/" \
       -e "s/max_iter = 2000, tol = 1.0e-7/max_iter = $CYC, tol = 0.0/" -e "s/restart_interval = 500/restart_interval = 0/" \
       -e "s/write_tecplot = .false./write_tecplot = .false., write_vtk = .false., write_dump = .false., write_profiles = .false., write_plot = .false./" \
-      cases/cube64_re1000.nml > $W/$1.nml
+      > $W/$1.nml
   }
   mk c256 256; mk c512 512
   sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 256/" $W/c256.nml > $W/w2.nml
@@ -194,10 +198,10 @@ fi
 
 if [ "$MODE" = cube512 ]; then
   MODE512=${MODE512:-decoupled}
-  sed -e "s/ni = 64, nj = 64, nk = 64/ni = 512, nj = 512, nk = 512/" -e "s/levels = 4/levels = ${LEV:-6}/" \
+  plain | sed -e "s/ni = 64, nj = 64, nk = 64/ni = 512, nj = 512, nk = 512/" -e "s/levels = 4/levels = ${LEV:-6}/" \
     -e "s/max_iter = 2000/max_iter = ${MAXC:-600}/" -e "s/restart_interval = 500/restart_interval = 0/" \
     -e "s/write_tecplot = .false./write_tecplot = .false., write_vtk = .false., write_dump = ${DUMP512:-.false.}/" \
-    cases/cube64_re1000.nml > $W/c512.nml
+    > $W/c512.nml
   # outputs: the restart set (the state, one file per rank) and the centreline profiles
   # (two k planes gathered); field.dump, the same state again as one 5.4 GB file that
   # rank 0 gathers, writes and reads back, is off unless DUMP512=.true.
