@@ -105,6 +105,11 @@ case "${1:-check}" in
   single128)
     for re in 100 400 1000; do solve sg128_re$re 128 $re 1 60000; done ;;
   decks)
+    # the open-boundary decks' grids and patch files (make's grids target; no
+    # compiler here: build/make_grid is carried)
+    [ -f cases/grids/.made ] || for c in channel plate cylinder; do
+      BUILD=build bash validation/open_case.sh grid $c 2 cases/grids > /dev/null || row "grids for the $c deck" FAIL
+    done
     for c in cases/*.nml; do
       grep -qE '^ *[^!]*\btol *=' $c || continue
       n=$(basename $c .nml); t0=$(date +%s.%N)
