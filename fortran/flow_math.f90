@@ -13,6 +13,7 @@ module flow_math
   real(rk), parameter :: two_thirds = 2.0_rk/3.0_rk
   public :: rest_pressure, cons_to_prim, prim_to_cons, viscosity, limiter, roe_flux
   public :: char_from_cons, cons_from_char, wall_ghost_state, wall_ghost_temperature
+  public :: char_entropy_parts, cons_from_parts
   public :: eigen_parts, viscous_face_flux, unit_normal
 
 contains
@@ -229,14 +230,17 @@ contains
     nz = kz*rkmag
   end subroutine unit_normal
 
-  !> ADI stage 3 at one point: conservative increments r(1:5) to the
-  !> characteristic variables of direction n (unit normal). w(1:3) travel
-  !> with U, w(4) with U + c|k|, w(5) with U - c|k|.
-  pure subroutine char_from_cons(sp, rho, u, v, w, p, nx, ny, nz, r, ch)
+  !> The part of ADI stage 3 that every form shares: the entropy and
+  !> vorticity characteristics ch(1:3) of the conservative increments r along
+  !> the unit normal n, the pressure part pc = dp/(rho c) and the normal
+  !> velocity increment dun, which char_from_cons (and, preconditioned,
+  !> char_from_cons_pc) turn into the acoustic pair.
+  pure subroutine char_entropy_parts(sp, rho, u, v, w, p, nx, ny, nz, r, ch, pc, dun)
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: rho, u, v, w, p, nx, ny, nz, r(5)
-    real(rk), intent(out) :: ch(5)
-    real(rk) :: c, q2h, dpr, du, dv, dw, dun, ent, pc, rrho, rc
+    real(rk), intent(inout) :: ch(5)
+    real(rk), intent(out) :: pc, dun
+    real(rk) :: c, q2h, dpr, du, dv, dw, ent, rrho, rc
     c = sqrt(sp%gamma*p/rho)
     rrho = 1.0_rk/rho
     rc = 1.0_rk/c
@@ -251,22 +255,33 @@ contains
     ch(2) = ny*ent - (nz*du - nx*dw)
     ch(3) = nz*ent - (nx*dv - ny*du)
     pc = dpr*(rrho*rc)
+  end subroutine char_entropy_parts
+
+  !> ADI stage 3 at one point: conservative increments r(1:5) to the
+  !> characteristic variables of direction n (unit normal). w(1:3) travel
+  !> with U, w(4) with U + c|k|, w(5) with U - c|k|.
+  pure subroutine char_from_cons(sp, rho, u, v, w, p, nx, ny, nz, r, ch)
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: rho, u, v, w, p, nx, ny, nz, r(5)
+    real(rk), intent(out) :: ch(5)
+    real(rk) :: pc, dun
+    call char_entropy_parts(sp, rho, u, v, w, p, nx, ny, nz, r, ch, pc, dun)
     ch(4) = 0.5_rk*(pc + dun)
     ch(5) = 0.5_rk*(pc - dun)
   end subroutine char_from_cons
 
-  !> ADI stage 5 at one point: the inverse of char_from_cons.
-  pure subroutine cons_from_char(sp, rho, u, v, w, p, nx, ny, nz, ch, r)
+  !> The part of ADI stage 5 that every form shares: the conservative
+  !> increments r from the entropy and vorticity characteristics ch(1:3), the
+  !> normal velocity increment dun and the pressure increment dpr (sound
+  !> speed c).
+  pure subroutine cons_from_parts(sp, rho, u, v, w, c, nx, ny, nz, ch, dun, dpr, r)
     type(solver_params_t), intent(in) :: sp
-    real(rk), intent(in) :: rho, u, v, w, p, nx, ny, nz, ch(5)
+    real(rk), intent(in) :: rho, u, v, w, c, nx, ny, nz, ch(5), dun, dpr
     real(rk), intent(out) :: r(5)
-    real(rk) :: c, q2h, ent, dun, dpr, du, dv, dw, rc
-    c = sqrt(sp%gamma*p/rho)
+    real(rk) :: q2h, ent, du, dv, dw, rc
     rc = 1.0_rk/c
     q2h = 0.5_rk*(u*u + v*v + w*w)
     ent = nx*ch(1) + ny*ch(2) + nz*ch(3)
-    dun = ch(4) - ch(5)
-    dpr = rho*c*(ch(4) + ch(5))
     du = (ny*ch(3) - nz*ch(2)) + nx*dun
     dv = (nz*ch(1) - nx*ch(3)) + ny*dun
     dw = (nx*ch(2) - ny*ch(1)) + nz*dun
@@ -275,6 +290,16 @@ contains
     r(3) = rho*dv + v*r(1)
     r(4) = rho*dw + w*r(1)
     r(5) = dpr/sp%gm1 + q2h*r(1) + rho*(u*du + v*dv + w*dw)
+  end subroutine cons_from_parts
+
+  !> ADI stage 5 at one point: the inverse of char_from_cons.
+  pure subroutine cons_from_char(sp, rho, u, v, w, p, nx, ny, nz, ch, r)
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: rho, u, v, w, p, nx, ny, nz, ch(5)
+    real(rk), intent(out) :: r(5)
+    real(rk) :: c
+    c = sqrt(sp%gamma*p/rho)
+    call cons_from_parts(sp, rho, u, v, w, c, nx, ny, nz, ch, ch(4) - ch(5), rho*c*(ch(4) + ch(5)), r)
   end subroutine cons_from_char
 
   !> Ghost state mirroring an interior state across a no-slip wall moving

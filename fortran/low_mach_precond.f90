@@ -28,7 +28,7 @@
 module low_mach_precond
   use kinds, only: rk
   use solver_params
-  use flow_math, only: viscosity
+  use flow_math, only: viscosity, char_entropy_parts, cons_from_parts
   implicit none
   private
   public :: precond_on, precond_eps, precond_acoustic, precond_radius
@@ -100,21 +100,10 @@ contains
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: eps, pscale, rho, u, v, w, p, nx, ny, nz, r(5)
     real(rk), intent(out) :: ch(5)
-    real(rk) :: c, q2h, dpr, du, dv, dw, dun, ent, pc, rrho, rc, un, ap, am, ecd, rd
+    real(rk) :: c, pc, dun, un, ap, am, ecd, rd
+    call char_entropy_parts(sp, rho, u, v, w, p, nx, ny, nz, r, ch, pc, dun)
+    pc = pscale*pc
     c = sqrt(sp%gamma*p/rho)
-    rrho = 1.0_rk/rho
-    rc = 1.0_rk/c
-    q2h = 0.5_rk*(u*u + v*v + w*w)
-    dpr = sp%gm1*(r(5) - (u*r(2) + v*r(3) + w*r(4)) + q2h*r(1))
-    du = (r(2) - u*r(1))*rrho
-    dv = (r(3) - v*r(1))*rrho
-    dw = (r(4) - w*r(1))*rrho
-    dun = nx*du + ny*dv + nz*dw
-    ent = r(1) - dpr*(rc*rc)
-    ch(1) = nx*ent - (ny*dw - nz*dv)
-    ch(2) = ny*ent - (nz*du - nx*dw)
-    ch(3) = nz*ent - (nx*dv - ny*du)
-    pc = pscale*(dpr*(rrho*rc))
     un = nx*u + ny*v + nz*w
     call precond_acoustic(eps, un, c, ap, am)
     rd = 1.0_rk/(ap - am)
@@ -130,22 +119,11 @@ contains
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: eps, rho, u, v, w, p, nx, ny, nz, ch(5)
     real(rk), intent(out) :: r(5)
-    real(rk) :: c, q2h, ent, dun, dpr, du, dv, dw, rc, un, ap, am
+    real(rk) :: c, un, ap, am
     c = sqrt(sp%gamma*p/rho)
-    rc = 1.0_rk/c
-    q2h = 0.5_rk*(u*u + v*v + w*w)
     un = nx*u + ny*v + nz*w
     call precond_acoustic(eps, un, c, ap, am)
-    ent = nx*ch(1) + ny*ch(2) + nz*ch(3)
-    dun = -((am*ch(4) + ap*ch(5))/(eps*c))
-    dpr = rho*c*(ch(4) + ch(5))
-    du = (ny*ch(3) - nz*ch(2)) + nx*dun
-    dv = (nz*ch(1) - nx*ch(3)) + ny*dun
-    dw = (nx*ch(2) - ny*ch(1)) + nz*dun
-    r(1) = ent + dpr*(rc*rc)
-    r(2) = rho*du + u*r(1)
-    r(3) = rho*dv + v*r(1)
-    r(4) = rho*dw + w*r(1)
-    r(5) = dpr/sp%gm1 + q2h*r(1) + rho*(u*du + v*dv + w*dw)
+    call cons_from_parts(sp, rho, u, v, w, c, nx, ny, nz, ch, -((am*ch(4) + ap*ch(5))/(eps*c)), &
+      rho*c*(ch(4) + ch(5)), r)
   end subroutine cons_from_char_pc
 end module low_mach_precond

@@ -242,14 +242,16 @@ ADI_HD static inline void unit_normal(double kx, double ky, double kz, double *n
   *nz = kz*rkmag;
 }
 
-/* ADI stage 3 at one point: conservative increments r(1:5) to the
- * characteristic variables of direction n (unit normal). w(1:3) travel
- * with U, w(4) with U + c|k|, w(5) with U - c|k|. */
-ADI_HD static inline void char_from_cons(const adi_solver_params *sp, double rho, double u,
-                                         double v, double w, double p, double nx, double ny,
-                                         double nz, const double r[5], double ch[5])
+/* The part of ADI stage 3 that every form shares: the entropy and vorticity
+ * characteristics ch[0..2] of the conservative increments r along the unit
+ * normal n, the pressure part pc = dp/(rho c) and the normal velocity
+ * increment dun, which char_from_cons (and, preconditioned,
+ * char_from_cons_pc) turn into the acoustic pair. */
+ADI_HD static inline void char_entropy_parts(const adi_solver_params *sp, double rho, double u, double v,
+                                             double w, double p, double nx, double ny, double nz,
+                                             const double r[5], double ch[5], double *pc, double *dun)
 {
-  double c, q2h, dpr, du, dv, dw, dun, ent, pc, rrho, rc;
+  double c, q2h, dpr, du, dv, dw, ent, rrho, rc;
   c = sqrt(sp->gamma*p/rho);
   rrho = 1.0/rho;
   rc = 1.0/c;
@@ -258,28 +260,39 @@ ADI_HD static inline void char_from_cons(const adi_solver_params *sp, double rho
   du = (r[1] - u*r[0])*rrho;
   dv = (r[2] - v*r[0])*rrho;
   dw = (r[3] - w*r[0])*rrho;
-  dun = nx*du + ny*dv + nz*dw;
+  *dun = nx*du + ny*dv + nz*dw;
   ent = r[0] - dpr*(rc*rc);
   ch[0] = nx*ent - (ny*dw - nz*dv);
   ch[1] = ny*ent - (nz*du - nx*dw);
   ch[2] = nz*ent - (nx*dv - ny*du);
-  pc = dpr*(rrho*rc);
+  *pc = dpr*(rrho*rc);
+}
+
+/* ADI stage 3 at one point: conservative increments r(1:5) to the
+ * characteristic variables of direction n (unit normal). w(1:3) travel
+ * with U, w(4) with U + c|k|, w(5) with U - c|k|. */
+ADI_HD static inline void char_from_cons(const adi_solver_params *sp, double rho, double u,
+                                         double v, double w, double p, double nx, double ny,
+                                         double nz, const double r[5], double ch[5])
+{
+  double pc, dun;
+  char_entropy_parts(sp, rho, u, v, w, p, nx, ny, nz, r, ch, &pc, &dun);
   ch[3] = 0.5*(pc + dun);
   ch[4] = 0.5*(pc - dun);
 }
 
-/* ADI stage 5 at one point: the inverse of char_from_cons. */
-ADI_HD static inline void cons_from_char(const adi_solver_params *sp, double rho, double u,
-                                         double v, double w, double p, double nx, double ny,
-                                         double nz, const double ch[5], double r[5])
+/* The part of ADI stage 5 that every form shares: the conservative
+ * increments r from the entropy and vorticity characteristics ch[0..2],
+ * the normal velocity increment dun and the pressure increment dpr (sound
+ * speed c). */
+ADI_HD static inline void cons_from_parts(const adi_solver_params *sp, double rho, double u, double v,
+                                          double w, double c, double nx, double ny, double nz,
+                                          const double ch[5], double dun, double dpr, double r[5])
 {
-  double c, q2h, ent, dun, dpr, du, dv, dw, rc;
-  c = sqrt(sp->gamma*p/rho);
+  double q2h, ent, du, dv, dw, rc;
   rc = 1.0/c;
   q2h = 0.5*(u*u + v*v + w*w);
   ent = nx*ch[0] + ny*ch[1] + nz*ch[2];
-  dun = ch[3] - ch[4];
-  dpr = rho*c*(ch[3] + ch[4]);
   du = (ny*ch[2] - nz*ch[1]) + nx*dun;
   dv = (nz*ch[0] - nx*ch[2]) + ny*dun;
   dw = (nx*ch[1] - ny*ch[0]) + nz*dun;
@@ -288,6 +301,16 @@ ADI_HD static inline void cons_from_char(const adi_solver_params *sp, double rho
   r[2] = rho*dv + v*r[0];
   r[3] = rho*dw + w*r[0];
   r[4] = dpr/sp->gm1 + q2h*r[0] + rho*(u*du + v*dv + w*dw);
+}
+
+/* ADI stage 5 at one point: the inverse of char_from_cons. */
+ADI_HD static inline void cons_from_char(const adi_solver_params *sp, double rho, double u,
+                                         double v, double w, double p, double nx, double ny,
+                                         double nz, const double ch[5], double r[5])
+{
+  double c;
+  c = sqrt(sp->gamma*p/rho);
+  cons_from_parts(sp, rho, u, v, w, c, nx, ny, nz, ch, ch[3] - ch[4], rho*c*(ch[3] + ch[4]), r);
 }
 
 /* ---- single-precision twins for implicit_precision = 'single' (mirror of

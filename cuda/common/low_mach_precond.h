@@ -71,21 +71,10 @@ ADI_HD static inline void char_from_cons_pc(const adi_solver_params *sp, double 
                                             double u, double v, double w, double p, double nx, double ny,
                                             double nz, const double r[5], double ch[5])
 {
-  double c, q2h, dpr, du, dv, dw, dun, ent, pc, rrho, rc, un, ap, am, ecd, rd;
+  double c, pc, dun, un, ap, am, ecd, rd;
+  char_entropy_parts(sp, rho, u, v, w, p, nx, ny, nz, r, ch, &pc, &dun);
+  pc = pscale*pc;
   c = sqrt(sp->gamma*p/rho);
-  rrho = 1.0/rho;
-  rc = 1.0/c;
-  q2h = 0.5*(u*u + v*v + w*w);
-  dpr = sp->gm1*(r[4] - (u*r[1] + v*r[2] + w*r[3]) + q2h*r[0]);
-  du = (r[1] - u*r[0])*rrho;
-  dv = (r[2] - v*r[0])*rrho;
-  dw = (r[3] - w*r[0])*rrho;
-  dun = nx*du + ny*dv + nz*dw;
-  ent = r[0] - dpr*(rc*rc);
-  ch[0] = nx*ent - (ny*dw - nz*dv);
-  ch[1] = ny*ent - (nz*du - nx*dw);
-  ch[2] = nz*ent - (nx*dv - ny*du);
-  pc = pscale*(dpr*(rrho*rc));
   un = nx*u + ny*v + nz*w;
   precond_acoustic(eps, un, c, &ap, &am);
   rd = 1.0/(ap - am);
@@ -95,28 +84,17 @@ ADI_HD static inline void char_from_cons_pc(const adi_solver_params *sp, double 
 }
 
 /* ADI stage 5 at one point with preconditioning: the inverse of
- * char_from_cons_pc with pscale = 1 */
+ * char_from_cons_pc with pscale = 1 (pc = ch4 + ch5,
+ * eps c dun = -(a- ch4 + a+ ch5)) */
 ADI_HD static inline void cons_from_char_pc(const adi_solver_params *sp, double eps, double rho, double u,
                                             double v, double w, double p, double nx, double ny, double nz,
                                             const double ch[5], double r[5])
 {
-  double c, q2h, ent, dun, dpr, du, dv, dw, rc, un, ap, am;
+  double c, un, ap, am;
   c = sqrt(sp->gamma*p/rho);
-  rc = 1.0/c;
-  q2h = 0.5*(u*u + v*v + w*w);
   un = nx*u + ny*v + nz*w;
   precond_acoustic(eps, un, c, &ap, &am);
-  ent = nx*ch[0] + ny*ch[1] + nz*ch[2];
-  dun = -((am*ch[3] + ap*ch[4])/(eps*c));
-  dpr = rho*c*(ch[3] + ch[4]);
-  du = (ny*ch[2] - nz*ch[1]) + nx*dun;
-  dv = (nz*ch[0] - nx*ch[2]) + ny*dun;
-  dw = (nx*ch[1] - ny*ch[0]) + nz*dun;
-  r[0] = ent + dpr*(rc*rc);
-  r[1] = rho*du + u*r[0];
-  r[2] = rho*dv + v*r[0];
-  r[3] = rho*dw + w*r[0];
-  r[4] = dpr/sp->gm1 + q2h*r[0] + rho*(u*du + v*dv + w*dw);
+  cons_from_parts(sp, rho, u, v, w, c, nx, ny, nz, ch, -((am*ch[3] + ap*ch[4])/(eps*c)), rho*c*(ch[3] + ch[4]), r);
 }
 
 #endif

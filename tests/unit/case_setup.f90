@@ -78,12 +78,8 @@ contains
       cs%limiter = 'vanleer'
       label = 'A (12x10x8 stretched cavity, order 2, van Leer, isothermal)'
     case (2)
-      cs%ni = 10; cs%nj = 9; cs%nk = 8
-      cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.03_rk
-      cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
-      cs%viscosity_law = 'sutherland'; cs%limiter = 'minmod'; cs%wall_thermal = 'adiabatic'
-      cs%reynolds = 400.0_rk; cs%mach = 0.3_rk; cs%lid_v = 0.2_rk; cs%bc_imax = 'lid'
-      cs%roe_low_mach = 'rieper'
+      call wavy_lid_box(cs)
+      cs%limiter = 'minmod'
       label = 'B (10x9x8 wavy, periodic k, Sutherland, minmod, adiabatic, low-Mach Roe)'
     case (3)
       cs%ni = 9; cs%nj = 8; cs%nk = 1; cs%lz = 0.1_rk
@@ -91,12 +87,8 @@ contains
       cs%order = 1
       label = 'C (9x8x1 quasi-2D, nk = 1 periodic, order 1)'
     case (5)
-      cs%ni = 10; cs%nj = 9; cs%nk = 8
-      cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.03_rk
-      cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
-      cs%viscosity_law = 'sutherland'; cs%limiter = 'venkat'; cs%wall_thermal = 'adiabatic'
-      cs%reynolds = 400.0_rk; cs%mach = 0.3_rk; cs%lid_v = 0.2_rk; cs%bc_imax = 'lid'
-      cs%roe_low_mach = 'rieper'
+      call wavy_lid_box(cs)
+      cs%limiter = 'venkat'
       cs%precondition = 'turkel'; cs%precondition_k = 0.5_rk; cs%precondition_floor = 0.2_rk
       label = 'E (B with precondition turkel, venkat)'
     case default
@@ -111,6 +103,18 @@ contains
       label = 'D (13x6x7 fully periodic wavy box, low-Mach Roe, venkat limiter)'
     end select
   end subroutine emulation_case
+
+  !> Cases B and E's grid and flow: 10x9x8 wavy, periodic in k, Sutherland,
+  !> adiabatic, a lid on imax with v, Rieper's low-Mach Roe dissipation.
+  subroutine wavy_lid_box(cs)
+    type(case_t), intent(inout) :: cs
+    cs%ni = 10; cs%nj = 9; cs%nk = 8
+    cs%grid_type = 'wavy'; cs%wavy_amplitude = 0.03_rk
+    cs%bc_kmin = 'periodic'; cs%bc_kmax = 'periodic'
+    cs%viscosity_law = 'sutherland'; cs%wall_thermal = 'adiabatic'
+    cs%reynolds = 400.0_rk; cs%mach = 0.3_rk; cs%lid_v = 0.2_rk; cs%bc_imax = 'lid'
+    cs%roe_low_mach = 'rieper'
+  end subroutine wavy_lid_box
 
   !> A grid of n cells split after cell icut along i into two blocks (the
   !> multi-block tests): block 2's cell p (1-based, cell) or node p (0-based)
