@@ -28,10 +28,10 @@
 module low_mach_precond
   use kinds, only: rk
   use solver_params
-  use flow_math, only: viscosity, char_entropy_parts, cons_from_parts
+  use flow_math, only: char_entropy_parts, cons_from_parts
   implicit none
   private
-  public :: precond_on, precond_eps, precond_acoustic, precond_radius
+  public :: precond_on, precond_eps, precond_ckmax, precond_acoustic, precond_radius
   public :: char_from_cons_pc, cons_from_char_pc
 
 contains
@@ -44,25 +44,32 @@ contains
   !> eps of a cell: the largest of eps_min, its Mach number squared and its
   !> viscous Mach number squared (Weiss and Smith's cut-off), at most 1. The
   !> viscous speed nu/dx (dx the cell's smallest width, vol/|k| of its
-  !> largest face metric) keeps the acoustic waves at least as fast as
-  !> diffusion across the cell: where the cell Reynolds number is small (the
-  !> wall-clustered cells of a fine grid) the flow speed alone would make
-  !> the preconditioned system stiff again and the cycle stalls.
-  !> (rho, u, v, w, p, t): the cell's primitives; s(1:9) its metric vectors.
-  pure function precond_eps(sp, rho, u, v, w, p, t, vol, s) result(eps)
+  !> largest face metric, |k|max = ckmax/c) keeps the acoustic waves at
+  !> least as fast as diffusion across the cell: where the cell Reynolds
+  !> number is small the flow speed alone would make the preconditioned
+  !> system stiff again. (rho, u, v, w): the cell's state, c its sound speed,
+  !> mu its viscosity; ckmax the largest c|k| of its three directions
+  !> (eigen_parts' ck; precond_ckmax).
+  pure function precond_eps(sp, rho, u, v, w, c, mu, vol, ckmax) result(eps)
     type(solver_params_t), intent(in) :: sp
-    real(rk), intent(in) :: rho, u, v, w, p, t, vol, s(9)
-    real(rk) :: eps, c, mu, kk1, kk2, kk3, vs, m2, v2
-    c = sqrt(sp%gamma*p/rho)
-    mu = viscosity(sp, t)
-    kk1 = s(1)*s(1) + s(2)*s(2) + s(3)*s(3)
-    kk2 = s(4)*s(4) + s(5)*s(5) + s(6)*s(6)
-    kk3 = s(7)*s(7) + s(8)*s(8) + s(9)*s(9)
-    vs = mu*sp%re_inv*sqrt(max(kk1, max(kk2, kk3)))/(rho*vol)
+    real(rk), intent(in) :: rho, u, v, w, c, mu, vol, ckmax
+    real(rk) :: eps, vs, m2, v2
+    vs = mu*sp%re_inv*(ckmax/c)/(rho*vol)
     m2 = (u*u + v*v + w*w)/(c*c)
     v2 = (vs*vs)/(c*c)
     eps = min(1.0_rk, max(sp%pc_eps_min, max(m2, v2)))
   end function precond_eps
+
+  !> the largest c|k| of a cell's three metric vectors s(1:9), each formed as
+  !> eigen_parts forms its ck
+  pure function precond_ckmax(c, s) result(ckmax)
+    real(rk), intent(in) :: c, s(9)
+    real(rk) :: ckmax, ck1, ck2, ck3
+    ck1 = c*sqrt(s(1)*s(1) + s(2)*s(2) + s(3)*s(3))
+    ck2 = c*sqrt(s(4)*s(4) + s(5)*s(5) + s(6)*s(6))
+    ck3 = c*sqrt(s(7)*s(7) + s(8)*s(8) + s(9)*s(9))
+    ckmax = max(ck1, max(ck2, ck3))
+  end function precond_ckmax
 
   !> a+- of the acoustic pair for normal velocity un and sound speed cn
   !> (unit normal: U and c; area-weighted: ucon and c|k|, the same formula

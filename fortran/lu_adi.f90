@@ -50,7 +50,7 @@ module lu_adi
   use flow_math_sp, only: eigen_split_sp, char_from_cons_sp, cons_from_char_sp, adi4_fwd_first_sp, &
     adi4_fwd_sp, adi4_bwd_sp
   use convective_flux, only: stage_bounds
-  use low_mach_precond, only: precond_on, precond_eps, precond_acoustic, char_from_cons_pc, cons_from_char_pc
+  use low_mach_precond, only: precond_on, precond_eps, precond_ckmax, precond_acoustic, char_from_cons_pc, cons_from_char_pc
   use omp_policy, only: team_for
   implicit none
   private
@@ -71,9 +71,10 @@ contains
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
     integer, intent(in) :: i, j, k
-    real(rk) :: eps
-    eps = precond_eps(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), qp(i,j,k,5), qp(i,j,k,6), &
-      vol(i,j,k), sc(i,j,k,1:9))
+    real(rk) :: eps, c
+    c = sqrt(sp%gamma*qp(i,j,k,5)/qp(i,j,k,1))
+    eps = precond_eps(sp, qp(i,j,k,1), qp(i,j,k,2), qp(i,j,k,3), qp(i,j,k,4), c, viscosity(sp, qp(i,j,k,6)), &
+      vol(i,j,k), precond_ckmax(c, sc(i,j,k,1:9)))
   end function eps_at
 
   subroutine adi_stage1_eigenvalues(sp, lay, d, qp, sc, vol, wk)

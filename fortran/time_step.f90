@@ -38,7 +38,7 @@ contains
           call eigen_parts(sp, rho, u, v, w, c, mu, vol(i,j,k), sc(i,j,k,7), sc(i,j,k,8), sc(i,j,k,9), u3, c3, l3)
           if (pc) then
             ! the preconditioned spectral radii (low_mach_precond.f90)
-            eps = precond_eps(sp, rho, u, v, w, qp(i,j,k,5), qp(i,j,k,6), vol(i,j,k), sc(i,j,k,1:9))
+            eps = precond_eps(sp, rho, u, v, w, c, mu, vol(i,j,k), max(c1, max(c2, c3)))
             dtv(i,j,k) = cfl/((precond_radius(eps, u1, c1) + l1) + (precond_radius(eps, u2, c2) + l2) + &
               (precond_radius(eps, u3, c3) + l3))
           else

@@ -47,11 +47,12 @@ static inline bool adi_storage_float(const adi_view *v)
   return v->wkf != NULL;
 }
 
-/* the grid's view as the kernels of storage T take it */
-template <typename T>
-static inline adi_view_wk<T> adi_view_as(const adi_view *v)
+/* the grid's view as the kernels of storage T (and preconditioning PC)
+ * take it */
+template <typename T, int PC = 0>
+static inline adi_view_wk<T, PC> adi_view_as(const adi_view *v)
 {
-  adi_view_wk<T> w;
+  adi_view_wk<T, PC> w;
   static_cast<adi_view &>(w) = *v;
   return w;
 }

@@ -15,26 +15,30 @@ ADI_HD static inline int precond_on(const adi_solver_params *sp)
 }
 
 /* eps of a cell: the largest of eps_min, its Mach number squared and its
- * viscous Mach number squared (nu/dx, dx = vol/|k| of its largest face
- * metric), at most 1; (rho, u, v, w, p, t) its primitives, s[0..8] its
- * metric vectors */
+ * viscous Mach number squared (nu/dx, |k|max = ckmax/c), at most 1; c its
+ * sound speed, mu its viscosity, ckmax the largest c|k| of its directions */
 ADI_HD static inline double precond_eps(const adi_solver_params *sp, double rho, double u, double v, double w,
-                                        double p, double t, double vol, const double s[9])
+                                        double c, double mu, double vol, double ckmax)
 {
-  double c, mu, kk1, kk2, kk3, kk, vs, m2, v2, e;
-  c = sqrt(sp->gamma*p/rho);
-  mu = viscosity(sp, t);
-  kk1 = s[0]*s[0] + s[1]*s[1] + s[2]*s[2];
-  kk2 = s[3]*s[3] + s[4]*s[4] + s[5]*s[5];
-  kk3 = s[6]*s[6] + s[7]*s[7] + s[8]*s[8];
-  kk = kk2 > kk3 ? kk2 : kk3;
-  kk = kk1 > kk ? kk1 : kk;
-  vs = mu*sp->re_inv*sqrt(kk)/(rho*vol);
+  double vs, m2, v2, e;
+  vs = mu*sp->re_inv*(ckmax/c)/(rho*vol);
   m2 = (u*u + v*v + w*w)/(c*c);
   v2 = (vs*vs)/(c*c);
   e = m2 > v2 ? m2 : v2;
   e = sp->pc_eps_min > e ? sp->pc_eps_min : e;
   return e < 1.0 ? e : 1.0;
+}
+
+/* the largest c|k| of a cell's three metric vectors s[0..8], each formed as
+ * eigen_parts forms its ck */
+ADI_HD static inline double precond_ckmax(double c, const double s[9])
+{
+  double ck1, ck2, ck3, m;
+  ck1 = c*sqrt(s[0]*s[0] + s[1]*s[1] + s[2]*s[2]);
+  ck2 = c*sqrt(s[3]*s[3] + s[4]*s[4] + s[5]*s[5]);
+  ck3 = c*sqrt(s[6]*s[6] + s[7]*s[7] + s[8]*s[8]);
+  m = ck2 > ck3 ? ck2 : ck3;
+  return ck1 > m ? ck1 : m;
 }
 
 /* a+- of the acoustic pair for normal velocity un and sound speed cn; the

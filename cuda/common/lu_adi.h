@@ -44,6 +44,14 @@ ADI_HD static inline int adi_single(const adi_view *v)
   return v->sp.implicit_single == ADI_IMPLICIT_SINGLE;
 }
 
+/* low-Mach preconditioning (low_mach_precond.h), tested at run time on a
+ * plain view (the host emulation); the kernels' views decide it at compile
+ * time (adi_view_wk below) */
+ADI_HD static inline int adi_precond(const adi_view *v)
+{
+  return precond_on(&v->sp);
+}
+
 /* ---- The ADI bodies below (the ones that touch the ADI work fields or
  * test the precision) are written once for C and C++. In C (the host
  * emulation) adi_view_t is adi_view: wkf and the precision are tested at
@@ -59,34 +67,58 @@ ADI_HD static inline int adi_single(const adi_view *v)
 #ifdef __cplusplus
 #define ADI_VIEW_TEMPLATE template <typename adi_view_t>
 
-/* a view whose ADI work fields are stored as T (double: wk, float: wkf),
- * known to the compiler; nothing else is added */
-template <typename T>
+/* a view whose ADI work fields are stored as T (double: wk, float: wkf)
+ * and whose low-Mach preconditioning PC (0 or 1: the grid's
+ * sp.precondition) are known to the compiler; nothing else is added. PC is
+ * a compile-time choice because the preconditioned branch, compiled into
+ * the one kernel with the plain one, raised its registers (ADI_line along
+ * i 64 -> 90) and slowed the default path */
+template <typename T, int PC = 0>
 struct adi_view_wk : adi_view {
 };
 
-ADI_HD static inline double adi_wk_get(const adi_view_wk<double> *v, int m, int p)
+template <int PC>
+ADI_HD static inline double adi_wk_get(const adi_view_wk<double, PC> *v, int m, int p)
 {
   return ADI_F(v, wk, m, p);
 }
 
-ADI_HD static inline void adi_wk_put(const adi_view_wk<double> *v, int m, int p, double x)
+template <int PC>
+ADI_HD static inline void adi_wk_put(const adi_view_wk<double, PC> *v, int m, int p, double x)
 {
   ADI_F(v, wk, m, p) = x;
 }
 
-ADI_HD static inline double adi_wk_get(const adi_view_wk<float> *v, int m, int p)
+template <int PC>
+ADI_HD static inline double adi_wk_get(const adi_view_wk<float, PC> *v, int m, int p)
 {
   return (double)ADI_F(v, wkf, m, p);
 }
 
-ADI_HD static inline void adi_wk_put(const adi_view_wk<float> *v, int m, int p, double x)
+template <int PC>
+ADI_HD static inline void adi_wk_put(const adi_view_wk<float, PC> *v, int m, int p, double x)
 {
   ADI_F(v, wkf, m, p) = (float)x;
 }
 
 /* only a grid in single mode has wkf (cuda/api/grid.cu) */
-ADI_HD static inline int adi_single(const adi_view_wk<float> *v)
+template <int PC>
+ADI_HD static inline int adi_single(const adi_view_wk<float, PC> *v)
+{
+  (void)v;
+  return 1;
+}
+
+/* preconditioned: decided at compile time for the kernels' views */
+template <typename T>
+ADI_HD static inline int adi_precond(const adi_view_wk<T, 0> *v)
+{
+  (void)v;
+  return 0;
+}
+
+template <typename T>
+ADI_HD static inline int adi_precond(const adi_view_wk<T, 1> *v)
 {
   (void)v;
   return 1;
@@ -157,11 +189,12 @@ ADI_HD static inline double adi4x_bwd(int single, double w, double flmn, double 
 ADI_VIEW_TEMPLATE
 ADI_HD static inline double adi_precond_eps(const adi_view_t *v, int p)
 {
-  double s[9];
+  double s[9], c;
   int m;
   for (m = 0; m < 9; ++m) s[m] = ADI_FR(v, sc, m + 1, p);
-  return precond_eps(&v->sp, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p), ADI_FR(v, qp, 4, p),
-                     ADI_FR(v, qp, 5, p), ADI_FR(v, qp, 6, p), ADI_RO(v->vol[p]), s);
+  c = sqrt(v->sp.gamma*ADI_FR(v, qp, 5, p)/ADI_FR(v, qp, 1, p));
+  return precond_eps(&v->sp, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p), ADI_FR(v, qp, 4, p), c,
+                     viscosity(&v->sp, ADI_FR(v, qp, 6, p)), ADI_RO(v->vol[p]), precond_ckmax(c, s));
 }
 
 /* ---- eigenvalues of direction d at point p and their split lam+-, |lam|_v:
@@ -189,7 +222,7 @@ ADI_HD static inline void adi_eig_split(const adi_view_t *v, int d, int p, doubl
     return;
   }
   lam[0] = ucon;
-  if (precond_on(&v->sp)) {
+  if (adi_precond(v)) {
     double ap, am;
     precond_acoustic(adi_precond_eps(v, p), ucon, ck, &ap, &am);
     lam[1] = ucon + ap;
@@ -271,7 +304,7 @@ ADI_HD static ADI_FORCEINLINE void adi_stage3_ch(const adi_view_t *v, int d, int
     for (m = 0; m < 5; ++m) ch[m] = (double)chf[m];
     return;
   }
-  if (precond_on(&v->sp)) {
+  if (adi_precond(v)) {
     /* the first direction's r is -dtv*res: times Gamma^-1 (pressure part by eps) */
     double eps = adi_precond_eps(v, p);
     char_from_cons_pc(&v->sp, eps, d == 1 ? eps : 1.0, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p),
@@ -382,7 +415,7 @@ ADI_HD static ADI_FORCEINLINE void adi_stage5_from_ch(const adi_view_t *v, int d
     for (m = 0; m < 5; ++m) r[m] = (double)rf[m];
     return;
   }
-  if (precond_on(&v->sp)) {
+  if (adi_precond(v)) {
     double eps = adi_precond_eps(v, p);
     cons_from_char_pc(&v->sp, eps, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p),
                       ADI_FR(v, qp, 4, p), ADI_FR(v, qp, 5, p), nx, ny, nz, ch, r);

@@ -25,10 +25,9 @@ ADI_HD static inline void time_step_point(const adi_view *v, double cfl, int i, 
               ADI_F(v, sc, 9, p), &u3, &c3, &l3);
   if (precond_on(&v->sp)) {
     /* the preconditioned spectral radii (low_mach_precond.h) */
-    double s[9], eps;
-    int m;
-    for (m = 0; m < 9; ++m) s[m] = ADI_F(v, sc, m + 1, p);
-    eps = precond_eps(&v->sp, rho, u, vv, w, ADI_F(v, qp, 5, p), ADI_F(v, qp, 6, p), v->vol[p], s);
+    double ckm = c2 > c3 ? c2 : c3, eps;
+    ckm = c1 > ckm ? c1 : ckm;
+    eps = precond_eps(&v->sp, rho, u, vv, w, c, mu, v->vol[p], ckm);
     v->dtv[p] = cfl/((precond_radius(eps, u1, c1) + l1) + (precond_radius(eps, u2, c2) + l2) +
                      (precond_radius(eps, u3, c3) + l3));
   } else {

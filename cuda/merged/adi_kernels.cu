@@ -41,12 +41,14 @@
 enum { ADI4_U = 8, ADI4_CH = 16, ADI4_PITCH = ADI4_CH + 1, ADI4_SMEM_MAX = 64*1024 };
 
 /* component m (1-based) of the ADI work fields in the storage of v */
-__device__ static __forceinline__ double *adi_wk_field(const adi_view_wk<double> *v, int m)
+template <int PC>
+__device__ static __forceinline__ double *adi_wk_field(const adi_view_wk<double, PC> *v, int m)
 {
   return v->wk + (ptrdiff_t)(m - 1)*v->npts;
 }
 
-__device__ static __forceinline__ float *adi_wk_field(const adi_view_wk<float> *v, int m)
+template <int PC>
+__device__ static __forceinline__ float *adi_wk_field(const adi_view_wk<float, PC> *v, int m)
 {
   return v->wkf + (ptrdiff_t)(m - 1)*v->npts;
 }
@@ -56,10 +58,10 @@ __device__ static __forceinline__ float *adi_wk_field(const adi_view_wk<float> *
 #define ADI_MK_BODY_ADIPT(id, body) if constexpr (K == MK_##id) { body; } else
 #define ADI_MK_BODY_FLUXPT(id, body)
 #define ADI_MK_BODY_OWN(id, body)
-template <int K, typename T>
-__global__ void m_adi_point_kernel(adi_view_wk<T> view, int d, adi_box b, int x0)
+template <int K, typename T, int PC = 0>
+__global__ void m_adi_point_kernel(adi_view_wk<T, PC> view, int d, adi_box b, int x0)
 {
-  const adi_view_wk<T> *v = &view;
+  const adi_view_wk<T, PC> *v = &view;
   int i = x0 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int j = b.lo[1] + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   int k = b.lo[2] + (int)blockIdx.z;
@@ -69,23 +71,23 @@ __global__ void m_adi_point_kernel(adi_view_wk<T> view, int d, adi_box b, int x0
 #undef ADI_X
 }
 
-template <int K, typename T>
+template <int K, typename T, int PC>
 static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int align, cudaStream_t s)
 {
   int x0 = m_x0(&b, align);
   dim3 grid((unsigned)m_div(b.hi[0] - x0 + 1, sh.x), (unsigned)m_div(b.hi[1] - b.lo[1] + 1, sh.y),
             (unsigned)(b.hi[2] - b.lo[2] + 1));
-  m_adi_point_kernel<K, T><<<grid, dim3((unsigned)sh.x, (unsigned)sh.y, 1), 0, s>>>(adi_view_as<T>(v), d, b, x0);
+  m_adi_point_kernel<K, T, PC><<<grid, dim3((unsigned)sh.x, (unsigned)sh.y, 1), 0, s>>>(adi_view_as<T, PC>(v), d, b, x0);
   ADI_LAUNCH_CHECK("merged point kernel (ADI family)");
   return ADI_OK;
 }
 
 #define ADI_MK_CASE_ADIPT(id, box) \
-  case MK_##id: return launch_point<MK_##id, T>(v, d, box, sh, align, s);
+  case MK_##id: return launch_point<MK_##id, T, PC>(v, d, box, sh, align, s);
 #define ADI_MK_CASE_FLUXPT(id, box)
 #define ADI_MK_CASE_OWN(id, box)
 /* the kinds this build holds (adi_merged_kernel_built) */
-template <typename T>
+template <typename T, int PC>
 static int launch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s)
 {
   switch (kernel) {
@@ -100,8 +102,9 @@ int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int alig
 {
   /* 5 of d with 1-3 of d + 1: d = 1, 2 only */
   if (kernel == MK_ADI5F && d >= 3) return ADI_ERR_USAGE;
-  if (adi_storage_float(v)) return launch_adi_point<float>(v, kernel, d, sh, align, s);
-  return launch_adi_point<double>(v, kernel, d, sh, align, s);
+  if (adi_storage_float(v)) return launch_adi_point<float, 0>(v, kernel, d, sh, align, s);
+  if (adi_precond(v)) return launch_adi_point<double, 1>(v, kernel, d, sh, align, s);
+  return launch_adi_point<double, 0>(v, kernel, d, sh, align, s);
 }
 
 /* ---- sweeps, one thread per line (b, c) and per component group; U

@@ -220,13 +220,13 @@ __device__ static void adil_sweep_scan(T *sm, int L, int pitch, int n, int nl, i
     }
 }
 
-template <int D, typename T, int SP>
-__global__ void __launch_bounds__(ADIL_BOUND(D)) m_adi_line_kernel(adi_view_wk<T> view, int L)
+template <int D, typename T, int SP, int PC = 0>
+__global__ void __launch_bounds__(ADIL_BOUND(D)) m_adi_line_kernel(adi_view_wk<T, PC> view, int L)
 {
   static_assert(SP == 1 || sizeof(T) == sizeof(double), "float storage is single mode");
   extern __shared__ __align__(16) unsigned char adil_raw[];
   T *sm = reinterpret_cast<T *>(adil_raw);
-  const adi_view_wk<T> *v = &view;
+  const adi_view_wk<T, PC> *v = &view;
   const int single = SP;
   const int n = adi_ncells(v, D), pitch = n + 1;
   const int nb = D == 1 ? v->nj : v->ni;
@@ -286,16 +286,16 @@ __global__ void __launch_bounds__(ADIL_BOUND(D)) m_adi_line_kernel(adi_view_wk<T
 #undef ADIL_S
 }
 
-template <typename T, int SP>
+template <typename T, int SP, int PC = 0>
 static int launch_line(const adi_view *v, int d, int lines, int threads, int dep, cudaStream_t s)
 {
   int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
   size_t smem = madil_smem_bytes(adi_ncells(v, d), lines, sizeof(T) == sizeof(float));
   dim3 grid((unsigned)m_div(nb, lines), (unsigned)nc, 1), block((unsigned)threads, 1, 1);
   switch (d) {
-  case 1: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<1, T, SP>, grid, block, smem, s, adi_view_as<T>(v), lines)); break;
-  case 2: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<2, T, SP>, grid, block, smem, s, adi_view_as<T>(v), lines)); break;
-  default: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<3, T, SP>, grid, block, smem, s, adi_view_as<T>(v), lines)); break;
+  case 1: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<1, T, SP, PC>, grid, block, smem, s, adi_view_as<T, PC>(v), lines)); break;
+  case 2: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<2, T, SP, PC>, grid, block, smem, s, adi_view_as<T, PC>(v), lines)); break;
+  default: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<3, T, SP, PC>, grid, block, smem, s, adi_view_as<T, PC>(v), lines)); break;
   }
   ADI_LAUNCH_CHECK("ADI_line");
   return ADI_OK;
@@ -308,21 +308,22 @@ int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const siz
   if (d > 1 && smem > ADIL_SMEM_PAIR) threads = 2*threads;
   if (adi_storage_float(v)) return launch_line<float, 1>(v, d, lines, threads, dep, s);
   if (adi_single(v)) return launch_line<double, 1>(v, d, lines, threads, dep, s);
+  if (adi_precond(v)) return launch_line<double, 0, 1>(v, d, lines, threads, dep, s);
   return launch_line<double, 0>(v, d, lines, threads, dep, s);
 }
 
-template <typename T, int SP>
+template <typename T, int SP, int PC = 0>
 static int setup_line(const size_t cap[4])
 {
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<1, T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<1, T, SP, PC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)cap[1]));
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<2, T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<2, T, SP, PC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)cap[2]));
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T, SP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T, SP, PC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)cap[3]));
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<2, T, SP>, cudaFuncAttributePreferredSharedMemoryCarveout,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<2, T, SP, PC>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                       ADIL_CARVEOUT_JK));
-  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T, SP>, cudaFuncAttributePreferredSharedMemoryCarveout,
+  ADI_GPU_CHECK(cudaFuncSetAttribute(m_adi_line_kernel<3, T, SP, PC>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                       ADIL_CARVEOUT_JK));
   return ADI_OK;
 }
@@ -336,6 +337,7 @@ int madil_setup(size_t cap[4])
   cap[1] = (size_t)optin < ADIL_SMEM_I ? (size_t)optin : ADIL_SMEM_I;
   cap[2] = cap[3] = (size_t)optin;
   rc = setup_line<double, 0>(cap);
+  if (rc == ADI_OK) rc = setup_line<double, 0, 1>(cap);
   if (rc == ADI_OK) rc = setup_line<double, 1>(cap);
   return rc != ADI_OK ? rc : setup_line<float, 1>(cap);
 }

@@ -15,54 +15,56 @@
  * Mirror: fortran/lu_adi.f90. */
 #include "split.cuh"
 
-template <typename T>
-__global__ void ADI_kernel1(adi_view_wk<T> v, int d, adi_box b)
+template <typename T, int PC = 0>
+__global__ void ADI_kernel1(adi_view_wk<T, PC> v, int d, adi_box b)
 {
   int i, j, k;
   if (!adi_box_cell(&b, &i, &j, &k)) return;
   adi_stage1_point(&v, d, i, j, k);
 }
 
-template <typename T>
-__global__ void ADI_kernel2(adi_view_wk<T> v, int d, adi_box b)
+template <typename T, int PC = 0>
+__global__ void ADI_kernel2(adi_view_wk<T, PC> v, int d, adi_box b)
 {
   int i, j, k;
   if (!adi_box_cell(&b, &i, &j, &k)) return;
   adi_stage2_point(&v, d, i, j, k);
 }
 
-template <typename T>
-__global__ void ADI_kernel3(adi_view_wk<T> v, int d, adi_box b)
+template <typename T, int PC = 0>
+__global__ void ADI_kernel3(adi_view_wk<T, PC> v, int d, adi_box b)
 {
   int i, j, k;
   if (!adi_box_cell(&b, &i, &j, &k)) return;
   adi_stage3_point(&v, d, i, j, k);
 }
 
-template <typename T>
-__global__ void ADI_kernel4(adi_view_wk<T> v, int d, adi_box b)
+template <typename T, int PC = 0>
+__global__ void ADI_kernel4(adi_view_wk<T, PC> v, int d, adi_box b)
 {
   int bb, cc, unused;
   if (!adi_box_cell(&b, &bb, &cc, &unused)) return;
   adi_stage4_line(&v, d, bb, cc);
 }
 
-template <typename T>
-__global__ void ADI_kernel5(adi_view_wk<T> v, int d, adi_box b)
+template <typename T, int PC = 0>
+__global__ void ADI_kernel5(adi_view_wk<T, PC> v, int d, adi_box b)
 {
   int i, j, k;
   if (!adi_box_cell(&b, &i, &j, &k)) return;
   adi_stage5_point(&v, d, i, j, k);
 }
 
-/* launch_ADI_kernelN: ADI_kernelN<T> over the index box of its stage, T the
- * storage of the view's ADI work fields */
+/* launch_ADI_kernelN: ADI_kernelN<T, PC> over the index box of its stage, T
+ * the storage of the view's ADI work fields, PC its preconditioning */
 #define ADI_SPLIT_LAUNCHER(kernel, stage)                                                          \
   int launch_##kernel(const adi_view *v, int d, cudaStream_t s)                                    \
   {                                                                                                \
     adi_box b = adi_stage_box(v, stage, d);                                                        \
     if (adi_storage_float(v))                                                                      \
       kernel<float><<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(adi_view_as<float>(v), d, b);     \
+    else if (adi_precond(v))                                                                       \
+      kernel<double, 1><<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(adi_view_as<double, 1>(v), d, b); \
     else                                                                                           \
       kernel<double><<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(adi_view_as<double>(v), d, b);   \
     ADI_LAUNCH_CHECK(#kernel);                                                                     \

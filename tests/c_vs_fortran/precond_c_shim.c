@@ -3,10 +3,15 @@
  * compiled by gcc with -ffp-contract=off like the rest of the C code. */
 #include "low_mach_precond.h"
 
-/* cell = rho, u, v, w, p, t, vol; s = the 9 metric components */
-double c_precond_eps(const adi_solver_params *sp, const double cell[7], const double s[9])
+/* cell = rho, u, v, w, c, mu, vol, ckmax */
+double c_precond_eps(const adi_solver_params *sp, const double cell[8])
 {
-  return precond_eps(sp, cell[0], cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], s);
+  return precond_eps(sp, cell[0], cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], cell[7]);
+}
+
+double c_precond_ckmax(double c, const double s[9])
+{
+  return precond_ckmax(c, s);
 }
 
 /* in = eps, un, cn; out = ap, am, radius */

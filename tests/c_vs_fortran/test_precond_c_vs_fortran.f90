@@ -21,10 +21,15 @@ program test_precond_c_vs_fortran
   implicit none
 
   interface
-    real(c_double) function c_precond_eps(sp, cell, s) bind(c, name='c_precond_eps')
+    real(c_double) function c_precond_eps(sp, cell) bind(c, name='c_precond_eps')
       import :: solver_params_t, c_double
       type(solver_params_t), intent(in) :: sp
-      real(c_double), intent(in) :: cell(7), s(9)
+      real(c_double), intent(in) :: cell(8)
+    end function
+    real(c_double) function c_precond_ckmax(c, s) bind(c, name='c_precond_ckmax')
+      import :: c_double
+      real(c_double), value :: c
+      real(c_double), intent(in) :: s(9)
     end function
     subroutine c_precond_acoustic(in, out) bind(c, name='c_precond_acoustic')
       import :: c_double
@@ -50,7 +55,7 @@ program test_precond_c_vs_fortran
   type(solver_params_t) :: sp
   integer :: trial, bad_eps, bad_ac, bad_chr, bad_cons, n_floor, n_one, n_neg, n_visc
   real(rk) :: x(40), st(5), n(3), r(5), ch(5), ch2(5), rb(5), rb2(5), ac(3), ac2(3), eps, un, c, ap, am
-  real(rk) :: t, vol, sm(9), vs, m2
+  real(rk) :: t, vol, sm(9), vs, m2, ckm
   real(rk) :: worst_root, worst_prod, worst_trip, worst_diag, worst_one, mach
   character(len=160) :: name
 
@@ -80,10 +85,14 @@ program test_precond_c_vs_fortran
     t = 0.8_rk + 0.4_rk*x(18)
     vol = 10.0_rk**(-3.0_rk*x(19))
     sm = (2.0_rk*x(20:28) - 1.0_rk)*vol**(2.0_rk/3.0_rk)*(1.0_rk + 20.0_rk*x(29))
-    eps = precond_eps(sp, st(1), st(2), st(3), st(4), st(5), t, vol, sm)
-    if (transfer(eps, 0_c_int64_t) /= transfer(c_precond_eps(sp, [st(1:5), t, vol], sm), 0_c_int64_t)) &
+    ckm = precond_ckmax(c, sm)
+    if (transfer(ckm, 0_c_int64_t) /= transfer(c_precond_ckmax(c, sm), 0_c_int64_t) .or. &
+      abs(ckm - c*sqrt(max(sum(sm(1:3)**2), sum(sm(4:6)**2), sum(sm(7:9)**2)))) > 1.0e-14_rk*ckm) &
       bad_eps = bad_eps + 1
-    vs = sp%re_inv*sqrt(max(sum(sm(1:3)**2), sum(sm(4:6)**2), sum(sm(7:9)**2)))/(st(1)*vol)
+    eps = precond_eps(sp, st(1), st(2), st(3), st(4), c, t, vol, ckm)   ! mu = t here: any positive viscosity
+    if (transfer(eps, 0_c_int64_t) /= transfer(c_precond_eps(sp, [st(1:4), c, t, vol, ckm]), 0_c_int64_t)) &
+      bad_eps = bad_eps + 1
+    vs = t*sp%re_inv*sqrt(max(sum(sm(1:3)**2), sum(sm(4:6)**2), sum(sm(7:9)**2)))/(st(1)*vol)
     m2 = (st(2)**2 + st(3)**2 + st(4)**2)/c**2
     if (eps == sp%pc_eps_min) n_floor = n_floor + 1
     if (eps == 1.0_rk) n_one = n_one + 1
