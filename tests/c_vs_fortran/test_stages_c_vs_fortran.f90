@@ -194,21 +194,19 @@ contains
 
   !> A preconditioned case compares something that acts: from the same state
   !> one iteration with and one without preconditioning give different states.
-  subroutine preconditioning_acts(title, lay, sp, c)
+  subroutine preconditioning_acts(title, c)
     character(len=*), intent(in) :: title
-    type(layout_t), intent(in) :: lay
-    type(solver_params_t), intent(in) :: sp
     type(case_t), intent(in) :: c
-    type(solver_params_t) :: sp0
+    type(layout_t) :: lay
+    type(solver_params_t) :: sp, sp_off
     type(fields_t) :: fa, fb
-    type(layout_t) :: l2
-    call setup_case(c, l2, sp0, fa)
+    call setup_case(c, lay, sp, fa)
     call disturbed_state(lay, sp, fa, 31)
     fb = fa
-    sp0 = sp
-    sp0%precondition = PRECOND_NONE
+    sp_off = sp
+    sp_off%precondition = PRECOND_NONE
     call cpu_iteration(sp, lay, 5.0_rk, fa)
-    call cpu_iteration(sp0, lay, 5.0_rk, fb)
+    call cpu_iteration(sp_off, lay, 5.0_rk, fb)
     call check(maxval(abs(fa%q(1:lay%ni, 1:lay%nj, 1:lay%nk, :) - fb%q(1:lay%ni, 1:lay%nj, 1:lay%nk, :))) > 1.0e-6_rk, &
       trim(title)//': the preconditioning acts (one iteration with and without it differ)')
   end subroutine preconditioning_acts
@@ -260,7 +258,7 @@ contains
       trim(title)//': the ADI stages wrote wkf, whose floats promoted == the Fortran wk(1:23) bit for bit')
     call check(nbad_norm == 0 .and. all(n1 > 0.0_rk), &
       trim(title)//': residual norms computed the GPU way == compute_residual_norms bit for bit')
-    if (sp%precondition == PRECOND_TURKEL) call preconditioning_acts(title, lay, sp, c)
+    if (sp%precondition == PRECOND_TURKEL) call preconditioning_acts(title, c)
     call mass_fix_checks(title, lay, sp, f1, f2, wkf, niter)
   end subroutine run_case
 
