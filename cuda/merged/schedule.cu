@@ -42,8 +42,11 @@
  * the grid), so grids of different sizes keep their own graphs and shapes.
  *
  * The CFL number lives on the device (d_cfl): the captured time-step kernel
- * reads it, so the graph stays valid while the CFL ramps; it is copied
- * only when it changes (after the stream has drained the previous copy). */
+ * reads it, so the graph stays valid while the CFL ramps. A one-thread
+ * kernel on the grid's stream stores it when it changes: ordered with the
+ * iterations around it and without waiting for the stream (a pinned copy
+ * would have to wait until the previous one had left, which made the host
+ * wait for every level at every cycle of a CFL ramp). */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,7 +68,7 @@ struct merged_state {
   int alone;                             /* one domain, or a block without halo neighbours (one rank) */
   adi_view v;
   cudaStream_t s;
-  double *d_cfl, *h_cfl;                 /* device / pinned host, 1 double */
+  double *d_cfl;                         /* on the device, 1 double */
   double last_cfl;
   adi_mstep steps[ADI_MAX_MSTEPS];
   int nsteps;
@@ -445,6 +448,19 @@ static int tune(merged_state *m, const char *out_path, const double *q_host)
 
 /* ---------------------------------------------------------------- API */
 
+__global__ void store_cfl_kernel(double *d_cfl, double cfl) { *d_cfl = cfl; }
+
+/* the CFL the time-step kernels read from device memory */
+static int set_cfl(merged_state *m, double cfl)
+{
+  if (cfl != m->last_cfl) {
+    store_cfl_kernel<<<1, 1, 0, m->s>>>(m->d_cfl, cfl);
+    ADI_LAUNCH_CHECK("store_cfl_kernel");
+    m->last_cfl = cfl;
+  }
+  return ADI_OK;
+}
+
 static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, const double *q_host,
                         const adi_block_hooks *block, const adi_gpu_settings *settings)
 {
@@ -479,13 +495,10 @@ static int merged_setup(merged_state *m, const adi_view *v, cudaStream_t s, cons
   rc = mkernels_setup(m->adil_cap);
   if (rc != ADI_OK) return rc;
   ADI_GPU_CHECK(cudaMalloc((void **)&m->d_cfl, sizeof(double)));
-  ADI_GPU_CHECK(cudaMallocHost((void **)&m->h_cfl, sizeof(double)));
   m->nsteps = adi_merged_schedule(m->flags, v->sp.order, v->sp.wall_thermal == ADI_WALL_ISOTHERMAL, m->steps);
   m->ready = 1;
   if (tune_out && *tune_out) {
-    *m->h_cfl = 1.0;
-    ADI_GPU_CHECK(cudaMemcpyAsync(m->d_cfl, m->h_cfl, sizeof(double), cudaMemcpyHostToDevice, s));
-    m->last_cfl = 1.0;
+    if ((rc = set_cfl(m, 1.0)) != ADI_OK) return rc;
     rc = tune(m, tune_out, q_host);
     if (rc != ADI_OK) return rc;
     m->flags |= MS_TUNE;
@@ -534,18 +547,6 @@ static int capture_graph(merged_state *m)
 }
 #endif
 
-/* the CFL the time-step kernels read from device memory */
-static int set_cfl(merged_state *m, double cfl)
-{
-  if (cfl != m->last_cfl) {
-    /* the pinned value may still be on its way to the device */
-    ADI_GPU_CHECK(cudaStreamSynchronize(m->s));
-    *m->h_cfl = cfl;
-    ADI_GPU_CHECK(cudaMemcpyAsync(m->d_cfl, m->h_cfl, sizeof(double), cudaMemcpyHostToDevice, m->s));
-    m->last_cfl = cfl;
-  }
-  return ADI_OK;
-}
 
 /* Everything of an iteration up to the residual: the steps before the
  * first ADI kernel, launched one by one (no graph), for the multigrid
@@ -675,7 +676,6 @@ void merged_finalize(merged_state *m)
   if (m->events_ready)
     for (s = 0; s <= ADI_MAX_MSTEPS; ++s) cudaEventDestroy(m->ev[s]);
   if (m->d_cfl) cudaFree(m->d_cfl);
-  if (m->h_cfl) cudaFreeHost(m->h_cfl);
   memset(m, 0, sizeof *m);
   free(m);
 }
