@@ -43,9 +43,10 @@ module backend
   contains
     procedure, non_overridable :: iterate
     procedure, non_overridable :: set_grid
-    procedure, non_overridable :: start_at_rest
-    procedure, non_overridable :: start_in_free_stream
-    procedure, non_overridable :: host_state
+    !> the three below work on level 1; a set of blocks (backend_blocks.f90) does them on each block
+    procedure :: start_at_rest
+    procedure :: start_in_free_stream
+    procedure :: host_state
     procedure :: fill_boundary => fill_serial
     procedure :: any_process => any_serial
     !> .true. where the host runs the stages on the levels' fields (so

@@ -76,7 +76,7 @@ contains
 
   !> The LU-ADI sweeps of the residual in f%res along each direction, and the
   !> update of the state: the grid's own lines (a block of several: its
-  !> interface increments held at zero, fortran/block_set_solver.f90).
+  !> interface increments held at zero, fortran/backend_blocks.f90).
   subroutine cpu_adi_update(sp, lay, f)
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay

@@ -1,0 +1,519 @@
+!> The CPU reference over several blocks joined by 1-to-1 interfaces (a
+!> multi-block grid: grid_blocks' grid_block_set_t), as a backend of the
+!> run (fortran/backend.f90), so that the iteration loop, the FAS cycle
+!> (fortran/multigrid_cycle.f90) and the run's files take a block set as
+!> they take one grid.
+!>
+!> Each block has its own levels (level 1 its grid, 2.. its coarse
+!> levels), each with its layout, parameters, nodes, metrics and fields.
+!> One iteration of level l fills every block's ghosts, computes every
+!> block's residual from the same state, then runs each block's LU-ADI
+!> sweeps on its own lines, the interface increments held at zero as
+!> adiflow_mpi's decoupled mode holds them. The mass may drift through
+!> those zeros; the case's mass_fix rescales the set to its start's.
+!>
+!> Ghosts, nodes once per level and the state before every residual, are
+!> filled direction by direction as a single grid fills them (i, then j,
+!> then k): in the step of direction d, first the ghosts across the
+!> interfaces of the d faces (fortran/block_halos.f90), then each block's
+!> own d faces, so that the edges beyond an interface come from its
+!> ghosts. Where the interfaces join faces of the same direction, a block's
+!> residual is then the whole grid's (tests/unit/test_block_residual.f90).
+!>
+!> Multigrid over the set: each block coarsens by the single grid's rule
+!> (multigrid_levels' plan_levels); the set has the levels every block
+!> has, and across each interface the face's two directions must coarsen
+!> alike on both sides (else the hierarchy stops above, saying where). A
+!> coarse level's interfaces are the fine ones in coarse node numbers; the
+!> transfers are cell by cell within each block, with the set's fill where
+!> the single grid's cycle fills (backend_cpu's restrict and prolong, in
+!> the same order).
+!>
+!> Not yet: interfaces over part of a face, interfaces joining faces of
+!> different directions (their edge ghosts would need another order), 2D
+!> blocks, boundary patches inside a block's face, the GPU: init refuses
+!> what it cannot run, saying why.
+module backend_blocks
+  use kinds, only: rk, ng
+  use text_util, only: int_text
+  use grid_layout, only: make_layout
+  use solver_params, only: BC_PERIODIC
+  use case_config, only: case_t, make_solver_params
+  use flow_fields, only: allocate_fields
+  use flow_math, only: rest_pressure, prim_to_cons
+  use patch_file, only: freestream_state
+  use grid_generation, only: fill_ghost_nodes_direction
+  use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label
+  use block_halos, only: fill_interface_cells, fill_interface_nodes
+  use metrics, only: compute_metrics
+  use ghost_fill, only: fill_ghosts_direction, fill_wall_temperatures
+  use primitives, only: compute_primitives
+  use solver_cpu, only: residual_of_filled_state, cpu_adi_update, add_forcing
+  use mass_constraint, only: total_mass, rescale_to_mass
+  use residual_norms, only: add_residual_plane_sums
+  use multigrid_levels, only: mg_level_t, plan_levels, init_level
+  use multigrid_transfer, only: restrict_level, subtract_residual, coarse_correction, prolong_correction
+  use backend, only: backend_t
+  implicit none
+  private
+  public :: blocks_backend_t, block_levels_t
+
+  !> One block: its levels and which of its faces its own boundary
+  !> conditions fill (the others are interfaces).
+  type :: block_levels_t
+    type(mg_level_t), allocatable :: level(:)
+    logical :: phys(6) = .true.
+  end type block_levels_t
+
+  !> The interfaces of one level, in that level's node numbers.
+  type :: level_links_t
+    type(block_interface_t), allocatable :: itf(:)
+  end type level_links_t
+
+  type, extends(backend_t) :: blocks_backend_t
+    type(block_levels_t), allocatable :: b(:)
+    type(level_links_t), allocatable :: links(:)
+    !> the blocks' names in messages ('block 2', 'zone "wake"')
+    character(len=64), allocatable :: label(:)
+  contains
+    procedure :: init => blocks_init
+    procedure :: fill_set
+    procedure :: smooth => blocks_smooth
+    procedure :: restrict => blocks_restrict
+    procedure :: prolong => blocks_prolong
+    procedure :: norms => blocks_norms
+    procedure :: fix_mass => blocks_fix_mass
+    procedure :: set_mass
+    procedure :: start => blocks_nothing
+    procedure :: fetch_state => blocks_nothing
+    procedure :: finalize => blocks_nothing
+    procedure :: host_state => blocks_host_state
+    procedure :: fill_boundary => blocks_fill_boundary
+    procedure :: start_at_rest => blocks_at_rest
+    procedure :: start_in_free_stream => blocks_in_free_stream
+    procedure :: cells => set_cells
+  end type blocks_backend_t
+
+contains
+
+  !> The backend over the blocks of set, block b with the case cs(b) (its
+  !> faces' boundary conditions; an interface face's own is not used), with
+  !> up to `requested` levels (coarse levels: order coarse_order, plain Roe
+  !> where plain_roe). why: '' or the reason the set cannot run; note: why
+  !> the hierarchy has fewer levels than requested ('' if it has them all).
+  subroutine blocks_init(self, set, cs, requested, coarse_order, plain_roe, why, note)
+    class(blocks_backend_t), intent(inout) :: self
+    type(grid_block_set_t), intent(in) :: set
+    type(case_t), intent(in) :: cs(:)
+    integer, intent(in) :: requested, coarse_order
+    logical, intent(in) :: plain_roe
+    character(len=:), allocatable, intent(out) :: why, note
+    type(face_range_t) :: r
+    integer, allocatable :: sizes(:,:,:), ratios(:,:,:)
+    integer :: b, q, s, l, nlev
+    why = ''
+    note = ''
+    allocate(self%b(set%nblocks), self%label(set%nblocks))
+    do b = 1, set%nblocks
+      self%label(b) = block_label(set, b)
+      if (set%blocks(b)%n(3) == 1) then
+        why = trim(self%label(b))//' is 2D (one plane of nodes); the solver over blocks takes 3D blocks so far'
+        return
+      end if
+    end do
+    do q = 1, size(set%interfaces)
+      associate (t => set%interfaces(q))
+        if (t%a%face/2 /= t%b%face/2) then
+          why = range_text(set, t%a)//' = '//range_text(set, t%b)//': an interface between faces of '// &
+            'different directions; the solver over blocks takes interfaces within one direction so far'
+          return
+        end if
+        do s = 1, 2
+          r = merge(t%a, t%b, s == 1)
+          if (.not. whole_face(r, set%blocks(r%block)%n)) then
+            why = range_text(set, r)//': an interface over part of a face; the solver over blocks takes '// &
+              'whole faces so far'
+            return
+          end if
+          self%b(r%block)%phys(r%face + 1) = .false.
+        end do
+      end associate
+    end do
+
+    ! the levels: each block's plan, cut to what every block and every interface allows
+    nlev = requested
+    allocate(sizes(3, requested, set%nblocks), ratios(3, requested, set%nblocks))
+    do b = 1, set%nblocks
+      block
+        integer :: nb
+        integer, allocatable :: sz(:,:), ra(:,:)
+        character(len=:), allocatable :: why_b
+        type(case_t) :: c
+        c = cs(b)
+        call plan_levels(set%blocks(b)%n - 1, [bc_is_periodic(c%bc_imin), bc_is_periodic(c%bc_jmin), &
+          bc_is_periodic(c%bc_kmin)], requested, nb, sz, ra, why_b)
+        sizes(:, :, b) = sz
+        ratios(:, :, b) = ra
+        if (nb < nlev) then
+          nlev = nb
+          note = trim(self%label(b))//': '//why_b
+        end if
+      end block
+    end do
+    do l = 2, nlev
+      do q = 1, size(set%interfaces)
+        if (.not. alike(set%interfaces(q), l)) then
+          note = 'level '//int_text(l)//': across '//range_text(set, set%interfaces(q)%a)//' = '// &
+            range_text(set, set%interfaces(q)%b)//' the face''s directions do not coarsen alike on both sides'
+          nlev = l - 1
+          exit
+        end if
+      end do
+      if (nlev < l) exit
+    end do
+
+    self%nlev = nlev
+    allocate(self%weight(nlev), self%links(nlev))
+    do l = 1, nlev
+      self%links(l)%itf = set%interfaces
+      do q = 1, size(set%interfaces)
+        call coarse_range(self%links(l)%itf(q)%a, l)
+        call coarse_range(self%links(l)%itf(q)%b, l)
+      end do
+    end do
+    do b = 1, set%nblocks
+      allocate(self%b(b)%level(nlev))
+      associate (g => self%b(b)%level(1), n => set%blocks(b)%n)
+        g%lay = make_layout(n(1) - 1, n(2) - 1, n(3) - 1)
+        g%sp = make_solver_params(cs(b), g%lay)
+        call allocate_fields(g%lay, g%f)
+        allocate(g%xn(3, -ng:n(1)-1+ng, -ng:n(2)-1+ng, -ng:n(3)-1+ng))
+        g%xn = 0.0_rk
+        g%xn(:, 0:n(1)-1, 0:n(2)-1, 0:n(3)-1) = set%blocks(b)%xyz
+      end associate
+    end do
+    call ghost_nodes(1)
+    do b = 1, set%nblocks
+      associate (g => self%b(b)%level(1))
+        call compute_metrics(g%lay, g%xn, g%f%sf, g%f%sc, g%f%vol, g%f%xc)
+      end associate
+    end do
+    do l = 2, nlev
+      do b = 1, set%nblocks
+        associate (c => self%b(b)%level(l), f => self%b(b)%level(l - 1))
+          ! the coarse level's own nodes; its ghost nodes are filled for the
+          ! whole set below, before the metrics
+          c%lay = make_layout(sizes(1, l, b), sizes(2, l, b), sizes(3, l, b))
+          allocate(c%xn(3, -ng:c%lay%ni+ng, -ng:c%lay%nj+ng, -ng:c%lay%nk+ng))
+          c%xn = 0.0_rk
+          c%xn(:, 0:c%lay%ni, 0:c%lay%nj, 0:c%lay%nk) = f%xn(:, 0:f%lay%ni:ratios(1, l, b), &
+            0:f%lay%nj:ratios(2, l, b), 0:f%lay%nk:ratios(3, l, b))
+        end associate
+      end do
+      call ghost_nodes(l)
+      do b = 1, set%nblocks
+        block
+          real(rk), allocatable :: xc(:,:,:,:)
+          xc = self%b(b)%level(l)%xn
+          call init_level(self%b(b)%level(l), cs(b), xc, sizes(:, l, b), ratios(:, l, b), coarse_order, plain_roe, &
+            1.0_rk)
+        end block
+      end do
+    end do
+    do l = 1, nlev
+      self%weight(l) = self%cells(l)/self%cells(1)
+    end do
+  contains
+    logical function bc_is_periodic(name)
+      character(len=*), intent(in) :: name
+      bc_is_periodic = trim(name) == 'periodic'
+    end function bc_is_periodic
+
+    !> Whether r covers its face whole.
+    logical function whole_face(r, n)
+      type(face_range_t), intent(in) :: r
+      integer, intent(in) :: n(3)
+      integer :: e
+      whole_face = .true.
+      do e = 1, 3
+        if (e == r%face/2 + 1) cycle
+        whole_face = whole_face .and. min(r%beg(e), r%end(e)) == 1 .and. max(r%beg(e), r%end(e)) == n(e)
+      end do
+    end function whole_face
+
+    !> Whether the face directions of interface t coarsen alike on both
+    !> sides at level l (direction e of side a runs along direction
+    !> |transform(e)| of side b).
+    logical function alike(t, l)
+      type(block_interface_t), intent(in) :: t
+      integer, intent(in) :: l
+      integer :: e
+      alike = .true.
+      do e = 1, 3
+        if (e == t%a%face/2 + 1) cycle
+        alike = alike .and. ratios(e, l, t%a%block) == ratios(abs(t%transform(e)), l, t%b%block)
+      end do
+    end function alike
+
+    !> r (level 1's node numbers) in level l's node numbers.
+    subroutine coarse_range(r, l)
+      type(face_range_t), intent(inout) :: r
+      integer, intent(in) :: l
+      integer :: e, m
+      do e = 1, 3
+        m = product(ratios(e, 1:l, r%block))
+        r%beg(e) = (r%beg(e) - 1)/m + 1
+        r%end(e) = (r%end(e) - 1)/m + 1
+      end do
+    end subroutine coarse_range
+
+    !> Level l's ghost nodes, direction by direction: the extrapolation
+    !> fills both faces of direction d, then the interfaces' ghosts replace
+    !> it on their faces.
+    subroutine ghost_nodes(l)
+      integer, intent(in) :: l
+      integer :: d, bb, qq
+      do d = 1, 3
+        do bb = 1, size(self%b)
+          associate (g => self%b(bb)%level(l))
+            call fill_ghost_nodes_direction(g%xn, g%lay%ni, g%lay%nj, g%lay%nk, &
+              trim(merge(cs(bb)%bc_imin, merge(cs(bb)%bc_jmin, cs(bb)%bc_kmin, d == 2), d == 1)) == 'periodic', d)
+          end associate
+        end do
+        do qq = 1, size(self%links(l)%itf)
+          associate (t => self%links(l)%itf(qq))
+            associate (ga => self%b(t%a%block)%level(l), gb => self%b(t%b%block)%level(l))
+              if (t%a%face/2 + 1 == d) call fill_interface_nodes(t, .true., nodes_of(ga), ga%xn, gb%xn)
+              if (t%b%face/2 + 1 == d) call fill_interface_nodes(t, .false., nodes_of(gb), gb%xn, ga%xn)
+            end associate
+          end associate
+        end do
+      end do
+    end subroutine ghost_nodes
+  end subroutine blocks_init
+
+  !> A level's node counts in i, j, k.
+  pure function nodes_of(g) result(n)
+    type(mg_level_t), intent(in) :: g
+    integer :: n(3)
+    n = [g%lay%ni + 1, g%lay%nj + 1, g%lay%nk + 1]
+  end function nodes_of
+
+  !> Every block's ghost cells of level l: direction by direction, the
+  !> interfaces' first (from the neighbours' interior), then the block's
+  !> own faces.
+  subroutine fill_set(self, l)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    integer :: d, q, b
+    do d = 1, 3
+      do q = 1, size(self%links(l)%itf)
+        associate (t => self%links(l)%itf(q))
+          associate (ga => self%b(t%a%block)%level(l), gb => self%b(t%b%block)%level(l))
+            if (t%a%face/2 + 1 == d) call fill_interface_cells(t, .true., nodes_of(ga), ga%f%q, gb%f%q)
+            if (t%b%face/2 + 1 == d) call fill_interface_cells(t, .false., nodes_of(gb), gb%f%q, ga%f%q)
+          end associate
+        end associate
+      end do
+      do b = 1, size(self%b)
+        associate (g => self%b(b)%level(l))
+          call fill_ghosts_direction(g%sp, g%lay, d, g%f, self%b(b)%phys)
+        end associate
+      end do
+    end do
+  end subroutine fill_set
+
+  subroutine blocks_fill_boundary(self, l)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    call self%fill_set(l)
+  end subroutine blocks_fill_boundary
+
+  !> The residual R(q) of every block of level l from the filled state
+  !> (with_forcing: a coarse level's forcing added).
+  subroutine residuals(self, l, cfl, with_forcing)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    logical, intent(in) :: with_forcing
+    integer :: b
+    call self%fill_set(l)
+    do b = 1, size(self%b)
+      associate (g => self%b(b)%level(l))
+        call residual_of_filled_state(g%sp, g%lay, cfl, g%f, self%b(b)%phys)
+        if (with_forcing .and. l > 1) call add_forcing(g%lay, g%forcing, g%f%res)
+      end associate
+    end do
+  end subroutine residuals
+
+  !> One iteration of level l over the set (backend_cpu's smooth, block by block).
+  subroutine blocks_smooth(self, l, cfl)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    integer :: b
+    call residuals(self, l, cfl, .true.)
+    do b = 1, size(self%b)
+      associate (g => self%b(b)%level(l))
+        call cpu_adi_update(g%sp, g%lay, g%f)
+      end associate
+    end do
+  end subroutine blocks_smooth
+
+  !> backend_cpu's restrict over the set: level l's residual (forcing
+  !> included), its state and residual to level l+1 block by block, the set's
+  !> fill of level l+1, q0, and level l+1's forcing.
+  subroutine blocks_restrict(self, l, cfl)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    integer :: b
+    call residuals(self, l, cfl, .true.)
+    do b = 1, size(self%b)
+      associate (g => self%b(b)%level(l), c => self%b(b)%level(l + 1))
+        call restrict_level(c%lay, c%ratio, g%f%vol, g%f%q, g%f%res, c%f%q, c%forcing)
+      end associate
+    end do
+    call self%fill_set(l + 1)
+    do b = 1, size(self%b)
+      associate (c => self%b(b)%level(l + 1))
+        c%q0 = c%f%q
+      end associate
+    end do
+    call residuals(self, l + 1, cfl, .false.)
+    do b = 1, size(self%b)
+      associate (c => self%b(b)%level(l + 1))
+        call subtract_residual(c%lay, c%f%res, c%forcing)
+      end associate
+    end do
+  end subroutine blocks_restrict
+
+  !> backend_cpu's prolong over the set.
+  subroutine blocks_prolong(self, l)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    integer :: b
+    call self%fill_set(l + 1)
+    do b = 1, size(self%b)
+      associate (g => self%b(b)%level(l), c => self%b(b)%level(l + 1))
+        call coarse_correction(c%lay, c%f%q, c%q0, c%f%dq)
+        call prolong_correction(g%lay, c%ratio, c%f%dq, g%f%q)
+      end associate
+    end do
+  end subroutine blocks_prolong
+
+  !> The RMS norms of the last residual over all cells of the set (as
+  !> residual_norms computes them for one grid: res/vol, squared, averaged).
+  subroutine blocks_norms(self, nrm)
+    class(blocks_backend_t), intent(inout) :: self
+    real(rk), intent(out) :: nrm(5)
+    real(rk), allocatable :: plane(:,:)
+    integer :: b
+    nrm = 0.0_rk
+    do b = 1, size(self%b)
+      associate (g => self%b(b)%level(1))
+        allocate(plane(5, g%lay%nk))
+        plane = 0.0_rk
+        call add_residual_plane_sums(g%lay, g%f%res, g%f%vol, plane)
+        nrm = nrm + sum(plane, dim=2)
+        deallocate(plane)
+      end associate
+    end do
+    nrm = sqrt(nrm/self%cells(1))
+  end subroutine blocks_norms
+
+  !> The cells of level l over all blocks.
+  real(rk) function set_cells(self, l)
+    class(blocks_backend_t), intent(in) :: self
+    integer, intent(in) :: l
+    integer :: b
+    set_cells = 0.0_rk
+    do b = 1, size(self%b)
+      associate (lay => self%b(b)%level(l)%lay)
+        set_cells = set_cells + real(lay%ni, rk)*real(lay%nj, rk)*real(lay%nk, rk)
+      end associate
+    end do
+  end function set_cells
+
+  !> The total mass of the set's interior (the sum of the blocks'); unit:
+  !> the mass of rho = 1 instead.
+  real(rk) function set_mass(self, unit)
+    class(blocks_backend_t), intent(in) :: self
+    logical, intent(in), optional :: unit
+    integer :: b
+    logical :: one
+    one = .false.
+    if (present(unit)) one = unit
+    set_mass = 0.0_rk
+    do b = 1, size(self%b)
+      associate (g => self%b(b)%level(1))
+        if (one) then
+          set_mass = set_mass + total_mass(g%lay, g%f%vol)
+        else
+          set_mass = set_mass + total_mass(g%lay, g%f%vol, g%f%q)
+        end if
+      end associate
+    end do
+  end function set_mass
+
+  !> Every block scaled by the one factor that brings the set to mass0.
+  subroutine blocks_fix_mass(self)
+    class(blocks_backend_t), intent(inout) :: self
+    real(rk) :: m
+    integer :: b
+    m = self%set_mass()
+    do b = 1, size(self%b)
+      associate (g => self%b(b)%level(1))
+        call rescale_to_mass(g%lay, g%f%q, self%mass0, m)
+      end associate
+    end do
+  end subroutine blocks_fix_mass
+
+  !> The state for the outputs: filled and its primitives, every block.
+  subroutine blocks_host_state(self)
+    class(blocks_backend_t), intent(inout) :: self
+    integer :: b
+    call self%fill_set(1)
+    do b = 1, size(self%b)
+      associate (g => self%b(b)%level(1))
+        call compute_primitives(g%sp, g%lay, g%f%q, g%f%qp)
+        call fill_wall_temperatures(g%sp, g%lay, g%f, self%b(b)%phys)
+      end associate
+    end do
+  end subroutine blocks_host_state
+
+  !> backend's start_at_rest on every block.
+  subroutine blocks_at_rest(self)
+    class(blocks_backend_t), intent(inout) :: self
+    integer :: b
+    do b = 1, size(self%b)
+      associate (q => self%b(b)%level(1)%f%q, sp => self%b(b)%level(1)%sp)
+        q(:,:,:,1) = 1.0_rk
+        q(:,:,:,2:4) = 0.0_rk
+        q(:,:,:,5) = rest_pressure(sp)/sp%gm1
+      end associate
+    end do
+  end subroutine blocks_at_rest
+
+  !> backend's start_in_free_stream on every block.
+  subroutine blocks_in_free_stream(self, alpha, beta)
+    class(blocks_backend_t), intent(inout) :: self
+    real(rk), intent(in) :: alpha, beta
+    real(rk) :: fs(5), qf(5)
+    integer :: b, m
+    do b = 1, size(self%b)
+      associate (q => self%b(b)%level(1)%f%q, sp => self%b(b)%level(1)%sp)
+        fs = freestream_state(sp, alpha, beta)
+        call prim_to_cons(sp, fs(1), fs(2), fs(3), fs(4), fs(5), qf)
+        do m = 1, 5
+          q(:,:,:,m) = qf(m)
+        end do
+      end associate
+    end do
+  end subroutine blocks_in_free_stream
+
+  !> The state is the host's already, and nothing else is held.
+  subroutine blocks_nothing(self)
+    class(blocks_backend_t), intent(inout) :: self
+  end subroutine blocks_nothing
+end module backend_blocks
