@@ -25,6 +25,7 @@ program adiflow
   use omp_policy, only: cells_per_thread
   use output_fields, only: output_scratch_bytes
   use driver_loop, only: run_iterations
+  use blocks_driver, only: run_block_grid
   use multigrid_config, only: mg_config_t, read_multigrid_config, validate_multigrid_config, mg_config_text, &
     settle_coarse_dissipation
   use multigrid_levels, only: plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
@@ -55,7 +56,7 @@ program adiflow
   logical :: cuts(3)                    ! faces of the grid file that close on themselves
   integer(ik8) :: it0, started
   real(rk) :: res0(5)
-  integer :: nthreads, lock_fd, nlev, code
+  integer :: nthreads, lock_fd, nlev, code, nblocks
   integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
 
   call system_clock(started)
@@ -73,10 +74,16 @@ program adiflow
   call read_case(case_path, cs)
   call read_multigrid_config(case_path, mg)
   call apply_overrides(cs, mg_option, '--mg-levels N')
-  call take_grid_sizes(cs, case_path)
-  call validate_case(cs)
+  call take_grid_sizes(cs, case_path, nblocks)
   call validate_multigrid_config(mg)
   call settle_coarse_dissipation(mg, cs%precondition == 'turkel')
+  if (nblocks > 1) then
+    ! a grid file of several blocks: its own set-up and files, the same loop
+    call run_block_grid(cs, mg, case_path, started, code)
+    if (code /= 0) error stop code, quiet=.true.
+    stop
+  end if
+  call validate_case(cs)
   lay = make_layout(cs%ni, cs%nj, cs%nk)
   call check_host_memory(lay)
   ! the grid's nodes, read and checked before the run folder and the fields; a

@@ -29,7 +29,7 @@ module backend
   use primitives, only: compute_primitives
   implicit none
   private
-  public :: backend_t
+  public :: backend_t, rest_state, free_stream_state
 
   type, abstract, extends(mg_levels_t) :: backend_t
     !> level(1): the grid the backend iterates; 2..nlev: the coarse levels
@@ -119,12 +119,17 @@ contains
   !> T = 1, p = 1 / (gamma Mach^2).
   subroutine start_at_rest(self)
     class(backend_t), intent(inout) :: self
-    associate (q => self%level(1)%f%q, sp => self%level(1)%sp)
-      q(:,:,:,1) = 1.0_rk
-      q(:,:,:,2:4) = 0.0_rk
-      q(:,:,:,5) = rest_pressure(sp)/sp%gm1
-    end associate
+    call rest_state(self%level(1)%sp, self%level(1)%f%q)
   end subroutine start_at_rest
+
+  !> q: fluid at rest, rho = 1, T = 1, p = 1 / (gamma Mach^2).
+  subroutine rest_state(sp, q)
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(inout) :: q(:,:,:,:)
+    q(:,:,:,1) = 1.0_rk
+    q(:,:,:,2:4) = 0.0_rk
+    q(:,:,:,5) = rest_pressure(sp)/sp%gm1
+  end subroutine rest_state
 
   !> The state of an external flow that does not restart (a grid with open
   !> patches): the free stream everywhere, density 1, speed 1 along alpha
@@ -132,16 +137,22 @@ contains
   subroutine start_in_free_stream(self, alpha, beta)
     class(backend_t), intent(inout) :: self
     real(rk), intent(in) :: alpha, beta
+    call free_stream_state(self%level(1)%sp, alpha, beta, self%level(1)%f%q)
+  end subroutine start_in_free_stream
+
+  !> q: the free stream, density 1, speed 1 along alpha and beta (degrees), T = 1.
+  subroutine free_stream_state(sp, alpha, beta, q)
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: alpha, beta
+    real(rk), intent(inout) :: q(:,:,:,:)
     real(rk) :: fs(5), qf(5)
     integer :: m
-    associate (q => self%level(1)%f%q, sp => self%level(1)%sp)
-      fs = freestream_state(sp, alpha, beta)
-      call prim_to_cons(sp, fs(1), fs(2), fs(3), fs(4), fs(5), qf)
-      do m = 1, 5
-        q(:,:,:,m) = qf(m)
-      end do
-    end associate
-  end subroutine start_in_free_stream
+    fs = freestream_state(sp, alpha, beta)
+    call prim_to_cons(sp, fs(1), fs(2), fs(3), fs(4), fs(5), qf)
+    do m = 1, 5
+      q(:,:,:,m) = qf(m)
+    end do
+  end subroutine free_stream_state
 
   !> The state on the host for the outputs: fetched, its boundary fill and
   !> primitives (the wall temperature's ghosts included: the outputs' wall

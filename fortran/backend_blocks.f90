@@ -40,8 +40,6 @@ module backend_blocks
   use solver_params, only: BC_PERIODIC
   use case_config, only: case_t, make_solver_params
   use flow_fields, only: allocate_fields
-  use flow_math, only: rest_pressure, prim_to_cons
-  use patch_file, only: freestream_state
   use grid_generation, only: fill_ghost_nodes_direction
   use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label
   use block_halos, only: fill_interface_cells, fill_interface_nodes
@@ -53,10 +51,10 @@ module backend_blocks
   use residual_norms, only: add_residual_plane_sums
   use multigrid_levels, only: mg_level_t, plan_levels, init_level
   use multigrid_transfer, only: restrict_level, subtract_residual, coarse_correction, prolong_correction
-  use backend, only: backend_t
+  use backend, only: backend_t, rest_state, free_stream_state
   implicit none
   private
-  public :: blocks_backend_t, block_levels_t
+  public :: blocks_backend_t, block_levels_t, set_problem
 
   !> One block: its levels and which of its faces its own boundary
   !> conditions fill (the others are interfaces).
@@ -111,33 +109,18 @@ contains
     type(face_range_t) :: r
     integer, allocatable :: sizes(:,:,:), ratios(:,:,:)
     integer :: b, q, s, l, nlev
-    why = ''
     note = ''
+    why = set_problem(set)
+    if (len(why) > 0) return
     allocate(self%b(set%nblocks), self%label(set%nblocks))
     do b = 1, set%nblocks
       self%label(b) = block_label(set, b)
-      if (set%blocks(b)%n(3) == 1) then
-        why = trim(self%label(b))//' is 2D (one plane of nodes); the solver over blocks takes 3D blocks so far'
-        return
-      end if
     end do
     do q = 1, size(set%interfaces)
-      associate (t => set%interfaces(q))
-        if (t%a%face/2 /= t%b%face/2) then
-          why = range_text(set, t%a)//' = '//range_text(set, t%b)//': an interface between faces of '// &
-            'different directions; the solver over blocks takes interfaces within one direction so far'
-          return
-        end if
-        do s = 1, 2
-          r = merge(t%a, t%b, s == 1)
-          if (.not. whole_face(r, set%blocks(r%block)%n)) then
-            why = range_text(set, r)//': an interface over part of a face; the solver over blocks takes '// &
-              'whole faces so far'
-            return
-          end if
-          self%b(r%block)%phys(r%face + 1) = .false.
-        end do
-      end associate
+      do s = 1, 2
+        r = merge(set%interfaces(q)%a, set%interfaces(q)%b, s == 1)
+        self%b(r%block)%phys(r%face + 1) = .false.
+      end do
     end do
 
     ! the levels: each block's plan, cut to what every block and every interface allows
@@ -229,18 +212,6 @@ contains
       bc_is_periodic = trim(name) == 'periodic'
     end function bc_is_periodic
 
-    !> Whether r covers its face whole.
-    logical function whole_face(r, n)
-      type(face_range_t), intent(in) :: r
-      integer, intent(in) :: n(3)
-      integer :: e
-      whole_face = .true.
-      do e = 1, 3
-        if (e == r%face/2 + 1) cycle
-        whole_face = whole_face .and. min(r%beg(e), r%end(e)) == 1 .and. max(r%beg(e), r%end(e)) == n(e)
-      end do
-    end function whole_face
-
     !> Whether the face directions of interface t coarsen alike on both
     !> sides at level l (direction e of side a runs along direction
     !> |transform(e)| of side b).
@@ -291,6 +262,52 @@ contains
       end do
     end subroutine ghost_nodes
   end subroutine blocks_init
+
+  !> What keeps the solver over blocks from running set ('' if nothing):
+  !> a 2D block, an interface between faces of different directions or
+  !> over part of a face. From the set alone, before anything is allocated.
+  function set_problem(set) result(why)
+    type(grid_block_set_t), intent(in) :: set
+    character(len=:), allocatable :: why
+    type(face_range_t) :: r
+    integer :: b, q, s
+    why = ''
+    do b = 1, set%nblocks
+      if (set%blocks(b)%n(3) == 1) then
+        why = block_label(set, b)//' is 2D (one plane of nodes); the solver over blocks takes 3D blocks so far'
+        return
+      end if
+    end do
+    do q = 1, size(set%interfaces)
+      associate (t => set%interfaces(q))
+        if (t%a%face/2 /= t%b%face/2) then
+          why = range_text(set, t%a)//' = '//range_text(set, t%b)//': an interface between faces of '// &
+            'different directions; the solver over blocks takes interfaces within one direction so far'
+          return
+        end if
+        do s = 1, 2
+          r = merge(t%a, t%b, s == 1)
+          if (.not. whole_face(r, set%blocks(r%block)%n)) then
+            why = range_text(set, r)//': an interface over part of a face; the solver over blocks takes '// &
+              'whole faces so far'
+            return
+          end if
+        end do
+      end associate
+    end do
+  contains
+    !> Whether r covers its face whole.
+    logical function whole_face(r, n)
+      type(face_range_t), intent(in) :: r
+      integer, intent(in) :: n(3)
+      integer :: e
+      whole_face = .true.
+      do e = 1, 3
+        if (e == r%face/2 + 1) cycle
+        whole_face = whole_face .and. min(r%beg(e), r%end(e)) == 1 .and. max(r%beg(e), r%end(e)) == n(e)
+      end do
+    end function whole_face
+  end function set_problem
 
   !> A level's node counts in i, j, k.
   pure function nodes_of(g) result(n)
@@ -487,11 +504,7 @@ contains
     class(blocks_backend_t), intent(inout) :: self
     integer :: b
     do b = 1, size(self%b)
-      associate (q => self%b(b)%level(1)%f%q, sp => self%b(b)%level(1)%sp)
-        q(:,:,:,1) = 1.0_rk
-        q(:,:,:,2:4) = 0.0_rk
-        q(:,:,:,5) = rest_pressure(sp)/sp%gm1
-      end associate
+      call rest_state(self%b(b)%level(1)%sp, self%b(b)%level(1)%f%q)
     end do
   end subroutine blocks_at_rest
 
@@ -499,16 +512,9 @@ contains
   subroutine blocks_in_free_stream(self, alpha, beta)
     class(blocks_backend_t), intent(inout) :: self
     real(rk), intent(in) :: alpha, beta
-    real(rk) :: fs(5), qf(5)
-    integer :: b, m
+    integer :: b
     do b = 1, size(self%b)
-      associate (q => self%b(b)%level(1)%f%q, sp => self%b(b)%level(1)%sp)
-        fs = freestream_state(sp, alpha, beta)
-        call prim_to_cons(sp, fs(1), fs(2), fs(3), fs(4), fs(5), qf)
-        do m = 1, 5
-          q(:,:,:,m) = qf(m)
-        end do
-      end associate
+      call free_stream_state(self%b(b)%level(1)%sp, alpha, beta, self%b(b)%level(1)%f%q)
     end do
   end subroutine blocks_in_free_stream
 

@@ -15,14 +15,16 @@
 !> 1-based node indices, and CGNS's transform), each face part left for
 !> boundary patches; the options do not apply to it. --blocks gives that
 !> report for a file of one block too (a C-grid's wake cut: an interface of
-!> the block with itself). It ends with the
-!> refusal a run gives such a file (the solver runs one block), but exits 0
-!> when the file reads and checks.
+!> the block with itself). It ends with what build/adiflow does with such a
+!> file (solves its blocks together, or refuses it, saying why), but exits
+!> 0 when the file reads and checks.
 program grid_check
   use kinds, only: rk
   use grid_file
   use grid_blocks, only: grid_block_set_t, range_text, transform_text, block_label, GRID_BLOCKS_OK
   use cgns_blocks, only: count_block_file, read_block_file
+  use backend_blocks, only: set_problem
+  use blocks_driver, only: make_one_cell_thick
   implicit none
   type(grid_read_options_t) :: opts
   type(grid_file_info_t) :: info, other_info
@@ -146,7 +148,14 @@ contains
       end do
     end if
     if (set%nblocks > 1) then
-      write(*, '(a)') '  OK (the solver runs one block for now: a run refuses this file)'
+      ! what a run does with it: the same checks build/adiflow makes first
+      if (set%dims == 2) call make_one_cell_thick(set, 1.0_rk)
+      why = set_problem(set)
+      if (len(why) > 0) then
+        write(*, '(a)') '  OK as a file; build/adiflow refuses to run it: '//why
+      else
+        write(*, '(a)') '  OK (build/adiflow solves its blocks together, on the CPU; adiflow_mpi runs one block)'
+      end if
     else
       write(*, '(a)') '  OK'
     end if

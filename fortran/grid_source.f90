@@ -8,17 +8,17 @@
 !> cell or face.
 module grid_source
   use, intrinsic :: iso_fortran_env, only: output_unit
-  use kinds, only: rk
+  use kinds, only: rk, ik8
   use text_util, only: int_text
   use case_config, only: case_t, case_error
   use grid_generation, only: generate_nodes
   use grid_file, only: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, GRID_OK
   use cgns_grid, only: is_cgns_name, probe_cgns_grid, read_cgns_grid
-  use cgns_blocks, only: count_cgns_zones, read_cgns_blocks
+  use cgns_blocks, only: count_cgns_zones, read_cgns_blocks, count_block_file
   use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK
   implicit none
   private
-  public :: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case
+  public :: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case, read_options
 
   character(len=1), parameter :: dirs(3) = ['i', 'j', 'k']
 
@@ -28,12 +28,18 @@ contains
   !> folder (where a deck and its grid travel together), and the cell counts
   !> from the file's header into cs%ni, nj, nk (the file decides them; ni,
   !> nj, nk of the case file are not read).
-  subroutine take_grid_sizes(cs, case_path)
+  !> nblocks present (a driver that runs multi-block grids): the file's
+  !> block count, and for a file of several blocks nothing else (the sizes
+  !> are the blocks'; fortran/blocks_driver.f90 reads them); absent, such a
+  !> file is read, checked and refused.
+  subroutine take_grid_sizes(cs, case_path, nblocks)
     type(case_t), intent(inout) :: cs
     character(len=*), intent(in) :: case_path
+    integer, intent(out), optional :: nblocks
     type(grid_file_info_t) :: info
     integer :: status
     character(len=:), allocatable :: msg, path
+    if (present(nblocks)) nblocks = 1
     if (len_trim(cs%grid_file) == 0) return
     path = beside_case(cs%grid_file, case_path)
     if (len(path) > len(cs%grid_file)) call case_error('grid_file = "'//trim(cs%grid_file)//'" in the folder of '// &
@@ -41,6 +47,10 @@ contains
     cs%grid_file = path
     if (cs%grid_type /= 'cavity') call case_error('grid_type = "'//trim(cs%grid_type)//'" and grid_file = "'// &
       trim(cs%grid_file)//'" both name a grid: leave grid_type at cavity with a grid file')
+    if (present(nblocks)) then
+      nblocks = int(max(count_block_file(trim(cs%grid_file)), 1_ik8))
+      if (nblocks > 1) return
+    end if
     if (is_cgns_name(cs%grid_file)) then
       if (count_cgns_zones(trim(cs%grid_file)) > 1) call refuse_zones(trim(cs%grid_file))
       call probe_cgns_grid(trim(cs%grid_file), read_options(cs), info, status, msg)

@@ -111,11 +111,11 @@ static long long digits_at(const char *s, const char **end, int *n)
  * rank in at least 5 digits, M without leading zeros), restart.rNNNNN.bin
  * (format 1), either with .tmp after it? Then 1, with the rank, M (-1 for
  * format 1) and whether it is a temporary; anything else 0. */
-static int restart_rank_name(const char *name, long long *rank, long long *iter, int *tmp)
+static int restart_rank_name(const char *name, char kind, long long *rank, long long *iter, int *tmp)
 {
   const char *p;
   int n;
-  if (strncmp(name, "restart.r", 9) != 0) return 0;
+  if (strncmp(name, "restart.", 8) != 0 || name[8] != kind) return 0;
   *rank = digits_at(name + 9, &p, &n);
   if (*rank < 0 || n < 5) return 0;
   *iter = -1;
@@ -134,8 +134,11 @@ static int restart_rank_name(const char *name, long long *rank, long long *iter,
   return 0;
 }
 
-int adi_remove_old_restart_sets(const char *dir, long long keep, int rank, int nranks, char *msg, size_t msglen)
+/* kind 'r': the rank files of adiflow_mpi, whose index restart.decomp
+ * rank 0 writes; 'b': the block files of a multi-block run, one process. */
+static int remove_old_sets(const char *dir, char kind, long long keep, int rank, int nranks, char *msg, size_t msglen)
 {
+  const char *index_tmp = kind == 'r' ? "restart.decomp.tmp" : "restart.blocks.tmp";
   int failed = 0;
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
@@ -152,9 +155,9 @@ int adi_remove_old_restart_sets(const char *dir, long long keep, int rank, int n
     errno = 0;
     e = readdir(d);
     if (!e) break;
-    if (strcmp(e->d_name, "restart.decomp.tmp") == 0) {
+    if (strcmp(e->d_name, index_tmp) == 0) {
       mine = rank == 0;   /* rank 0 writes the index */
-    } else if (restart_rank_name(e->d_name, &r, &it, &tmp)) {
+    } else if (restart_rank_name(e->d_name, kind, &r, &it, &tmp)) {
       /* each rank the files of its rank numbers (those of a run on more
        * ranks included), so that none removes a file another is writing */
       mine = r % nranks == rank && (tmp || it != keep);
@@ -173,4 +176,14 @@ int adi_remove_old_restart_sets(const char *dir, long long keep, int rank, int n
   }
   closedir(d);
   return failed;
+}
+
+int adi_remove_old_restart_sets(const char *dir, long long keep, int rank, int nranks, char *msg, size_t msglen)
+{
+  return remove_old_sets(dir, 'r', keep, rank, nranks, msg, msglen);
+}
+
+int adi_remove_old_block_restarts(const char *dir, long long keep, char *msg, size_t msglen)
+{
+  return remove_old_sets(dir, 'b', keep, 0, 1, msg, msglen);
 }

@@ -30,5 +30,9 @@ void adi_remove_stale(const char *path);
  * link itself, never what it points to). The number of files it could not
  * remove, the first one's reason in msg. */
 int adi_remove_old_restart_sets(const char *dir, long long keep, int rank, int nranks, char *msg, size_t msglen);
+/* The same for build/adiflow's restart sets of a multi-block grid
+ * (fortran/run_files_blocks.f90): restart.bNNNNN.itM.bin, one file per
+ * block, and the index restart.blocks; one process removes them all. */
+int adi_remove_old_block_restarts(const char *dir, long long keep, char *msg, size_t msglen);
 
 #endif

@@ -7,7 +7,7 @@ module sys_interface
   public :: adi_install_signal_handlers, adi_interrupt_requested
   public :: adi_guard_output_signals, make_dirs, lock_run_dir, run_gnuplot, regular_file
   public :: adi_host_memory_available, c_string, from_c, c_text, signal_text, output_slot_problem, remove_old_restart_sets, &
-    earlier_snapshots
+    remove_old_block_restarts, earlier_snapshots
 
   interface
     subroutine adi_install_signal_handlers() bind(c, name='adi_install_signal_handlers')
@@ -62,6 +62,14 @@ module sys_interface
       character(kind=c_char), intent(in) :: dir(*)
       integer(c_long_long), value :: keep
       integer(c_int), value :: rank, nranks
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_remove_old_block_restarts(dir, keep, msg, msglen) &
+        bind(c, name='adi_remove_old_block_restarts')
+      import :: c_int, c_char, c_size_t, c_long_long
+      character(kind=c_char), intent(in) :: dir(*)
+      integer(c_long_long), value :: keep
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
@@ -207,4 +215,17 @@ contains
       int(nranks, c_int), buf, int(len(buf), c_size_t)))
     msg = from_c(buf)
   end function remove_old_restart_sets
+
+  !> build/adiflow on a multi-block grid, once its index names the set of
+  !> iteration keep: removes the older sets' block files and the
+  !> temporaries a crash left (fortran/safe_file.h); as remove_old_restart_sets.
+  integer function remove_old_block_restarts(dir, keep, msg) result(nfail)
+    character(len=*), intent(in) :: dir
+    integer(c_int64_t), intent(in) :: keep
+    character(len=:), allocatable, intent(out) :: msg
+    character(kind=c_char, len=1024) :: buf
+    buf = c_null_char
+    nfail = int(adi_remove_old_block_restarts(c_string(dir), int(keep, c_long_long), buf, int(len(buf), c_size_t)))
+    msg = from_c(buf)
+  end function remove_old_block_restarts
 end module sys_interface

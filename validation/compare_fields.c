@@ -1,8 +1,13 @@
 /* compare_fields: compare two adiflow field dumps (include/field_format.h),
  * e.g. the CPU reference and the GPU backend after the same iterations.
  *
- *   compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet] [--accept-old-restart]
+ *   compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet] [--accept-old-restart] [--at I,J,K]
  *   compare_fields --info A.dump [--accept-old-restart]
+ *
+ * --at I,J,K: B is a part of A's grid, its first cell A's cell (I,J,K)
+ * (1-based): a block of a multi-block run (restart.bNNNNN.itM.bin) against
+ * the same cells of a one-block run of the whole grid. B is compared with
+ * those cells of A; places are given in A's indices.
  *
  * Both files are checked first by the solver's own reader
  * (fortran/field_file.c): regular file, every header field, size, the
@@ -41,7 +46,8 @@ static const char *var_names[5] = {"rho", "rho*u", "rho*v", "rho*w", "E"};
 
 static void usage(void)
 {
-  fprintf(stderr, "usage: compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet] [--accept-old-restart]\n"
+  fprintf(stderr, "usage: compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet] [--accept-old-restart] "
+                  "[--at I,J,K]\n"
                   "       compare_fields --info A.dump   (header and the checksum of the data blocks)\n"
                   "  --accept-old-restart  read format-1 files too (nothing protects their header)\n"
                   "  --tol X      X = 0 (default): bit-identical; X > 0: per variable\n"
@@ -90,6 +96,16 @@ static int read_block(adi_dump_reader *d, const char *path, double *buf)
     return 2;
   }
   return 0;
+}
+
+/* A's cell index of B's cell p, B's first cell at A's cell at (1-based) */
+static size_t inside(const adi_dump_reader *a, const adi_dump_reader *b, const int at[3], size_t p)
+{
+  size_t i = p%(size_t)b->h.ni, j = (p/(size_t)b->h.ni)%(size_t)b->h.nj, k = p/((size_t)b->h.ni*(size_t)b->h.nj);
+  i += (size_t)at[0] - 1;
+  j += (size_t)at[1] - 1;
+  k += (size_t)at[2] - 1;
+  return i + (size_t)a->h.ni*(j + (size_t)a->h.nj*k);
 }
 
 typedef struct stats {
@@ -144,7 +160,7 @@ int main(int argc, char **argv)
   stats s[5];
   double tol = 0.0, mom_ref, *va = NULL, *vb = NULL;
   const char *pa = NULL, *pb = NULL;
-  int pointwise = 0, quiet = 0, ai, m, rc, fail = 0;
+  int pointwise = 0, quiet = 0, ai, m, rc, fail = 0, at[3] = {0, 0, 0}, part = 0;
   size_t p;
 
   for (ai = 1; ai < argc; ++ai)
@@ -160,6 +176,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "compare_fields: --tol needs a number >= 0, got \"%s\"\n", argv[ai]);
         return 2;
       }
+    } else if (strcmp(argv[ai], "--at") == 0 && ai + 1 < argc) {
+      char tail;
+      if (sscanf(argv[++ai], "%d,%d,%d%c", &at[0], &at[1], &at[2], &tail) != 3 || at[0] < 1 || at[1] < 1 || at[2] < 1) {
+        fprintf(stderr, "compare_fields: --at needs the first cell as I,J,K (each >= 1), got \"%s\"\n", argv[ai]);
+        return 2;
+      }
+      part = 1;
     } else if (strcmp(argv[ai], "--pointwise") == 0) {
       pointwise = 1;
     } else if (strcmp(argv[ai], "--quiet") == 0) {
@@ -189,7 +212,14 @@ int main(int argc, char **argv)
   /* both headers, and the grids compared, before either file's data is read */
   if ((rc = open_header(&a, pa)) != 0) return rc;
   if ((rc = open_header(&b, pb)) != 0) return rc;
-  if (a.h.ni != b.h.ni || a.h.nj != b.h.nj || a.h.nk != b.h.nk) {
+  if (part) {
+    if (at[0] - 1 + b.h.ni > a.h.ni || at[1] - 1 + b.h.nj > a.h.nj || at[2] - 1 + b.h.nk > a.h.nk) {
+      fprintf(stderr, "compare_fields: %s (%d x %d x %d cells) from cell (%d,%d,%d) does not fit inside %s (%d x %d x "
+              "%d)\n", pb, (int)b.h.ni, (int)b.h.nj, (int)b.h.nk, at[0], at[1], at[2], pa, (int)a.h.ni, (int)a.h.nj,
+              (int)a.h.nk);
+      return 2;
+    }
+  } else if (a.h.ni != b.h.ni || a.h.nj != b.h.nj || a.h.nk != b.h.nk) {
     fprintf(stderr, "compare_fields: the grids differ: %s is %d x %d x %d, %s is %d x %d x %d\n", pa,
             (int)a.h.ni, (int)a.h.nj, (int)a.h.nk, pb, (int)b.h.ni, (int)b.h.nj, (int)b.h.nk);
     return 2;
@@ -198,15 +228,15 @@ int main(int argc, char **argv)
   va = malloc(a.ncell*sizeof(double));
   vb = malloc(b.ncell*sizeof(double));
   if (!va || !vb) {
-    fprintf(stderr, "compare_fields: out of memory for 2 x %zu values\n", a.ncell);
+    fprintf(stderr, "compare_fields: out of memory for %zu + %zu values\n", a.ncell, b.ncell);
     return 2;
   }
 
   memset(s, 0, sizeof s);
   for (m = 0; m < 5; ++m) {
     if ((rc = read_block(&a, pa, va)) != 0 || (rc = read_block(&b, pb, vb)) != 0) return rc;
-    for (p = 0; p < a.ncell; ++p) {
-      double x = va[p], y = vb[p], dxy, mag, rel;
+    for (p = 0; p < b.ncell; ++p) {
+      double x = va[part ? inside(&a, &b, at, p) : p], y = vb[p], dxy, mag, rel;
       if (memcmp(&x, &y, sizeof x) == 0) {
         mag = fabs(x);
         if (mag > s[m].max_ref) s[m].max_ref = mag;
@@ -233,8 +263,13 @@ int main(int argc, char **argv)
   adi_dump_close(&b);
 
   if (!quiet) {
-    printf("compare_fields: %s (iteration %lld) vs %s (iteration %lld), grid %d x %d x %d\n", pa,
-           (long long)a.h.iteration, pb, (long long)b.h.iteration, (int)a.h.ni, (int)a.h.nj, (int)a.h.nk);
+    if (part)
+      printf("compare_fields: %s (iteration %lld) from cell (%d,%d,%d) vs %s (iteration %lld), %d x %d x %d cells\n",
+             pa, (long long)a.h.iteration, at[0], at[1], at[2], pb, (long long)b.h.iteration, (int)b.h.ni,
+             (int)b.h.nj, (int)b.h.nk);
+    else
+      printf("compare_fields: %s (iteration %lld) vs %s (iteration %lld), grid %d x %d x %d\n", pa,
+             (long long)a.h.iteration, pb, (long long)b.h.iteration, (int)a.h.ni, (int)a.h.nj, (int)a.h.nk);
     if (a.h.iteration != b.h.iteration) printf("  note: the dumps belong to different iterations\n");
     printf("  %-6s %12s %-16s %15s %15s %-16s %10s\n", "var", "max|a-b|", " at (i,j,k)", "max|a-b|/max|a|",
            "max pointwise", " at (i,j,k)", "differing");
@@ -247,10 +282,11 @@ int main(int argc, char **argv)
     char loc_abs[40] = " -", loc_rel[40] = " -";
     int i, j, k, bad;
     if (s[m].ndiff > 0) {
-      where(&a, s[m].at_abs, &i, &j, &k);
-      snprintf(loc_abs, sizeof loc_abs, " (%d,%d,%d)", i, j, k);
-      where(&a, s[m].at_rel, &i, &j, &k);
-      snprintf(loc_rel, sizeof loc_rel, " (%d,%d,%d)", i, j, k);
+      /* B's cell p; with --at in A's indices */
+      where(&b, s[m].at_abs, &i, &j, &k);
+      snprintf(loc_abs, sizeof loc_abs, " (%d,%d,%d)", i + at[0] - part, j + at[1] - part, k + at[2] - part);
+      where(&b, s[m].at_rel, &i, &j, &k);
+      snprintf(loc_rel, sizeof loc_rel, " (%d,%d,%d)", i + at[0] - part, j + at[1] - part, k + at[2] - part);
     }
     if (tol == 0.0)
       bad = s[m].ndiff > 0;

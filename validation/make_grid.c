@@ -27,6 +27,10 @@
  *   --span S (1: the z thickness with --dims 3).
  * Test files the reader refuses: --blocks N (the block N times), --iblank,
  *   --flip i|j|k (one index reversed: a left-handed grid).
+ * A multi-block file of the same grid: --split I writes it as two blocks
+ *   joined at node plane i = I (1-based, as grid_check numbers nodes):
+ *   nodes i = 1..I and i = I..ni+1 (the solver over blocks' tests and a
+ *   user's first multi-block run).
  *
  * Clustering: one-sided stretching x(s) = 1 + tanh(beta (s - 1)) / tanh(beta),
  * two-sided x(s) = (1 + tanh(beta (2s - 1)) / tanh(beta)) / 2 (the hyperbolic
@@ -102,7 +106,7 @@ int main(int argc, char **argv)
 {
   const char *shape = argc > 1 ? argv[1] : NULL, *out = NULL;
   p3d_write_options o = {P3D_FORTRAN, 8, 0, 4, 0, 1, 2, 1, 0};
-  int ni = 0, nj = 0, nk = 4, ni_run = 16, ni_plate = 48, dims = 2, flip = -1, n_given[3] = {0, 0, 0};
+  int ni = 0, nj = 0, nk = 4, ni_run = 16, ni_plate = 48, dims = 2, flip = -1, split = 0, n_given[3] = {0, 0, 0};
   double length = -1, height = -1, run_up = 0.5, beta_x = 2.0, beta_y = -1, diameter = 1.0, farfield = 50.0, span = 1.0;
   int64_t n[3];
   double *xyz, *x2;
@@ -132,6 +136,7 @@ int main(int argc, char **argv)
     else if (!strcmp(k, "--subrecord")) o.max_subrecord = count(k, v, 1, 2147483639);
     else if (!strcmp(k, "--blocks")) o.nblocks = count(k, v, 1, 64);
     else if (!strcmp(k, "--iblank")) o.iblank = 1, takes = 0;
+    else if (!strcmp(k, "--split")) split = count(k, v, 2, 100000);
     else if (!strcmp(k, "--format")) {
       if (v && !strcmp(v, "text")) o.encoding = P3D_TEXT;
       else if (v && !strcmp(v, "unformatted")) o.encoding = P3D_FORTRAN;
@@ -263,6 +268,35 @@ int main(int argc, char **argv)
         }
   }
   o.dims = dims;
+  if (split > 0) {
+    /* two blocks: nodes i = 1..split and split..ni+1 of every j, k */
+    const int64_t nn = n[0] * n[1] * n[2];
+    int64_t nb[6] = {split, n[1], n[2], n[0] - split + 1, n[1], n[2]};
+    double *part[2];
+    if (split >= n[0] || o.nblocks > 1 || !o.with_count)
+      die("--split I needs 2 <= I <= ni, one block (no --blocks) and the block count (--count yes)%s", "");
+    for (int b = 0; b < 2; ++b) {
+      const int64_t np = nb[3 * b] * n[1] * n[2], i0 = b == 0 ? 0 : split - 1;
+      part[b] = malloc(sizeof(double) * 3 * (size_t)np);
+      if (!part[b]) die("out of memory%s", "");
+      for (int c = 0; c < 3; ++c)
+        for (int64_t k = 0; k < n[2]; ++k)
+          for (int64_t j = 0; j < n[1]; ++j)
+            for (int64_t i = 0; i < nb[3 * b]; ++i)
+              part[b][c * np + i + nb[3 * b] * (j + n[1] * k)] = xyz[c * nn + i0 + i + n[0] * (j + n[1] * k)];
+    }
+    if (p3d_write_blocks(out, &o, 2, nb, (const double *const *)part, msg, sizeof msg) != 0) {
+      fprintf(stderr, "make_grid: %s\n", msg);
+      return 5;
+    }
+    printf("make_grid: wrote %s as 2 blocks joined at node i = %d (%lld and %lld nodes in i), to %s\n", shape, split,
+           (long long)nb[0], (long long)nb[3], out);
+    free(part[0]);
+    free(part[1]);
+    free(xyz);
+    free(x2);
+    return 0;
+  }
   if (p3d_write(out, &o, n, xyz, msg, sizeof msg) != 0) {
     fprintf(stderr, "make_grid: %s\n", msg);
     return 5;

@@ -93,8 +93,10 @@ else
   $F unstructured "$C/un.cgns"
   refuse un un.cgns 'zone "tets" is an unstructured zone (elements); adiflow reads structured zones only' "an unstructured zone, by name"
   $F twozones "$C/two.cgns"
-  refuse two two.cgns 'holds 2 zones (a multi-block grid), read and checked: 1 1-to-1 interface(s) between them (build/grid_check lists them), but the solver runs one block (one structured zone) for now' \
-    "two zones: read and checked (their interface found), then refused: the solver runs one block"
+  deck two two.cgns; rc=$(run cg_two "$C/two.nml" --backend cpu)
+  expect '[ "$rc" = 0 ] && grep -q "grid: 2 blocks from .*1 1-to-1 interface(s), 16 cells" "$T/cg_two.log" \
+    && [ "$(grep -c "<DataSet index=" "$T/cg_two/flow.vtm")" = 2 ] && grep -q "name=\"zone &quot;right&quot; (block 2)\"" "$T/cg_two/flow.vtm"' \
+    "two zones without BCs: a run solves both together (exit $rc), flow.vtm lists them by zone"
   refuse both plbc.cgns 'both give the boundary patches' "a CGNS file with BCs and a patch_file" pl.bc
   cp "$C/pl.cgns" "$C/iso.cgns"; $F addbc "$C/iso.cgns" hot BCWallViscousIsothermal 1:17 1:1 1:2
   refuse iso iso.cgns "an isothermal wall, but wall_thermal = 'adiabatic'" "an isothermal wall in an adiabatic case" "" "wall_thermal = 'adiabatic'"
@@ -129,8 +131,8 @@ else
   gcr bzb bc 'BC \"wall\" (BCWall) lies on block 1, face i=3, nodes j 1..3, k 1..3, which a 1-to-1 interface joins to block 2' \
     "a BC on a face part an interface joins"
   deck bzrun bz1.cgns; rc=$(run cg_bzrun "$C/bzrun.nml" --backend cpu)
-  expect '[ "$rc" = 2 ] && grep -q "holds 2 zones (a multi-block grid), read and checked: 1 1-to-1 interface(s)" "$T/cg_bzrun.log" && [ ! -e "$T/cg_bzrun" ]' \
-    "CGNS zones: a run reads and checks the file as grid_check does, then refuses it, before its run folder (exit $rc)"
+  expect '[ "$rc" = 2 ] && grep -q "declares 1 boundary condition(s) (BC_t); a multi-block run takes its faces. conditions from the case" "$T/cg_bzrun.log" && [ ! -e "$T/cg_bzrun" ]' \
+    "CGNS zones with BCs: a run reads and checks the file, then refuses the zones' BCs (not applied to a multi-block run yet), before its run folder (exit $rc)"
   # a multi-block Plot3D file converted by plot3d_to_cgns: the same blocks and interfaces
   [ -x "$B/test_block_interfaces" ] || make -s GPU_BACKEND=none "$B/test_block_interfaces" > /dev/null 2>&1
   mkdir -p "$C/mb" && ./$B/test_block_interfaces --write "$C/mb" > /dev/null 2>&1

@@ -288,6 +288,72 @@ rc=$(run pf_ff "$T/pf/ff.nml" --backend cpu)
 expect '[ "$rc" = 0 ] && awk "\$1 == 10 { ok = (\$3 < 1e-12 && \$4 < 1e-12 && \$5 < 1e-12 && \$6 < 1e-12 && \$7 < 1e-11) } END { exit !ok }" "$T/pf_ff.log"' \
   "patch_file: farfield on every face of a curvilinear grid from a file keeps the free stream (alpha 30, beta 10: residual at round-off after 10 iterations)"
 
+# ---- multi-block grids: the blocks solved together (fortran/blocks_driver.f90) ----
+# a curvilinear box as one block and as two joined at node i = 6 (make_grid --split), W(1,1) over 2
+# levels, mass_fix, 10 orders: each block's state = the one-block run's cells within 1e-8 of each
+# variable's largest (compare_fields --at); the restart set continues a run bit for bit; refusals
+mkdir -p "$T/mb"
+./$B/make_grid box --ni 12 --nj 10 --nk 4 -o "$T/mb/box1.x" > /dev/null
+./$B/make_grid box --ni 12 --nj 10 --nk 4 --split 6 -o "$T/mb/box2.x" > /dev/null
+mb_deck() { # NAME GRID [MORE KEYS]
+  printf "&adiflow\n  grid_file = '%s', reynolds = 100.0, mach = 0.2, limiter = 'vanalbada', roe_low_mach = 'none'\n  %s\n  %s\n/\n&multigrid\n  levels = 2, cycle = 'w', pre_smooth = 1, post_smooth = 1\n/\n" \
+    "$2" "cfl = 10.0, max_iter = 3000, tol = 1.0e-10, mass_fix = .true., monitor_interval = 50, write_plot = .false." \
+    "${3:-write_tecplot = .false.}" > "$T/mb/$1.nml"
+}
+mb_deck one box1.x; mb_deck two box2.x
+rc1=$(run mb_one "$T/mb/one.nml" --backend cpu); rc2=$(run mb_two "$T/mb/two.nml" --backend cpu)
+mb_it=$(sed -n 's/.*converged at iteration \([0-9]*\).*/\1/p' "$T/mb_two.log")
+expect '[ "$rc1$rc2" = 00 ] && [ -n "$mb_it" ] && grep -q "grid: 2 blocks from .*box2.x .*1 1-to-1 interface(s), 480 cells" "$T/mb_two.log" \
+  && grep -q "multigrid over the blocks: 2 levels" "$T/mb_two.log"' \
+  "multi-block: a box in two blocks converges 10 orders with W-cycles over the blocks (exit codes $rc1 $rc2, iteration $mb_it)"
+mb_r=$T/mb_two/restart.b00001.it$mb_it.bin; mb_s=$T/mb_two/restart.b00002.it$mb_it.bin
+./$B/compare_fields "$T/mb_one/field.dump" "$mb_r" --at 1,1,1 --tol 1e-8 > "$T/mb_cmp1.log" 2>&1; c1=$?
+./$B/compare_fields "$T/mb_one/field.dump" "$mb_s" --at 6,1,1 --tol 1e-8 > "$T/mb_cmp2.log" 2>&1; c2=$?
+expect '[ "$c1$c2" = 00 ]' "multi-block: each block's steady state = the one-block run's cells within 1e-8 (compare_fields --at; exit codes $c1 $c2)"
+expect '[ "$(grep -c "<DataSet index=" "$T/mb_two/flow.vtm")" = 2 ] && grep -q "file=\"flow.b00002.vts\"" "$T/mb_two/flow.vtm" \
+  && [ -s "$T/mb_two/flow.b00001.vts" ] && [ -s "$T/mb_two/flow.b00002.vts" ] && grep -q "^blocks 2$" "$T/mb_two/restart.blocks" \
+  && [ "$(ls "$T/mb_two" | grep -c "^restart\.b.*\.bin$")" = 2 ]' \
+  "multi-block: flow.vtm lists the two blocks' .vts files; the restart index names the one complete set left"
+if [ -n "$VTKPY" ]; then
+  # flow.vtm through VTK's multi-block reader, as ParaView opens it: two structured blocks of 200 and
+  # 280 cells, the density present and finite
+  "$VTKPY" - "$T/mb_two/flow.vtm" > "$T/mb_vtm.log" 2>&1 <<'PYEOF'
+import sys, math
+from vtkmodules.vtkIOXML import vtkXMLMultiBlockDataReader
+r = vtkXMLMultiBlockDataReader(); r.SetFileName(sys.argv[1]); r.Update()
+m = r.GetOutput()
+cells = [m.GetBlock(b).GetNumberOfCells() for b in range(m.GetNumberOfBlocks())]
+rho = [m.GetBlock(b).GetCellData().GetArray("density") for b in range(m.GetNumberOfBlocks())]
+ok = cells == [200, 280] and all(a is not None and all(math.isfinite(a.GetValue(i)) and a.GetValue(i) > 0
+                                                      for i in range(a.GetNumberOfTuples())) for a in rho)
+print("blocks", cells, "ok" if ok else "BAD")
+sys.exit(0 if ok else 1)
+PYEOF
+  rc=$?
+  expect '[ "$rc" = 0 ]' "multi-block: flow.vtm read by VTK's multi-block reader: two blocks of 200 and 280 cells, density finite and positive ($(cat "$T/mb_vtm.log" | tail -n 1))"
+fi
+# the restart set: 60 iterations, then --restart to the tolerance: the same final set, bit for bit
+rc1=$(run mb_half "$T/mb/two.nml" --backend cpu --max-iter 60)
+rc2=$(run mb_half "$T/mb/two.nml" --backend cpu --restart)
+expect '[ "$rc1$rc2" = 00 ] && grep -q "restarting from .*restart.blocks + restart.bNNNNN.itN.bin at iteration 60" "$T/mb_half.log" \
+  && cmp -s "$mb_r" "$T/mb_half/restart.b00001.it$mb_it.bin" && cmp -s "$mb_s" "$T/mb_half/restart.b00002.it$mb_it.bin"' \
+  "multi-block: a run stopped at 60 and restarted from its set ends on the same states bit for bit (exit codes $rc1 $rc2)"
+# a set with a block's file in another's place, and a damaged index: refused, nothing run
+mkdir -p "$T/mb_swap" && cp "$T/mb_half/restart.blocks" "$T/mb_swap/" && cp "$T/mb_half/restart.b00001.it$mb_it.bin" "$T/mb_swap/restart.b00002.it$mb_it.bin" \
+  && cp "$T/mb_half/restart.b00002.it$mb_it.bin" "$T/mb_swap/restart.b00001.it$mb_it.bin"
+rc=$(run mb_swap "$T/mb/two.nml" --backend cpu --restart)
+expect '[ "$rc" = 2 ] && grep -q "restart.b00001.it$mb_it.bin" "$T/mb_swap.log"' "multi-block: block restart files swapped: refused, the file named (exit $rc)"
+printf 'ADIFLOW-BLOCKS-RESTART 1\nblocks 3\niteration %s\n' "$mb_it" > "$T/mb_swap/restart.blocks"
+rc=$(run mb_swap "$T/mb/two.nml" --backend cpu --restart)
+expect '[ "$rc" = 2 ] && grep -q "the restart set holds 3 blocks but the grid file has 2" "$T/mb_swap.log"' \
+  "multi-block: a restart index of another block count: refused (exit $rc)"
+mb_deck gpu box2.x "write_tecplot = .false., backend = 'gpu'"; mb_deck pf box2.x "patch_file = 'x.bc'"; mb_deck oi box2.x "output_interval = 10"
+rc1=$(run mb_gpu "$T/mb/gpu.nml"); rc2=$(run mb_pf "$T/mb/pf.nml" --backend cpu); rc3=$(run mb_oi "$T/mb/oi.nml" --backend cpu)
+expect '[ "$rc1$rc2$rc3" = 222 ] && grep -q "holds several blocks: a multi-block grid runs on the CPU backend so far" "$T/mb_gpu.log" \
+  && grep -q "patch_file = \"x.bc\" is not taken by a multi-block run yet" "$T/mb_pf.log" && grep -q "output_interval > 0 (snapshots) is not available" "$T/mb_oi.log" \
+  && [ ! -e "$T/mb_gpu" ] && [ ! -e "$T/mb_pf" ] && [ ! -e "$T/mb_oi" ]' \
+  "multi-block: the GPU backend, a patch file and snapshots are refused by name, before any run folder (exit codes $rc1 $rc2 $rc3)"
+
 # ---- CGNS grid files: one structured zone, its BCs as patches (tests/suites/cgns_tests.sh) ----
 . tests/suites/cgns_tests.sh
 

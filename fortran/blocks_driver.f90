@@ -1,0 +1,227 @@
+!> build/adiflow on a grid file of several blocks (Plot3D blocks or CGNS
+!> zones): the file read and checked as build/grid_check reads it (its
+!> 1-to-1 interfaces found from the coordinates), the blocks solved
+!> together on the CPU (fortran/backend_blocks.f90: one iteration or one
+!> FAS cycle over all blocks), the iteration loop the one-grid run has
+!> (fortran/driver_loop.f90), the restart set and flow.vtm
+!> (fortran/run_files_blocks.f90).
+!>
+!> Each block's faces that no interface joins take the case's bc_* keys by
+!> the block's own index directions. A 2D file's blocks are made one cell
+!> (grid_span) thick, as a one-block 2D file is. What it refuses, before
+!> anything large is allocated, each with its reason: the GPU backend, a
+!> patch file and a CGNS file's boundary conditions (patches per block are
+!> not there yet), snapshots (output_interval), and what the block backend
+!> cannot run (interfaces over part of a face or between faces of different
+!> directions).
+module blocks_driver
+  use, intrinsic :: iso_fortran_env, only: output_unit
+  use kinds, only: rk, ik8, nvar
+  use text_util, only: int_text
+  use case_config, only: case_t, case_error, validate_case, make_solver_params, scheme_text, implicit_text, &
+    run_folder
+  use solver_params, only: solver_params_t, ROE_LM_NONE
+  use grid_layout, only: layout_t, make_layout, field_bytes
+  use flow_fields, only: host_field_count
+  use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK
+  use cgns_blocks, only: read_block_file
+  use multigrid_config, only: mg_config_t, mg_config_text
+  use backend_blocks, only: blocks_backend_t, set_problem
+  use run_files_blocks, only: block_set_files_t, block_vts_name
+  use driver_loop, only: run_iterations
+  use patch_file, only: units_text
+  use output_file, only: blocked_output
+  use omp_policy, only: cells_per_thread
+  use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, make_dirs, lock_run_dir
+  !$ use omp_lib, only: omp_get_max_threads, omp_set_num_threads
+  implicit none
+  private
+  public :: run_block_grid, make_one_cell_thick
+
+contains
+
+  !> The run of case cs (its grid_file of several blocks, the path beside
+  !> the case already taken) with the &multigrid group mg; started: the
+  !> program's start (system_clock). exit_code as run_iterations gives it.
+  subroutine run_block_grid(cs, mg, case_path, started, exit_code)
+    type(case_t), intent(inout) :: cs
+    type(mg_config_t), intent(in) :: mg
+    character(len=*), intent(in) :: case_path
+    integer(ik8), intent(in) :: started
+    integer, intent(out) :: exit_code
+    type(grid_block_set_t) :: set
+    type(case_t), allocatable :: cb(:)
+    type(blocks_backend_t) :: be
+    type(block_set_files_t) :: files
+    type(solver_params_t) :: sp
+    character(len=:), allocatable :: msg, why, note, dir, names
+    integer :: status, b, nref(3), lock_fd, nthreads
+    integer(ik8) :: it0
+    real(rk) :: res0(5)
+
+    call refuse_what_blocks_lack(cs)
+    call read_block_file(trim(cs%grid_file), set, status, msg)
+    if (status /= GRID_BLOCKS_OK) call case_error(msg)
+    if (allocated(set%bcs)) then
+      if (size(set%bcs) > 0) call case_error(set%what//' declares '//int_text(size(set%bcs))//' boundary '// &
+        'condition(s) (BC_t); a multi-block run takes its faces'' conditions from the case''s bc_* keys so far, '// &
+        'and the file''s are not applied yet: remove them from the file or solve one zone at a time')
+    end if
+    if (set%dims == 2) call make_one_cell_thick(set, cs%grid_span)
+    why = set_problem(set)
+    if (len(why) > 0) call case_error(set%what//': '//why)
+
+    ! each block's case: its own cells for the checks, then one reference
+    ! size for all (the limiter's threshold comes from it, and must not
+    ! differ from block to block)
+    allocate(cb(set%nblocks))
+    nref = 0
+    do b = 1, set%nblocks
+      cb(b) = cs
+      cb(b)%ni = set%blocks(b)%n(1) - 1
+      cb(b)%nj = set%blocks(b)%n(2) - 1
+      cb(b)%nk = set%blocks(b)%n(3) - 1
+      call validate_case(cb(b))
+      nref = max(nref, [cb(b)%ni, cb(b)%nj, cb(b)%nk])
+    end do
+    do b = 1, set%nblocks
+      cb(b)%ni = nref(1)
+      cb(b)%nj = nref(2)
+      cb(b)%nk = nref(3)
+    end do
+    cs%ni = nref(1)
+    cs%nj = nref(2)
+    cs%nk = nref(3)
+    call check_host_memory(set)
+
+    dir = run_folder(cs, case_path)
+    if (make_dirs(dir, why) /= 0) call case_error(why)
+    lock_fd = lock_run_dir(dir, why)
+    if (lock_fd < 0) call case_error(why)
+    names = 'restart.blocks flow.vtm residual.dat residual.gp residual.png'
+    do b = 1, set%nblocks
+      names = names//' '//block_vts_name(b)
+    end do
+    why = blocked_output(dir, names)
+    if (len(why) > 0) call case_error(why)
+    call files%init(cs, 'adiflow', dir, dir//'/restart.blocks', .true., started)
+    files%nblocks = set%nblocks
+
+    nthreads = 1
+    !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
+    !$ nthreads = omp_get_max_threads()
+    be%mg = mg
+    call be%init(set, cb, mg%levels, mg%coarse_order, mg%coarse_roe_low_mach == 'none', why, note)
+    if (len(why) > 0) call case_error(set%what//': '//why)
+    sp = be%b(1)%level(1)%sp
+
+    write(output_unit, '(a)') 'adiflow: '//trim(cs%title)//' ('//trim(case_path)//')'
+    write(output_unit, '(a,es10.3,a,es10.3)') '  grid: '//int_text(set%nblocks)//' blocks from '// &
+      trim(cs%grid_file)//' ('//set%format//'), '//int_text(size(set%interfaces))//' 1-to-1 interface(s), '// &
+      int_text(nint(be%cells(1)))//' cells; Re ', cs%reynolds, ', Mach ', cs%mach
+    do b = 1, min(set%nblocks, 12)
+      associate (lay => be%b(b)%level(1)%lay)
+        write(output_unit, '(a)') '    '//trim(be%label(b))//': '//int_text(lay%ni)//' x '//int_text(lay%nj)// &
+          ' x '//int_text(lay%nk)//' cells'
+      end associate
+    end do
+    if (set%nblocks > 12) write(output_unit, '(a)') '    ... ('//int_text(set%nblocks - 12)//' more: '// &
+      'build/grid_check lists them all)'
+    write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
+    write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))//'; across the '// &
+      'interfaces the increments are held at zero (each block sweeps its own lines)'
+    write(output_unit, '(a)') '  '//units_text(sp, .false., cs%freestream_alpha, cs%freestream_beta)
+    if (mg%levels > 1) then
+      write(output_unit, '(a)') '  multigrid over the blocks: '//int_text(be%nlev)//' levels, '// &
+        mg_config_text(mg, sp%roe_low_mach /= ROE_LM_NONE)
+      if (len(note) > 0) write(output_unit, '(a)') '  multigrid: asked for '//int_text(mg%levels)// &
+        ' levels, using '//int_text(be%nlev)//': '//note
+    end if
+
+    res0 = 0.0_rk
+    it0 = 0
+    if (cs%restart) then
+      call files%read_restart(be, it0, res0, why)
+      if (len(why) > 0) call case_error(why)
+      if (files%nothing_left(it0)) then
+        exit_code = 0
+        return
+      end if
+    else
+      call be%start_at_rest()
+    end if
+    call be%fill_boundary(1)
+    be%mass_fix = cs%mass_fix
+    if (cs%mass_fix) then
+      be%mass0 = be%set_mass(unit=.true.)
+      write(output_unit, '(a,es23.16)') '  mass_fix: total mass held at ', be%mass0
+    end if
+    write(output_unit, '(a,i0,a,i0,a)') '  backend: cpu (Fortran reference, up to ', nthreads, &
+      ' OpenMP threads: one per ', cells_per_thread(), ' cells of a loop)'
+    write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
+    call files%start_series(it0)
+    call adi_install_signal_handlers()
+    call run_iterations(cs, it0, res0, be, files, exit_code)
+  end subroutine run_block_grid
+
+  !> What a multi-block run cannot do yet, refused by name before the file
+  !> is read whole.
+  subroutine refuse_what_blocks_lack(cs)
+    type(case_t), intent(in) :: cs
+    character(len=:), allocatable :: g
+    g = 'grid file "'//trim(cs%grid_file)//'" holds several blocks: '
+    if (trim(cs%backend) == 'gpu') call case_error(g//'a multi-block grid runs on the CPU backend so far '// &
+      '(backend = ''cpu'' or ''auto'')')
+    if (trim(cs%backend) == 'auto') write(output_unit, '(a)') 'adiflow: backend = auto: '// &
+      'a multi-block grid runs on the CPU backend so far'
+    if (len_trim(cs%patch_file) > 0) call case_error(g//'patch_file = "'//trim(cs%patch_file)//'" is not '// &
+      'taken by a multi-block run yet: each block''s faces that no interface joins take the case''s bc_* keys')
+    if (cs%output_interval > 0) call case_error(g//'output_interval > 0 (snapshots) is not available for a '// &
+      'multi-block run yet: set it to 0; flow.vtm is written at the end')
+    if (trim(cs%grid_flip) /= 'none') call case_error(g//'grid_flip = '''//trim(cs%grid_flip)//''' applies to '// &
+      'one block; turn the blocks in the file instead')
+  end subroutine refuse_what_blocks_lack
+
+  !> A 2D file's blocks (one plane of nodes, z = 0) made one cell thick:
+  !> a second plane at z = span, as a one-block 2D file is made (the
+  !> interfaces already run over k = 1..2).
+  subroutine make_one_cell_thick(set, span)
+    type(grid_block_set_t), intent(inout) :: set
+    real(rk), intent(in) :: span
+    real(rk), allocatable :: x(:,:,:,:)
+    integer :: b
+    do b = 1, set%nblocks
+      associate (blk => set%blocks(b))
+        allocate(x(3, blk%n(1), blk%n(2), 2))
+        x(:, :, :, 1) = blk%xyz(:, :, :, 1)
+        x(:, :, :, 2) = blk%xyz(:, :, :, 1)
+        x(3, :, :, 1) = 0.0_rk
+        x(3, :, :, 2) = span
+        call move_alloc(x, blk%xyz)
+        blk%n(3) = 2
+      end associate
+    end do
+  end subroutine make_one_cell_thick
+
+  !> The blocks' fields and coarse levels (about a seventh more) against
+  !> the host's free memory, before any is allocated.
+  subroutine check_host_memory(set)
+    type(grid_block_set_t), intent(in) :: set
+    integer(ik8) :: need, avail
+    integer :: b
+    character(len=300) :: m
+    need = 0
+    do b = 1, set%nblocks
+      associate (n => set%blocks(b)%n)
+        need = need + field_bytes(make_layout(n(1) - 1, n(2) - 1, n(3) - 1), host_field_count() + 2*nvar)
+      end associate
+    end do
+    need = need + need/7
+    avail = adi_host_memory_available()
+    if (avail > 0 .and. need > avail) then
+      write(m, '(a,f0.1,a,f0.1,a)') 'the blocks need ', real(need, rk)/2.0_rk**30, &
+        ' GiB of host memory but only ', real(avail, rk)/2.0_rk**30, ' GiB are available; use a smaller grid'
+      call case_error(m)
+    end if
+  end subroutine check_host_memory
+end module blocks_driver

@@ -1,0 +1,273 @@
+!> The files of a run on a multi-block grid (build/adiflow with a grid file
+!> of several blocks, fortran/blocks_driver.f90): the restart set (one
+!> file per block, restart.bNNNNN.itM.bin, and the index restart.blocks
+!> naming the iteration of the complete set) and flow.vtm, ParaView's
+!> multi-block file, listing one flow.bNNNNN.vts per block.
+!>
+!> The restart set is crash-safe as adiflow_mpi's rank set is
+!> (fortran/run_files_mpi.f90): every block's file of the iteration is
+!> written (verified, renamed into place), then the index is committed
+!> (temp + rename), and only then are the files of older sets removed. A
+!> crash at any point leaves the index naming a complete set. Each block's
+!> file records its block number and the number of blocks in the dump
+!> header's place (rank = block - 1, npj = blocks, npk = 1), so that a file
+!> under another block's name is refused.
+module run_files_blocks
+  use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
+  use kinds, only: rk, ik8
+  use text_util, only: int_text
+  use backend, only: backend_t
+  use backend_blocks, only: blocks_backend_t
+  use run_files, only: run_files_t, finite_state_fetched, old_restart_note
+  use field_io, only: write_field_dump, read_field_dump
+  use output_vtk, only: write_vts
+  use output_file, only: out_file_t, out_open, out_check, out_commit
+  use boundary_patches, only: patch_set_t
+  use wall_loads, only: patch_load_t
+  use sys_interface, only: regular_file, remove_old_block_restarts
+  implicit none
+  private
+  public :: block_set_files_t, block_vts_name, block_restart_name
+
+  character(len=*), parameter :: index_tag = 'ADIFLOW-BLOCKS-RESTART'
+
+  type, extends(run_files_t) :: block_set_files_t
+    integer :: nblocks = 0
+  contains
+    procedure :: writes_forces => no_forces
+    procedure :: grid_patches => no_patches
+    procedure :: patch_forces => no_loads
+    procedure :: read_restart => read_block_restarts
+    procedure :: save_restart => save_block_restarts
+    procedure :: write_snapshot => no_snapshot
+    procedure :: write_outputs => write_block_outputs
+  end type block_set_files_t
+
+contains
+
+  !> "flow.b00002.vts": block b's piece of flow.vtm.
+  function block_vts_name(b) result(s)
+    integer, intent(in) :: b
+    character(len=:), allocatable :: s
+    character(len=24) :: t
+    write(t, '(a,i5.5,a)') 'flow.b', b, '.vts'
+    s = trim(t)
+  end function block_vts_name
+
+  !> "restart.b00002.it500.bin": block b's file of the set of iteration iter.
+  function block_restart_name(b, iter) result(s)
+    integer, intent(in) :: b
+    integer(ik8), intent(in) :: iter
+    character(len=:), allocatable :: s
+    character(len=48) :: t
+    write(t, '(a,i5.5,a,i0,a)') 'restart.b', b, '.it', iter, '.bin'
+    s = trim(t)
+  end function block_restart_name
+
+  !> Block b's place in its dump header (fortran/field_io.f90's place):
+  !> block b - 1 of nb, its own cells, no offset.
+  function block_place(b, nb, lay_n) result(p)
+    integer, intent(in) :: b, nb, lay_n(3)
+    integer :: p(9)
+    p = [b - 1, nb, 1, lay_n, 0, 0, 0]
+  end function block_place
+
+  logical function no_forces(self, be)
+    class(block_set_files_t), intent(in) :: self
+    class(backend_t), intent(in) :: be
+    no_forces = .false.
+    if (self%cs%monitor_forces .and. self%root) write(output_unit, '(a)') &
+      '  note: monitor_forces: a multi-block run has no wall or lid patches yet, so there are no forces to show'
+  end function no_forces
+
+  function no_patches(self, be) result(ps)
+    class(block_set_files_t), intent(in) :: self
+    class(backend_t), intent(in) :: be
+    type(patch_set_t) :: ps
+    allocate(ps%p(0))
+  end function no_patches
+
+  subroutine no_loads(self, be, loads)
+    class(block_set_files_t), intent(in) :: self
+    class(backend_t), intent(in) :: be
+    type(patch_load_t), allocatable, intent(out) :: loads(:)
+    allocate(loads(0))
+  end subroutine no_loads
+
+  !> Snapshots (output_interval) are refused before a multi-block run starts.
+  subroutine no_snapshot(self, be, iter)
+    class(block_set_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+  end subroutine no_snapshot
+
+  !> The restart set of iteration iter (see the module's header); only from
+  !> a finite state.
+  logical function save_block_restarts(self, be, iter, ref) result(saved)
+    class(block_set_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
+    type(out_file_t) :: idx
+    integer :: b, ios
+    character(len=512) :: msg
+    character(len=:), allocatable :: why
+    saved = finite_state_fetched(be)
+    if (.not. saved) return
+    select type (be)
+    class is (blocks_backend_t)
+      do b = 1, size(be%b)
+        associate (g => be%b(b)%level(1))
+          call write_field_dump(self%dir//'/'//block_restart_name(b, iter), g%lay, g%f%q, iter, ref, &
+            block_place(b, size(be%b), [g%lay%ni, g%lay%nj, g%lay%nk]))
+        end associate
+      end do
+    end select
+    call out_open(idx, self%dir//'/restart.blocks')
+    write(idx%unit, '(a,1x,i0)', iostat=ios, iomsg=msg) index_tag, 1
+    call out_check(idx, ios, msg)
+    write(idx%unit, '(a,1x,i0)', iostat=ios, iomsg=msg) 'blocks', self%nblocks
+    call out_check(idx, ios, msg)
+    write(idx%unit, '(a,1x,i0)', iostat=ios, iomsg=msg) 'iteration', iter
+    call out_check(idx, ios, msg)
+    call out_commit(idx)
+    ! a file left behind wastes space but harms no set: a note, not a stop
+    if (remove_old_block_restarts(self%dir, iter, why) /= 0) write(error_unit, '(a)') &
+      self%prog//': note: an older restart file stays: '//why
+  end function save_block_restarts
+
+  !> The set named by restart.blocks into level 1 of every block: the index
+  !> checked against the grid's block count, each block's file against its
+  !> place, the set against one reference residual. why: what stops the run
+  !> with exit code 2 ('' if nothing does; a bad file stops it in
+  !> read_field_dump already).
+  subroutine read_block_restarts(self, be, it0, res0, why)
+    class(block_set_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(out) :: it0
+    real(rk), intent(out) :: res0(5)
+    character(len=:), allocatable, intent(out) :: why
+    integer :: u, ios, version, nb, b, fversion, vmin
+    integer(ik8) :: hit, rit
+    real(rk) :: r(5)
+    character(len=64) :: tag, t1, t2
+    character(len=:), allocatable :: path
+    it0 = 0
+    res0 = 0.0_rk
+    path = self%dir//'/restart.blocks'
+    ! checked before the open: opening a FIFO in its place would block
+    ios = 1
+    if (regular_file(path)) open(newunit=u, file=path, status='old', action='read', iostat=ios)
+    if (ios /= 0) then
+      why = 'restart index "'//path//'" does not exist or is not a regular file (a multi-block run writes it '// &
+        'with restart.bNNNNN.itN.bin at every restart_interval and when it stops)'
+      return
+    end if
+    read(u, *, iostat=ios) tag, version
+    if (ios == 0) read(u, *, iostat=ios) t1, nb
+    if (ios == 0) read(u, *, iostat=ios) t2, hit
+    close(u)
+    if (ios /= 0 .or. tag /= index_tag .or. t1 /= 'blocks' .or. t2 /= 'iteration') then
+      why = '"'//path//'" is damaged (cannot read its three lines)'
+      return
+    end if
+    if (version /= 1) then
+      why = '"'//path//'": index version '//int_text(version)//' is not supported (this build reads 1)'
+      return
+    end if
+    if (hit < 0) then
+      why = '"'//path//'": a negative iteration: the index is damaged'
+      return
+    end if
+    if (nb /= self%nblocks) then
+      why = 'the restart set holds '//int_text(nb)//' blocks but the grid file has '//int_text(self%nblocks)// &
+        ': restart with the grid the run was started on'
+      return
+    end if
+    vmin = 3
+    select type (be)
+    class is (blocks_backend_t)
+      do b = 1, size(be%b)
+        associate (g => be%b(b)%level(1))
+          call read_field_dump(self%dir//'/'//block_restart_name(b, hit), g%lay, g%f%q, rit, r, &
+            self%cs%accept_old_restart, fversion, block_place(b, nb, [g%lay%ni, g%lay%nj, g%lay%nk]))
+        end associate
+        vmin = min(vmin, fversion)
+        if (rit /= hit) then
+          why = 'restart file "'//self%dir//'/'//block_restart_name(b, hit)//'" holds iteration '// &
+            int_text(int(rit))//', not the '//int_text(int(hit))//' restart.blocks names: not one restart set'
+          return
+        end if
+        if (b == 1) res0 = r
+        if (any(r /= res0)) then
+          why = 'the block restart files hold different reference residuals (not one restart set?); use an '// &
+            'older copy or start afresh'
+          return
+        end if
+      end do
+    end select
+    it0 = hit
+    why = ''
+    write(output_unit, '(a,i0)') '  restarting from '//path//' + restart.bNNNNN.itN.bin at iteration ', it0
+    call old_restart_note(output_unit, 'the block restart set', vmin, it0)
+  end subroutine read_block_restarts
+
+  !> The final outputs: the restart set of iteration iter is written by the
+  !> loop; here flow.vtm and its pieces (write_vtk).
+  subroutine write_block_outputs(self, be, iter, ref)
+    class(block_set_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
+    type(out_file_t) :: vf
+    integer :: b, ios
+    character(len=512) :: msg
+    if (.not. self%cs%write_vtk) return
+    call be%host_state()
+    select type (be)
+    class is (blocks_backend_t)
+      do b = 1, size(be%b)
+        associate (g => be%b(b)%level(1))
+          call write_vts(self%dir//'/'//block_vts_name(b), g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol)
+        end associate
+      end do
+      call out_open(vf, self%dir//'/flow.vtm')
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '<?xml version="1.0"?>'
+      call out_check(vf, ios, msg)
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '<VTKFile type="vtkMultiBlockDataSet" version="1.0" '// &
+        'byte_order="LittleEndian">'
+      call out_check(vf, ios, msg)
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '<vtkMultiBlockDataSet>'
+      call out_check(vf, ios, msg)
+      do b = 1, size(be%b)
+        write(vf%unit, '(a,i0,a)', iostat=ios, iomsg=msg) '<DataSet index="', b - 1, '" name="'// &
+          xml_text(trim(be%label(b)))//'" file="'//block_vts_name(b)//'"/>'
+        call out_check(vf, ios, msg)
+      end do
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '</vtkMultiBlockDataSet>'
+      call out_check(vf, ios, msg)
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '</VTKFile>'
+      call out_check(vf, ios, msg)
+      call out_commit(vf)
+    end select
+  end subroutine write_block_outputs
+
+  !> s with XML's five special characters escaped (a CGNS zone's name in
+  !> an attribute).
+  function xml_text(s) result(t)
+    character(len=*), intent(in) :: s
+    character(len=:), allocatable :: t
+    integer :: i
+    t = ''
+    do i = 1, len(s)
+      select case (s(i:i))
+      case ('&'); t = t//'&amp;'
+      case ('<'); t = t//'&lt;'
+      case ('>'); t = t//'&gt;'
+      case ('"'); t = t//'&quot;'
+      case (''''); t = t//'&apos;'
+      case default; t = t//s(i:i)
+      end select
+    end do
+  end function xml_text
+end module run_files_blocks
