@@ -29,10 +29,13 @@
 !> the single grid's cycle fills (backend_cpu's restrict and prolong, in
 !> the same order).
 !>
+!> A block's faces take its case's bc_* keys, or its boundary patches
+!> (fortran/block_patch_file.f90), coarsened with the levels as one grid's.
+!>
 !> Not yet: interfaces over part of a face, interfaces joining faces of
 !> different directions (their edge ghosts would need another order), 2D
-!> blocks, boundary patches inside a block's face, the GPU: init refuses
-!> what it cannot run, saying why.
+!> blocks (the driver makes a 2D file's one cell thick), the GPU: init
+!> refuses what it cannot run, saying why.
 module backend_blocks
   use kinds, only: rk, ng
   use text_util, only: int_text
@@ -52,6 +55,7 @@ module backend_blocks
   use multigrid_levels, only: mg_level_t, plan_levels, init_level
   use multigrid_transfer, only: restrict_level, subtract_residual, coarse_correction, prolong_correction
   use backend, only: backend_t, rest_state, free_stream_state
+  use boundary_patches, only: patch_set_t, coarse_patch_sets
   implicit none
   private
   public :: blocks_backend_t, block_levels_t, set_problem
@@ -62,6 +66,11 @@ module backend_blocks
     type(mg_level_t), allocatable :: level(:)
     logical :: phys(6) = .true.
   end type block_levels_t
+
+  !> One block's patch sets, level by level.
+  type :: level_patches_t
+    type(patch_set_t), allocatable :: sets(:)
+  end type level_patches_t
 
   !> The interfaces of one level, in that level's node numbers.
   type :: level_links_t
@@ -99,14 +108,19 @@ contains
   !> up to `requested` levels (coarse levels: order coarse_order, plain Roe
   !> where plain_roe). why: '' or the reason the set cannot run; note: why
   !> the hierarchy has fewer levels than requested ('' if it has them all).
-  subroutine blocks_init(self, set, cs, requested, coarse_order, plain_roe, why, note)
+  subroutine blocks_init(self, set, cs, requested, coarse_order, plain_roe, why, note, ps)
     class(blocks_backend_t), intent(inout) :: self
     type(grid_block_set_t), intent(in) :: set
     type(case_t), intent(in) :: cs(:)
     integer, intent(in) :: requested, coarse_order
     logical, intent(in) :: plain_roe
     character(len=:), allocatable, intent(out) :: why, note
+    !> each block's boundary patches (block_patch_file; absent: the blocks'
+    !> faces take their cases' bc_* keys); a patch that does not coarsen
+    !> stops the hierarchy above, as on one grid
+    type(patch_set_t), intent(in), optional :: ps(:)
     type(face_range_t) :: r
+    type(level_patches_t), allocatable :: lp(:)
     integer, allocatable :: sizes(:,:,:), ratios(:,:,:)
     integer :: b, q, s, l, nlev
     note = ''
@@ -143,6 +157,22 @@ contains
         end if
       end block
     end do
+    if (present(ps)) then
+      allocate(lp(set%nblocks))
+      do b = 1, set%nblocks
+        block
+          integer :: nb
+          character(len=:), allocatable :: why_p
+          nb = nlev
+          why_p = ''
+          call coarse_patch_sets(ps(b), sizes(:, :, b), ratios(:, :, b), nb, why_p, lp(b)%sets)
+          if (nb < nlev) then
+            nlev = nb
+            note = trim(self%label(b))//': '//why_p
+          end if
+        end block
+      end do
+    end if
     do l = 2, nlev
       do q = 1, size(set%interfaces)
         if (.not. alike(set%interfaces(q), l)) then
@@ -203,6 +233,13 @@ contains
         end block
       end do
     end do
+    if (present(ps)) then
+      do b = 1, set%nblocks
+        do l = 1, nlev
+          self%b(b)%level(l)%f%ps = lp(b)%sets(l)
+        end do
+      end do
+    end if
     do l = 1, nlev
       self%weight(l) = self%cells(l)/self%cells(1)
     end do

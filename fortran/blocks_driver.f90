@@ -6,13 +6,14 @@
 !> (fortran/driver_loop.f90), the restart set and flow.vtm
 !> (fortran/run_files_blocks.f90).
 !>
-!> Each block's faces that no interface joins take the case's bc_* keys by
+!> Each block's faces that no interface joins take its patches (a patch
+!> file in sections, one per block, or a CGNS file's BCs:
+!> fortran/block_patch_file.f90), or without either the case's bc_* keys by
 !> the block's own index directions. A 2D file's blocks are made one cell
 !> (grid_span) thick, as a one-block 2D file is. What it refuses, before
-!> anything large is allocated, each with its reason: the GPU backend, a
-!> patch file and a CGNS file's boundary conditions (patches per block are
-!> not there yet), snapshots (output_interval), and what the block backend
-!> cannot run (interfaces over part of a face or between faces of different
+!> anything large is allocated, each with its reason: the GPU backend,
+!> snapshots (output_interval), and what the block backend cannot run
+!> (interfaces over part of a face or between faces of different
 !> directions).
 module blocks_driver
   use, intrinsic :: iso_fortran_env, only: output_unit
@@ -29,7 +30,11 @@ module blocks_driver
   use backend_blocks, only: blocks_backend_t, set_problem
   use run_files_blocks, only: block_set_files_t, block_vts_name
   use driver_loop, only: run_iterations
-  use patch_file, only: units_text
+  use patch_file, only: units_text, has_open_patches
+  use boundary_patches, only: patch_set_t
+  use block_patch_file, only: block_patch_sets
+  use grid_source, only: beside_case
+  use output_wall_loads, only: wall_load_names
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
   use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, make_dirs, lock_run_dir
@@ -54,19 +59,18 @@ contains
     type(blocks_backend_t) :: be
     type(block_set_files_t) :: files
     type(solver_params_t) :: sp
-    character(len=:), allocatable :: msg, why, note, dir, names
-    integer :: status, b, nref(3), lock_fd, nthreads
+    type(solver_params_t), allocatable :: sps(:)
+    type(patch_set_t), allocatable :: ps(:)
+    logical, allocatable :: joined(:,:)
+    logical :: have_patches, open_flow
+    character(len=:), allocatable :: msg, why, note, dir, names, patch_path
+    integer :: status, b, q, nref(3), lock_fd, nthreads
     integer(ik8) :: it0
     real(rk) :: res0(5)
 
     call refuse_what_blocks_lack(cs)
     call read_block_file(trim(cs%grid_file), set, status, msg)
     if (status /= GRID_BLOCKS_OK) call case_error(msg)
-    if (allocated(set%bcs)) then
-      if (size(set%bcs) > 0) call case_error(set%what//' declares '//int_text(size(set%bcs))//' boundary '// &
-        'condition(s) (BC_t); a multi-block run takes its faces'' conditions from the case''s bc_* keys so far, '// &
-        'and the file''s are not applied yet: remove them from the file or solve one zone at a time')
-    end if
     if (set%dims == 2) call make_one_cell_thick(set, cs%grid_span)
     why = set_problem(set)
     if (len(why) > 0) call case_error(set%what//': '//why)
@@ -93,12 +97,29 @@ contains
     cs%nj = nref(2)
     cs%nk = nref(3)
     call check_host_memory(set)
+    ! the blocks' boundary patches (patch_file sections or the file's BCs), checked before anything large
+    allocate(sps(set%nblocks), ps(set%nblocks), joined(6, set%nblocks))
+    joined = .false.
+    do q = 1, size(set%interfaces)
+      joined(set%interfaces(q)%a%face + 1, set%interfaces(q)%a%block) = .true.
+      joined(set%interfaces(q)%b%face + 1, set%interfaces(q)%b%block) = .true.
+    end do
+    do b = 1, set%nblocks
+      associate (n => set%blocks(b)%n)
+        sps(b) = make_solver_params(cb(b), make_layout(n(1) - 1, n(2) - 1, n(3) - 1))
+      end associate
+    end do
+    patch_path = ''
+    if (len_trim(cs%patch_file) > 0) patch_path = beside_case(cs%patch_file, case_path)
+    call block_patch_sets(cs, patch_path, set, sps, joined, ps, have_patches)
+    open_flow = .false.
+    if (have_patches) open_flow = any([(has_open_patches(ps(b)), b = 1, set%nblocks)])
 
     dir = run_folder(cs, case_path)
     if (make_dirs(dir, why) /= 0) call case_error(why)
     lock_fd = lock_run_dir(dir, why)
     if (lock_fd < 0) call case_error(why)
-    names = 'restart.blocks flow.vtm residual.dat residual.gp residual.png'
+    names = 'restart.blocks flow.vtm residual.dat residual.gp residual.png'//wall_names()
     do b = 1, set%nblocks
       names = names//' '//block_vts_name(b)
     end do
@@ -111,7 +132,11 @@ contains
     !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
     !$ nthreads = omp_get_max_threads()
     be%mg = mg
-    call be%init(set, cb, mg%levels, mg%coarse_order, mg%coarse_roe_low_mach == 'none', why, note)
+    if (have_patches) then
+      call be%init(set, cb, mg%levels, mg%coarse_order, mg%coarse_roe_low_mach == 'none', why, note, ps)
+    else
+      call be%init(set, cb, mg%levels, mg%coarse_order, mg%coarse_roe_low_mach == 'none', why, note)
+    end if
     if (len(why) > 0) call case_error(set%what//': '//why)
     sp = be%b(1)%level(1)%sp
 
@@ -130,7 +155,13 @@ contains
     write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
     write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))//'; across the '// &
       'interfaces the increments are held at zero (each block sweeps its own lines)'
-    write(output_unit, '(a)') '  '//units_text(sp, .false., cs%freestream_alpha, cs%freestream_beta)
+    write(output_unit, '(a)') '  '//units_text(sp, open_flow, cs%freestream_alpha, cs%freestream_beta)
+    if (have_patches) then
+      msg = 'grid file''s boundary conditions'
+      if (len(patch_path) > 0) msg = 'patch file "'//patch_path//'"'
+      write(output_unit, '(a)') '  boundaries: '//int_text(sum([(size(ps(b)%p), b = 1, set%nblocks)]))// &
+        ' patches over the blocks'' faces that no interface joins, from the '//msg
+    end if
     if (mg%levels > 1) then
       write(output_unit, '(a)') '  multigrid over the blocks: '//int_text(be%nlev)//' levels, '// &
         mg_config_text(mg, sp%roe_low_mach /= ROE_LM_NONE)
@@ -149,6 +180,7 @@ contains
       end if
     else
       call be%start_at_rest()
+      if (open_flow) call be%start_in_free_stream(cs%freestream_alpha, cs%freestream_beta)
     end if
     call be%fill_boundary(1)
     be%mass_fix = cs%mass_fix
@@ -162,6 +194,20 @@ contains
     call files%start_series(it0)
     call adi_install_signal_handlers()
     call run_iterations(cs, it0, res0, be, files, exit_code)
+  contains
+    !> The wall load files of the blocks' wall patches (numbered over all blocks).
+    function wall_names() result(s)
+      character(len=:), allocatable :: s
+      integer :: bb, first
+      s = ''
+      if (.not. have_patches) return
+      first = 0
+      do bb = 1, set%nblocks
+        s = s//wall_load_names(ps(bb), first)
+        first = first + size(ps(bb)%p)
+      end do
+      if (len(s) > 0) s = s//' forces.csv forces.dat'
+    end function wall_names
   end subroutine run_block_grid
 
   !> What a multi-block run cannot do yet, refused by name before the file
@@ -174,8 +220,6 @@ contains
       '(backend = ''cpu'' or ''auto'')')
     if (trim(cs%backend) == 'auto') write(output_unit, '(a)') 'adiflow: backend = auto: '// &
       'a multi-block grid runs on the CPU backend so far'
-    if (len_trim(cs%patch_file) > 0) call case_error(g//'patch_file = "'//trim(cs%patch_file)//'" is not '// &
-      'taken by a multi-block run yet: each block''s faces that no interface joins take the case''s bc_* keys')
     if (cs%output_interval > 0) call case_error(g//'output_interval > 0 (snapshots) is not available for a '// &
       'multi-block run yet: set it to 0; flow.vtm is written at the end')
     if (trim(cs%grid_flip) /= 'none') call case_error(g//'grid_flip = '''//trim(cs%grid_flip)//''' applies to '// &

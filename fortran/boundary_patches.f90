@@ -56,6 +56,10 @@ module boundary_patches
   type :: patch_set_t
     type(bc_patch_t), allocatable :: p(:)
     type(face_map_t) :: face(6)
+    !> faces an interface joins to another block of a multi-block grid
+    !> (fortran/backend_blocks.f90): they take no patch, and their maps stay
+    !> all zero (the fill never reads them)
+    logical :: joined(6) = .false.
   end type patch_set_t
 
   character(len=4), parameter :: face_names(6) = ['imin', 'imax', 'jmin', 'jmax', 'kmin', 'kmax']
@@ -119,6 +123,11 @@ contains
           write(m, '(a,i0,a,i0,a)') 'patch ', n, ': face ', p%face, ' is not a face (use imin, imax, jmin, jmax, kmin or kmax)'
           call fail(m); return
         end if
+        if (ps%joined(p%face)) then
+          write(m, '(a,i0,a)') 'patch ', n, ': face '//face_names(p%face)//' is joined to another block by a '// &
+            '1-to-1 interface and takes no patch'
+          call fail(m); return
+        end if
         call face_sizes(p%face, ni, nj, nk, nb, nc)
         if (any(p%lo < 1) .or. p%hi(1) > nb .or. p%hi(2) > nc .or. any(p%lo > p%hi)) then
           write(m, '(a,i0,a,a,a,4(i0,a),a,i0,a,i0,a)') 'patch ', n, ' on face ', face_names(p%face), ': cells ', &
@@ -139,6 +148,7 @@ contains
       end associate
     end do
     do f = 1, 6
+      if (ps%joined(f)) cycle
       gaps = count(ps%face(f)%id == 0)
       if (gaps > 0) then
         call first_zero(ps%face(f)%id, b1, c1)
@@ -243,6 +253,7 @@ contains
     ok = .true.
     msg = ''
     coarse%p = fine%p
+    coarse%joined = fine%joined
     do n = 1, size(fine%p)
       dirs = across(fine%p(n)%face)
       do a = 1, 2

@@ -18,6 +18,7 @@ module output_wall_loads
   implicit none
   private
   public :: write_wall_loads, wall_load_names, wall_patch_loads, forces_line, forces_history_name
+  public :: open_forces_csv, add_wall_loads
 
   !> the force history written every monitor line (fortran/forces_monitor.f90)
   character(len=*), parameter :: forces_history_name = 'forces.dat'
@@ -45,16 +46,21 @@ contains
   !> The names of the files write_wall_loads writes for the patches ps
   !> (blank-separated, for the driver's check of the output slots; '' for
   !> none, or no patches).
-  function wall_load_names(ps) result(s)
+  !> first present (a block of a multi-block grid, whose patches are
+  !> numbered first+1, first+2, ... over all blocks): its wall files only.
+  function wall_load_names(ps, first) result(s)
     type(patch_set_t), intent(in) :: ps
+    integer, intent(in), optional :: first
     character(len=:), allocatable :: s
-    integer :: n
+    integer :: n, n0
     s = ''
     if (.not. allocated(ps%p)) return
+    n0 = 0
+    if (present(first)) n0 = first
     do n = 1, size(ps%p)
-      if (is_wall_kind(ps%p(n)%kind)) s = s//' '//wall_file_name(n, ps%p(n)%face)
+      if (is_wall_kind(ps%p(n)%kind)) s = s//' '//wall_file_name(n0 + n, ps%p(n)%face)
     end do
-    if (len(s) > 0) s = s//' forces.csv '//forces_history_name
+    if (len(s) > 0 .and. .not. present(first)) s = s//' forces.csv '//forces_history_name
   end function wall_load_names
 
   !> The force coefficients of wall patch n as forces.csv and forces.dat
@@ -91,27 +97,54 @@ contains
     type(solver_params_t), intent(in) :: sp
     type(layout_t), intent(in) :: lay
     type(fields_t), intent(in) :: f
-    type(out_file_t) :: of, ff
-    type(wall_face_t), allocatable :: faces(:)
-    type(patch_load_t) :: load
-    real(rk) :: p_ref
-    integer :: n, m, ios
-    character(len=512) :: msg
+    type(out_file_t) :: ff
     if (len(wall_load_names(f%ps)) == 0) return
-    p_ref = rest_pressure(sp)
+    call open_forces_csv(ff, dir)
+    call add_wall_loads(ff, dir, sp, lay, f, 0, '')
+    call out_commit(ff)
+  end subroutine write_wall_loads
+
+  !> forces.csv opened, its header written (add_wall_loads adds the rows).
+  subroutine open_forces_csv(ff, dir)
+    type(out_file_t), intent(out) :: ff
+    character(len=*), intent(in) :: dir
+    integer :: ios
+    character(len=512) :: msg
     call out_open(ff, dir//'/forces.csv')
     write(ff%unit, '(a)', iostat=ios, iomsg=msg) forces_line
     call out_check(ff, ios, msg)
     write(ff%unit, '(a)', iostat=ios, iomsg=msg) 'patch,face,kind,cx_pressure,cy_pressure,cz_pressure,'// &
       'cx_viscous,cy_viscous,cz_viscous,cx,cy,cz'
     call out_check(ff, ios, msg)
+  end subroutine open_forces_csv
+
+  !> The wall files of f's wall patches and their rows of forces.csv (ff),
+  !> the patches numbered first+1, first+2, ...; block: '' for one grid,
+  !> else the block's label, which the face names carry ('block 2 jmin').
+  subroutine add_wall_loads(ff, dir, sp, lay, f, first, block)
+    type(out_file_t), intent(inout) :: ff
+    character(len=*), intent(in) :: dir, block
+    type(solver_params_t), intent(in) :: sp
+    type(layout_t), intent(in) :: lay
+    type(fields_t), intent(in) :: f
+    integer, intent(in) :: first
+    type(out_file_t) :: of
+    type(wall_face_t), allocatable :: faces(:)
+    type(patch_load_t) :: load
+    real(rk) :: p_ref
+    integer :: n, m, ios
+    character(len=512) :: msg
+    character(len=:), allocatable :: fname
+    p_ref = rest_pressure(sp)
     do n = 1, size(f%ps%p)
       if (.not. is_wall_kind(f%ps%p(n)%kind)) cycle
+      fname = face_name(f%ps%p(n)%face)
+      if (len(block) > 0) fname = block//' '//fname
       call wall_faces_of_patch(sp, lay, f%ps, f, n, p_ref, faces)
-      call out_open(of, dir//'/'//wall_file_name(n, f%ps%p(n)%face))
-      write(of%unit, '(a,i0,a,4(i0,a))', iostat=ios, iomsg=msg) '# patch ', n, ' ('//patch_kind_name(f%ps%p(n)%kind)// &
-        ', face '//face_name(f%ps%p(n)%face)//', cells ', f%ps%p(n)%lo(1), '..', f%ps%p(n)%hi(1), ' x ', &
-        f%ps%p(n)%lo(2), '..', f%ps%p(n)%hi(2), ')'
+      call out_open(of, dir//'/'//wall_file_name(first + n, f%ps%p(n)%face))
+      write(of%unit, '(a,i0,a,4(i0,a))', iostat=ios, iomsg=msg) '# patch ', first + n, ' ('// &
+        patch_kind_name(f%ps%p(n)%kind)//', face '//fname//', cells ', f%ps%p(n)%lo(1), '..', f%ps%p(n)%hi(1), &
+        ' x ', f%ps%p(n)%lo(2), '..', f%ps%p(n)%hi(2), ')'
       call out_check(of, ios, msg)
       write(of%unit, '(a)', iostat=ios, iomsg=msg) units_line
       call out_check(of, ios, msg)
@@ -124,10 +157,9 @@ contains
       end do
       call out_commit(of)
       load = wall_patch_load(sp, lay, f%ps, f, n)
-      write(ff%unit, '(i0,",",a,",",a,9(",",es23.15e3))', iostat=ios, iomsg=msg) n, face_name(f%ps%p(n)%face), &
+      write(ff%unit, '(i0,",",a,",",a,9(",",es23.15e3))', iostat=ios, iomsg=msg) first + n, fname, &
         patch_kind_name(f%ps%p(n)%kind), load%pressure, load%viscous, load%pressure + load%viscous
       call out_check(ff, ios, msg)
     end do
-    call out_commit(ff)
-  end subroutine write_wall_loads
+  end subroutine add_wall_loads
 end module output_wall_loads

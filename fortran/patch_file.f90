@@ -29,7 +29,7 @@ module patch_file
   use sys_interface, only: regular_file
   implicit none
   private
-  public :: read_patch_file, patches_from_lines, freestream_state, has_open_patches, units_text
+  public :: read_patch_file, patches_from_lines, freestream_state, has_open_patches, units_text, split_words
 
   integer, parameter :: max_line = 512
 
@@ -121,7 +121,9 @@ contains
   !> The patches of lines in the patch file's form, wheres(n) naming where
   !> line n comes from (a file's line, a CGNS file's boundary condition),
   !> origin the whole source for the messages about all of them.
-  subroutine patches_from_lines(lines, wheres, origin, sp, periodic, lid, alpha, beta, ni, nj, nk, ps, ok, msg)
+  !> joined present (a block of a multi-block grid): the faces its
+  !> interfaces join, which take no patch and need none.
+  subroutine patches_from_lines(lines, wheres, origin, sp, periodic, lid, alpha, beta, ni, nj, nk, ps, ok, msg, joined)
     character(len=*), intent(in) :: lines(:), wheres(:), origin
     type(solver_params_t), intent(in) :: sp
     logical, intent(in) :: periodic(6)
@@ -130,6 +132,7 @@ contains
     type(patch_set_t), intent(out) :: ps
     logical, intent(out) :: ok
     character(len=:), allocatable, intent(out) :: msg
+    logical, intent(in), optional :: joined(6)
     character(len=64) :: w(12)
     integer :: nline, nw, m, nb, nc
     type(bc_patch_t) :: p
@@ -214,7 +217,8 @@ contains
       p%hi = [nb, nc]
       ps%p = [ps%p, p]
     end do
-    if (size(ps%p) == 0) then
+    if (present(joined)) ps%joined = joined
+    if (size(ps%p) == 0 .and. .not. present(joined)) then
       msg = origin//' names no patch'
       return
     end if

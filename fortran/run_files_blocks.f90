@@ -23,7 +23,8 @@ module run_files_blocks
   use output_vtk, only: write_vts
   use output_file, only: out_file_t, out_open, out_check, out_commit
   use boundary_patches, only: patch_set_t
-  use wall_loads, only: patch_load_t
+  use wall_loads, only: patch_load_t, has_wall_patches
+  use output_wall_loads, only: open_forces_csv, add_wall_loads, wall_patch_loads
   use sys_interface, only: regular_file, remove_old_block_restarts
   implicit none
   private
@@ -34,9 +35,9 @@ module run_files_blocks
   type, extends(run_files_t) :: block_set_files_t
     integer :: nblocks = 0
   contains
-    procedure :: writes_forces => no_forces
-    procedure :: grid_patches => no_patches
-    procedure :: patch_forces => no_loads
+    procedure :: writes_forces => set_forces
+    procedure :: grid_patches => set_patch_list
+    procedure :: patch_forces => set_loads
     procedure :: read_restart => read_block_restarts
     procedure :: save_restart => save_block_restarts
     procedure :: write_snapshot => no_snapshot
@@ -72,27 +73,55 @@ contains
     p = [b - 1, nb, 1, lay_n, 0, 0, 0]
   end function block_place
 
-  logical function no_forces(self, be)
+  !> Whether the loop writes forces.dat: some block has a wall or lid patch.
+  logical function set_forces(self, be)
     class(block_set_files_t), intent(in) :: self
     class(backend_t), intent(in) :: be
-    no_forces = .false.
-    if (self%cs%monitor_forces .and. self%root) write(output_unit, '(a)') &
-      '  note: monitor_forces: a multi-block run has no wall or lid patches yet, so there are no forces to show'
-  end function no_forces
+    integer :: b
+    set_forces = .false.
+    select type (be)
+    class is (blocks_backend_t)
+      do b = 1, size(be%b)
+        set_forces = set_forces .or. has_wall_patches(be%b(b)%level(1)%f%ps)
+      end do
+    end select
+    if (self%cs%monitor_forces .and. .not. set_forces .and. self%root) write(output_unit, '(a)') &
+      '  note: monitor_forces: no block has a wall or lid patch, so there are no forces to show'
+  end function set_forces
 
-  function no_patches(self, be) result(ps)
+  !> The blocks' patches one after another (forces.dat's header): patch n
+  !> of block b is number n + the patches of the blocks before it.
+  function set_patch_list(self, be) result(ps)
     class(block_set_files_t), intent(in) :: self
     class(backend_t), intent(in) :: be
     type(patch_set_t) :: ps
+    integer :: b
     allocate(ps%p(0))
-  end function no_patches
+    select type (be)
+    class is (blocks_backend_t)
+      do b = 1, size(be%b)
+        if (allocated(be%b(b)%level(1)%f%ps%p)) ps%p = [ps%p, be%b(b)%level(1)%f%ps%p]
+      end do
+    end select
+  end function set_patch_list
 
-  subroutine no_loads(self, be, loads)
+  !> The force coefficients of every wall or lid patch, numbered as
+  !> set_patch_list numbers them (host_state done).
+  subroutine set_loads(self, be, loads)
     class(block_set_files_t), intent(in) :: self
     class(backend_t), intent(in) :: be
     type(patch_load_t), allocatable, intent(out) :: loads(:)
+    integer :: b
     allocate(loads(0))
-  end subroutine no_loads
+    select type (be)
+    class is (blocks_backend_t)
+      do b = 1, size(be%b)
+        associate (g => be%b(b)%level(1))
+          if (allocated(g%f%ps%p)) loads = [loads, wall_patch_loads(g%sp, g%lay, g%f%ps, g%f)]
+        end associate
+      end do
+    end select
+  end subroutine set_loads
 
   !> Snapshots (output_interval) are refused before a multi-block run starts.
   subroutine no_snapshot(self, be, iter)
@@ -213,19 +242,32 @@ contains
   end subroutine read_block_restarts
 
   !> The final outputs: the restart set of iteration iter is written by the
-  !> loop; here flow.vtm and its pieces (write_vtk).
+  !> loop; here the wall loads (forces.csv, one wall file per wall or lid
+  !> patch, numbered over the blocks) and flow.vtm with its pieces (write_vtk).
   subroutine write_block_outputs(self, be, iter, ref)
     class(block_set_files_t), intent(inout) :: self
     class(backend_t), intent(inout) :: be
     integer(ik8), intent(in) :: iter
     real(rk), intent(in) :: ref(5)
-    type(out_file_t) :: vf
-    integer :: b, ios
+    type(out_file_t) :: vf, ff
+    integer :: b, ios, first
     character(len=512) :: msg
-    if (.not. self%cs%write_vtk) return
     call be%host_state()
     select type (be)
     class is (blocks_backend_t)
+      if (any([(has_wall_patches(be%b(b)%level(1)%f%ps), b = 1, size(be%b))])) then
+        call open_forces_csv(ff, self%dir)
+        first = 0
+        do b = 1, size(be%b)
+          associate (g => be%b(b)%level(1))
+            if (.not. allocated(g%f%ps%p)) cycle
+            call add_wall_loads(ff, self%dir, g%sp, g%lay, g%f, first, 'block '//int_text(b))
+            first = first + size(g%f%ps%p)
+          end associate
+        end do
+        call out_commit(ff)
+      end if
+      if (.not. self%cs%write_vtk) return
       do b = 1, size(be%b)
         associate (g => be%b(b)%level(1))
           call write_vts(self%dir//'/'//block_vts_name(b), g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol)

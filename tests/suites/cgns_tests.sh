@@ -131,8 +131,17 @@ else
   gcr bzb bc 'BC \"wall\" (BCWall) lies on block 1, face i=3, nodes j 1..3, k 1..3, which a 1-to-1 interface joins to block 2' \
     "a BC on a face part an interface joins"
   deck bzrun bz1.cgns; rc=$(run cg_bzrun "$C/bzrun.nml" --backend cpu)
-  expect '[ "$rc" = 2 ] && grep -q "declares 1 boundary condition(s) (BC_t); a multi-block run takes its faces. conditions from the case" "$T/cg_bzrun.log" && [ ! -e "$T/cg_bzrun" ]' \
-    "CGNS zones with BCs: a run reads and checks the file, then refuses the zones' BCs (not applied to a multi-block run yet), before its run folder (exit $rc)"
+  expect '[ "$rc" = 2 ] && grep -q "(its boundary conditions), block 1: face jmin: 4 boundary cells are covered by no patch" "$T/cg_bzrun.log" && [ ! -e "$T/cg_bzrun" ]' \
+    "CGNS zones with BCs on part of their faces: a run takes the BCs as each block's patches and refuses the faces left uncovered, the block named, before its run folder (exit $rc)"
+  # two zones whose BCs cover every face but the interface and the periodic pair: a run takes them
+  cp "$C/two.cgns" "$C/twobc.cgns"
+  $F addbc "$C/twobc.cgns" in BCFarfield 1:1 1:3 1:3 1 && $F addbc "$C/twobc.cgns" lo1 BCWall 1:3 1:1 1:3 1 \
+    && $F addbc "$C/twobc.cgns" hi1 BCWall 1:3 3:3 1:3 1 && $F addbc "$C/twobc.cgns" out BCOutflow 3:3 1:3 1:3 2 \
+    && $F addbc "$C/twobc.cgns" lo2 BCWall 1:3 1:1 1:3 2 && $F addbc "$C/twobc.cgns" hi2 BCWall 1:3 3:3 1:3 2
+  deck twobc twobc.cgns; rc=$(run cg_twobc "$C/twobc.nml" --backend cpu)
+  expect '[ "$rc" = 0 ] && grep -q "boundaries: 10 patches over the blocks. faces that no interface joins, from the grid file.s boundary conditions" "$T/cg_twobc.log" \
+    && grep -q "units: the free stream" "$T/cg_twobc.log" && [ "$(grep -c ",wall," "$T/cg_twobc/forces.csv")" = 4 ]' \
+    "CGNS zones with BCs on every open face: a run takes them as the blocks' patches (free stream start, 4 walls in forces.csv; exit $rc)"
   # a multi-block Plot3D file converted by plot3d_to_cgns: the same blocks and interfaces
   [ -x "$B/test_block_interfaces" ] || make -s GPU_BACKEND=none "$B/test_block_interfaces" > /dev/null 2>&1
   mkdir -p "$C/mb" && ./$B/test_block_interfaces --write "$C/mb" > /dev/null 2>&1

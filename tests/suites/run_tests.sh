@@ -347,12 +347,44 @@ printf 'ADIFLOW-BLOCKS-RESTART 1\nblocks 3\niteration %s\n' "$mb_it" > "$T/mb_sw
 rc=$(run mb_swap "$T/mb/two.nml" --backend cpu --restart)
 expect '[ "$rc" = 2 ] && grep -q "the restart set holds 3 blocks but the grid file has 2" "$T/mb_swap.log"' \
   "multi-block: a restart index of another block count: refused (exit $rc)"
-mb_deck gpu box2.x "write_tecplot = .false., backend = 'gpu'"; mb_deck pf box2.x "patch_file = 'x.bc'"; mb_deck oi box2.x "output_interval = 10"
-rc1=$(run mb_gpu "$T/mb/gpu.nml"); rc2=$(run mb_pf "$T/mb/pf.nml" --backend cpu); rc3=$(run mb_oi "$T/mb/oi.nml" --backend cpu)
-expect '[ "$rc1$rc2$rc3" = 222 ] && grep -q "holds several blocks: a multi-block grid runs on the CPU backend so far" "$T/mb_gpu.log" \
-  && grep -q "patch_file = \"x.bc\" is not taken by a multi-block run yet" "$T/mb_pf.log" && grep -q "output_interval > 0 (snapshots) is not available" "$T/mb_oi.log" \
-  && [ ! -e "$T/mb_gpu" ] && [ ! -e "$T/mb_pf" ] && [ ! -e "$T/mb_oi" ]' \
-  "multi-block: the GPU backend, a patch file and snapshots are refused by name, before any run folder (exit codes $rc1 $rc2 $rc3)"
+mb_deck gpu box2.x "write_tecplot = .false., backend = 'gpu'"; mb_deck oi box2.x "output_interval = 10"
+rc1=$(run mb_gpu "$T/mb/gpu.nml"); rc3=$(run mb_oi "$T/mb/oi.nml" --backend cpu)
+expect '[ "$rc1$rc3" = 22 ] && grep -q "holds several blocks: a multi-block grid runs on the CPU backend so far" "$T/mb_gpu.log" \
+  && grep -q "output_interval > 0 (snapshots) is not available" "$T/mb_oi.log" && [ ! -e "$T/mb_gpu" ] && [ ! -e "$T/mb_oi" ]' \
+  "multi-block: the GPU backend and snapshots are refused by name, before any run folder (exit codes $rc1 $rc3)"
+# a channel with inflow, outflow and walls, one block and two (a patch file in sections "block N"): the
+# same steady state (V(2,2), 3 levels), and the blocks' wall forces add up to the one block's
+./$B/make_grid channel --ni 32 --nj 16 -o "$T/mb/ch1.x" > /dev/null
+./$B/make_grid channel --ni 32 --nj 16 --split 17 -o "$T/mb/ch2.x" > /dev/null
+printf 'imin inflow p0=1.01505\nimax outflow\njmin wall\njmax wall\n' > "$T/mb/ch1.bc"
+printf 'block 1\nimin inflow p0=1.01505\njmin wall\njmax wall\nblock 2   # the outlet half\nimax outflow\njmin wall\njmax wall\n' > "$T/mb/ch2.bc"
+ch_deck() { # NAME GRID PATCHES
+  printf "&adiflow\n  grid_file = '%s', patch_file = '%s'\n  reynolds = 20.0, mach = 0.05, bc_kmin = 'periodic', bc_kmax = 'periodic'\n  %s\n/\n&multigrid\n  levels = 3, cycle = 'v'\n/\n" \
+    "$2" "$3" "limiter = 'vanalbada', cfl = 10.0, cfl_start = 2.0, cfl_ramp_iters = 100, max_iter = 4000, tol = 1.0e-10, monitor_interval = 50, write_tecplot = .false., write_plot = .false." > "$T/mb/$1.nml"
+}
+ch_deck ch1 ch1.x ch1.bc; ch_deck ch2 ch2.x ch2.bc
+rc1=$(run mb_ch1 "$T/mb/ch1.nml" --backend cpu); rc2=$(run mb_ch2 "$T/mb/ch2.nml" --backend cpu)
+ch_it=$(sed -n 's/.*converged at iteration \([0-9]*\).*/\1/p' "$T/mb_ch2.log")
+./$B/compare_fields "$T/mb_ch1/field.dump" "$T/mb_ch2/restart.b00001.it$ch_it.bin" --at 1,1,1 --tol 1e-8 > "$T/mb_ch_c1.log" 2>&1; c1=$?
+./$B/compare_fields "$T/mb_ch1/field.dump" "$T/mb_ch2/restart.b00002.it$ch_it.bin" --at 17,1,1 --tol 1e-8 > "$T/mb_ch_c2.log" 2>&1; c2=$?
+expect '[ "$rc1$rc2$c1$c2" = 0000 ] && grep -q "boundaries: 10 patches over the blocks. faces that no interface joins, from the patch file" "$T/mb_ch2.log"' \
+  "multi-block: a channel (inflow, outflow, walls) in two blocks with a sectioned patch file = the one-block run within 1e-8 at 10 orders (exit codes $rc1 $rc2 $c1 $c2)"
+ch_cx() { awk -F, '$3 == "wall" { s += $10 } END { printf "%.15e", s }' "$1"; }
+cx1=$(ch_cx "$T/mb_ch1/forces.csv"); cx2=$(ch_cx "$T/mb_ch2/forces.csv")
+expect 'awk -v a="$cx1" -v b="$cx2" "BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-8 * a) }" && [ -s "$T/mb_ch2/wall_07_jmin.csv" ] \
+  && grep -q "^7,block 2 jmin,wall," "$T/mb_ch2/forces.csv" && grep -q "^# patches .* 8 wall jmax" "$T/mb_ch2/forces.dat"' \
+  "multi-block: the walls' drag summed over the blocks = the one block's ($cx2 vs $cx1); wall files and forces.dat numbered over the blocks"
+# bad sectioned patch files: exit 2 naming the file, line and block
+mb_pfbad() { # NAME CONTENT PATTERN WHAT
+  printf "$2" > "$T/mb/$1.bc"; ch_deck "$1" ch2.x "$1.bc"; pf_rc=$(run "mb_$1" "$T/mb/$1.nml" --backend cpu); pf_pat=$3; pf_n=mb_$1
+  expect '[ "$pf_rc" = 2 ] && grep -q -- "$pf_pat" "$T/$pf_n.log" && [ ! -e "$T/$pf_n" ]' "multi-block patch file refused (exit $pf_rc): $4"
+}
+mb_pfbad nohead 'imin wall\n' 'line 1: the grid has 2 blocks, so its patch file gives each block.s lines under a heading "block N"' "a patch line before any block heading"
+mb_pfbad bigblk 'block 3\nimin wall\n' 'line 1: "block 3" is not a block.s heading "block N" with N from 1 to 2' "a block number beyond the grid's"
+mb_pfbad joined 'block 1\nimin inflow\nimax outflow\njmin wall\njmax wall\nblock 2\nimax outflow\njmin wall\njmax wall\n' \
+  'block 1: patch 2: face imax is joined to another block by a 1-to-1 interface and takes no patch' "a patch on a face an interface joins"
+mb_pfbad gap 'block 1\nimin inflow\njmin wall\njmax wall\nblock 2\njmin wall\njmax wall\n' \
+  'block 2: face imax: 16 boundary cells are covered by no patch' "a block face left uncovered"
 
 # ---- CGNS grid files: one structured zone, its BCs as patches (tests/suites/cgns_tests.sh) ----
 . tests/suites/cgns_tests.sh

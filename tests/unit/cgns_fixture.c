@@ -1,7 +1,7 @@
 /* Test files for the CGNS reader (tests/suites/cgns_tests.sh), written
  * through the CGNS mid-level library as other programs write them:
  *
- *   cgns_fixture addbc FILE NAME TYPE i1:i2 j1:j2 k1:k2   a BC_t over a node range (zone 1)
+ *   cgns_fixture addbc FILE NAME TYPE i1:i2 j1:j2 k1:k2 [Z] a BC_t over a node range (of zone Z, default 1)
  *   cgns_fixture addlist FILE NAME TYPE i,j,k ...         a BC_t as a point list
  *   cgns_fixture addcut FILE NAME DIR                     a 1-to-1 of zone 1 with itself,
  *                                                         its DIR = 1 face onto its DIR = n face
@@ -147,13 +147,14 @@ int main(int argc, char **argv)
   if (!strcmp(mode, "addbc")) {
     cgsize_t r[6];
     long long a, b;
-    if (argc != 8) { fprintf(stderr, "addbc FILE NAME TYPE i1:i2 j1:j2 k1:k2\n"); return 1; }
+    int zone = argc == 9 ? atoi(argv[8]) : 1;
+    if ((argc != 8 && argc != 9) || zone < 1) { fprintf(stderr, "addbc FILE NAME TYPE i1:i2 j1:j2 k1:k2 [ZONE]\n"); return 1; }
     for (int d = 0; d < 3; d++) {
       if (sscanf(argv[5 + d], "%lld:%lld", &a, &b) != 2) { fprintf(stderr, "bad range %s\n", argv[5 + d]); return 1; }
       r[d] = (cgsize_t)a;
       r[3 + d] = (cgsize_t)b;
     }
-    CHECK(L.cg_boco_write(fn, 1, 1, argv[3], bc_type(argv[4]), CGNS_ENUMV(PointRange), 2, r, &idx));
+    CHECK(L.cg_boco_write(fn, 1, zone, argv[3], bc_type(argv[4]), CGNS_ENUMV(PointRange), 2, r, &idx));
   } else if (!strcmp(mode, "addlist")) {
     int np = argc - 5;
     cgsize_t *p = malloc(sizeof *p * 3 * (size_t)(np > 0 ? np : 1));
