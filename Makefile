@@ -465,14 +465,16 @@ validate: all
 	@BUILD=$(BUILD) bash validation/run_ghia.sh
 
 # the grids and patch files of the open-boundary decks (cases/channel_re20.nml,
-# plate_re1e5.nml, cylinder_re40.nml), made by validation/open_case.sh; part of
+# plate_re1e5.nml, cylinder_re40.nml; naca0012_re5000.nml, three blocks), made by
+# validation/open_case.sh and validation/naca_case.sh; part of
 # every build (a second), so that every shipped deck runs
 .PHONY: grids validate-open
 grids: cases/grids/.made
-cases/grids/.made: $(BUILD)/make_grid validation/open_case.sh
+cases/grids/.made: $(BUILD)/make_grid validation/open_case.sh validation/naca_case.sh
 	@for c in channel plate cylinder; do BUILD=$(BUILD) bash validation/open_case.sh grid $$c 2 cases/grids || exit 1; done
+	@BUILD=$(BUILD) bash validation/naca_case.sh grid 1 cases/grids
 	@touch $@
-	@echo "grids: cases/grids/ holds the grids and patch files of the channel, plate and cylinder decks"
+	@echo "grids: cases/grids/ holds the grids and patch files of the channel, plate, cylinder and NACA 0012 decks"
 
 # the three open-boundary cases against their published solutions;
 # OPEN_ARGS="--backend gpu", OPEN_LEVELS="1 2 3" (a grid study; default level 1, the CI size)

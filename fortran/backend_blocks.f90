@@ -45,7 +45,7 @@ module backend_blocks
   use flow_fields, only: allocate_fields
   use grid_generation, only: fill_ghost_nodes_direction
   use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label
-  use block_halos, only: fill_interface_cells, fill_interface_nodes
+  use block_halos, only: fill_interface_cells, fill_interface_nodes, fill_interface_edges
   use metrics, only: compute_metrics
   use ghost_fill, only: fill_ghosts_direction, fill_wall_temperatures
   use primitives, only: compute_primitives
@@ -372,6 +372,15 @@ contains
       do b = 1, size(self%b)
         associate (g => self%b(b)%level(l))
           call fill_ghosts_direction(g%sp, g%lay, d, g%f, self%b(b)%phys)
+        end associate
+      end do
+      ! the edges beyond an interface of another direction and beyond the d faces
+      do q = 1, size(self%links(l)%itf)
+        associate (t => self%links(l)%itf(q))
+          associate (ga => self%b(t%a%block)%level(l), gb => self%b(t%b%block)%level(l))
+            call fill_interface_edges(t, .true., nodes_of(ga), d, ga%f%q, gb%f%q)
+            call fill_interface_edges(t, .false., nodes_of(gb), d, gb%f%q, ga%f%q)
+          end associate
         end associate
       end do
     end do

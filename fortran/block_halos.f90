@@ -19,14 +19,16 @@
 !> direction included: leaving a through its face enters b through its
 !> face); from b to a the inverse transform. A cell maps to the cell between
 !> the images of its two nodes in each direction. Edges and corners beyond
-!> two faces are not filled here: the fill of the face that comes last
-!> covers them, as for a single grid.
+!> two faces: where the later face is a block's own, its fill covers them,
+!> as for a single grid; beyond two interfaces (a C-grid's trailing edge),
+!> fill_interface_edges copies them from the neighbour across the earlier
+!> one once the neighbour's later ghosts are filled.
 module block_halos
   use kinds, only: rk, ng
   use grid_blocks, only: block_interface_t, face_range_t
   implicit none
   private
-  public :: fill_interface_cells, fill_interface_nodes, interface_image
+  public :: fill_interface_cells, fill_interface_nodes, fill_interface_edges, interface_image
 
 contains
 
@@ -111,6 +113,50 @@ contains
       end do
     end do
   end subroutine fill_interface_cells
+
+  !> The edge cells of the receiving block beyond the interface and beyond
+  !> its two faces of direction d (a direction along the interface's face):
+  !> the ghost layers of the interface's normal direction times the ghost
+  !> rows of direction d, where the face part reaches the block's d faces,
+  !> from the sending block's cells, whose own d ghosts are filled by then.
+  !> The fill of the step of direction d calls it once every block's d
+  !> faces are filled, so that such an edge holds what the sending block
+  !> has there: at a C-grid's trailing edge, the corner beyond the wake's
+  !> join to the airfoil block and beyond the wake cut is the airfoil
+  !> block's wall ghost, as on the one-block grid.
+  subroutine fill_interface_edges(itf, into_a, n, d, q, qs)
+    type(block_interface_t), intent(in) :: itf
+    logical, intent(in) :: into_a
+    integer, intent(in) :: n(3), d
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
+    type(face_range_t) :: r, sd
+    integer :: t(3), lo(3), hi(3), i, j, k, c(3), side, blo(3), bhi(3)
+    call sides(itf, into_a, r, sd, t)
+    if (d == r%face/2 + 1) return
+    call halo_box(r, n, .true., lo, hi)
+    do side = 1, 2
+      blo = lo
+      bhi = hi
+      if (side == 1) then
+        if (lo(d) /= 1) cycle
+        blo(d) = -1
+        bhi(d) = 0
+      else
+        if (hi(d) /= n(d) - 1) cycle
+        blo(d) = n(d)
+        bhi(d) = n(d) + 1
+      end if
+      do k = blo(3), bhi(3)
+        do j = blo(2), bhi(2)
+          do i = blo(1), bhi(1)
+            c = min(interface_image(r, sd, t, [i, j, k]), interface_image(r, sd, t, [i + 1, j + 1, k + 1]))
+            q(i, j, k, :) = qs(c(1), c(2), c(3), :)
+          end do
+        end do
+      end do
+    end do
+  end subroutine fill_interface_edges
 
   !> The ghost nodes of the receiving block (n: its nodes) beyond the
   !> interface (the two node layers over the face part, its edges included),

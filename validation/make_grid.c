@@ -20,6 +20,21 @@
  *             same aspect ratio): --ni 64 --nj 48 --diameter 1 --farfield 50
  *   box       a 3D box with a smooth interior distortion (the reader's and
  *             the metric tests' curvilinear block): --ni 6 --nj 5 --nk 4
+ *   naca0012  C-grid around the NACA 0012 airfoil of chord 1 (leading edge
+ *             at the origin), with the closed trailing edge of the high-order
+ *             CFD workshop's definition (the x^4 coefficient -0.1036 instead
+ *             of -0.1015); i runs from the lower wake's outflow end along the
+ *             wake to the trailing edge, round the lower surface to the
+ *             leading edge, back along the upper surface and out the upper
+ *             wake; j outwards. --na 128 cells round the airfoil (cosine
+ *             clustering at both edges), --nw 32 along each wake (geometric
+ *             from the trailing edge's spacing), --nj 64 outwards (geometric
+ *             from --first 2e-3), --farfield 30 (chords: the C's radius about
+ *             the trailing edge and the wake's length). Grid lines leave the
+ *             wall along its normal and turn within 5 first spacings onto the
+ *             straight line to their node of the outer boundary. Printed: the node planes i where the wake
+ *             meets the airfoil (--split with them writes the 3 blocks whose
+ *             lower and upper wakes join across the cut)
  * Format: --format text|unformatted|raw (unformatted) --precision
  *   single|double (double) --endian little|big (little) --count yes|no (yes:
  *   the block-count header) --markers 4|8 (4) --subrecord BYTES (split
@@ -27,10 +42,10 @@
  *   --span S (1: the z thickness with --dims 3).
  * Test files the reader refuses: --blocks N (the block N times), --iblank,
  *   --flip i|j|k (one index reversed: a left-handed grid).
- * A multi-block file of the same grid: --split I writes it as two blocks
- *   joined at node plane i = I (1-based, as grid_check numbers nodes):
- *   nodes i = 1..I and i = I..ni+1 (the solver over blocks' tests and a
- *   user's first multi-block run).
+ * A multi-block file of the same grid: --split I[,I2,...] writes it as
+ *   blocks joined at node planes i = I, I2, ... (1-based, as grid_check
+ *   numbers nodes, increasing): nodes i = 1..I, I..I2, ..., the last up to
+ *   ni+1 (the solver over blocks' tests, the C-grid's three blocks).
  *
  * Clustering: one-sided stretching x(s) = 1 + tanh(beta (s - 1)) / tanh(beta),
  * two-sided x(s) = (1 + tanh(beta (2s - 1)) / tanh(beta)) / 2 (the hyperbolic
@@ -102,18 +117,114 @@ static double geometric_ratio(double first, int n, double length)
   return 0.5 * (lo + hi);
 }
 
+/* --split's list "I1,I2,..." (1 to 8 node planes) into split; their count */
+static int split_list(const char *v, int split[8])
+{
+  int n = 0;
+  const char *p = v;
+  if (!v) die("--split needs node planes I[,I2,...]%s", "");
+  while (*p) {
+    char *end;
+    long x = strtol(p, &end, 10);
+    if (end == p || x < 2 || x > 100000 || n == 8 || (n > 0 && x <= split[n - 1]))
+      die("--split %s: needs 1 to 8 increasing node planes from 2, as I1,I2,...", v);
+    split[n++] = (int)x;
+    p = end;
+    if (*p == ',') ++p;
+    else if (*p) die("--split %s: needs 1 to 8 increasing node planes from 2, as I1,I2,...", v);
+  }
+  return n;
+}
+
+/* NACA 0012 half-thickness at x in [0, 1], closed trailing edge (the
+ * workshop's -0.1036) */
+static double naca0012_y(double x)
+{
+  return 0.6 * (0.2969 * sqrt(x) - 0.1260 * x - 0.3516 * x * x + 0.2843 * x * x * x - 0.1036 * x * x * x * x);
+}
+
+/* The C-grid's nodes x2[c][i + (ni+1) j], ni = 2 nw + na (see the header) */
+static void naca0012_cgrid(int na, int nw, int nj, double radius, double first, double *x2)
+{
+  const int ni = 2 * nw + na, nx = ni + 1, nn = (ni + 1) * (nj + 1);
+  double *in = malloc(sizeof(double) * 2 * (size_t)nx), *out = malloc(sizeof(double) * 2 * (size_t)nx);
+  double *nrm = malloc(sizeof(double) * 2 * (size_t)nx), te, q, qj;
+  if (!in || !out || !nrm) die("out of memory%s", "");
+  /* the airfoil: cosine clustering, lower surface TE -> LE, upper LE -> TE */
+  for (int m = 0; m <= na; ++m) {
+    double s = (double)m / na, x = 0.5 * (1.0 + cos(2.0 * pi * s));
+    if (m == 0 || m == na) x = 1.0;
+    if (2 * m == na) x = 0.0;
+    in[2 * (nw + m)] = x;
+    in[2 * (nw + m) + 1] = (2 * m < na ? -1.0 : 1.0) * naca0012_y(x);
+    out[2 * (nw + m)] = 1.0 + radius * cos(-0.5 * pi - pi * s);
+    out[2 * (nw + m) + 1] = radius * sin(-0.5 * pi - pi * s);
+  }
+  out[2 * nw] = 1.0, out[2 * nw + 1] = -radius;
+  out[2 * (nw + na)] = 1.0, out[2 * (nw + na) + 1] = radius;
+  out[2 * (nw + na / 2) + 1] = 0.0;
+  /* the wakes: geometric from the trailing edge's spacing to x = 1 + radius */
+  te = 1.0 - in[2 * (nw + 1)];
+  q = geometric_ratio(te, nw, radius);
+  for (int m = 0; m <= nw; ++m) {
+    double x = 1.0, t = te;
+    for (int r = 0; r < m; ++r, t *= q) x += t;
+    if (m == nw) x = 1.0 + radius;
+    in[2 * (nw - m)] = out[2 * (nw - m)] = x;
+    in[2 * (nw + na + m)] = out[2 * (nw + na + m)] = x;
+    in[2 * (nw - m) + 1] = in[2 * (nw + na + m) + 1] = 0.0;
+    out[2 * (nw - m) + 1] = -radius;
+    out[2 * (nw + na + m) + 1] = radius;
+  }
+  /* the wall's normals (-t_y, t_x) of the tangent along i */
+  for (int i = 0; i <= ni; ++i) {
+    int a = i > 0 ? i - 1 : i, b = i < ni ? i + 1 : i;
+    double tx = in[2 * b] - in[2 * a], ty = in[2 * b + 1] - in[2 * a + 1], l = sqrt(tx * tx + ty * ty);
+    nrm[2 * i] = -ty / l;
+    nrm[2 * i + 1] = tx / l;
+  }
+  /* outwards: distances geometric from first over the radius, each line
+   * leaving the wall along its normal and turning, within 5 first spacings,
+   * onto the straight line to its outer node (lines along the normals
+   * alone would cross within a hundredth of the chord of the trailing
+   * edge, where the wake meets the surface at the wedge's half-angle) */
+  qj = geometric_ratio(first, nj, radius);
+  for (int i = 0; i <= ni; ++i) {
+    double dx = out[2 * i] - in[2 * i], dy = out[2 * i + 1] - in[2 * i + 1], l = sqrt(dx * dx + dy * dy), d = 0.0, t = first;
+    for (int j = 0; j <= nj; ++j) {
+      double ux = dx / l, uy = dy / l, w = d < 5.0 * first ? d / (5.0 * first) : 1.0;
+      double ex = (1.0 - w) * nrm[2 * i] + w * ux, ey = (1.0 - w) * nrm[2 * i + 1] + w * uy;
+      x2[i + nx * j] = j == nj ? out[2 * i] : in[2 * i] + d * l / radius * ex;
+      x2[nn + i + nx * j] = j == nj ? out[2 * i + 1] : in[2 * i + 1] + d * l / radius * ey;
+      d += t;
+      t *= qj;
+    }
+  }
+  /* the cut: the lower and upper wakes' nodes on the wake line, bit for bit */
+  for (int m = 0; m <= nw; ++m) {
+    x2[nw + na + m] = x2[nw - m];
+    x2[nn + nw + na + m] = x2[nn + nw - m];
+  }
+  free(in);
+  free(out);
+  free(nrm);
+}
+
 int main(int argc, char **argv)
 {
   const char *shape = argc > 1 ? argv[1] : NULL, *out = NULL;
   p3d_write_options o = {P3D_FORTRAN, 8, 0, 4, 0, 1, 2, 1, 0};
-  int ni = 0, nj = 0, nk = 4, ni_run = 16, ni_plate = 48, dims = 2, flip = -1, split = 0, n_given[3] = {0, 0, 0};
+  int ni = 0, nj = 0, nk = 4, ni_run = 16, ni_plate = 48, dims = 2, flip = -1, nsplit = 0, split[8], n_given[3] = {0, 0, 0};
+  int na = 128, nw = 32;
+  double first = 2e-3;
   double length = -1, height = -1, run_up = 0.5, beta_x = 2.0, beta_y = -1, diameter = 1.0, farfield = 50.0, span = 1.0;
   int64_t n[3];
   double *xyz, *x2;
   char msg[600];
 
-  if (!shape || (strcmp(shape, "plate") && strcmp(shape, "channel") && strcmp(shape, "cylinder") && strcmp(shape, "box")))
-    die("the first argument is the shape: plate, channel, cylinder or box%s", "");
+  if (!shape || (strcmp(shape, "plate") && strcmp(shape, "channel") && strcmp(shape, "cylinder") && strcmp(shape, "box") &&
+                 strcmp(shape, "naca0012")))
+    die("the first argument is the shape: plate, channel, cylinder, box or naca0012%s", "");
   for (int a = 2; a < argc; ++a) {
     const char *k = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
     int takes = 1;
@@ -136,7 +247,10 @@ int main(int argc, char **argv)
     else if (!strcmp(k, "--subrecord")) o.max_subrecord = count(k, v, 1, 2147483639);
     else if (!strcmp(k, "--blocks")) o.nblocks = count(k, v, 1, 64);
     else if (!strcmp(k, "--iblank")) o.iblank = 1, takes = 0;
-    else if (!strcmp(k, "--split")) split = count(k, v, 2, 100000);
+    else if (!strcmp(k, "--split")) nsplit = split_list(v, split);
+    else if (!strcmp(k, "--na")) na = count(k, v, 4, 100000);
+    else if (!strcmp(k, "--nw")) nw = count(k, v, 1, 100000);
+    else if (!strcmp(k, "--first")) first = number(k, v, 1e-9, 1);
     else if (!strcmp(k, "--format")) {
       if (v && !strcmp(v, "text")) o.encoding = P3D_TEXT;
       else if (v && !strcmp(v, "unformatted")) o.encoding = P3D_FORTRAN;
@@ -233,6 +347,16 @@ int main(int argc, char **argv)
     }
     printf("make_grid: cylinder O-grid, farfield at %g diameters, radial ratio %.5f\n", farfield,
            pow(r1 / r0, 1.0 / nj));
+  } else if (!strcmp(shape, "naca0012")) {
+    if (n_given[0]) die("the C-grid takes --na and --nw, not --ni%s", "");
+    if (!n_given[1]) nj = 64;
+    if (farfield == 50.0) farfield = 30.0;
+    ni = 2 * nw + na;
+    x2 = malloc(sizeof(double) * 2 * (size_t)((ni + 1) * (nj + 1)));
+    if (!x2) die("out of memory%s", "");
+    naca0012_cgrid(na, nw, nj, farfield, first, x2);
+    printf("make_grid: NACA 0012 C-grid, the wake meets the airfoil at nodes i = %d and %d (--split %d,%d gives its "
+           "3 blocks)\n", nw + 1, nw + na + 1, nw + 1, nw + na + 1);
   } else {
     x2 = NULL;
     if (!n_given[0]) ni = 6;
@@ -268,31 +392,37 @@ int main(int argc, char **argv)
         }
   }
   o.dims = dims;
-  if (split > 0) {
-    /* two blocks: nodes i = 1..split and split..ni+1 of every j, k */
+  if (nsplit > 0) {
+    /* blocks of nodes i = 1..split[0], split[0]..split[1], ..., ..ni+1 of every j, k */
     const int64_t nn = n[0] * n[1] * n[2];
-    int64_t nb[6] = {split, n[1], n[2], n[0] - split + 1, n[1], n[2]};
-    double *part[2];
-    if (split >= n[0] || o.nblocks > 1 || !o.with_count)
-      die("--split I needs 2 <= I <= ni, one block (no --blocks) and the block count (--count yes)%s", "");
-    for (int b = 0; b < 2; ++b) {
-      const int64_t np = nb[3 * b] * n[1] * n[2], i0 = b == 0 ? 0 : split - 1;
+    const int nb = nsplit + 1;
+    int64_t nbk[3 * 9];
+    double *part[9];
+    if (o.nblocks > 1 || !o.with_count) die("--split needs one block (no --blocks) and the block count (--count yes)%s", "");
+    for (int b = 0; b < nb; ++b) {
+      const int64_t i0 = b == 0 ? 0 : split[b - 1] - 1, i1 = b == nsplit ? n[0] - 1 : split[b] - 1;
+      int64_t np;
+      if (i1 <= i0 || i1 > n[0] - 1) die("--split: the node planes must increase inside 2..ni%s", "");
+      nbk[3 * b] = i1 - i0 + 1;
+      nbk[3 * b + 1] = n[1];
+      nbk[3 * b + 2] = n[2];
+      np = nbk[3 * b] * n[1] * n[2];
       part[b] = malloc(sizeof(double) * 3 * (size_t)np);
       if (!part[b]) die("out of memory%s", "");
       for (int c = 0; c < 3; ++c)
         for (int64_t k = 0; k < n[2]; ++k)
           for (int64_t j = 0; j < n[1]; ++j)
-            for (int64_t i = 0; i < nb[3 * b]; ++i)
-              part[b][c * np + i + nb[3 * b] * (j + n[1] * k)] = xyz[c * nn + i0 + i + n[0] * (j + n[1] * k)];
+            for (int64_t i = 0; i < nbk[3 * b]; ++i)
+              part[b][c * np + i + nbk[3 * b] * (j + n[1] * k)] = xyz[c * nn + i0 + i + n[0] * (j + n[1] * k)];
     }
-    if (p3d_write_blocks(out, &o, 2, nb, (const double *const *)part, msg, sizeof msg) != 0) {
+    if (p3d_write_blocks(out, &o, nb, nbk, (const double *const *)part, msg, sizeof msg) != 0) {
       fprintf(stderr, "make_grid: %s\n", msg);
       return 5;
     }
-    printf("make_grid: wrote %s as 2 blocks joined at node i = %d (%lld and %lld nodes in i), to %s\n", shape, split,
-           (long long)nb[0], (long long)nb[3], out);
-    free(part[0]);
-    free(part[1]);
+    printf("make_grid: wrote %s as %d blocks (nodes in i:", shape, nb);
+    for (int b = 0; b < nb; ++b) printf(" %lld", (long long)nbk[3 * b]);
+    printf("), to %s\n", out);
+    for (int b = 0; b < nb; ++b) free(part[b]);
     free(xyz);
     free(x2);
     return 0;
