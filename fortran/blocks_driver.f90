@@ -35,6 +35,7 @@ module blocks_driver
   use block_patch_file, only: block_patch_sets
   use grid_source, only: beside_case
   use output_wall_loads, only: wall_load_names
+  use plot3d_output, only: plot3d_max_blocks
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
   use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, make_dirs, lock_run_dir
@@ -74,6 +75,9 @@ contains
     if (set%dims == 2) call make_one_cell_thick(set, cs%grid_span)
     why = set_problem(set)
     if (len(why) > 0) call case_error(set%what//': '//why)
+    if (cs%write_plot3d .and. set%nblocks > plot3d_max_blocks()) call case_error(set%what//': write_plot3d writes '// &
+      'at most '//int_text(plot3d_max_blocks())//' blocks into flow.xyz and flow.q; leave it out (flow.vtm holds '// &
+      'every block)')
 
     ! each block's case: its own cells for the checks, then one reference
     ! size for all (the limiter's threshold comes from it, and must not
@@ -119,7 +123,7 @@ contains
     if (make_dirs(dir, why) /= 0) call case_error(why)
     lock_fd = lock_run_dir(dir, why)
     if (lock_fd < 0) call case_error(why)
-    names = 'restart.blocks flow.vtm residual.dat residual.gp residual.png'//wall_names()
+    names = 'restart.blocks flow.vtm flow.xyz flow.q residual.dat residual.gp residual.png'//wall_names()
     do b = 1, set%nblocks
       names = names//' '//block_vts_name(b)
     end do

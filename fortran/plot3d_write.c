@@ -189,11 +189,23 @@ int p3d_write_q(const char *path, const p3d_write_options *o, int nb, const int6
  * multi-block header, Fortran unformatted (4-byte record markers), 8-byte
  * reals, little-endian: the variant ParaView's and Tecplot's Plot3D readers
  * take with "multi grid", "binary", "byte count", "double precision". */
-int adi_p3d_write_solution(const char *grid_path, const char *q_path, const int64_t n[3], const double *xyz,
+int adi_p3d_write_solution(const char *grid_path, const char *q_path, int nb, const int64_t *n, const double *xyz,
                            const double *q, const double head[4], char *msg, int msglen)
 {
   const p3d_write_options o = {P3D_FORTRAN, 8, 0, 4, 0, 1, 3, 1, 0};
-  const double *xs[1] = {xyz}, *qs[1] = {q};
-  if (p3d_write_blocks(grid_path, &o, 1, n, xs, msg, (size_t)msglen) != 0) return -1;
-  return p3d_write_q(q_path, &o, 1, n, qs, head, msg, (size_t)msglen);
+  const double *xs[P3D_MAX_BLOCKS], *qs[P3D_MAX_BLOCKS];
+  int64_t at = 0;
+  if (nb < 1 || nb > P3D_MAX_BLOCKS) {
+    snprintf(msg, (size_t)msglen, "%d blocks: the Plot3D solution files take 1 to %d", nb, P3D_MAX_BLOCKS);
+    return -1;
+  }
+  for (int b = 0; b < nb; ++b) {
+    xs[b] = xyz + 3 * at;
+    qs[b] = q + 5 * at;
+    at += n[3 * b] * n[3 * b + 1] * n[3 * b + 2];
+  }
+  if (p3d_write_blocks(grid_path, &o, nb, n, xs, msg, (size_t)msglen) != 0) return -1;
+  return p3d_write_q(q_path, &o, nb, n, qs, head, msg, (size_t)msglen);
 }
+
+int adi_p3d_max_blocks(void) { return P3D_MAX_BLOCKS; }

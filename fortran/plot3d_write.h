@@ -45,10 +45,16 @@ int p3d_write_blocks(const char *path, const p3d_write_options *o, int nb, const
 int p3d_write_q(const char *path, const p3d_write_options *o, int nb, const int64_t *n, const double *const *q,
                 const double head[4], char *msg, size_t msglen);
 
-/* grid_path and q_path of one block of n nodes (the drivers' flow.xyz and
- * flow.q): whole, with the block count, Fortran unformatted, 8-byte reals,
+/* grid_path and q_path of nb blocks (the drivers' flow.xyz and flow.q; 1
+ * to P3D_MAX_BLOCKS), block b of n[3b] x n[3b+1] x n[3b+2] nodes, the
+ * blocks' coordinates one after another in xyz and their five values in q
+ * (each block as p3d_write_blocks and p3d_write_q take it), each with the
+ * q header head: with the block count, Fortran unformatted, 8-byte reals,
  * little-endian. 0, or -1 with the reason in msg. */
-int adi_p3d_write_solution(const char *grid_path, const char *q_path, const int64_t n[3], const double *xyz,
+int adi_p3d_write_solution(const char *grid_path, const char *q_path, int nb, const int64_t *n, const double *xyz,
                            const double *q, const double head[4], char *msg, int msglen);
+
+/* P3D_MAX_BLOCKS, for the Fortran side's checks before a run */
+int adi_p3d_max_blocks(void);
 
 #endif

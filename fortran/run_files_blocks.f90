@@ -2,7 +2,8 @@
 !> of several blocks, fortran/blocks_driver.f90): the restart set (one
 !> file per block, restart.bNNNNN.itM.bin, and the index restart.blocks
 !> naming the iteration of the complete set) and flow.vtm, ParaView's
-!> multi-block file, listing one flow.bNNNNN.vts per block.
+!> multi-block file, listing one flow.bNNNNN.vts per block; with
+!> write_plot3d flow.xyz and flow.q of all blocks, the grid file's order.
 !>
 !> The restart set is crash-safe as adiflow_mpi's rank set is
 !> (fortran/run_files_mpi.f90): every block's file of the iteration is
@@ -20,7 +21,9 @@ module run_files_blocks
   use backend_blocks, only: blocks_backend_t
   use run_files, only: run_files_t, finite_state_fetched, old_restart_note
   use field_io, only: write_field_dump, read_field_dump
+  use, intrinsic :: iso_c_binding, only: c_int64_t
   use output_vtk, only: write_vts
+  use plot3d_output, only: plot3d_node_values, write_plot3d_files
   use output_file, only: out_file_t, out_open, out_check, out_commit
   use boundary_patches, only: patch_set_t
   use wall_loads, only: patch_load_t, has_wall_patches
@@ -267,6 +270,7 @@ contains
         end do
         call out_commit(ff)
       end if
+      if (self%cs%write_plot3d) call write_block_plot3d()
       if (.not. self%cs%write_vtk) return
       do b = 1, size(be%b)
         associate (g => be%b(b)%level(1))
@@ -292,6 +296,27 @@ contains
       call out_check(vf, ios, msg)
       call out_commit(vf)
     end select
+  contains
+    !> flow.xyz and flow.q of every block, in the grid file's block order.
+    subroutine write_block_plot3d()
+      real(rk), allocatable :: xyz(:), q(:), xb(:), qb(:)
+      integer(c_int64_t), allocatable :: n(:,:)
+      integer :: bb
+      select type (be)
+      class is (blocks_backend_t)
+        allocate(xyz(0), q(0), n(3, size(be%b)))
+        do bb = 1, size(be%b)
+          associate (g => be%b(bb)%level(1))
+            call plot3d_node_values(g%lay, g%sp, g%xn, g%f%qp, self%cs%mach, xb, qb)
+            xyz = [xyz, xb]
+            q = [q, qb]
+            n(:, bb) = int([g%lay%ni + 1, g%lay%nj + 1, g%lay%nk + 1], c_int64_t)
+          end associate
+        end do
+        call write_plot3d_files(self%dir, n, xyz, q, [self%cs%mach, self%cs%freestream_alpha, self%cs%reynolds, &
+          0.0_rk])
+      end select
+    end subroutine write_block_plot3d
   end subroutine write_block_outputs
 
   !> s with XML's five special characters escaped (a CGNS zone's name in

@@ -332,6 +332,40 @@ PYEOF
   rc=$?
   expect '[ "$rc" = 0 ]' "multi-block: flow.vtm read by VTK's multi-block reader: two blocks of 200 and 280 cells, density finite and positive ($(cat "$T/mb_vtm.log" | tail -n 1))"
 fi
+# write_plot3d over the blocks: flow.xyz and flow.q hold both blocks in the file's order; the nodes the
+# two blocks share on their interface carry the same values in both (each node's value is the mean of the
+# eight cells around it, the other block's through the interface's ghosts); plot3d_to_cgns and cgnscheck
+# take the pair
+mb_deck p3 box2.x "write_tecplot = .false., write_plot3d = .true."
+rc=$(run mb_p3 "$T/mb/p3.nml" --backend cpu --max-iter 40)
+python3 - "$T/mb_p3/flow.q" > "$T/mb_p3q.log" 2>&1 <<'PYEOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+pos = 0
+def record():
+    global pos
+    n = struct.unpack_from("<i", data, pos)[0]; body = data[pos + 4:pos + 4 + n]
+    assert struct.unpack_from("<i", data, pos + 4 + n)[0] == n; pos += n + 8
+    return body
+nb = struct.unpack("<i", record())[0]
+dims = struct.unpack("<%di" % (3 * nb), record())
+blocks = []
+for b in range(nb):
+    record()
+    ni, nj, nk = dims[3 * b:3 * b + 3]
+    blocks.append((ni, nj, nk, struct.unpack("<%dd" % (5 * ni * nj * nk), record())))
+assert pos == len(data) and nb == 2
+(a_i, a_j, a_k, a), (b_i, b_j, b_k, b) = blocks
+worst = max(abs(a[v * a_i * a_j * a_k + (a_i - 1) + a_i * (j + a_j * k)] - b[v * b_i * b_j * b_k + b_i * (j + b_j * k)])
+            for v in range(5) for j in range(a_j) for k in range(a_k))
+print("blocks", dims, "largest difference on the shared nodes", worst)
+sys.exit(0 if worst == 0.0 else 1)
+PYEOF
+qrc=$?
+plot3d_to_cgns -u -d "$T/mb_p3/flow.xyz" "$T/mb_p3/flow.q" "$T/mb/p3.cgns" > "$T/mb_p3cg.log" 2>&1; r1=$?
+cgnscheck "$T/mb/p3.cgns" > "$T/mb_p3ck.log" 2>&1; r2=$?
+expect '[ "$rc$qrc" = 00 ] && [ "$r1$r2" = 00 ] && grep -q "reading block 2 solution ... done" "$T/mb_p3cg.log" && ! grep -qi "error" "$T/mb_p3ck.log"' \
+  "multi-block: write_plot3d writes both blocks, the shared interface nodes bit-identical ($(tail -n 1 "$T/mb_p3q.log")); plot3d_to_cgns and cgnscheck take them (exit codes $rc $qrc $r1 $r2)"
 # the restart set: 60 iterations, then --restart to the tolerance: the same final set, bit for bit
 rc1=$(run mb_half "$T/mb/two.nml" --backend cpu --max-iter 60)
 rc2=$(run mb_half "$T/mb/two.nml" --backend cpu --restart)
