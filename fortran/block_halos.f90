@@ -28,7 +28,7 @@ module block_halos
   use grid_blocks, only: block_interface_t, face_range_t
   implicit none
   private
-  public :: fill_interface_cells, fill_interface_nodes, fill_interface_edges, interface_image
+  public :: fill_interface_cells, fill_interface_nodes, fill_interface_edges, interface_image, inverse
 
 contains
 

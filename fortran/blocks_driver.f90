@@ -36,6 +36,7 @@ module blocks_driver
   use grid_source, only: beside_case
   use output_wall_loads, only: wall_load_names
   use plot3d_output, only: plot3d_max_blocks
+  use cgns_grid, only: cgns_available
   use output_file, only: blocked_output
   use omp_policy, only: cells_per_thread
   use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, make_dirs, lock_run_dir
@@ -123,7 +124,7 @@ contains
     if (make_dirs(dir, why) /= 0) call case_error(why)
     lock_fd = lock_run_dir(dir, why)
     if (lock_fd < 0) call case_error(why)
-    names = 'restart.blocks flow.vtm flow.xyz flow.q residual.dat residual.gp residual.png'//wall_names()
+    names = 'restart.blocks flow.vtm flow.xyz flow.q flow.cgns residual.dat residual.gp residual.png'//wall_names()
     do b = 1, set%nblocks
       names = names//' '//block_vts_name(b)
     end do
@@ -131,6 +132,7 @@ contains
     if (len(why) > 0) call case_error(why)
     call files%init(cs, 'adiflow', dir, dir//'/restart.blocks', .true., started)
     files%nblocks = set%nblocks
+    if (allocated(set%names)) files%zone_names = set%names
 
     nthreads = 1
     !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
@@ -228,6 +230,9 @@ contains
       'multi-block run yet: set it to 0; flow.vtm is written at the end')
     if (trim(cs%grid_flip) /= 'none') call case_error(g//'grid_flip = '''//trim(cs%grid_flip)//''' applies to '// &
       'one block; turn the blocks in the file instead')
+    if (cs%write_cgns .and. .not. cgns_available()) call case_error('write_cgns = .true., but this build has no '// &
+      'CGNS support (libcgns-dev was missing when it was built): rebuild after installing libcgns-dev, or leave '// &
+      'write_cgns out')
   end subroutine refuse_what_blocks_lack
 
   !> A 2D file's blocks (one plane of nodes, z = 0) made one cell thick:

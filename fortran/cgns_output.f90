@@ -18,16 +18,16 @@ module cgns_output
   use case_config, only: io_error
   implicit none
   private
-  public :: write_cgns_solution
+  public :: write_cgns_solution, cgns_zone_arrays, write_cgns_zones
 
   interface
-    integer(c_int) function adi_cgns_write_solution(path, title, n, xyz, nfields, names, fields, npatch, patches, &
-        msg, msglen) bind(c, name='adi_cgns_write_solution')
+    integer(c_int) function adi_cgns_write_solution(path, title, nzone, znames, n, xyz, nfields, names, fields, &
+        npatch, patches, nconn, conn, msg, msglen) bind(c, name='adi_cgns_write_solution')
       import :: c_int, c_int32_t, c_char, c_double, c_size_t
-      character(kind=c_char), intent(in) :: path(*), title(*), names(*)
-      integer(c_int32_t), intent(in) :: n(3), patches(*)
+      character(kind=c_char), intent(in) :: path(*), title(*), znames(*), names(*)
+      integer(c_int32_t), value :: nzone, nfields, nconn
+      integer(c_int32_t), intent(in) :: n(*), npatch(*), patches(*), conn(*)
       real(c_double), intent(in) :: xyz(*), fields(*)
-      integer(c_int32_t), value :: nfields, npatch
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
@@ -38,18 +38,33 @@ module cgns_output
 
 contains
 
-  !> qp: the primitives after the boundary fill (rho, u, v, w, p, T);
-  !> ps: the run's patches (none allocated: the box, from sp%bc).
+  !> path: the whole grid as one zone "flow", its patches as BCs.
   subroutine write_cgns_solution(path, title, lay, sp, xn, qp, ps)
     character(len=*), intent(in) :: path, title
     type(layout_t), intent(in) :: lay
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:)
     type(patch_set_t), intent(in) :: ps
-    real(c_double), allocatable :: xyz(:), fields(:), v(:,:,:,:)
-    integer(c_int32_t), allocatable :: rows(:,:)
-    character(kind=c_char) :: cmsg(2048)
-    character(len=:), allocatable :: names
+    real(c_double), allocatable :: xyz(:), fields(:)
+    integer(c_int32_t), allocatable :: rows(:,:), conn(:,:)
+    character(len=32) :: znames(1)
+    call cgns_zone_arrays(lay, sp, xn, qp, ps, xyz, fields, rows)
+    znames(1) = 'flow'
+    allocate(conn(17, 0))
+    call write_cgns_zones(path, title, znames, reshape(int([lay%ni, lay%nj, lay%nk], c_int32_t), [3, 1]), xyz, fields, &
+      [int(size(rows, 2), c_int32_t)], rows, conn)
+  end subroutine write_cgns_solution
+
+  !> One zone's arrays as adi_cgns_write_solution takes them: its nodes
+  !> (xyz), its cells' fields (field_names' order) and its patches' rows.
+  subroutine cgns_zone_arrays(lay, sp, xn, qp, ps, xyz, fields, rows)
+    type(layout_t), intent(in) :: lay
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:)
+    type(patch_set_t), intent(in) :: ps
+    real(c_double), allocatable, intent(out) :: xyz(:), fields(:)
+    integer(c_int32_t), allocatable, intent(out) :: rows(:,:)
+    real(c_double), allocatable :: v(:,:,:,:)
     integer :: ni, nj, nk, c, i, j, k, f, np, m
     integer(c_int32_t) :: iso
     ni = lay%ni; nj = lay%nj; nk = lay%nk
@@ -74,10 +89,6 @@ contains
     fields(4*m + 1:5*m) = reshape(primitive_values(OV_PRESSURE, sp, qp(1:ni, 1:nj, 1:nk, :)), [m])
     fields(5*m + 1:6*m) = reshape(primitive_values(OV_TEMPERATURE, sp, qp(1:ni, 1:nj, 1:nk, :)), [m])
     fields(6*m + 1:7*m) = reshape(primitive_values(OV_MACH, sp, qp(1:ni, 1:nj, 1:nk, :)), [m])
-    names = ''
-    do f = 1, size(field_names)
-      names = names//field_names(f)
-    end do
     iso = merge(1, 0, sp%wall_thermal == WALL_ISOTHERMAL)
     if (allocated(ps%p)) then
       np = size(ps%p)
@@ -99,9 +110,31 @@ contains
         end select
       end do
     end if
-    if (adi_cgns_write_solution(trim(path)//c_null_char, trim(title)//c_null_char, int([ni, nj, nk], c_int32_t), &
-        xyz, int(size(field_names), c_int32_t), names, fields, int(np, c_int32_t), rows, cmsg, &
-        int(size(cmsg), c_size_t)) /= 0) call io_error(c_text(cmsg))
-  end subroutine write_cgns_solution
+  end subroutine cgns_zone_arrays
+
+  !> path: zones named znames of n(:, z) cells, their cgns_zone_arrays one
+  !> after another (npatch(z) patch rows each), the 1-to-1 records conn
+  !> (fortran/cgns_write.h's rows of 17). A failed write stops the run
+  !> (exit 5), a build without CGNS with exit 2.
+  subroutine write_cgns_zones(path, title, znames, n, xyz, fields, npatch, rows, conn)
+    character(len=*), intent(in) :: path, title
+    character(len=32), intent(in) :: znames(:)
+    integer(c_int32_t), intent(in) :: n(:,:), npatch(:), rows(:,:), conn(:,:)
+    real(c_double), intent(in) :: xyz(:), fields(:)
+    character(kind=c_char) :: cmsg(2048)
+    character(len=:), allocatable :: names, zn
+    integer :: f
+    names = ''
+    do f = 1, size(field_names)
+      names = names//field_names(f)
+    end do
+    zn = ''
+    do f = 1, size(znames)
+      zn = zn//znames(f)
+    end do
+    if (adi_cgns_write_solution(trim(path)//c_null_char, trim(title)//c_null_char, int(size(znames), c_int32_t), zn, &
+        n, xyz, int(size(field_names), c_int32_t), names, fields, npatch, rows, int(size(conn, 2), c_int32_t), conn, &
+        cmsg, int(size(cmsg), c_size_t)) /= 0) call io_error(c_text(cmsg))
+  end subroutine write_cgns_zones
 
 end module cgns_output

@@ -3,7 +3,9 @@
 !> file per block, restart.bNNNNN.itM.bin, and the index restart.blocks
 !> naming the iteration of the complete set) and flow.vtm, ParaView's
 !> multi-block file, listing one flow.bNNNNN.vts per block; with
-!> write_plot3d flow.xyz and flow.q of all blocks, the grid file's order.
+!> write_plot3d flow.xyz and flow.q of all blocks, the grid file's order;
+!> with write_cgns flow.cgns, a zone per block with its BCs and 1-to-1
+!> interfaces.
 !>
 !> The restart set is crash-safe as adiflow_mpi's rank set is
 !> (fortran/run_files_mpi.f90): every block's file of the iteration is
@@ -21,7 +23,10 @@ module run_files_blocks
   use backend_blocks, only: blocks_backend_t
   use run_files, only: run_files_t, finite_state_fetched, old_restart_note
   use field_io, only: write_field_dump, read_field_dump
-  use, intrinsic :: iso_c_binding, only: c_int64_t
+  use, intrinsic :: iso_c_binding, only: c_int64_t, c_int32_t, c_double
+  use cgns_output, only: cgns_zone_arrays, write_cgns_zones
+  use grid_blocks, only: face_range_t
+  use block_halos, only: interface_image, inverse
   use output_vtk, only: write_vts
   use plot3d_output, only: plot3d_node_values, write_plot3d_files
   use output_file, only: out_file_t, out_open, out_check, out_commit
@@ -37,6 +42,7 @@ module run_files_blocks
 
   type, extends(run_files_t) :: block_set_files_t
     integer :: nblocks = 0
+    character(len=32), allocatable :: zone_names(:)   !< a CGNS grid file's zone names (flow.cgns keeps them)
   contains
     procedure :: writes_forces => set_forces
     procedure :: grid_patches => set_patch_list
@@ -271,6 +277,7 @@ contains
         call out_commit(ff)
       end if
       if (self%cs%write_plot3d) call write_block_plot3d()
+      if (self%cs%write_cgns) call write_block_cgns()
       if (.not. self%cs%write_vtk) return
       do b = 1, size(be%b)
         associate (g => be%b(b)%level(1))
@@ -317,6 +324,55 @@ contains
           0.0_rk])
       end select
     end subroutine write_block_plot3d
+
+    !> flow.cgns: one zone per block (the grid file's zone names, else
+    !> blockN), its patches as BCs (none on the faces interfaces join), the
+    !> interfaces as 1-to-1 records of both zones.
+    subroutine write_block_cgns()
+      real(c_double), allocatable :: xyz(:), fields(:), xb(:), fb(:)
+      integer(c_int32_t), allocatable :: rows(:,:), rb(:,:), n(:,:), npatch(:), conn(:,:)
+      character(len=32), allocatable :: zn(:)
+      logical, allocatable :: keep(:)
+      integer :: bb, q, m
+      select type (be)
+      class is (blocks_backend_t)
+        allocate(xyz(0), fields(0), rows(7, 0), n(3, size(be%b)), npatch(size(be%b)), zn(size(be%b)))
+        do bb = 1, size(be%b)
+          associate (g => be%b(bb)%level(1))
+            call cgns_zone_arrays(g%lay, g%sp, g%xn, g%f%qp, g%f%ps, xb, fb, rb)
+            keep = [(be%b(bb)%phys(rb(1, m) + 1), m = 1, size(rb, 2))]
+            rb = rb(:, pack([(m, m = 1, size(rb, 2))], keep))
+            xyz = [xyz, xb]
+            fields = [fields, fb]
+            rows = reshape([rows, rb], [7, size(rows, 2) + size(rb, 2)])
+            n(:, bb) = int([g%lay%ni, g%lay%nj, g%lay%nk], c_int32_t)
+            npatch(bb) = int(size(rb, 2), c_int32_t)
+          end associate
+          zn(bb) = 'block'//int_text(bb)
+          if (allocated(self%zone_names)) zn(bb) = self%zone_names(bb)
+        end do
+        allocate(conn(17, 2*size(be%links(1)%itf)))
+        do q = 1, size(be%links(1)%itf)
+          associate (t => be%links(1)%itf(q))
+            conn(:, 2*q - 1) = record(t%a, t%b, int(t%transform))
+            conn(:, 2*q) = record(t%b, t%a, inverse(int(t%transform)))
+          end associate
+        end do
+        call write_cgns_zones(self%dir//'/flow.cgns', trim(self%cs%title), zn, n, xyz, fields, npatch, rows, conn)
+      end select
+    end subroutine write_block_cgns
+
+    !> The 1-to-1 record of side r (donor side d, tr: the transform from r
+    !> to d): r's range ascending, the donor range its corners' images.
+    function record(r, d, tr) result(row)
+      type(face_range_t), intent(in) :: r, d
+      integer, intent(in) :: tr(3)
+      integer(c_int32_t) :: row(17)
+      integer :: lo(3), hi(3)
+      lo = min(r%beg, r%end)
+      hi = max(r%beg, r%end)
+      row = int([r%block, d%block, lo, hi, interface_image(r, d, tr, lo), interface_image(r, d, tr, hi), tr], c_int32_t)
+    end function record
   end subroutine write_block_outputs
 
   !> s with XML's five special characters escaped (a CGNS zone's name in

@@ -408,6 +408,20 @@ cx1=$(ch_cx "$T/mb_ch1/forces.csv"); cx2=$(ch_cx "$T/mb_ch2/forces.csv")
 expect 'awk -v a="$cx1" -v b="$cx2" "BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-8 * a) }" && [ -s "$T/mb_ch2/wall_07_jmin.csv" ] \
   && grep -q "^7,block 2 jmin,wall," "$T/mb_ch2/forces.csv" && grep -q "^# patches .* 8 wall jmax" "$T/mb_ch2/forces.dat"' \
   "multi-block: the walls' drag summed over the blocks = the one block's ($cx2 vs $cx1); wall files and forces.dat numbered over the blocks"
+# write_cgns over the blocks: a zone per block, its patches as BCs, the interface as 1-to-1 records of
+# both zones; cgnscheck takes it, and read back as the grid file (zones, interfaces checked against the
+# coordinates, BCs as the blocks' patches) it runs bit for bit as the Plot3D file with its patch file
+printf 'block 1\nimin inflow\njmin wall\njmax wall\nblock 2\nimax outflow\njmin wall\njmax wall\n' > "$T/mb/chd.bc"
+ch_deck chc ch2.x chd.bc
+sed -i 's/max_iter = 4000/max_iter = 50/; s/write_tecplot = .false./write_tecplot = .false., write_cgns = .true./' "$T/mb/chc.nml"
+rc1=$(run mb_chc "$T/mb/chc.nml" --backend cpu)
+cgnscheck "$T/mb_chc/flow.cgns" > "$T/mb_chc_ck.log" 2>&1; ck=$?
+sed "s|grid_file = 'ch2.x', patch_file = 'chd.bc'|grid_file = '$T/mb_chc/flow.cgns'|; s/write_cgns = .true./write_cgns = .false./" "$T/mb/chc.nml" > "$T/mb/chb.nml"
+rc2=$(run mb_chb "$T/mb/chb.nml" --backend cpu)
+expect '[ "$rc1$ck$rc2" = 000 ] && ! grep -qi "error" "$T/mb_chc_ck.log" && [ "$(cgnslist "$T/mb_chc/flow.cgns" 2>&1 | grep -c "+-ZoneGridConnectivity")" = 2 ] \
+  && grep -q "from the grid file.s boundary conditions" "$T/mb_chb.log" && cmp -s "$T/mb_chc/restart.b00001.it50.bin" "$T/mb_chb/restart.b00001.it50.bin" \
+  && cmp -s "$T/mb_chc/restart.b00002.it50.bin" "$T/mb_chb/restart.b00002.it50.bin"' \
+  "multi-block: write_cgns writes a zone per block with BCs and 1-to-1 records (cgnscheck: no error), and read back as the grid file it runs bit for bit as the Plot3D run (exit codes $rc1 $ck $rc2)"
 # bad sectioned patch files: exit 2 naming the file, line and block
 mb_pfbad() { # NAME CONTENT PATTERN WHAT
   printf "$2" > "$T/mb/$1.bc"; ch_deck "$1" ch2.x "$1.bc"; pf_rc=$(run "mb_$1" "$T/mb/$1.nml" --backend cpu); pf_pat=$3; pf_n=mb_$1
