@@ -14,7 +14,9 @@
 !>
 !> A file of several blocks is read and checked as build/grid_check reads
 !> it (fortran/grid_blocks.f90: its blocks and their interfaces), then
-!> refused with the count of its blocks: the solver runs one block.
+!> refused with the count of its blocks: this reader gives one block (a
+!> driver that runs several asks for the count first: grid_source's
+!> take_grid_sizes, fortran/blocks_driver.f90).
 !>
 !> A 2D grid (x, y), or a 3D file of one k-plane of constant z, becomes one
 !> cell thick, quasi-2D as the 2D cavity decks are: its nodes at z0 and
@@ -106,12 +108,12 @@ contains
       nb = count_grid_blocks(path)
       if (nb > 1) then
         ! a multi-block file: read and checked as build/grid_check does, then refused
-        ! (the solver runs one block), so that both say the same about it
+        ! (a one-block reader), so that both say the same about it
         call read_grid_blocks(path, set, status, msg)
         if (status == GRID_BLOCKS_OK) msg = 'grid file "'//trim(path)//'" holds '//int_text(nb)// &
           ' blocks (a multi-block grid), read and checked: '//int_text(size(set%interfaces))// &
-          ' 1-to-1 interface(s) between them (build/grid_check lists them), but the solver runs one block for now: '// &
-          'write the block you want to solve on as a file of its own'
+          ' 1-to-1 interface(s) between them (build/grid_check lists them), but adiflow_mpi runs one block: '// &
+          'build/adiflow solves the blocks together (on the CPU), or write one block as a file of its own'
         status = GRID_BAD_INPUT
       end if
       return

@@ -63,9 +63,9 @@ contains
     cs%nk = info%nk
   end subroutine take_grid_sizes
 
-  !> A CGNS file of several zones: read and checked as build/grid_check
-  !> reads it (so both say the same about a bad one), then refused: the
-  !> solver runs one block.
+  !> A CGNS file of several zones, for a driver that runs one block
+  !> (adiflow_mpi): read and checked as build/grid_check reads it (so both
+  !> say the same about a bad one), then refused.
   subroutine refuse_zones(path)
     character(len=*), intent(in) :: path
     type(grid_block_set_t) :: set
@@ -74,8 +74,9 @@ contains
     call read_cgns_blocks(path, set, status, msg)
     if (status == GRID_BLOCKS_OK) msg = 'grid file "'//path//'" holds '//int_text(set%nblocks)// &
       ' zones (a multi-block grid), read and checked: '//int_text(size(set%interfaces))// &
-      ' 1-to-1 interface(s) between them (build/grid_check lists them), but the solver runs one block '// &
-      '(one structured zone) for now: write the zone you want to solve on as a file of its own'
+      ' 1-to-1 interface(s) between them (build/grid_check lists them), but adiflow_mpi runs one block '// &
+      '(one structured zone): build/adiflow solves the zones together (on the CPU), or write one zone as a '// &
+      'file of its own'
     call case_error(msg)
   end subroutine refuse_zones
 

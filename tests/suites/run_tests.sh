@@ -450,6 +450,17 @@ expect '[ "$rc1$rc2" = 00 ] && grep -q "converged at" "$T/naca_p.log" && grep -q
   && awk -v p="$clp" -v m="$clm" -v d="$cdp" -v e="$cdm" "BEGIN { s = p + m; if (s < 0) s = -s; t = d - e; if (t < 0) t = -t; exit !(p > 0.01 && s <= 1e-4 * p && t <= 1e-6 * d) }"' \
   "multi-block: NACA 0012 C-grid in 3 blocks, Mach 0.5, Re 5000: both angles converge; cl(+1) = $clp = -cl(-1) = $clm within 1e-4, cd $cdp = $cdm within 1e-6 (exit codes $rc1 $rc2)"
 
+# SIGINT in a multi-block run: the restart set of the iteration it stopped at, exit 130, and the run
+# continues from it
+./$B/adiflow "$T/naca/a1.0.nml" --run-dir "$T/naca_int" > "$T/naca_int0.log" 2>&1 &
+pid=$!; sleep 4; kill -INT $pid; wait $pid; rc=$?
+int_it=$(sed -n 's/^iteration \([0-9]*\)$/\1/p' "$T/naca_int/restart.blocks" 2>/dev/null)
+int_set=$([ -n "$int_it" ] && [ -s "$T/naca_int/restart.b00003.it$int_it.bin" ] && echo yes)
+rc2=$(run naca_int "$T/naca/a1.0.nml" --restart --max-iter $(( ${int_it:-0} + 3 )))
+expect '[ $rc -eq 130 ] && [ "$int_set" = yes ] && grep -q "interrupted by SIGINT (Ctrl-C) at iteration $int_it" "$T/naca_int0.log" \
+  && [ "$rc2" = 0 ] && grep -q "^iteration $(( int_it + 3 ))$" "$T/naca_int/restart.blocks" && [ ! -e "$T/naca_int/restart.b00003.it$int_it.bin" ]' \
+  "multi-block: SIGINT writes the restart set of its iteration ($int_it) and exits 130; --restart continues from it, and its next set replaces the old one (exit codes $rc $rc2)"
+
 # ---- CGNS grid files: one structured zone, its BCs as patches (tests/suites/cgns_tests.sh) ----
 . tests/suites/cgns_tests.sh
 
