@@ -367,14 +367,13 @@ print("blocks", dims, "largest difference on the shared nodes", worst)
 sys.exit(0 if worst == 0.0 else 1)
 PYEOF
 qrc=$?
-r1=0; r2=0
+r1=-; r2=-
 if [ -n "$mb_cg" ]; then
   plot3d_to_cgns -u -d "$T/mb_p3/flow.xyz" "$T/mb_p3/flow.q" "$T/mb/p3.cgns" > "$T/mb_p3cg.log" 2>&1; r1=$?
   cgnscheck "$T/mb/p3.cgns" > "$T/mb_p3ck.log" 2>&1; r2=$?
-else
-  echo "reading block 2 solution ... done" > "$T/mb_p3cg.log"; : > "$T/mb_p3ck.log"   # (skipped: no tools)
 fi
-expect '[ "$rc$qrc" = 00 ] && [ "$r1$r2" = 00 ] && grep -q "reading block 2 solution ... done" "$T/mb_p3cg.log" && ! grep -qi "error" "$T/mb_p3ck.log"' \
+# (without the tools only the reader's check of the shared nodes)
+expect '[ "$rc$qrc" = 00 ] && { [ -z "$mb_cg" ] || { [ "$r1$r2" = 00 ] && grep -q "reading block 2 solution ... done" "$T/mb_p3cg.log" && ! grep -qi "error" "$T/mb_p3ck.log"; }; }' \
   "multi-block: write_plot3d writes both blocks, the shared interface nodes bit-identical ($(tail -n 1 "$T/mb_p3q.log")); plot3d_to_cgns and cgnscheck take them (exit codes $rc $qrc $r1 $r2)"
 # the restart set: 60 iterations, then --restart to the tolerance: the same final set, bit for bit
 rc1=$(run mb_half "$T/mb/two.nml" --backend cpu --max-iter 60)
