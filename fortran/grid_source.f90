@@ -15,7 +15,7 @@ module grid_source
   use grid_file, only: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, GRID_OK
   use cgns_grid, only: is_cgns_name, probe_cgns_grid, read_cgns_grid
   use cgns_blocks, only: count_cgns_zones, read_cgns_blocks, count_block_file
-  use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK
+  use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK, read_grid_blocks, face_range_t, range_text
   implicit none
   private
   public :: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case, read_options
@@ -51,6 +51,7 @@ contains
       nblocks = int(max(count_block_file(trim(cs%grid_file)), 1_ik8))
       if (nblocks > 1) return
     end if
+    if (.not. is_cgns_name(cs%grid_file)) call refuse_self_join(trim(cs%grid_file))
     if (is_cgns_name(cs%grid_file)) then
       if (count_cgns_zones(trim(cs%grid_file)) > 1) call refuse_zones(trim(cs%grid_file))
       call probe_cgns_grid(trim(cs%grid_file), read_options(cs), info, status, msg)
@@ -62,6 +63,46 @@ contains
     cs%nj = info%nj
     cs%nk = info%nk
   end subroutine take_grid_sizes
+
+  !> A one-block Plot3D file joined to itself other than by a periodic cut
+  !> (two opposite faces whole, node for node, which the one-block path
+  !> joins): a C-grid's wake cut, over part of a face. The one-block path
+  !> would give that part a boundary condition where the flow crosses it,
+  !> so the run stops, naming the join and the way round it. The file is
+  !> read and its interfaces found; a bad file is left to the reader that
+  !> follows, which says what is wrong.
+  subroutine refuse_self_join(path)
+    character(len=*), intent(in) :: path
+    type(grid_block_set_t) :: set
+    integer :: status, q, n(3)
+    character(len=:), allocatable :: msg
+    call read_grid_blocks(path, set, status, msg)
+    if (status /= GRID_BLOCKS_OK) return
+    n = set%blocks(1)%n
+    if (set%dims == 2) n(3) = 2   ! a 2D block is matched one cell thick
+    do q = 1, size(set%interfaces)
+      associate (t => set%interfaces(q))
+        if (t%a%face/2 == t%b%face/2 .and. t%a%face /= t%b%face .and. all(t%transform == [1, 2, 3]) .and. &
+            whole(t%a, n) .and. whole(t%b, n)) cycle
+        call case_error('grid file "'//path//'" is joined to itself: '//range_text(set, t%a)//' = '// &
+          range_text(set, t%b)//' (a C-grid''s wake cut; build/grid_check --blocks lists it). adiflow does not '// &
+          'join a block to itself over part of a face yet: write the grid as blocks whose faces join whole (for '// &
+          'a C-grid, the lower wake, the airfoil part and the upper wake: build/make_grid --split shows the '// &
+          'layout), and run the multi-block file')
+      end associate
+    end do
+  contains
+    logical function whole(r, n)
+      type(face_range_t), intent(in) :: r
+      integer, intent(in) :: n(3)
+      integer :: e
+      whole = .true.
+      do e = 1, 3
+        if (e == r%face/2 + 1) cycle
+        whole = whole .and. min(r%beg(e), r%end(e)) == 1 .and. max(r%beg(e), r%end(e)) == n(e)
+      end do
+    end function whole
+  end subroutine refuse_self_join
 
   !> A CGNS file of several zones, for a driver that runs one block
   !> (adiflow_mpi): read and checked as build/grid_check reads it (so both

@@ -461,6 +461,15 @@ expect '[ "$rc1$rc2" = 00 ] && grep -q "converged at" "$T/naca_p.log" && grep -q
   && awk -v p="$clp" -v m="$clm" -v d="$cdp" -v e="$cdm" "BEGIN { s = p + m; if (s < 0) s = -s; t = d - e; if (t < 0) t = -t; exit !(p > 0.01 && s <= 1e-4 * p && t <= 1e-6 * d) }"' \
   "multi-block: NACA 0012 C-grid in 3 blocks, Mach 0.5, Re 5000: both angles converge; cl(+1) = $clp = -cl(-1) = $clm within 1e-4, cd $cdp = $cdm within 1e-6 (exit codes $rc1 $rc2)"
 
+# a C-grid as one block (its wake cut joins part of its j = 1 face to itself) is refused by name before a
+# run folder: the one-block path would put a boundary condition where the flow crosses the cut
+./$B/make_grid naca0012 --na 32 --nw 8 --nj 16 -o "$T/naca/c1.x" > /dev/null
+printf "&adiflow\n  grid_file = 'c1.x', patch_file = 'c1.bc', mach = 0.5, bc_kmin = 'periodic', bc_kmax = 'periodic'\n/\n" > "$T/naca/c1.nml"
+printf 'imin farfield\nimax farfield\njmin wall\njmax farfield\n' > "$T/naca/c1.bc"
+rc=$(run naca_c1 "$T/naca/c1.nml" --backend cpu)
+expect '[ "$rc" = 2 ] && grep -q "is joined to itself: block 1, face j=1, nodes i 1..9, k 1..2 = block 1, face j=1, nodes i 49..41, k 1..2 (a C-grid.s wake cut" "$T/naca_c1.log" && [ ! -e "$T/naca_c1" ]' \
+  "a C-grid stored as one block: refused, its wake cut named, before a run folder (exit $rc)"
+
 # SIGINT in a multi-block run: the restart set of the iteration it stopped at, exit 130, and the run
 # continues from it
 ./$B/adiflow "$T/naca/a1.0.nml" --run-dir "$T/naca_int" > "$T/naca_int0.log" 2>&1 &
