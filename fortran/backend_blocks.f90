@@ -44,7 +44,7 @@ module backend_blocks
   use case_config, only: case_t, make_solver_params
   use flow_fields, only: allocate_fields
   use grid_generation, only: fill_ghost_nodes_direction
-  use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label
+  use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label, covers_whole_face
   use block_halos, only: fill_interface_cells, fill_interface_nodes, fill_interface_edges
   use metrics, only: compute_metrics
   use ghost_fill, only: fill_ghosts_direction, fill_wall_temperatures
@@ -324,7 +324,7 @@ contains
         end if
         do s = 1, 2
           r = merge(t%a, t%b, s == 1)
-          if (.not. whole_face(r, set%blocks(r%block)%n)) then
+          if (.not. covers_whole_face(r, set%blocks(r%block)%n)) then
             why = range_text(set, r)//': an interface over part of a face; the solver over blocks takes '// &
               'whole faces so far'
             return
@@ -332,18 +332,6 @@ contains
         end do
       end associate
     end do
-  contains
-    !> Whether r covers its face whole.
-    logical function whole_face(r, n)
-      type(face_range_t), intent(in) :: r
-      integer, intent(in) :: n(3)
-      integer :: e
-      whole_face = .true.
-      do e = 1, 3
-        if (e == r%face/2 + 1) cycle
-        whole_face = whole_face .and. min(r%beg(e), r%end(e)) == 1 .and. max(r%beg(e), r%end(e)) == n(e)
-      end do
-    end function whole_face
   end function set_problem
 
   !> A level's node counts in i, j, k.

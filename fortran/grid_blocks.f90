@@ -35,7 +35,7 @@ module grid_blocks
   private
   public :: face_range_t, block_interface_t, grid_block_t, grid_block_set_t, block_bc_t
   public :: count_grid_blocks, read_grid_blocks, face_name, range_text, transform_text, block_label
-  public :: check_set_cells, find_set_interfaces
+  public :: check_set_cells, find_set_interfaces, covers_whole_face
   public :: GRID_BLOCKS_OK, GRID_BLOCKS_BAD, plot3d_layout_t, adi_p3d_describe
 
   integer, parameter :: GRID_BLOCKS_OK = 0, GRID_BLOCKS_BAD = 2
@@ -361,6 +361,19 @@ contains
     end if
     call adi_block_links_free(links)
   end subroutine find_set_interfaces
+
+  !> Whether r covers its face whole, n the nodes of its block in i, j, k
+  !> (a 2D block's n(3) as matched: 2).
+  pure logical function covers_whole_face(r, n)
+    type(face_range_t), intent(in) :: r
+    integer, intent(in) :: n(3)
+    integer :: e
+    covers_whole_face = .true.
+    do e = 1, 3
+      if (e == r%face/2 + 1) cycle
+      covers_whole_face = covers_whole_face .and. min(r%beg(e), r%end(e)) == 1 .and. max(r%beg(e), r%end(e)) == n(e)
+    end do
+  end function covers_whole_face
 
   !> "block 2", or 'zone "wake" (block 2)' where the blocks have names.
   function block_label(set, b) result(s)

@@ -8,14 +8,14 @@
 !> cell or face.
 module grid_source
   use, intrinsic :: iso_fortran_env, only: output_unit
-  use kinds, only: rk, ik8
+  use kinds, only: rk, ik8, ng
   use text_util, only: int_text
   use case_config, only: case_t, case_error
   use grid_generation, only: generate_nodes
   use grid_file, only: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, GRID_OK
   use cgns_grid, only: is_cgns_name, probe_cgns_grid, read_cgns_grid
   use cgns_blocks, only: count_cgns_zones, read_cgns_blocks, count_block_file
-  use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK, read_grid_blocks, face_range_t, range_text
+  use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK, find_set_interfaces, covers_whole_face, range_text
   implicit none
   private
   public :: take_grid_sizes, make_grid_nodes, join_cuts, grid_origin_text, beside_case, read_options
@@ -51,7 +51,6 @@ contains
       nblocks = int(max(count_block_file(trim(cs%grid_file)), 1_ik8))
       if (nblocks > 1) return
     end if
-    if (.not. is_cgns_name(cs%grid_file)) call refuse_self_join(trim(cs%grid_file))
     if (is_cgns_name(cs%grid_file)) then
       if (count_cgns_zones(trim(cs%grid_file)) > 1) call refuse_zones(trim(cs%grid_file))
       call probe_cgns_grid(trim(cs%grid_file), read_options(cs), info, status, msg)
@@ -64,26 +63,33 @@ contains
     cs%nk = info%nk
   end subroutine take_grid_sizes
 
-  !> A one-block Plot3D file joined to itself other than by a periodic cut
+  !> A one-block Plot3D grid joined to itself other than by a periodic cut
   !> (two opposite faces whole, node for node, which the one-block path
   !> joins): a C-grid's wake cut, over part of a face. The one-block path
   !> would give that part a boundary condition where the flow crosses it,
-  !> so the run stops, naming the join and the way round it. The file is
-  !> read and its interfaces found; a bad file is left to the reader that
-  !> follows, which says what is wrong.
-  subroutine refuse_self_join(path)
+  !> so the run stops, naming the join and the way round it. The faces of
+  !> the nodes just read (xn: n cells, ghosts included) are matched as
+  !> build/grid_check --blocks matches them; a grid whose faces cannot be
+  !> matched (nodes that almost coincide, say) runs as before.
+  subroutine refuse_self_join(path, xn, n)
     character(len=*), intent(in) :: path
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:)
+    integer, intent(in) :: n(3)
     type(grid_block_set_t) :: set
-    integer :: status, q, n(3)
+    integer :: status, q
     character(len=:), allocatable :: msg
-    call read_grid_blocks(path, set, status, msg)
+    set%what = 'grid file "'//path//'"'
+    set%nblocks = 1
+    set%dims = 3
+    allocate(set%blocks(1))
+    set%blocks(1)%n = n + 1
+    set%blocks(1)%xyz = xn(:, 0:n(1), 0:n(2), 0:n(3))
+    call find_set_interfaces(set, status, msg)
     if (status /= GRID_BLOCKS_OK) return
-    n = set%blocks(1)%n
-    if (set%dims == 2) n(3) = 2   ! a 2D block is matched one cell thick
     do q = 1, size(set%interfaces)
       associate (t => set%interfaces(q))
         if (t%a%face/2 == t%b%face/2 .and. t%a%face /= t%b%face .and. all(t%transform == [1, 2, 3]) .and. &
-            whole(t%a, n) .and. whole(t%b, n)) cycle
+            covers_whole_face(t%a, n + 1) .and. covers_whole_face(t%b, n + 1)) cycle
         call case_error('grid file "'//path//'" is joined to itself: '//range_text(set, t%a)//' = '// &
           range_text(set, t%b)//' (a C-grid''s wake cut; build/grid_check --blocks lists it). adiflow does not '// &
           'join a block to itself over part of a face yet: write the grid as blocks whose faces join whole (for '// &
@@ -91,17 +97,6 @@ contains
           'layout), and run the multi-block file')
       end associate
     end do
-  contains
-    logical function whole(r, n)
-      type(face_range_t), intent(in) :: r
-      integer, intent(in) :: n(3)
-      integer :: e
-      whole = .true.
-      do e = 1, 3
-        if (e == r%face/2 + 1) cycle
-        whole = whole .and. min(r%beg(e), r%end(e)) == 1 .and. max(r%beg(e), r%end(e)) == n(e)
-      end do
-    end function whole
   end subroutine refuse_self_join
 
   !> A CGNS file of several zones, for a driver that runs one block
@@ -142,6 +137,7 @@ contains
       call read_cgns_grid(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
     else
       call read_grid_file(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
+      if (status == GRID_OK) call refuse_self_join(trim(cs%grid_file), xn, [info%ni, info%nj, info%nk])
     end if
     if (status /= GRID_OK) call case_error(msg)
     if (present(cuts)) then
