@@ -8,7 +8,6 @@
 !> over the levels below the fine grid, on either backend.
 program adiflow
   use, intrinsic :: iso_fortran_env, only: output_unit
-  use, intrinsic :: iso_c_binding, only: c_int
   use kinds, only: rk, ik8
   use text_util, only: int_text
   use grid_layout
@@ -35,8 +34,7 @@ program adiflow
   use run_files, only: run_files_t
   use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, adi_guard_output_signals, &
     make_dirs, lock_run_dir
-  use gpu_bridge, only: adi_gpu_available, gpu_check, gpu_device_info, gpu_settings_problem, &
-    ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
+  use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_problem, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use gpu_settings, only: gpu_settings_t
   !$ use omp_lib, only: omp_get_max_threads, omp_set_num_threads
   implicit none
@@ -101,7 +99,7 @@ program adiflow
   ! a CGNS grid's boundary conditions are the patches (a patch_file beside them is refused)
   call take_cgns_patches(cs, sp, ps, have_cgns_patches, 'adiflow')
   if (len_trim(cs%patch_file) > 0) call read_patches()
-  use_gpu = choose_backend(cs%backend)
+  use_gpu = gpu_chosen(cs%backend, gs)
   call plan_levels([cs%ni, cs%nj, cs%nk], sp%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev, lev_sizes, &
     lev_ratios, mg_note)
   if (allocated(ps%p)) call stop_levels_at_patches()
@@ -220,22 +218,6 @@ contains
     type(patch_set_t), allocatable :: sets(:)
     call coarse_patch_sets(ps, lev_sizes, lev_ratios, nlev, mg_note, sets)
   end subroutine stop_levels_at_patches
-
-  function choose_backend(req) result(gpu)
-    character(len=*), intent(in) :: req
-    logical :: gpu
-    select case (trim(req))
-    case ('cpu')
-      gpu = .false.
-    case ('gpu')
-      if (adi_gpu_available(gs) == 0) call gpu_check(int(1, c_int), 'backend = ''gpu''')
-      gpu = .true.
-    case default
-      gpu = adi_gpu_available(gs) /= 0
-      if (.not. gpu) write(output_unit, '(a)') &
-        'adiflow: backend = auto: no usable GPU found, running on the CPU backend'
-    end select
-  end function choose_backend
 
   subroutine check_host_memory(l)
     type(layout_t), intent(in) :: l

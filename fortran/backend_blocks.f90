@@ -32,10 +32,14 @@
 !> A block's faces take its case's bc_* keys, or its boundary patches
 !> (fortran/block_patch_file.f90), coarsened with the levels as one grid's.
 !>
+!> The GPU over blocks (fortran/backend_blocks_gpu.f90) extends this type:
+!> its set fill is fill_set with device = .true., the same loop whose
+!> halo_step and own_faces it overrides.
+!>
 !> Not yet: interfaces over part of a face, interfaces joining faces of
 !> different directions (their edge ghosts would need another order), 2D
-!> blocks (the driver makes a 2D file's one cell thick), the GPU: init
-!> refuses what it cannot run, saying why.
+!> blocks (the driver makes a 2D file's one cell thick): init refuses what
+!> it cannot run, saying why.
 module backend_blocks
   use kinds, only: rk, ng
   use text_util, only: int_text
@@ -45,7 +49,7 @@ module backend_blocks
   use flow_fields, only: allocate_fields
   use grid_generation, only: fill_ghost_nodes_direction
   use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label, covers_whole_face
-  use block_halos, only: fill_interface_cells, fill_interface_nodes, fill_interface_edges
+  use block_halos, only: fill_halo_step, fill_interface_nodes
   use metrics, only: compute_metrics
   use ghost_fill, only: fill_ghosts_direction, fill_wall_temperatures
   use primitives, only: compute_primitives
@@ -58,7 +62,7 @@ module backend_blocks
   use boundary_patches, only: patch_set_t, coarse_patch_sets
   implicit none
   private
-  public :: blocks_backend_t, block_levels_t, set_problem
+  public :: blocks_backend_t, block_levels_t, set_problem, nodes_of
 
   !> One block: its levels and which of its faces its own boundary
   !> conditions fill (the others are interfaces).
@@ -85,6 +89,8 @@ module backend_blocks
   contains
     procedure :: init => blocks_init
     procedure :: fill_set
+    procedure :: halo_step => host_halo_step
+    procedure :: own_faces => host_own_faces
     procedure :: smooth => blocks_smooth
     procedure :: restrict => blocks_restrict
     procedure :: prolong => blocks_prolong
@@ -343,36 +349,62 @@ contains
 
   !> Every block's ghost cells of level l: direction by direction, the
   !> interfaces' first (from the neighbours' interior), then the block's
-  !> own faces.
-  subroutine fill_set(self, l)
+  !> own faces, then the edges beyond an interface and beyond the d faces.
+  !> device: the same steps on the blocks' device copies (the GPU's
+  !> halo_step and own_faces, fortran/backend_blocks_gpu.f90).
+  subroutine fill_set(self, l, device)
     class(blocks_backend_t), intent(inout) :: self
     integer, intent(in) :: l
+    logical, intent(in), optional :: device
+    logical :: dev
     integer :: d, q, b
+    dev = .false.
+    if (present(device)) dev = device
     do d = 1, 3
       do q = 1, size(self%links(l)%itf)
         associate (t => self%links(l)%itf(q))
-          associate (ga => self%b(t%a%block)%level(l), gb => self%b(t%b%block)%level(l))
-            if (t%a%face/2 + 1 == d) call fill_interface_cells(t, .true., nodes_of(ga), ga%f%q, gb%f%q)
-            if (t%b%face/2 + 1 == d) call fill_interface_cells(t, .false., nodes_of(gb), gb%f%q, ga%f%q)
-          end associate
+          if (t%a%face/2 + 1 == d) call self%halo_step(l, q, .true., 0, dev)
+          if (t%b%face/2 + 1 == d) call self%halo_step(l, q, .false., 0, dev)
         end associate
       end do
       do b = 1, size(self%b)
-        associate (g => self%b(b)%level(l))
-          call fill_ghosts_direction(g%sp, g%lay, d, g%f, self%b(b)%phys)
-        end associate
+        call self%own_faces(l, b, d, dev)
       end do
-      ! the edges beyond an interface of another direction and beyond the d faces
       do q = 1, size(self%links(l)%itf)
-        associate (t => self%links(l)%itf(q))
-          associate (ga => self%b(t%a%block)%level(l), gb => self%b(t%b%block)%level(l))
-            call fill_interface_edges(t, .true., nodes_of(ga), d, ga%f%q, gb%f%q)
-            call fill_interface_edges(t, .false., nodes_of(gb), d, gb%f%q, ga%f%q)
-          end associate
-        end associate
+        call self%halo_step(l, q, .true., d, dev)
+        call self%halo_step(l, q, .false., d, dev)
       end do
     end do
   end subroutine fill_set
+
+  !> Step d of the halo fill (block_halos' halo_cell_boxes) of the block on
+  !> side a (into_a) or b of interface q of level l, on the host.
+  subroutine host_halo_step(self, l, q, into_a, d, device)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l, q, d
+    logical, intent(in) :: into_a, device
+    if (device) error stop 'internal error: a halo step on the device of the CPU backend over blocks'
+    associate (t => self%links(l)%itf(q))
+      associate (ga => self%b(t%a%block)%level(l), gb => self%b(t%b%block)%level(l))
+        if (into_a) then
+          call fill_halo_step(t, .true., nodes_of(ga), d, ga%f%q, gb%f%q)
+        else
+          call fill_halo_step(t, .false., nodes_of(gb), d, gb%f%q, ga%f%q)
+        end if
+      end associate
+    end associate
+  end subroutine host_halo_step
+
+  !> Block b's own faces of direction d at level l by its rules, on the host.
+  subroutine host_own_faces(self, l, b, d, device)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l, b, d
+    logical, intent(in) :: device
+    if (device) error stop 'internal error: a face fill on the device of the CPU backend over blocks'
+    associate (g => self%b(b)%level(l))
+      call fill_ghosts_direction(g%sp, g%lay, d, g%f, self%b(b)%phys)
+    end associate
+  end subroutine host_own_faces
 
   subroutine blocks_fill_boundary(self, l)
     class(blocks_backend_t), intent(inout) :: self
@@ -520,10 +552,12 @@ contains
     end do
   end subroutine blocks_fix_mass
 
-  !> The state for the outputs: filled and its primitives, every block.
+  !> The state for the outputs: fetched (a GPU's), filled and its
+  !> primitives, every block.
   subroutine blocks_host_state(self)
     class(blocks_backend_t), intent(inout) :: self
     integer :: b
+    call self%fetch_state()
     call self%fill_set(1)
     do b = 1, size(self%b)
       associate (g => self%b(b)%level(1))

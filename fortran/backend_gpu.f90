@@ -16,7 +16,7 @@ module backend_gpu
     adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state
   implicit none
   private
-  public :: gpu_backend_t
+  public :: gpu_backend_t, patch_lists
 
   type, extends(backend_t) :: gpu_backend_t
     integer(c_int) :: kernels = 0             !< ADI_KERNELS_SPLIT or _MERGED

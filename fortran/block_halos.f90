@@ -29,6 +29,7 @@ module block_halos
   implicit none
   private
   public :: fill_interface_cells, fill_interface_nodes, fill_interface_edges, interface_image, inverse
+  public :: halo_cell_boxes, fill_halo_step
 
 contains
 
@@ -89,74 +90,105 @@ contains
     end if
   end subroutine halo_box
 
+  !> The boxes of the receiving block's cells (side a when into_a, else
+  !> side b; n: its nodes in i, j, k) that a step of its halo fill takes
+  !> from the sending block, with the map (r, s, t: the receiving side, the
+  !> sending side, the transform from r to s). d = 0: the ghost cells beyond
+  !> the interface (one box). d > 0, a direction along the interface's
+  !> face: the edges beyond the interface and beyond the block's d faces,
+  !> where the face part reaches them (none to two boxes): the fill of the
+  !> step of direction d takes them once every block's d faces are filled,
+  !> so that such an edge holds what the sending block has there (at a
+  !> C-grid's trailing edge, the corner beyond the wake's join to the
+  !> airfoil block and beyond the wake cut is the airfoil block's wall
+  !> ghost, as on the one-block grid). The CPU's loops (copy_cells) and the
+  !> GPU's copies (fortran/backend_blocks_gpu.f90) take the same boxes.
+  subroutine halo_cell_boxes(itf, into_a, n, d, nbox, lo, hi, r, s, t)
+    type(block_interface_t), intent(in) :: itf
+    logical, intent(in) :: into_a
+    integer, intent(in) :: n(3), d
+    integer, intent(out) :: nbox, lo(3, 2), hi(3, 2), t(3)
+    type(face_range_t), intent(out) :: r, s
+    integer :: flo(3), fhi(3), side
+    call sides(itf, into_a, r, s, t)
+    call halo_box(r, n, .true., flo, fhi)
+    nbox = 0
+    if (d == 0) then
+      nbox = 1
+      lo(:, 1) = flo
+      hi(:, 1) = fhi
+      return
+    end if
+    if (d == r%face/2 + 1) return
+    do side = 1, 2
+      if (side == 1 .and. flo(d) /= 1) cycle
+      if (side == 2 .and. fhi(d) /= n(d) - 1) cycle
+      nbox = nbox + 1
+      lo(:, nbox) = flo
+      hi(:, nbox) = fhi
+      lo(d, nbox) = merge(-1, n(d), side == 1)
+      hi(d, nbox) = merge(0, n(d) + 1, side == 1)
+    end do
+  end subroutine halo_cell_boxes
+
+  !> Cells lo..hi of q from the cells of qs that the map (r, s, t) gives:
+  !> the cell between the images of its lowest and highest node. Both
+  !> arrays as the solver holds them (the i extent may be padded). Mirror:
+  !> cuda/common/block_halos.h's adi_halo_source_cell.
+  subroutine copy_cells(lo, hi, r, s, t, q, qs)
+    integer, intent(in) :: lo(3), hi(3), t(3)
+    type(face_range_t), intent(in) :: r, s
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
+    integer :: i, j, k, c(3)
+    do k = lo(3), hi(3)
+      do j = lo(2), hi(2)
+        do i = lo(1), hi(1)
+          c = min(interface_image(r, s, t, [i, j, k]), interface_image(r, s, t, [i + 1, j + 1, k + 1]))
+          q(i, j, k, :) = qs(c(1), c(2), c(3), :)
+        end do
+      end do
+    end do
+  end subroutine copy_cells
+
   !> The ghost cells of the receiving block (side a when into_a, else side
-  !> b; n: its nodes in i, j, k) beyond the interface, every field of q,
-  !> from the sending block's cells qs. Both arrays as the solver holds them
-  !> (the i extent may be padded).
+  !> b; n: its nodes) beyond the interface, every field of q, from the
+  !> sending block's cells qs (its interior).
   subroutine fill_interface_cells(itf, into_a, n, q, qs)
     type(block_interface_t), intent(in) :: itf
     logical, intent(in) :: into_a
     integer, intent(in) :: n(3)
     real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
     real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
-    type(face_range_t) :: r, sd
-    integer :: t(3), lo(3), hi(3), i, j, k, c(3)
-    call sides(itf, into_a, r, sd, t)
-    call halo_box(r, n, .true., lo, hi)
-    do k = lo(3), hi(3)
-      do j = lo(2), hi(2)
-        do i = lo(1), hi(1)
-          ! the images of the cell's lowest and highest node: the cell between them
-          c = min(interface_image(r, sd, t, [i, j, k]), interface_image(r, sd, t, [i + 1, j + 1, k + 1]))
-          q(i, j, k, :) = qs(c(1), c(2), c(3), :)
-        end do
-      end do
-    end do
+    call fill_halo_step(itf, into_a, n, 0, q, qs)
   end subroutine fill_interface_cells
 
   !> The edge cells of the receiving block beyond the interface and beyond
-  !> its two faces of direction d (a direction along the interface's face):
-  !> the ghost layers of the interface's normal direction times the ghost
-  !> rows of direction d, where the face part reaches the block's d faces,
-  !> from the sending block's cells, whose own d ghosts are filled by then.
-  !> The fill of the step of direction d calls it once every block's d
-  !> faces are filled, so that such an edge holds what the sending block
-  !> has there: at a C-grid's trailing edge, the corner beyond the wake's
-  !> join to the airfoil block and beyond the wake cut is the airfoil
-  !> block's wall ghost, as on the one-block grid.
+  !> its two faces of direction d (halo_cell_boxes with d > 0), from the
+  !> sending block's cells, whose own d ghosts are filled by then.
   subroutine fill_interface_edges(itf, into_a, n, d, q, qs)
     type(block_interface_t), intent(in) :: itf
     logical, intent(in) :: into_a
     integer, intent(in) :: n(3), d
     real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
     real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
-    type(face_range_t) :: r, sd
-    integer :: t(3), lo(3), hi(3), i, j, k, c(3), side, blo(3), bhi(3)
-    call sides(itf, into_a, r, sd, t)
-    if (d == r%face/2 + 1) return
-    call halo_box(r, n, .true., lo, hi)
-    do side = 1, 2
-      blo = lo
-      bhi = hi
-      if (side == 1) then
-        if (lo(d) /= 1) cycle
-        blo(d) = -1
-        bhi(d) = 0
-      else
-        if (hi(d) /= n(d) - 1) cycle
-        blo(d) = n(d)
-        bhi(d) = n(d) + 1
-      end if
-      do k = blo(3), bhi(3)
-        do j = blo(2), bhi(2)
-          do i = blo(1), bhi(1)
-            c = min(interface_image(r, sd, t, [i, j, k]), interface_image(r, sd, t, [i + 1, j + 1, k + 1]))
-            q(i, j, k, :) = qs(c(1), c(2), c(3), :)
-          end do
-        end do
-      end do
-    end do
+    call fill_halo_step(itf, into_a, n, d, q, qs)
   end subroutine fill_interface_edges
+
+  !> One step of the receiving block's halo fill (halo_cell_boxes' d) on the host.
+  subroutine fill_halo_step(itf, into_a, n, d, q, qs)
+    type(block_interface_t), intent(in) :: itf
+    logical, intent(in) :: into_a
+    integer, intent(in) :: n(3), d
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
+    type(face_range_t) :: r, s
+    integer :: t(3), nbox, lo(3, 2), hi(3, 2), m
+    call halo_cell_boxes(itf, into_a, n, d, nbox, lo, hi, r, s, t)
+    do m = 1, nbox
+      call copy_cells(lo(:, m), hi(:, m), r, s, t, q, qs)
+    end do
+  end subroutine fill_halo_step
 
   !> The ghost nodes of the receiving block (n: its nodes) beyond the
   !> interface (the two node layers over the face part, its edges included),

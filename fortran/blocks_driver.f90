@@ -2,7 +2,8 @@
 !> zones): the file read and checked as build/grid_check reads it (its
 !> 1-to-1 interfaces found from the coordinates), the blocks solved
 !> together on the CPU (fortran/backend_blocks.f90: one iteration or one
-!> FAS cycle over all blocks), the iteration loop the one-grid run has
+!> FAS cycle over all blocks) or on one GPU (fortran/backend_blocks_gpu.f90,
+!> backend = 'gpu', or 'auto' where a GPU is usable), the iteration loop the one-grid run has
 !> (fortran/driver_loop.f90), the restart set and flow.vtm
 !> (fortran/run_files_blocks.f90).
 !>
@@ -11,8 +12,8 @@
 !> fortran/block_patch_file.f90), or without either the case's bc_* keys by
 !> the block's own index directions. A 2D file's blocks are made one cell
 !> (grid_span) thick, as a one-block 2D file is. What it refuses, before
-!> anything large is allocated, each with its reason: the GPU backend,
-!> snapshots (output_interval), and what the block backend cannot run
+!> anything large is allocated, each with its reason: snapshots
+!> (output_interval), and what the block backend cannot run
 !> (interfaces over part of a face or between faces of different
 !> directions).
 module blocks_driver
@@ -20,7 +21,7 @@ module blocks_driver
   use kinds, only: rk, ik8, nvar
   use text_util, only: int_text
   use case_config, only: case_t, case_error, validate_case, make_solver_params, scheme_text, implicit_text, &
-    run_folder
+    run_folder, make_gpu_settings
   use solver_params, only: solver_params_t, ROE_LM_NONE
   use grid_layout, only: layout_t, make_layout, field_bytes
   use flow_fields, only: host_field_count
@@ -28,6 +29,9 @@ module blocks_driver
   use cgns_blocks, only: read_block_file
   use multigrid_config, only: mg_config_t, mg_config_text
   use backend_blocks, only: blocks_backend_t, set_problem
+  use backend_blocks_gpu, only: blocks_gpu_backend_t
+  use gpu_settings, only: gpu_settings_t
+  use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_problem, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use run_files_blocks, only: block_set_files_t, block_vts_name
   use driver_loop, only: run_iterations
   use patch_file, only: units_text, has_open_patches
@@ -58,13 +62,14 @@ contains
     integer, intent(out) :: exit_code
     type(grid_block_set_t) :: set
     type(case_t), allocatable :: cb(:)
-    type(blocks_backend_t) :: be
+    class(blocks_backend_t), allocatable :: be
+    type(gpu_settings_t) :: gs
     type(block_set_files_t) :: files
     type(solver_params_t) :: sp
     type(solver_params_t), allocatable :: sps(:)
     type(patch_set_t), allocatable :: ps(:)
     logical, allocatable :: joined(:,:)
-    logical :: have_patches, open_flow
+    logical :: have_patches, open_flow, use_gpu
     character(len=:), allocatable :: msg, why, note, dir, names, patch_path
     integer :: status, b, q, nref(3), lock_fd, nthreads
     integer(ik8) :: it0
@@ -102,6 +107,13 @@ contains
     cs%nj = nref(2)
     cs%nk = nref(3)
     call check_host_memory(set)
+    gs = make_gpu_settings(cs)
+    ! the &gpu group is checked whenever the GPU may run, before any allocation
+    if (cs%backend /= 'cpu') then
+      why = gpu_settings_problem(gs)
+      if (len(why) > 0) call case_error(why//' (&gpu group)')
+    end if
+    use_gpu = gpu_chosen(cs%backend, gs)
     ! the blocks' boundary patches (patch_file sections or the file's BCs), checked before anything large
     allocate(sps(set%nblocks), ps(set%nblocks), joined(6, set%nblocks))
     joined = .false.
@@ -137,6 +149,12 @@ contains
     nthreads = 1
     !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
     !$ nthreads = omp_get_max_threads()
+    if (use_gpu) then
+      be = blocks_gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
+        gs=gs)
+    else
+      allocate(blocks_backend_t :: be)
+    end if
     be%mg = mg
     if (have_patches) then
       call be%init(set, cb, mg%levels, mg%coarse_order, mg%coarse_roe_low_mach == 'none', why, note, ps)
@@ -194,12 +212,19 @@ contains
       be%mass0 = be%set_mass(unit=.true.)
       write(output_unit, '(a,es23.16)') '  mass_fix: total mass held at ', be%mass0
     end if
-    write(output_unit, '(a,i0,a,i0,a)') '  backend: cpu (Fortran reference, up to ', nthreads, &
-      ' OpenMP threads: one per ', cells_per_thread(), ' cells of a loop)'
+    if (use_gpu) then
+      write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info(gs))// &
+        ', every block on it'
+    else
+      write(output_unit, '(a,i0,a,i0,a)') '  backend: cpu (Fortran reference, up to ', nthreads, &
+        ' OpenMP threads: one per ', cells_per_thread(), ' cells of a loop)'
+    end if
+    call be%start()
     write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
     call files%start_series(it0)
     call adi_install_signal_handlers()
     call run_iterations(cs, it0, res0, be, files, exit_code)
+    call be%finalize()
   contains
     !> The wall load files of the blocks' wall patches (numbered over all blocks).
     function wall_names() result(s)
@@ -222,10 +247,6 @@ contains
     type(case_t), intent(in) :: cs
     character(len=:), allocatable :: g
     g = 'grid file "'//trim(cs%grid_file)//'" holds several blocks: '
-    if (trim(cs%backend) == 'gpu') call case_error(g//'a multi-block grid runs on the CPU backend so far '// &
-      '(backend = ''cpu'' or ''auto'')')
-    if (trim(cs%backend) == 'auto') write(output_unit, '(a)') 'adiflow: backend = auto: '// &
-      'a multi-block grid runs on the CPU backend so far'
     if (cs%output_interval > 0) call case_error(g//'output_interval > 0 (snapshots) is not available for a '// &
       'multi-block run yet: set it to 0; flow.vtm is written at the end')
     if (trim(cs%grid_flip) /= 'none') call case_error(g//'grid_flip = '''//trim(cs%grid_flip)//''' applies to '// &

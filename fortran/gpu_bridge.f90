@@ -6,6 +6,7 @@
 !> and nulls the handle. Several grids (of different sizes) may live at once.
 module gpu_bridge
   use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: output_unit
   use solver_params, only: solver_params_t
   use gpu_settings, only: gpu_settings_t
   use boundary_patches, only: bc_patch_t
@@ -20,6 +21,8 @@ module gpu_bridge
   public :: adi_gpu_residual_plane_sums, gpu_error_text
   public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
   public :: adi_gpu_init_level, adi_gpu_residual, adi_gpu_mg_restrict, adi_gpu_mg_forcing, adi_gpu_mg_prolong
+  public :: adi_gpu_init_member, adi_gpu_fill_faces, adi_gpu_copy_halo, adi_gpu_mg_keep_q0
+  public :: gpu_chosen
 
   !> ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED (include/adiflow_kernel_families.def)
 #define ADI_KERNEL_FAMILY(name, value) integer(c_int), parameter, public :: ADI_KERNELS_/**/name = value
@@ -74,6 +77,36 @@ module gpu_bridge
       integer(c_int), value :: npatch
       type(bc_patch_t), intent(in) :: patches(*)
       integer(c_int), intent(in) :: face_maps(*)
+    end function
+    !> a block of a multi-block set (include/adiflow_bridge.h): phys(f) 1
+    !> where face f takes the block's own rules, 0 where an interface joins
+    !> it; coarse_level 1 for a coarse multigrid level
+    integer(c_int) function adi_gpu_init_member(grid, sp, kernels, settings, sf, sc, vol, q, npatch, patches, &
+        face_maps, phys, coarse_level) bind(c, name='adi_gpu_init_member')
+      import :: c_int, c_double, c_ptr, solver_params_t, gpu_settings_t, bc_patch_t
+      type(c_ptr), intent(out) :: grid
+      type(solver_params_t), intent(in) :: sp
+      integer(c_int), value :: kernels
+      type(gpu_settings_t), intent(in) :: settings
+      real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
+      integer(c_int), value :: npatch
+      type(bc_patch_t), intent(in) :: patches(*)
+      integer(c_int), intent(in) :: face_maps(*), phys(6)
+      integer(c_int), value :: coarse_level
+    end function
+    integer(c_int) function adi_gpu_fill_faces(grid, d) bind(c, name='adi_gpu_fill_faces')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: grid
+      integer(c_int), value :: d
+    end function
+    integer(c_int) function adi_gpu_copy_halo(dst, src, lo, hi, from_beg, to_beg, t) bind(c, name='adi_gpu_copy_halo')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: dst, src
+      integer(c_int), intent(in) :: lo(3), hi(3), from_beg(3), to_beg(3), t(3)
+    end function
+    integer(c_int) function adi_gpu_mg_keep_q0(coarse) bind(c, name='adi_gpu_mg_keep_q0')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: coarse
     end function
     integer(c_int) function adi_gpu_residual(grid, cfl) bind(c, name='adi_gpu_residual')
       import :: c_int, c_double, c_ptr
@@ -190,6 +223,25 @@ contains
     st = c_device_info(settings, buf, int(len(buf), c_int))
     s = from_c(buf)
   end function gpu_device_info
+
+  !> Whether a run with case key backend = req runs on the GPU: 'cpu' never;
+  !> 'gpu' always, or the run stops with the bridge's reason (exit code 4);
+  !> 'auto' where a GPU is usable, else on the CPU, saying so.
+  logical function gpu_chosen(req, settings) result(gpu)
+    character(len=*), intent(in) :: req
+    type(gpu_settings_t), intent(in) :: settings
+    select case (trim(req))
+    case ('cpu')
+      gpu = .false.
+    case ('gpu')
+      if (adi_gpu_available(settings) == 0) call gpu_check(int(1, c_int), 'backend = ''gpu''')
+      gpu = .true.
+    case default
+      gpu = adi_gpu_available(settings) /= 0
+      if (.not. gpu) write(output_unit, '(a)') &
+        'adiflow: backend = auto: no usable GPU found, running on the CPU backend'
+    end select
+  end function gpu_chosen
 
   !> What is wrong with the &gpu settings (an unknown merged step, a
   !> tuning table that cannot be read), or '' when nothing is.

@@ -142,6 +142,34 @@ int adi_gpu_mg_forcing(adi_gpu_grid *coarse);
 /* coarse boundary fill, dq = q - q0, fine q += trilinear interpolation of dq. */
 int adi_gpu_mg_prolong(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3]);
 
+/* ---- Multi-block sets on one GPU (fortran/backend_blocks_gpu.f90 is the
+ * driver; fortran/backend_blocks.f90 the CPU reference) ----
+ * A block of a set of blocks joined by 1-to-1 interfaces: adi_gpu_init's
+ * grid (coarse_level 0) or adi_gpu_init_level's (1), whose faces with
+ * phys[f] = 1 (imin, imax, jmin, jmax, kmin, kmax) take its boundary rules
+ * and with 0 are joined to a block. Its iterations, residuals and
+ * multigrid transfers fill none of its ghosts (and adi_gpu_mg_restrict
+ * keeps no q0): the caller fills them, before each of those calls, over
+ * the whole set direction by direction (fortran/backend_blocks.f90's
+ * fill_set) with the two calls below, and keeps q0 after a restriction's
+ * fill with adi_gpu_mg_keep_q0. */
+int adi_gpu_init_member(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                        const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                        const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps,
+                        const int phys[6], int coarse_level);
+/* The ghosts of the block's own faces of direction d (1..3) by its rules. */
+int adi_gpu_fill_faces(adi_gpu_grid *grid, int d);
+/* Cells lo..hi (the solver's numbering, ghosts -1, 0, n+1, n+2) of dst
+ * take the cells of src that fortran/block_halos.f90's map gives:
+ * from_beg, to_beg the interface's beginnings on dst's side and on src's,
+ * t the transform from dst's side to src's (a signed permutation of 1, 2,
+ * 3). Both blocks of one set on one device (dst == src for a block joined
+ * to itself); every cell read or written inside its block. */
+int adi_gpu_copy_halo(adi_gpu_grid *dst, adi_gpu_grid *src, const int lo[3], const int hi[3], const int from_beg[3],
+                      const int to_beg[3], const int t[3]);
+/* q0 = q on a coarse level of a set (after the set's fill of it). */
+int adi_gpu_mg_keep_q0(adi_gpu_grid *coarse);
+
 /* Copy the device state q (5 fields, ghosts included) to the host / back. */
 int adi_gpu_download_state(adi_gpu_grid *grid, double *q);
 int adi_gpu_upload_state(adi_gpu_grid *grid, const double *q);

@@ -40,6 +40,22 @@ int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
 {
   return adi_gpu_init(grid, sp, kernels, settings, sf, sc, vol, q, npatch, patches, face_maps);
 }
+int adi_gpu_init_member(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                        const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                        const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps,
+                        const int phys[6], int coarse_level)
+{
+  (void)phys; (void)coarse_level;
+  return adi_gpu_init(grid, sp, kernels, settings, sf, sc, vol, q, npatch, patches, face_maps);
+}
+int adi_gpu_fill_faces(adi_gpu_grid *grid, int d) { (void)grid; (void)d; return fail(); }
+int adi_gpu_copy_halo(adi_gpu_grid *dst, adi_gpu_grid *src, const int lo[3], const int hi[3], const int from_beg[3],
+                      const int to_beg[3], const int t[3])
+{
+  (void)dst; (void)src; (void)lo; (void)hi; (void)from_beg; (void)to_beg; (void)t;
+  return fail();
+}
+int adi_gpu_mg_keep_q0(adi_gpu_grid *coarse) { (void)coarse; return fail(); }
 int adi_gpu_iterate(adi_gpu_grid *grid, double cfl) { (void)grid; (void)cfl; return fail(); }
 int adi_gpu_residual(adi_gpu_grid *grid, double cfl) { (void)grid; (void)cfl; return fail(); }
 int adi_gpu_mg_restrict(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3])

@@ -134,12 +134,13 @@ static int upload_field(adi_gpu_grid *g, const double **dst, const double *src, 
 /* Boundary patches as adi_gpu_init takes them (include/adiflow_patches.h),
  * checked before anything is allocated: every patch of a kind and on a face
  * the fill knows, every entry of a face's map a patch of the list on that
- * face, a mirroring kind only along a direction of 2 cells or more (its
+ * face (but on a block's faces an interface joins, phys 0), a mirroring kind only along a direction of 2 cells or more (its
  * second ghost layer mirrors cell 2: with 1 cell that would be a ghost of
  * the other side). The driver builds them so (fortran/boundary_patches.f90's
  * build_face_maps, case_config's validate_case); the check keeps a kernel
  * from reading outside the lists whoever calls. ADI_OK or ADI_ERR_USAGE. */
-static int check_patches(const adi_solver_params *sp, int npatch, const adi_bc_patch *patches, const int *face_maps)
+static int check_patches(const adi_solver_params *sp, int npatch, const adi_bc_patch *patches, const int *face_maps,
+                         const int *phys)
 {
   int f, n, nb, nc, id, kind;
   ptrdiff_t a, off;
@@ -157,6 +158,9 @@ static int check_patches(const adi_solver_params *sp, int npatch, const adi_bc_p
                               "boundary kind (include/adiflow_params.def's BC_*) on a face 1..6", n + 1,
                               patches[n].kind, patches[n].face);
   for (f = 1; f <= 6; ++f) {
+    /* a block's face that an interface joins: its map is all zero, and the
+     * fill never reads it (phys 0, cuda/common/boundary_patches.h) */
+    if (phys != NULL && !phys[f - 1]) continue;
     face_sizes(f, sp->ni, sp->nj, sp->nk, &nb, &nc);
     off = face_map_offset(f, sp->ni, sp->nj, sp->nk);
     for (a = 0; a < (ptrdiff_t)nb*nc; ++a) {
@@ -216,14 +220,14 @@ typedef struct grid_patches {
 
 static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp, int kernels,
                      const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                     const double *q, int coarse_level, grid_patches bp);
+                     const double *q, int coarse_level, grid_patches bp, const int *member_phys);
 
 int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                  const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
                  const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps)
 {
   grid_patches bp = {npatch, patches, face_maps};
-  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 0, bp);
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 0, bp, NULL);
 }
 
 int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
@@ -231,7 +235,7 @@ int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
                        const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps)
 {
   grid_patches bp = {npatch, patches, face_maps};
-  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 1, bp);
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 1, bp, NULL);
 }
 
 /* a block of a decomposed grid: the box's boundary types (the GPU blocks of
@@ -241,15 +245,33 @@ int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const 
                        const double *vol, const double *q, int coarse_level)
 {
   grid_patches none = {0, NULL, NULL};
-  return init_grid(grid, hooks, sp, kernels, settings, sf, sc, vol, q, coarse_level, none);
+  return init_grid(grid, hooks, sp, kernels, settings, sf, sc, vol, q, coarse_level, none, NULL);
 }
 
-/* coarse_level: also the forcing and q0 fields; bp: the boundary patches.
- * Both before the schedule is made: the merged family's graph captures the
- * view, forcing and patches included */
+/* a block of a multi-block set on one GPU: its boundary patches, which of
+ * its faces they fill (phys), and its ghosts filled by the caller */
+int adi_gpu_init_member(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
+                        const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                        const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps,
+                        const int phys[6], int coarse_level)
+{
+  grid_patches bp = {npatch, patches, face_maps};
+  int f;
+  if (phys == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_init_member: a null phys argument");
+  for (f = 0; f < 6; ++f)
+    if (phys[f] != 0 && phys[f] != 1)
+      return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_init_member: phys[%d] is %d; 1 (the block's own boundary) "
+                              "or 0 (an interface) allowed", f, phys[f]);
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, coarse_level != 0, bp, phys);
+}
+
+/* coarse_level: also the forcing and q0 fields; bp: the boundary patches;
+ * member_phys: a block of a set (adi_gpu_init_member), NULL otherwise. All
+ * before the schedule is made: the merged family's graph captures the
+ * view, forcing, patches and flags included */
 static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp, int kernels,
                      const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                     const double *q, int coarse_level, grid_patches bp)
+                     const double *q, int coarse_level, grid_patches bp, const int *member_phys)
 {
   int dev, rc, ldi_expected, float_wk;
   size_t free_b = 0, total_b = 0, need;
@@ -275,7 +297,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
                       sp->ldj, sp->ldk, sp->order);
     return ADI_ERR_USAGE;
   }
-  if ((rc = check_patches(sp, bp.npatch, bp.patches, bp.face_maps)) != ADI_OK) return rc;
+  if ((rc = check_patches(sp, bp.npatch, bp.patches, bp.face_maps, member_phys)) != ADI_OK) return rc;
   npts = (long long)sp->ldi*sp->ldj*sp->ldk;
   if (npts > (long long)INT_MAX) {
     adi_gpu_set_error("grid %d x %d x %d has %lld points per field with ghosts and padding; the GPU backend "
@@ -324,7 +346,8 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
   g->v.npts = (ptrdiff_t)npts;
   {
     int f;
-    for (f = 0; f < 6; ++f) g->v.phys[f] = hooks ? hooks->phys[f] : 1;
+    for (f = 0; f < 6; ++f) g->v.phys[f] = hooks ? hooks->phys[f] : (member_phys ? member_phys[f] : 1);
+    g->v.ghosts_by_caller = member_phys != NULL;
     for (f = 0; f < 3; ++f) {
       g->v.off[f] = hooks ? hooks->off[f] : 0;
       g->v.nglob[f] = hooks ? hooks->nglob[f] : (f == 0 ? sp->ni : (f == 1 ? sp->nj : sp->nk));

@@ -78,6 +78,9 @@ struct adi_gpu_grid {
 /* ADI_OK for a live grid; ADI_ERR_USAGE with a message naming fn for NULL,
  * or for a handle adi_gpu_finalize has freed (grid.cu) */
 int adi_gpu_check_grid(const adi_gpu_grid *g, const char *fn);
+/* the stream of `waiter` goes on only after the work queued so far on
+ * `first` (cuda/api/multigrid.cu) */
+int adi_gpu_order_after(adi_gpu_grid *waiter, adi_gpu_grid *first);
 
 #define REQUIRE_INIT(fn)                                                        \
   do {                                                                          \

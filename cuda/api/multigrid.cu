@@ -70,7 +70,7 @@ static int fill_level(adi_gpu_grid *g)
 }
 
 /* the stream of `waiter` goes on only after the work queued so far on `first` */
-static int order_after(adi_gpu_grid *waiter, adi_gpu_grid *first)
+int adi_gpu_order_after(adi_gpu_grid *waiter, adi_gpu_grid *first)
 {
   if (!first->mg_event_ready) {
     ADI_GPU_CHECK(cudaEventCreateWithFlags(&first->mg_event, cudaEventDisableTiming));
@@ -112,6 +112,23 @@ int adi_gpu_residual(adi_gpu_grid *g, double cfl)
   return split_residual(g->split, cfl);
 }
 
+/* q0 = q, ghosts included (the correction reads its first ghost layer) */
+static int keep_q0(adi_gpu_grid *coarse)
+{
+  ADI_GPU_CHECK(cudaMemcpyAsync(coarse->d_q0, coarse->v.q, (size_t)coarse->v.npts*ADI_NVAR*sizeof(double),
+                                cudaMemcpyDeviceToDevice, coarse->stream));
+  return ADI_OK;
+}
+
+int adi_gpu_mg_keep_q0(adi_gpu_grid *coarse)
+{
+  int rc = adi_gpu_check_grid(coarse, "adi_gpu_mg_keep_q0");
+  if (rc != ADI_OK) return rc;
+  if (coarse->d_q0 == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_mg_keep_q0: the grid was not made as a coarse level");
+  return keep_q0(coarse);
+}
+
 int adi_gpu_mg_restrict(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio[3])
 {
   int rc, d;
@@ -119,16 +136,16 @@ int adi_gpu_mg_restrict(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int rati
   adi_box b;
   if ((rc = check_pair(fine, coarse, ratio, "adi_gpu_mg_restrict")) != ADI_OK) return rc;
   for (d = 0; d < 3; ++d) r.r[d] = ratio[d];
-  if ((rc = order_after(coarse, fine)) != ADI_OK) return rc;
+  if ((rc = adi_gpu_order_after(coarse, fine)) != ADI_OK) return rc;
   b = interior_box(&coarse->v, 0);
   mg_restrict_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, coarse->stream>>>(fine->v, coarse->v, coarse->d_forcing,
                                                                                 r, b);
   ADI_LAUNCH_CHECK("mg_restrict_kernel");
   if ((rc = fill_level(coarse)) != ADI_OK) return rc;
-  ADI_GPU_CHECK(cudaMemcpyAsync(coarse->d_q0, coarse->v.q, (size_t)coarse->v.npts*ADI_NVAR*sizeof(double),
-                                cudaMemcpyDeviceToDevice, coarse->stream));
+  /* a block of a set keeps q0 once the set's fill is done (adi_gpu_mg_keep_q0) */
+  if (!coarse->v.ghosts_by_caller && (rc = keep_q0(coarse)) != ADI_OK) return rc;
   /* the fine level's next iteration overwrites the res this read */
-  return order_after(fine, coarse);
+  return adi_gpu_order_after(fine, coarse);
 }
 
 int adi_gpu_mg_forcing(adi_gpu_grid *coarse)
@@ -155,10 +172,10 @@ int adi_gpu_mg_prolong(adi_gpu_grid *fine, adi_gpu_grid *coarse, const int ratio
   b = interior_box(&coarse->v, 1);
   mg_correction_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, coarse->stream>>>(coarse->v, coarse->d_q0, b);
   ADI_LAUNCH_CHECK("mg_correction_kernel");
-  if ((rc = order_after(fine, coarse)) != ADI_OK) return rc;
+  if ((rc = adi_gpu_order_after(fine, coarse)) != ADI_OK) return rc;
   b = interior_box(&fine->v, 0);
   mg_prolong_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, fine->stream>>>(fine->v, coarse->v, r, b);
   ADI_LAUNCH_CHECK("mg_prolong_kernel");
   /* the coarse level's next restriction overwrites the dq this read */
-  return order_after(coarse, fine);
+  return adi_gpu_order_after(coarse, fine);
 }

@@ -48,10 +48,13 @@ __global__ void patch_kernel(adi_view v, int d, adi_box b)
   fill_patch_ghost(&v, d, bb, cc, 1 + g/2, 1 + g%2);
 }
 
-/* dep: the launch may overlap the kernel before it (adi_launch_dep) */
+/* dep: the launch may overlap the kernel before it (adi_launch_dep). A
+ * grid whose ghosts its caller fills (adi_view's ghosts_by_caller) gets no
+ * launch: the caller filled them before, in the whole set's order. */
 int launch_bc_kernel_dep(const adi_view *v, int d, int dep, cudaStream_t s)
 {
   adi_box b = ghost_box(v, d);
+  if (v->ghosts_by_caller) return ADI_OK;
   if (v->patch != NULL) {
     ADI_GPU_CHECK(adi_launch_dep(dep, patch_kernel, adi_grid_dim(&b), adi_block_dim(), 0, s, *v, d, b));
     ADI_LAUNCH_CHECK("patch_kernel");

@@ -57,6 +57,13 @@ typedef struct adi_view {
    * NULL: the box's one type per face (sp.bc). */
   const adi_bc_patch *patch;
   const int *patch_map;
+  /* 1: a block of a multi-block set on one GPU (fortran/backend_blocks_gpu.f90):
+   * its ghosts are filled by the caller, direction by direction over the
+   * whole set (adi_gpu_fill_faces, adi_gpu_copy_halo), so the fills inside
+   * an iteration, a residual and the multigrid transfers launch nothing
+   * (launch_bc_kernel_dep). The walls' ghost temperatures still follow the
+   * primitives there, by phys. 0: the grid fills its own ghosts. */
+  int ghosts_by_caller;
 } adi_view;
 
 /* A view of the fields of one grid (host or device pointers). */
@@ -78,6 +85,7 @@ static inline adi_view adi_make_view(const adi_solver_params *sp, double *q, dou
   v.nglob[0] = sp->ni; v.nglob[1] = sp->nj; v.nglob[2] = sp->nk;
   v.patch = NULL;
   v.patch_map = NULL;
+  v.ghosts_by_caller = 0;
   return v;
 }
 

@@ -1,0 +1,93 @@
+/* The blocks of a multi-block set on one GPU (fortran/backend_blocks_gpu.f90;
+ * include/adiflow_bridge.h's "multi-block sets"): each block a grid made by
+ * adi_gpu_init_member, whose own fills launch nothing (adi_view's
+ * ghosts_by_caller), and the two operations from which the caller builds
+ * the set's fill in fortran/backend_blocks.f90's order:
+ *   adi_gpu_fill_faces  the block's own faces of one direction, by its
+ *                       boundary rules (the faces an interface joins are
+ *                       left alone: phys 0)
+ *   adi_gpu_copy_halo   a box of a block's ghost cells from another block's
+ *                       cells through an interface's map
+ *                       (cuda/common/block_halos.h, the twin of
+ *                       fortran/block_halos.f90)
+ * Every grid has its own stream: a copy runs on the receiving block's,
+ * after the work queued on the sending block's, and the sending block's
+ * later work waits for it, so nothing synchronises with the host. */
+#include "grid.cuh"
+#include "block_halos.h"
+
+__global__ void halo_copy_kernel(adi_view dst, adi_view src, adi_halo_map m, adi_box b)
+{
+  int i, j, k, c[3], pd, ps, n;
+  if (!adi_box_cell(&b, &i, &j, &k)) return;
+  adi_halo_source_cell(&m, i, j, k, c);
+  pd = adi_pt(&dst, i, j, k);
+  ps = adi_pt(&src, c[0], c[1], c[2]);
+  for (n = 1; n <= ADI_NVAR; ++n) ADI_F(&dst, q, n, pd) = ADI_F(&src, q, n, ps);
+}
+
+int adi_gpu_fill_faces(adi_gpu_grid *g, int d)
+{
+  adi_view v;
+  REQUIRE_INIT("adi_gpu_fill_faces");
+  if (d < 1 || d > 3) return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_fill_faces: direction %d; 1, 2 or 3 allowed", d);
+  if (!g->v.ghosts_by_caller)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_fill_faces: the grid fills its own ghosts (it was not made "
+                            "by adi_gpu_init_member)");
+  v = g->v;
+  v.ghosts_by_caller = 0;
+  return launch_bc_kernel(&v, d, g->stream);
+}
+
+/* whether cell c lies in the grid's cells and two ghost layers */
+static int in_grid(const adi_view *v, const int c[3])
+{
+  const int n[3] = {v->ni, v->nj, v->nk};
+  int e;
+  for (e = 0; e < 3; ++e)
+    if (c[e] < -1 || c[e] > n[e] + 2) return 0;
+  return 1;
+}
+
+int adi_gpu_copy_halo(adi_gpu_grid *dst, adi_gpu_grid *src, const int lo[3], const int hi[3], const int from_beg[3],
+                      const int to_beg[3], const int t[3])
+{
+  adi_halo_map m;
+  adi_box b;
+  int rc, e, seen[3] = {0, 0, 0}, c0[3], c1[3];
+  if ((rc = adi_gpu_check_grid(dst, "adi_gpu_copy_halo")) != ADI_OK) return rc;
+  if ((rc = adi_gpu_check_grid(src, "adi_gpu_copy_halo")) != ADI_OK) return rc;
+  if (lo == NULL || hi == NULL || from_beg == NULL || to_beg == NULL || t == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_copy_halo: a null argument");
+  if (dst->device != src->device || !dst->v.ghosts_by_caller || !src->v.ghosts_by_caller)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_copy_halo: both grids must be blocks of one set "
+                            "(adi_gpu_init_member) on one device");
+  for (e = 0; e < 3; ++e) {
+    int a = t[e] < 0 ? -t[e] : t[e];
+    if (a < 1 || a > 3 || seen[a - 1])
+      return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_copy_halo: transform (%d, %d, %d) is not a signed permutation "
+                              "of 1, 2, 3", t[0], t[1], t[2]);
+    seen[a - 1] = 1;
+    m.from_beg[e] = from_beg[e];
+    m.to_beg[e] = to_beg[e];
+    m.t[e] = t[e];
+    b.lo[e] = lo[e];
+    b.hi[e] = hi[e];
+    if (lo[e] > hi[e]) return ADI_OK;    /* an empty box */
+  }
+  /* the map is affine: the box's two corners bound the cells it reads */
+  adi_halo_source_cell(&m, lo[0], lo[1], lo[2], c0);
+  adi_halo_source_cell(&m, hi[0], hi[1], hi[2], c1);
+  if (!in_grid(&dst->v, lo) || !in_grid(&dst->v, hi) || !in_grid(&src->v, c0) || !in_grid(&src->v, c1))
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_copy_halo: cells (%d, %d, %d)..(%d, %d, %d) of a %d x %d x %d "
+                            "block from cells (%d, %d, %d)..(%d, %d, %d) of a %d x %d x %d block: outside a block's "
+                            "cells and two ghost layers", lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], dst->v.ni,
+                            dst->v.nj, dst->v.nk, c0[0], c0[1], c0[2], c1[0], c1[1], c1[2], src->v.ni, src->v.nj,
+                            src->v.nk);
+  if (dst != src && (rc = adi_gpu_order_after(dst, src)) != ADI_OK) return rc;
+  halo_copy_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, dst->stream>>>(dst->v, src->v, m, b);
+  ADI_LAUNCH_CHECK("halo_copy_kernel");
+  /* the sending block's next update overwrites the cells this read */
+  if (dst != src) return adi_gpu_order_after(src, dst);
+  return ADI_OK;
+}

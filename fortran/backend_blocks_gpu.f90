@@ -1,0 +1,221 @@
+!> The solver over several blocks (fortran/backend_blocks.f90, the CPU
+!> reference) on one GPU: every level of every block a grid on the device
+!> (adi_gpu_init_member, include/adiflow_bridge.h), whose own iterations,
+!> residuals and multigrid transfers fill none of its ghosts. The set's
+!> fill runs on the device in the reference's order and at the points where
+!> the reference fills (fill_set with device = .true.): direction by
+!> direction, the interfaces' halos copied block to block
+!> (adi_gpu_copy_halo over block_halos' boxes), each block's own faces by
+!> its rules (adi_gpu_fill_faces), then the edges. Each step between two
+!> fills is then the single-grid GPU backend's (fortran/backend_gpu.f90)
+!> on each block, which equals the CPU's step on the same filled state, so
+!> the strict build reproduces the CPU over the blocks bit for bit.
+!>
+!> The residual norms and the mass are summed on the host from the
+!> device's plane sums in the reference's order (block by block). The
+!> host's levels keep the grid, metrics and patches; the state comes down
+!> for the outputs and restarts (fetch_state).
+module backend_blocks_gpu
+  use, intrinsic :: iso_c_binding, only: c_int
+  use kinds, only: rk
+  use backend_blocks, only: blocks_backend_t, nodes_of
+  use backend_gpu, only: patch_lists
+  use block_halos, only: halo_cell_boxes
+  use grid_blocks, only: face_range_t
+  use boundary_patches, only: bc_patch_t
+  use mass_constraint, only: mass_from_plane_sums, mass_scale_factor
+  use gpu_settings, only: gpu_settings_t
+  use gpu_bridge, only: gpu_grid_t, gpu_check, gpu_finalize, adi_gpu_init_member, adi_gpu_iterate, &
+    adi_gpu_residual, adi_gpu_mg_restrict, adi_gpu_mg_forcing, adi_gpu_mg_prolong, adi_gpu_mg_keep_q0, &
+    adi_gpu_residual_plane_sums, adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, &
+    adi_gpu_fill_faces, adi_gpu_copy_halo
+  implicit none
+  private
+  public :: blocks_gpu_backend_t
+
+  type, extends(blocks_backend_t) :: blocks_gpu_backend_t
+    integer(c_int) :: kernels = 0              !< ADI_KERNELS_SPLIT or _MERGED
+    type(gpu_settings_t) :: gs                 !< the &gpu group
+    type(gpu_grid_t), allocatable :: dev(:,:)  !< dev(l, b): level l of block b on the device
+  contains
+    procedure :: start => blocks_gpu_start
+    procedure :: smooth => blocks_gpu_smooth
+    procedure :: restrict => blocks_gpu_restrict
+    procedure :: prolong => blocks_gpu_prolong
+    procedure :: norms => blocks_gpu_norms
+    procedure :: fix_mass => blocks_gpu_fix_mass
+    procedure :: fetch_state => blocks_gpu_fetch_state
+    procedure :: finalize => blocks_gpu_release
+    procedure :: halo_step => gpu_halo_step
+    procedure :: own_faces => gpu_own_faces
+  end type blocks_gpu_backend_t
+
+contains
+
+  !> Every level of every block to the device, its state as the host holds
+  !> it now, with its patches and which faces are its own.
+  subroutine blocks_gpu_start(self)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    type(bc_patch_t), allocatable :: p(:)
+    integer(c_int), allocatable :: maps(:)
+    integer(c_int) :: phys(6)
+    integer :: b, l
+    allocate(self%dev(self%nlev, size(self%b)))
+    do b = 1, size(self%b)
+      phys = merge(1_c_int, 0_c_int, self%b(b)%phys)
+      do l = 1, self%nlev
+        associate (g => self%b(b)%level(l))
+          call patch_lists(g%f%ps, p, maps)
+          call gpu_check(adi_gpu_init_member(self%dev(l, b)%ptr, g%sp, self%kernels, self%gs, g%f%sf, g%f%sc, &
+            g%f%vol, g%f%q, int(size(p), c_int), p, maps, phys, merge(1_c_int, 0_c_int, l > 1)), &
+            'initialisation of '//trim(self%label(b))//merge(' (a coarse multigrid level)', &
+            '                           ', l > 1))
+        end associate
+      end do
+    end do
+  end subroutine blocks_gpu_start
+
+  !> The reference's host_halo_step on the device (device), or on the host.
+  subroutine gpu_halo_step(self, l, q, into_a, d, device)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l, q, d
+    logical, intent(in) :: into_a, device
+    type(face_range_t) :: r, s
+    integer :: nbox, lo(3, 2), hi(3, 2), t(3), m, rb, sb
+    if (.not. device) then
+      call self%blocks_backend_t%halo_step(l, q, into_a, d, device)
+      return
+    end if
+    associate (itf => self%links(l)%itf(q))
+      rb = merge(itf%a%block, itf%b%block, into_a)
+      sb = merge(itf%b%block, itf%a%block, into_a)
+      call halo_cell_boxes(itf, into_a, nodes_of(self%b(rb)%level(l)), d, nbox, lo, hi, r, s, t)
+    end associate
+    do m = 1, nbox
+      call gpu_check(adi_gpu_copy_halo(self%dev(l, rb)%ptr, self%dev(l, sb)%ptr, lo(:, m), hi(:, m), r%beg, s%beg, t), &
+        'halo copy into '//trim(self%label(rb))//' from '//trim(self%label(sb)))
+    end do
+  end subroutine gpu_halo_step
+
+  !> The reference's host_own_faces on the device (device), or on the host.
+  subroutine gpu_own_faces(self, l, b, d, device)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l, b, d
+    logical, intent(in) :: device
+    if (.not. device) then
+      call self%blocks_backend_t%own_faces(l, b, d, device)
+      return
+    end if
+    call gpu_check(adi_gpu_fill_faces(self%dev(l, b)%ptr, int(d, c_int)), 'boundary fill of '//trim(self%label(b)))
+  end subroutine gpu_own_faces
+
+  !> One iteration of level l over the set: the set's fill, then each
+  !> block's iteration (residual, its forcing on a coarse level, LU-ADI).
+  subroutine blocks_gpu_smooth(self, l, cfl)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    integer :: b
+    call self%fill_set(l, device=.true.)
+    do b = 1, size(self%b)
+      call gpu_check(adi_gpu_iterate(self%dev(l, b)%ptr, cfl), 'iteration of '//trim(self%label(b)))
+    end do
+  end subroutine blocks_gpu_smooth
+
+  !> The reference's blocks_restrict: level l's residual from the set's
+  !> fill, the restriction block by block, the set's fill of level l+1 kept
+  !> as q0, then level l+1's residual from its fill and the forcing.
+  subroutine blocks_gpu_restrict(self, l, cfl)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    real(rk), intent(in) :: cfl
+    integer :: b
+    call self%fill_set(l, device=.true.)
+    do b = 1, size(self%b)
+      call gpu_check(adi_gpu_residual(self%dev(l, b)%ptr, cfl), 'multigrid residual')
+      call gpu_check(adi_gpu_mg_restrict(self%dev(l, b)%ptr, self%dev(l + 1, b)%ptr, self%b(b)%level(l + 1)%ratio), &
+        'multigrid restriction')
+    end do
+    call self%fill_set(l + 1, device=.true.)
+    do b = 1, size(self%b)
+      call gpu_check(adi_gpu_mg_keep_q0(self%dev(l + 1, b)%ptr), 'multigrid restriction (q0)')
+    end do
+    call self%fill_set(l + 1, device=.true.)
+    do b = 1, size(self%b)
+      call gpu_check(adi_gpu_residual(self%dev(l + 1, b)%ptr, cfl), 'multigrid coarse residual')
+      call gpu_check(adi_gpu_mg_forcing(self%dev(l + 1, b)%ptr), 'multigrid forcing')
+    end do
+  end subroutine blocks_gpu_restrict
+
+  !> The reference's blocks_prolong: level l+1's fill, then the correction
+  !> block by block.
+  subroutine blocks_gpu_prolong(self, l)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    integer :: b
+    call self%fill_set(l + 1, device=.true.)
+    do b = 1, size(self%b)
+      call gpu_check(adi_gpu_mg_prolong(self%dev(l, b)%ptr, self%dev(l + 1, b)%ptr, self%b(b)%level(l + 1)%ratio), &
+        'multigrid prolongation')
+    end do
+  end subroutine blocks_gpu_prolong
+
+  !> The reference's blocks_norms from the device's plane sums.
+  subroutine blocks_gpu_norms(self, nrm)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    real(rk), intent(out) :: nrm(5)
+    real(rk), allocatable :: plane(:,:)
+    integer :: b
+    nrm = 0.0_rk
+    do b = 1, size(self%b)
+      allocate(plane(5, self%b(b)%level(1)%lay%nk))
+      plane = 0.0_rk
+      call gpu_check(adi_gpu_residual_plane_sums(self%dev(1, b)%ptr, plane), 'residual norms')
+      nrm = nrm + sum(plane, dim=2)
+      deallocate(plane)
+    end do
+    nrm = sqrt(nrm/self%cells(1))
+  end subroutine blocks_gpu_norms
+
+  !> The reference's blocks_fix_mass: the set's mass from the device's
+  !> plane sums block by block, one factor for every block.
+  subroutine blocks_gpu_fix_mass(self)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    real(rk), allocatable :: plane(:)
+    real(rk) :: m, s
+    integer :: b
+    m = 0.0_rk
+    do b = 1, size(self%b)
+      allocate(plane(self%b(b)%level(1)%lay%nk))
+      plane = 0.0_rk
+      call gpu_check(adi_gpu_mass_plane_sums(self%dev(1, b)%ptr, plane), 'mass sums (mass_fix)')
+      m = m + mass_from_plane_sums(plane)
+      deallocate(plane)
+    end do
+    s = mass_scale_factor(self%mass0, m)
+    do b = 1, size(self%b)
+      call gpu_check(adi_gpu_scale_state(self%dev(1, b)%ptr, s), 'mass rescale (mass_fix)')
+    end do
+  end subroutine blocks_gpu_fix_mass
+
+  subroutine blocks_gpu_fetch_state(self)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    integer :: b
+    if (.not. allocated(self%dev)) return
+    do b = 1, size(self%b)
+      call gpu_check(adi_gpu_download_state(self%dev(1, b)%ptr, self%b(b)%level(1)%f%q), 'state download')
+    end do
+  end subroutine blocks_gpu_fetch_state
+
+  !> Every block's device grids, coarse levels first (none before start).
+  subroutine blocks_gpu_release(self)
+    class(blocks_gpu_backend_t), intent(inout) :: self
+    integer :: b, l
+    if (.not. allocated(self%dev)) return
+    do b = 1, size(self%b)
+      do l = self%nlev, 1, -1
+        call gpu_check(gpu_finalize(self%dev(l, b)), 'finalisation of '//trim(self%label(b)))
+      end do
+    end do
+  end subroutine blocks_gpu_release
+end module backend_blocks_gpu
