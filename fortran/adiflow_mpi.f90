@@ -71,6 +71,11 @@ program adiflow_mpi
   use backend_mpi_block, only: block_backend_t
   use backend_mpi_gpu, only: block_gpu_backend_t
   use run_files_mpi, only: block_files_t
+  use backend_blocks, only: blocks_backend_t
+  use backend_blocks_mpi, only: blocks_mpi_backend_t
+  use run_files_blocks, only: block_set_files_t
+  use run_files_blocks_mpi, only: block_set_files_mpi_t
+  use blocks_driver, only: run_block_grid
   implicit none
 
   type(case_t) :: cs
@@ -91,6 +96,7 @@ program adiflow_mpi
   integer(ik8) :: it0, started
   real(rk) :: res0(5)
   integer :: rank, nranks, lock_fd, okflag, code
+  integer :: nblocks = 1                     ! the grid file's blocks (several: run_blocks_over_ranks)
   ! multigrid: the levels the grid allows (nlev), the first gathered onto rank 0 (0: none)
   integer :: nlev = 1, gather_from = 0
   integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
@@ -117,6 +123,7 @@ program adiflow_mpi
   case_error_handler => null()
   call same_settings_everywhere()
   !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
+  if (nblocks > 1) call run_blocks_over_ranks()
 
   gs = make_gpu_settings(cs)
   if (cs%backend /= 'cpu') then
@@ -231,6 +238,42 @@ program adiflow_mpi
 
 contains
 
+  !> A grid file of several blocks: the blocks spread over the ranks, each
+  !> rank iterating its own (fortran/backend_blocks_mpi.f90), the run set
+  !> up, iterated and written as build/adiflow's (fortran/blocks_driver.f90),
+  !> rank 0 speaking and writing; the state of every block equals the
+  !> one-process run's bit for bit. Refused by name: the GPU, a --npj/--npk
+  !> decomposition (blocks are not split), more ranks than blocks.
+  subroutine run_blocks_over_ranks()
+    class(blocks_backend_t), allocatable :: bb
+    class(block_set_files_t), allocatable :: bf
+    character(len=:), allocatable :: g
+    g = 'grid file "'//trim(cs%grid_file)//'" holds '//int_text(nblocks)//' blocks: '
+    if (trim(cs%backend) == 'gpu') call stop_all(2, g//'over MPI ranks a multi-block grid runs on the CPU '// &
+      'backend so far (backend = ''cpu'' or ''auto''); build/adiflow runs it on one GPU')
+    if (trim(cs%backend) == 'auto' .and. rank == 0) write(output_unit, '(a)') 'adiflow_mpi: backend = auto: '// &
+      'over MPI ranks a multi-block grid runs on the CPU backend so far'
+    if (pc%npj > 1 .or. pc%npk > 1) call stop_all(2, g//'the ranks take whole blocks, npj and npk do not '// &
+      'apply: leave them out (or 0)')
+    if (nranks > nblocks) call stop_all(2, g//int_text(nranks)//' ranks would leave '// &
+      int_text(nranks - nblocks)//' of them without a block: run with at most '//int_text(nblocks)//' ranks')
+    allocate(blocks_mpi_backend_t :: bb)
+    allocate(block_set_files_mpi_t :: bf)
+    case_error_handler => block_input_error
+    call run_block_grid(cs, mg, case_path, started, code, bb, bf)
+    call finish(code)
+  end subroutine run_blocks_over_ranks
+
+  !> case_error's handler in a multi-block run: every rank meets the same
+  !> error in the same place (each reads the whole input), so rank 0 alone
+  !> says it and every rank stops with exit code 2.
+  subroutine block_input_error(m)
+    character(len=*), intent(in) :: m
+    case_error_handler => null()
+    if (rank == 0) write(error_unit, '(a)') 'adiflow_mpi: error: '//trim(m)
+    call finish(2)
+  end subroutine block_input_error
+
   !> All ranks must reach MPI; a rank that never arrives stops the job after
   !> ADIFLOW_MPI_STARTUP_TIMEOUT seconds (default 120) instead of hanging.
   subroutine startup_barrier()
@@ -278,12 +321,17 @@ contains
     call read_parallel_config(case_path, pc)
     call read_multigrid_config(case_path, mg)
     call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --mg-levels N')
-    call take_grid_sizes(cs, case_path)
-    call validate_case(cs)
+    call take_grid_sizes(cs, case_path, nblocks)
     ! checked here, with the other input, so that only rank 0 speaks
     call validate_parallel_config(pc)
     call validate_multigrid_config(mg)
     call settle_coarse_dissipation(mg, cs%precondition == 'turkel')
+    if (nblocks > 1) then
+      ! a grid file of several blocks: its own reading and checks (run_block_grid)
+      dir = run_folder(cs, case_path)
+      return
+    end if
+    call validate_case(cs)
     ! the whole grid's nodes, ghost nodes included (a grid file read and
     ! checked here too: a bad one stops the run before its folder is made);
     ! a grid closed on itself joins its cut before the boundaries are set up

@@ -86,11 +86,21 @@ module backend_blocks
     type(level_links_t), allocatable :: links(:)
     !> the blocks' names in messages ('block 2', 'zone "wake"')
     character(len=64), allocatable :: label(:)
+    !> the blocks this process iterates (all of them here; a rank's own
+    !> over MPI, fortran/backend_blocks_mpi.f90)
+    logical, allocatable :: mine(:)
   contains
     procedure :: init => blocks_init
     procedure :: fill_set
     procedure :: halo_step => host_halo_step
+    procedure :: halo_phase_end => no_phase_end
     procedure :: own_faces => host_own_faces
+    procedure :: holds => holds_mine
+    procedure :: sum_blocks => sum_here
+    procedure :: distribute => all_here
+    procedure :: is_root => one_process
+    procedure :: where_text => nowhere_text
+    procedure :: state_changes => nothing_to_forget
     procedure :: smooth => blocks_smooth
     procedure :: restrict => blocks_restrict
     procedure :: prolong => blocks_prolong
@@ -132,7 +142,8 @@ contains
     note = ''
     why = set_problem(set)
     if (len(why) > 0) return
-    allocate(self%b(set%nblocks), self%label(set%nblocks))
+    allocate(self%b(set%nblocks), self%label(set%nblocks), self%mine(set%nblocks))
+    self%mine = .true.
     do b = 1, set%nblocks
       self%label(b) = block_label(set, b)
     end do
@@ -367,18 +378,72 @@ contains
           if (t%b%face/2 + 1 == d) call self%halo_step(l, q, .false., 0, dev)
         end associate
       end do
+      call self%halo_phase_end(l)
       do b = 1, size(self%b)
-        call self%own_faces(l, b, d, dev)
+        if (self%holds(b)) call self%own_faces(l, b, d, dev)
       end do
       do q = 1, size(self%links(l)%itf)
         call self%halo_step(l, q, .true., d, dev)
         call self%halo_step(l, q, .false., d, dev)
       end do
+      call self%halo_phase_end(l)
     end do
   end subroutine fill_set
 
+  !> The end of a group of halo steps (the interfaces' steps of one
+  !> direction, or their edges' steps), whose copies write disjoint cells
+  !> and read none that another of the group writes, so that a process may
+  !> run them in any order: nothing to wait for here (over MPI: the
+  !> messages, fortran/backend_blocks_mpi.f90).
+  subroutine no_phase_end(self, l)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+  end subroutine no_phase_end
+
+  !> Which blocks this process iterates (mine), once the set is made: all of them here.
+  subroutine all_here(self)
+    class(blocks_backend_t), intent(inout) :: self
+    self%mine = .true.
+  end subroutine all_here
+
+  !> Called before every step that changes the state (over MPI: rank 0's
+  !> gathered copy is then out of date): nothing here.
+  subroutine nothing_to_forget(self)
+    class(blocks_backend_t), intent(inout) :: self
+  end subroutine nothing_to_forget
+
+  !> Whether this process speaks and writes the run's files: the only one here.
+  logical function one_process(self)
+    class(blocks_backend_t), intent(in) :: self
+    one_process = .true.
+  end function one_process
+
+  !> Where the blocks run, for the run's header ('' for one process).
+  function nowhere_text(self) result(s)
+    class(blocks_backend_t), intent(in) :: self
+    character(len=:), allocatable :: s
+    s = ''
+  end function nowhere_text
+
+  !> Whether this process holds block b's current state: here always.
+  logical function holds_mine(self, b)
+    class(blocks_backend_t), intent(in) :: self
+    integer, intent(in) :: b
+    holds_mine = self%mine(b)
+  end function holds_mine
+
+  !> v(:, b): a sum over block b (zero where this process does not hold
+  !> it) made the same on every process: here nothing to do (over MPI: the
+  !> ranks' sum, in which each block's value meets only zeros).
+  subroutine sum_here(self, v)
+    class(blocks_backend_t), intent(inout) :: self
+    real(rk), intent(inout) :: v(:,:)
+  end subroutine sum_here
+
   !> Step d of the halo fill (block_halos' halo_cell_boxes) of the block on
-  !> side a (into_a) or b of interface q of level l, on the host.
+  !> side a (into_a) or b of interface q of level l, on the host, both
+  !> blocks held here (an extension calls it as its parent's, so it asks
+  !> nothing of the type: that would be this type's answer).
   subroutine host_halo_step(self, l, q, into_a, d, device)
     class(blocks_backend_t), intent(inout) :: self
     integer, intent(in) :: l, q, d
@@ -422,6 +487,7 @@ contains
     integer :: b
     call self%fill_set(l)
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (g => self%b(b)%level(l))
         call residual_of_filled_state(g%sp, g%lay, cfl, g%f, self%b(b)%phys)
         if (with_forcing .and. l > 1) call add_forcing(g%lay, g%forcing, g%f%res)
@@ -435,8 +501,10 @@ contains
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
     integer :: b
+    call self%state_changes()
     call residuals(self, l, cfl, .true.)
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (g => self%b(b)%level(l))
         call cpu_adi_update(g%sp, g%lay, g%f)
       end associate
@@ -451,20 +519,24 @@ contains
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
     integer :: b
+    call self%state_changes()
     call residuals(self, l, cfl, .true.)
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (g => self%b(b)%level(l), c => self%b(b)%level(l + 1))
         call restrict_level(c%lay, c%ratio, g%f%vol, g%f%q, g%f%res, c%f%q, c%forcing)
       end associate
     end do
     call self%fill_set(l + 1)
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (c => self%b(b)%level(l + 1))
         c%q0 = c%f%q
       end associate
     end do
     call residuals(self, l + 1, cfl, .false.)
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (c => self%b(b)%level(l + 1))
         call subtract_residual(c%lay, c%f%res, c%forcing)
       end associate
@@ -476,8 +548,10 @@ contains
     class(blocks_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     integer :: b
+    call self%state_changes()
     call self%fill_set(l + 1)
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (g => self%b(b)%level(l), c => self%b(b)%level(l + 1))
         call coarse_correction(c%lay, c%f%q, c%q0, c%f%dq)
         call prolong_correction(g%lay, c%ratio, c%f%dq, g%f%q)
@@ -486,21 +560,29 @@ contains
   end subroutine blocks_prolong
 
   !> The RMS norms of the last residual over all cells of the set (as
-  !> residual_norms computes them for one grid: res/vol, squared, averaged).
+  !> residual_norms computes them for one grid: res/vol, squared, averaged),
+  !> the blocks' sums added in block order whichever process holds them.
   subroutine blocks_norms(self, nrm)
     class(blocks_backend_t), intent(inout) :: self
     real(rk), intent(out) :: nrm(5)
     real(rk), allocatable :: plane(:,:)
+    real(rk) :: per_block(5, size(self%b))
     integer :: b
-    nrm = 0.0_rk
+    per_block = 0.0_rk
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (g => self%b(b)%level(1))
         allocate(plane(5, g%lay%nk))
         plane = 0.0_rk
         call add_residual_plane_sums(g%lay, g%f%res, g%f%vol, plane)
-        nrm = nrm + sum(plane, dim=2)
+        per_block(:, b) = sum(plane, dim=2)
         deallocate(plane)
       end associate
+    end do
+    call self%sum_blocks(per_block)
+    nrm = 0.0_rk
+    do b = 1, size(self%b)
+      nrm = nrm + per_block(:, b)
     end do
     nrm = sqrt(nrm/self%cells(1))
   end subroutine blocks_norms
@@ -518,24 +600,31 @@ contains
     end do
   end function set_cells
 
-  !> The total mass of the set's interior (the sum of the blocks'); unit:
-  !> the mass of rho = 1 instead.
+  !> The total mass of the set's interior (the sum of the blocks', in block
+  !> order whichever process holds them); unit: the mass of rho = 1 instead.
   real(rk) function set_mass(self, unit)
-    class(blocks_backend_t), intent(in) :: self
+    class(blocks_backend_t), intent(inout) :: self
     logical, intent(in), optional :: unit
+    real(rk) :: per_block(1, size(self%b))
     integer :: b
     logical :: one
     one = .false.
     if (present(unit)) one = unit
-    set_mass = 0.0_rk
+    per_block = 0.0_rk
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (g => self%b(b)%level(1))
         if (one) then
-          set_mass = set_mass + total_mass(g%lay, g%f%vol)
+          per_block(1, b) = total_mass(g%lay, g%f%vol)
         else
-          set_mass = set_mass + total_mass(g%lay, g%f%vol, g%f%q)
+          per_block(1, b) = total_mass(g%lay, g%f%vol, g%f%q)
         end if
       end associate
+    end do
+    call self%sum_blocks(per_block)
+    set_mass = 0.0_rk
+    do b = 1, size(self%b)
+      set_mass = set_mass + per_block(1, b)
     end do
   end function set_mass
 
@@ -544,8 +633,10 @@ contains
     class(blocks_backend_t), intent(inout) :: self
     real(rk) :: m
     integer :: b
+    call self%state_changes()
     m = self%set_mass()
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (g => self%b(b)%level(1))
         call rescale_to_mass(g%lay, g%f%q, self%mass0, m)
       end associate
@@ -560,6 +651,7 @@ contains
     call self%fetch_state()
     call self%fill_set(1)
     do b = 1, size(self%b)
+      if (.not. self%holds(b)) cycle
       associate (g => self%b(b)%level(1))
         call compute_primitives(g%sp, g%lay, g%f%q, g%f%qp)
         call fill_wall_temperatures(g%sp, g%lay, g%f, self%b(b)%phys)

@@ -54,22 +54,28 @@ contains
   !> The run of case cs (its grid_file of several blocks, the path beside
   !> the case already taken) with the &multigrid group mg; started: the
   !> program's start (system_clock). exit_code as run_iterations gives it.
-  subroutine run_block_grid(cs, mg, case_path, started, exit_code)
+  !> build/adiflow_mpi passes its backend over the ranks and its files
+  !> (fortran/backend_blocks_mpi.f90, fortran/run_files_blocks_mpi.f90):
+  !> every rank runs this, rank 0 alone speaks, makes the run folder and
+  !> writes the files (the CPU backend; the caller has refused the GPU).
+  subroutine run_block_grid(cs, mg, case_path, started, exit_code, ranks_backend, ranks_files)
     type(case_t), intent(inout) :: cs
     type(mg_config_t), intent(in) :: mg
     character(len=*), intent(in) :: case_path
     integer(ik8), intent(in) :: started
     integer, intent(out) :: exit_code
+    class(blocks_backend_t), allocatable, intent(inout), optional :: ranks_backend
+    class(block_set_files_t), allocatable, intent(inout), optional :: ranks_files
     type(grid_block_set_t) :: set
     type(case_t), allocatable :: cb(:)
     class(blocks_backend_t), allocatable :: be
     type(gpu_settings_t) :: gs
-    type(block_set_files_t) :: files
+    class(block_set_files_t), allocatable :: files
     type(solver_params_t) :: sp
     type(solver_params_t), allocatable :: sps(:)
     type(patch_set_t), allocatable :: ps(:)
     logical, allocatable :: joined(:,:)
-    logical :: have_patches, open_flow, use_gpu
+    logical :: have_patches, open_flow, use_gpu, root
     character(len=:), allocatable :: msg, why, note, dir, names, patch_path
     integer :: status, b, q, nref(3), lock_fd, nthreads
     integer(ik8) :: it0
@@ -113,7 +119,21 @@ contains
       why = gpu_settings_problem(gs)
       if (len(why) > 0) call case_error(why//' (&gpu group)')
     end if
-    use_gpu = gpu_chosen(cs%backend, gs)
+    if (present(ranks_backend)) then
+      use_gpu = .false.
+      call move_alloc(ranks_backend, be)
+      call move_alloc(ranks_files, files)
+    else
+      use_gpu = gpu_chosen(cs%backend, gs)
+      if (use_gpu) then
+        be = blocks_gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
+          gs=gs)
+      else
+        allocate(blocks_backend_t :: be)
+      end if
+      allocate(block_set_files_t :: files)
+    end if
+    root = be%is_root()
     ! the blocks' boundary patches (patch_file sections or the file's BCs), checked before anything large
     allocate(sps(set%nblocks), ps(set%nblocks), joined(6, set%nblocks))
     joined = .false.
@@ -132,29 +152,19 @@ contains
     open_flow = .false.
     if (have_patches) open_flow = any([(has_open_patches(ps(b)), b = 1, set%nblocks)])
 
+    ! the run folder, made and locked by the one process that writes it
     dir = run_folder(cs, case_path)
-    if (make_dirs(dir, why) /= 0) call case_error(why)
-    lock_fd = lock_run_dir(dir, why)
-    if (lock_fd < 0) call case_error(why)
-    names = 'restart.blocks flow.vtm flow.xyz flow.q flow.cgns residual.dat residual.gp residual.png'//wall_names()
-    do b = 1, set%nblocks
-      names = names//' '//block_vts_name(b)
-    end do
-    why = blocked_output(dir, names)
-    if (len(why) > 0) call case_error(why)
-    call files%init(cs, 'adiflow', dir, dir//'/restart.blocks', .true., started)
+    why = ''
+    if (root) call make_run_folder()
+    if (be%any_process(len(why) > 0)) call case_error(why)
+    call files%init(cs, merge('adiflow    ', 'adiflow_mpi', .not. present(ranks_files)), dir, dir//'/restart.blocks', &
+      root, started)
     files%nblocks = set%nblocks
     if (allocated(set%names)) files%zone_names = set%names
 
     nthreads = 1
     !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
     !$ nthreads = omp_get_max_threads()
-    if (use_gpu) then
-      be = blocks_gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
-        gs=gs)
-    else
-      allocate(blocks_backend_t :: be)
-    end if
     be%mg = mg
     if (have_patches) then
       call be%init(set, cb, mg%levels, mg%coarse_order, mg%coarse_roe_low_mach == 'none', why, note, ps)
@@ -162,34 +172,35 @@ contains
       call be%init(set, cb, mg%levels, mg%coarse_order, mg%coarse_roe_low_mach == 'none', why, note)
     end if
     if (len(why) > 0) call case_error(set%what//': '//why)
+    call be%distribute()
     sp = be%b(1)%level(1)%sp
 
-    write(output_unit, '(a)') 'adiflow: '//trim(cs%title)//' ('//trim(case_path)//')'
-    write(output_unit, '(a,es10.3,a,es10.3)') '  grid: '//int_text(set%nblocks)//' blocks from '// &
+    if (root) write(output_unit, '(a)') files%prog//': '//trim(cs%title)//' ('//trim(case_path)//')'
+    if (root) write(output_unit, '(a,es10.3,a,es10.3)') '  grid: '//int_text(set%nblocks)//' blocks from '// &
       trim(cs%grid_file)//' ('//set%format//'), '//int_text(size(set%interfaces))//' 1-to-1 interface(s), '// &
       int_text(nint(be%cells(1)))//' cells; Re ', cs%reynolds, ', Mach ', cs%mach
     do b = 1, min(set%nblocks, 12)
       associate (lay => be%b(b)%level(1)%lay)
-        write(output_unit, '(a)') '    '//trim(be%label(b))//': '//int_text(lay%ni)//' x '//int_text(lay%nj)// &
+        if (root) write(output_unit, '(a)') '    '//trim(be%label(b))//': '//int_text(lay%ni)//' x '//int_text(lay%nj)// &
           ' x '//int_text(lay%nk)//' cells'
       end associate
     end do
-    if (set%nblocks > 12) write(output_unit, '(a)') '    ... ('//int_text(set%nblocks - 12)//' more: '// &
+    if (root .and. (set%nblocks > 12)) write(output_unit, '(a)') '    ... ('//int_text(set%nblocks - 12)//' more: '// &
       'build/grid_check lists them all)'
-    write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
-    write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))//'; across the '// &
+    if (root) write(output_unit, '(a)') '  convection: Roe, '//trim(scheme_text(cs))
+    if (root) write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))//'; across the '// &
       'interfaces the increments are held at zero (each block sweeps its own lines)'
-    write(output_unit, '(a)') '  '//units_text(sp, open_flow, cs%freestream_alpha, cs%freestream_beta)
+    if (root) write(output_unit, '(a)') '  '//units_text(sp, open_flow, cs%freestream_alpha, cs%freestream_beta)
     if (have_patches) then
       msg = 'grid file''s boundary conditions'
       if (len(patch_path) > 0) msg = 'patch file "'//patch_path//'"'
-      write(output_unit, '(a)') '  boundaries: '//int_text(sum([(size(ps(b)%p), b = 1, set%nblocks)]))// &
+      if (root) write(output_unit, '(a)') '  boundaries: '//int_text(sum([(size(ps(b)%p), b = 1, set%nblocks)]))// &
         ' patches over the blocks'' faces that no interface joins, from the '//msg
     end if
     if (mg%levels > 1) then
-      write(output_unit, '(a)') '  multigrid over the blocks: '//int_text(be%nlev)//' levels, '// &
+      if (root) write(output_unit, '(a)') '  multigrid over the blocks: '//int_text(be%nlev)//' levels, '// &
         mg_config_text(mg, sp%roe_low_mach /= ROE_LM_NONE)
-      if (len(note) > 0) write(output_unit, '(a)') '  multigrid: asked for '//int_text(mg%levels)// &
+      if (root .and. (len(note) > 0)) write(output_unit, '(a)') '  multigrid: asked for '//int_text(mg%levels)// &
         ' levels, using '//int_text(be%nlev)//': '//note
     end if
 
@@ -210,22 +221,37 @@ contains
     be%mass_fix = cs%mass_fix
     if (cs%mass_fix) then
       be%mass0 = be%set_mass(unit=.true.)
-      write(output_unit, '(a,es23.16)') '  mass_fix: total mass held at ', be%mass0
+      if (root) write(output_unit, '(a,es23.16)') '  mass_fix: total mass held at ', be%mass0
     end if
     if (use_gpu) then
-      write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info(gs))// &
+      if (root) write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info(gs))// &
         ', every block on it'
     else
-      write(output_unit, '(a,i0,a,i0,a)') '  backend: cpu (Fortran reference, up to ', nthreads, &
+      if (root) write(output_unit, '(a,i0,a,i0,a)') '  backend: cpu (Fortran reference, up to ', nthreads, &
         ' OpenMP threads: one per ', cells_per_thread(), ' cells of a loop)'
     end if
+    if (root .and. len(be%where_text()) > 0) write(output_unit, '(a)') '  '//be%where_text()
     call be%start()
-    write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
+    if (root) write(output_unit, '(a)') '  outputs in '//trim(dir)//'/'
     call files%start_series(it0)
     call adi_install_signal_handlers()
     call run_iterations(cs, it0, res0, be, files, exit_code)
     call be%finalize()
   contains
+    !> The run folder made and locked, no output in it a link; why: '' or
+    !> what is wrong.
+    subroutine make_run_folder()
+      integer :: bb
+      if (make_dirs(dir, why) /= 0) return
+      lock_fd = lock_run_dir(dir, why)
+      if (lock_fd < 0) return
+      names = 'restart.blocks flow.vtm flow.xyz flow.q flow.cgns residual.dat residual.gp residual.png'//wall_names()
+      do bb = 1, set%nblocks
+        names = names//' '//block_vts_name(bb)
+      end do
+      why = blocked_output(dir, names)
+    end subroutine make_run_folder
+
     !> The wall load files of the blocks' wall patches (numbered over all blocks).
     function wall_names() result(s)
       character(len=:), allocatable :: s

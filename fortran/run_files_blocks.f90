@@ -49,6 +49,7 @@ module run_files_blocks
     procedure :: patch_forces => set_loads
     procedure :: read_restart => read_block_restarts
     procedure :: save_restart => save_block_restarts
+    procedure :: write_restart_set
     procedure :: write_snapshot => no_snapshot
     procedure :: write_outputs => write_block_outputs
   end type block_set_files_t
@@ -146,12 +147,22 @@ contains
     class(backend_t), intent(inout) :: be
     integer(ik8), intent(in) :: iter
     real(rk), intent(in) :: ref(5)
+    saved = finite_state_fetched(be)
+    if (.not. saved) return
+    call self%write_restart_set(be, iter, ref)
+  end function save_block_restarts
+
+  !> The restart set of iteration iter from the fetched state (every block's
+  !> file, the index, then the older set removed).
+  subroutine write_restart_set(self, be, iter, ref)
+    class(block_set_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
     type(out_file_t) :: idx
     integer :: b, ios
     character(len=512) :: msg
     character(len=:), allocatable :: why
-    saved = finite_state_fetched(be)
-    if (.not. saved) return
     select type (be)
     class is (blocks_backend_t)
       do b = 1, size(be%b)
@@ -172,7 +183,7 @@ contains
     ! a file left behind wastes space but harms no set: a note, not a stop
     if (remove_old_block_restarts(self%dir, iter, why) /= 0) write(error_unit, '(a)') &
       self%prog//': note: an older restart file stays: '//why
-  end function save_block_restarts
+  end subroutine write_restart_set
 
   !> The set named by restart.blocks into level 1 of every block: the index
   !> checked against the grid's block count, each block's file against its

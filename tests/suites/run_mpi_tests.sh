@@ -470,5 +470,50 @@ mkdir -p "$T/divr"; cp "$T/div/"restart.* "$T/divr/" 2>/dev/null
 rc=$(mpi 2 divr tests/cases/diverge.nml --npj 2 --npk 1 --max-iter "${it_rst:-0}" --restart)
 expect 'grep -q "restarting from .* at iteration $it_rst" "$T/divr.log"' "the last good restart after a divergence still reads (checksums intact)"
 
+# ---- multi-block grids over the ranks (fortran/backend_blocks_mpi.f90): == build/adiflow bit for bit ----
+# a box in two blocks (W(1,1) over 2 levels, mass_fix, to 1e-10) on 1 and 2 ranks, and the NACA deck's
+# C-grid in three blocks (patches, 4 levels, 10 W-cycles) on 2 and 3 ranks: every block's restart file,
+# the residual history and the outputs of build/adiflow's run over the same blocks, bit for bit
+mkdir -p "$T/mb"
+./$B/make_grid box --ni 12 --nj 10 --nk 4 --split 6 -o "$T/mb/box2.x" > /dev/null
+printf "&adiflow\n  grid_file = 'box2.x', reynolds = 100.0, mach = 0.2, limiter = 'vanalbada', roe_low_mach = 'none'\n  %s\n/\n&multigrid\n  levels = 2, cycle = 'w', pre_smooth = 1, post_smooth = 1\n/\n" \
+  "cfl = 10.0, max_iter = 3000, tol = 1.0e-10, mass_fix = .true., monitor_interval = 50, write_plot = .false." > "$T/mb/box2.nml"
+same_set() { # same_set DIR_A DIR_B: every restart file, the history, flow.vtm and its pieces identical
+  local f n=0
+  for f in "$T/$1"/restart.b*.bin "$T/$1"/flow.b*.vts "$T/$1/flow.vtm" "$T/$1/restart.blocks"; do
+    cmp -s "$f" "$T/$2/$(basename "$f")" || return 1; n=$((n+1))
+  done
+  cmp -s <(hist "$T/$1/residual.dat") <(hist "$T/$2/residual.dat") && [ $n -ge 4 ]
+}
+rc0=$(ser mb_s "$T/mb/box2.nml"); rc1=$(mpi 1 mb_1 "$T/mb/box2.nml"); rc2=$(mpi 2 mb_2 "$T/mb/box2.nml")
+mb_it=$(sed -n 's/.*converged at iteration \([0-9]*\).*/\1/p' "$T/mb_s.log")
+expect '[ "$rc0$rc1$rc2" = 000 ] && [ -n "$mb_it" ] && same_set mb_s mb_1 && same_set mb_s mb_2 \
+  && grep -q "blocks over 2 MPI ranks .*rank 0: block 2; rank 1: block 1" "$T/mb_2.log"' \
+  "multi-block: a box in two blocks on 1 and 2 ranks == build/adiflow bit for bit, converged at $mb_it (restart set, history, flow.vtm; exit codes $rc0 $rc1 $rc2)"
+# stopped at 100 on 2 ranks, continued on 1: the same set at the end (a set does not depend on the ranks)
+rc1=$(mpi 2 mb_h "$T/mb/box2.nml" --max-iter 100); rc2=$(mpi 1 mb_h "$T/mb/box2.nml" --restart)
+expect '[ "$rc1$rc2" = 00 ] && same_set mb_s mb_h && grep -q "restarting from .* at iteration 100" "$T/mb_h.log"' \
+  "multi-block: stopped at 100 on 2 ranks, restarted on 1: the same converged set bit for bit (exit codes $rc1 $rc2)"
+if [ -f cases/grids/naca0012_c3_128x64.x ]; then
+  sed -e "s|grid_file = 'grids/|grid_file = '$PWD/cases/grids/|" -e "s|patch_file = 'grids/|patch_file = '$PWD/cases/grids/|" \
+    cases/naca0012_re5000.nml > "$T/mb/naca.nml"
+  rc0=$(ser mb_ns "$T/mb/naca.nml" --max-iter 10); rc2=$(mpi 2 mb_n2 "$T/mb/naca.nml" --max-iter 10)
+  rc3=$(mpi 3 mb_n3 "$T/mb/naca.nml" --max-iter 10)
+  expect '[ "$rc0$rc2$rc3" = 000 ] && same_set mb_ns mb_n2 && same_set mb_ns mb_n3 && cmp -s "$T/mb_ns/forces.csv" "$T/mb_n2/forces.csv" \
+    && cmp -s "$T/mb_ns/forces.csv" "$T/mb_n3/forces.csv"' \
+    "multi-block: the NACA C-grid's three blocks (patches, 4 levels, 10 W-cycles) on 2 and 3 ranks == build/adiflow bit for bit, forces.csv included (exit codes $rc0 $rc2 $rc3)"
+else
+  bad "multi-block: cases/grids/naca0012_c3_128x64.x missing (make grids writes it)"
+fi
+# refused by name before a run folder: more ranks than blocks, a j/k decomposition, the GPU
+rc1=$(mpi 3 mb_r1 "$T/mb/box2.nml"); rc2=$(mpi 2 mb_r2 "$T/mb/box2.nml" --npj 2)
+rc3=$(mpi 2 mb_r3 "$T/mb/box2.nml" --backend gpu)
+expect '[ "$rc1$rc2$rc3" = 222 ] && grep -q "3 ranks would leave 1 of them without a block" "$T/mb_r1.log" \
+  && grep -q "the ranks take whole blocks, npj and npk do not apply" "$T/mb_r2.log" \
+  && grep -q "over MPI ranks a multi-block grid runs on the CPU backend so far" "$T/mb_r3.log" \
+  && [ ! -e "$T/mb_r1" ] && [ ! -e "$T/mb_r2" ] && [ ! -e "$T/mb_r3" ] \
+  && [ "$(grep -c "adiflow_mpi: error" "$T/mb_r1.log")" = 1 ]' \
+  "multi-block: more ranks than blocks, --npj and the GPU refused by name before a run folder, one message (exit codes $rc1 $rc2 $rc3)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
