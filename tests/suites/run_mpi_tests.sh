@@ -14,7 +14,10 @@
 # run gathered on rank 0, and exact mode still equals build/adiflow bit for
 # bit (2x1, 1x2, 2x2, 3x1, 1x3; the fine level itself gathered on the last
 # two; mass_fix, a restart, grid files, patches), decoupled mode converges.
-# Ends with "N passed, N failed". About three minutes on 2 cores.
+# A multi-block grid file spreads its blocks over the ranks: every file of
+# build/adiflow's run bit for bit (1, 2, 3 ranks, a restart across rank
+# counts), refusals by name.
+# Ends with "N passed, N failed". About four minutes on 2 cores.
 set -u
 cd "$(dirname "$0")/../.."
 B=build
