@@ -20,6 +20,9 @@
 #           strict build bit for bit (every block's restart file and the
 #           residual history), the fast build within 1e-12; compute-sanitizer
 #           memcheck of 3 NACA cycles per family
+#   blocks_mpi  the same sets over 2 MPI ranks, one GPU a rank
+#           (build/adiflow_mpi; needs 2 GPUs): strict build bit for bit
+#           against the CPU over the same blocks, both families
 #   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
 #           did it reach its own tolerance
 #   steady  64^3 Re = 400 and 1000 with mass_fix to a 10-order drop, single
@@ -30,7 +33,7 @@
 # second-order coarse levels; PRE=1 POST=1 CORDER=1 gives the W(1,1)
 # first-order one of the tables recorded before 2026-11-27. PC=turkel (with
 # ROE=rieper) runs bench and steady preconditioned.
-# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|bench [128]|single128|decks|steady
+# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|blocks_mpi|bench [128]|single128|decks|steady
 set -u
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/out}; W=/tmp/mgdev; mkdir -p $W $O
@@ -124,6 +127,51 @@ EON
   done
 }
 
+blocks_mpi() {
+  local c fam deck args f same np
+  naca_grids
+  # OpenMPI's Fortran bindings carried in build/mpilibs where the machine lacks them
+  ldd build/adiflow_mpi | grep -q "not found" && export LD_LIBRARY_PATH=$PWD/build/mpilibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  build/make_grid box --ni 12 --nj 10 --nk 4 --split 6 -o $W/box2.x > /dev/null
+  sed "s|grid_file = '[^']*'|grid_file = '$W/box2.x'|" > $W/mb_box2.nml <<EON
+&adiflow
+  grid_file = 'box2.x', reynolds = 100.0, mach = 0.2, limiter = 'vanalbada', roe_low_mach = 'none'
+  cfl = 10.0, max_iter = 3000, tol = 1.0e-10, mass_fix = .true., monitor_interval = 10
+  write_plot = .false., write_tecplot = .false.
+/
+&multigrid
+  levels = 2, cycle = 'w', pre_smooth = 1, post_smooth = 1
+/
+EON
+  for c in mb_box2 naca; do
+    deck=$W/$c.nml; args=""
+    [ $c = naca ] && { deck=cases/naca0012_re5000.nml; args="--max-iter 40"; }
+    build/adiflow $deck --backend cpu $args --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
+    for fam in split merged; do
+      np=2
+      mpirun --allow-run-as-root --bind-to none -np $np build/strict/adiflow_mpi $deck --backend gpu --kernels $fam $args \
+        --run-dir $W/$c-m-$fam > $W/$c-m-$fam.log 2>&1
+      same=yes
+      for f in $W/$c-cpu/restart.b*.bin; do
+        build/compare_fields $f $W/$c-m-$fam/$(basename $f) --quiet > /dev/null 2>&1 || same=no
+      done
+      cmp -s <(hist $W/$c-cpu/residual.dat) <(hist $W/$c-m-$fam/residual.dat) || same=no
+      if [ $same = yes ] && grep -q "one GPU a rank" $W/$c-m-$fam.log; then
+        row "$c strict GPU $fam over blocks, $np ranks x 1 GPU == CPU (each block's restart + history)" PASS
+      else
+        row "$c strict GPU $fam over blocks, $np ranks x 1 GPU == CPU (each block's restart + history)" FAIL
+        grep -m 3 -i "error" $W/$c-m-$fam.log; tail -n 3 $W/$c-m-$fam.log
+      fi
+    done
+  done
+  t0=$(date +%s.%N)
+  mpirun --allow-run-as-root --bind-to none -np 2 build/adiflow_mpi cases/naca0012_re5000.nml --backend gpu \
+    --run-dir $W/naca-2gpu > $W/naca-2gpu.log 2>&1
+  t1=$(date +%s.%N)
+  row "cases/naca0012_re5000.nml on 2 ranks x 1 GPU, whole run" \
+    "$(grep -o 'converged at iteration [0-9]*' $W/naca-2gpu.log || echo NOT CONVERGED), $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.1f", b-a}') s"
+}
+
 # one run to a 7-order drop (TOL, MASSFIX override): name n re levels maxit
 solve() {
   local name=$1 n=$2 re=$3 lev=$4 maxit=$5 t0 t1 tol=${TOL:-1.0e-7} mf=${MASSFIX:-.false.}
@@ -154,6 +202,7 @@ EON
 case "${1:-check}" in
   check) check ;;
   blocks) blocks ;;
+  blocks_mpi) blocks_mpi ;;
   bench)
     sizes=64; [ "${2:-}" = 128 ] && sizes="64 128"
     for n in $sizes; do

@@ -72,7 +72,8 @@ program adiflow_mpi
   use backend_mpi_gpu, only: block_gpu_backend_t
   use run_files_mpi, only: block_files_t
   use backend_blocks, only: blocks_backend_t
-  use backend_blocks_mpi, only: blocks_mpi_backend_t
+  use backend_blocks_gpu, only: blocks_gpu_backend_t
+  use block_ranks_mpi, only: mpi_block_ranks_t
   use run_files_blocks, only: block_set_files_t
   use run_files_blocks_mpi, only: block_set_files_mpi_t
   use blocks_driver, only: run_block_grid
@@ -239,25 +240,43 @@ program adiflow_mpi
 contains
 
   !> A grid file of several blocks: the blocks spread over the ranks, each
-  !> rank iterating its own (fortran/backend_blocks_mpi.f90), the run set
+  !> rank iterating its own (fortran/backend_blocks.f90 with the ranks of
+  !> fortran/block_ranks_mpi.f90), the run set
   !> up, iterated and written as build/adiflow's (fortran/blocks_driver.f90),
   !> rank 0 speaking and writing; the state of every block equals the
-  !> one-process run's bit for bit. Refused by name: the GPU, a --npj/--npk
-  !> decomposition (blocks are not split), more ranks than blocks.
+  !> one-process run's bit for bit; on the GPU one a rank (the node-local
+  !> rank's). Refused by name: a --npj/--npk decomposition (blocks are not
+  !> split), more ranks than blocks.
   subroutine run_blocks_over_ranks()
     class(blocks_backend_t), allocatable :: bb
     class(block_set_files_t), allocatable :: bf
+    type(mpi_block_ranks_t) :: tr
+    type(MPI_Comm) :: node
     character(len=:), allocatable :: g
+    integer :: local_rank
     g = 'grid file "'//trim(cs%grid_file)//'" holds '//int_text(nblocks)//' blocks: '
-    if (trim(cs%backend) == 'gpu') call stop_all(2, g//'over MPI ranks a multi-block grid runs on the CPU '// &
-      'backend so far (backend = ''cpu'' or ''auto''); build/adiflow runs it on one GPU')
-    if (trim(cs%backend) == 'auto' .and. rank == 0) write(output_unit, '(a)') 'adiflow_mpi: backend = auto: '// &
-      'over MPI ranks a multi-block grid runs on the CPU backend so far'
     if (pc%npj > 1 .or. pc%npk > 1) call stop_all(2, g//'the ranks take whole blocks, npj and npk do not '// &
       'apply: leave them out (or 0)')
     if (nranks > nblocks) call stop_all(2, g//int_text(nranks)//' ranks would leave '// &
       int_text(nranks - nblocks)//' of them without a block: run with at most '//int_text(nblocks)//' ranks')
-    allocate(blocks_mpi_backend_t :: bb)
+    gs = make_gpu_settings(cs)
+    if (cs%backend /= 'cpu') then
+      why = gpu_settings_problem(gs)
+      if (len(why) > 0) call stop_all(2, why//' (&gpu group)')
+    end if
+    if (choose_backend()) then
+      ! one GPU a rank: the node-local rank's
+      call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
+      call MPI_Comm_rank(node, local_rank)
+      call MPI_Comm_free(node)
+      gs%device = local_rank
+      bb = blocks_gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
+        gs=gs)
+    else
+      allocate(blocks_backend_t :: bb)
+    end if
+    call tr%init()
+    allocate(bb%ranks, source=tr)
     allocate(block_set_files_mpi_t :: bf)
     case_error_handler => block_input_error
     call run_block_grid(cs, mg, case_path, started, code, bb, bf)

@@ -49,12 +49,13 @@ module backend_blocks
   use flow_fields, only: allocate_fields
   use grid_generation, only: fill_ghost_nodes_direction
   use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label, covers_whole_face
-  use block_halos, only: fill_halo_step, fill_interface_nodes
+  use block_halos, only: fill_halo_step, fill_interface_nodes, halo_cell_boxes, pack_cells, unpack_cells
+  use block_ranks, only: block_ranks_t
   use metrics, only: compute_metrics
   use ghost_fill, only: fill_ghosts_direction, fill_wall_temperatures
   use primitives, only: compute_primitives
   use solver_cpu, only: residual_of_filled_state, cpu_adi_update, add_forcing
-  use mass_constraint, only: total_mass, rescale_to_mass
+  use mass_constraint, only: total_mass, mass_scale_factor, scale_state
   use residual_norms, only: add_residual_plane_sums
   use multigrid_levels, only: mg_level_t, plan_levels, init_level
   use multigrid_transfer, only: restrict_level, subtract_residual, coarse_correction, prolong_correction
@@ -81,34 +82,62 @@ module backend_blocks
     type(block_interface_t), allocatable :: itf(:)
   end type level_links_t
 
+  !> A halo box on its way between two ranks: the receiving block's level
+  !> and cells, and the values (a pointer, so that the buffer the transport
+  !> reads or fills stays where it is while the list grows).
+  type :: halo_message_t
+    integer :: block = 0, l = 0
+    integer :: lo(3) = 0, hi(3) = 0
+    real(rk), pointer, contiguous :: buf(:) => null()
+  end type halo_message_t
+
   type, extends(backend_t) :: blocks_backend_t
     type(block_levels_t), allocatable :: b(:)
     type(level_links_t), allocatable :: links(:)
     !> the blocks' names in messages ('block 2', 'zone "wake"')
     character(len=64), allocatable :: label(:)
-    !> the blocks this process iterates (all of them here; a rank's own
-    !> over MPI, fortran/backend_blocks_mpi.f90)
+    !> a run whose blocks are spread over MPI ranks (build/adiflow_mpi):
+    !> its transport (fortran/block_ranks.f90), and owner(b), the rank that
+    !> iterates block b; not allocated for one process
+    class(block_ranks_t), allocatable :: ranks
+    integer, allocatable :: owner(:)
+    !> the blocks this process iterates (all of them in a run of one process)
     logical, allocatable :: mine(:)
+    !> the host holds every block's current level-1 state (fetch_state since
+    !> the last step that changed it; over the ranks: rank 0 does)
+    logical :: gathered = .false.
+    !> the halo messages of the group of halo steps under way
+    type(halo_message_t), allocatable :: inbox(:), outbox(:)
+    integer :: nin = 0, nout = 0
   contains
     procedure :: init => blocks_init
+    procedure :: distribute
     procedure :: fill_set
-    procedure :: halo_step => host_halo_step
-    procedure :: halo_phase_end => no_phase_end
+    procedure, non_overridable :: halo_step
+    procedure, non_overridable :: halo_phase_end
+    procedure :: copy_halo => host_copy_halo
+    procedure :: pack_halo => host_pack_halo
+    procedure :: unpack_halo => host_unpack_halo
     procedure :: own_faces => host_own_faces
-    procedure :: holds => holds_mine
-    procedure :: sum_blocks => sum_here
-    procedure :: distribute => all_here
-    procedure :: is_root => one_process
-    procedure :: where_text => nowhere_text
-    procedure :: state_changes => nothing_to_forget
+    procedure :: holds
+    procedure :: sum_blocks
+    procedure :: any_process => blocks_any
+    procedure :: is_root
+    procedure :: where_text
+    procedure :: state_changes
     procedure :: smooth => blocks_smooth
     procedure :: restrict => blocks_restrict
     procedure :: prolong => blocks_prolong
     procedure :: norms => blocks_norms
+    procedure :: residual_sums => host_residual_sums
     procedure :: fix_mass => blocks_fix_mass
     procedure :: set_mass
+    procedure :: block_mass => host_block_mass
+    procedure :: scale_block => host_scale_block
     procedure :: start => blocks_nothing
-    procedure :: fetch_state => blocks_nothing
+    procedure :: fetch_state => gather_state
+    procedure :: download_mine => blocks_nothing
+    procedure :: share_state
     procedure :: finalize => blocks_nothing
     procedure :: host_state => blocks_host_state
     procedure :: fill_boundary => blocks_fill_boundary
@@ -378,7 +407,7 @@ contains
           if (t%b%face/2 + 1 == d) call self%halo_step(l, q, .false., 0, dev)
         end associate
       end do
-      call self%halo_phase_end(l)
+      call self%halo_phase_end(dev)
       do b = 1, size(self%b)
         if (self%holds(b)) call self%own_faces(l, b, d, dev)
       end do
@@ -386,69 +415,201 @@ contains
         call self%halo_step(l, q, .true., d, dev)
         call self%halo_step(l, q, .false., d, dev)
       end do
-      call self%halo_phase_end(l)
+      call self%halo_phase_end(dev)
     end do
   end subroutine fill_set
 
-  !> The end of a group of halo steps (the interfaces' steps of one
-  !> direction, or their edges' steps), whose copies write disjoint cells
-  !> and read none that another of the group writes, so that a process may
-  !> run them in any order: nothing to wait for here (over MPI: the
-  !> messages, fortran/backend_blocks_mpi.f90).
-  subroutine no_phase_end(self, l)
+  !> The blocks over the processes, once the set is made: one process
+  !> iterates them all; over MPI ranks assign_blocks' map, the same on every
+  !> rank.
+  subroutine distribute(self)
     class(blocks_backend_t), intent(inout) :: self
-    integer, intent(in) :: l
-  end subroutine no_phase_end
+    real(rk) :: cells(size(self%b))
+    integer :: b
+    self%gathered = .false.
+    if (.not. allocated(self%ranks)) then
+      self%mine = .true.
+      return
+    end if
+    do b = 1, size(self%b)
+      associate (lay => self%b(b)%level(1)%lay)
+        cells(b) = real(lay%ni, rk)*real(lay%nj, rk)*real(lay%nk, rk)
+      end associate
+    end do
+    self%owner = assign_blocks(cells, self%ranks%nranks)
+    self%mine = self%owner == self%ranks%rank
+  end subroutine distribute
 
-  !> Which blocks this process iterates (mine), once the set is made: all of them here.
-  subroutine all_here(self)
-    class(blocks_backend_t), intent(inout) :: self
-    self%mine = .true.
-  end subroutine all_here
+  !> owner(b) for blocks of cells(b) cells over nranks ranks: the largest
+  !> block first, each to the rank with the fewest cells so far (the lowest
+  !> rank on a tie).
+  function assign_blocks(cells, nranks) result(owner)
+    real(rk), intent(in) :: cells(:)
+    integer, intent(in) :: nranks
+    integer :: owner(size(cells))
+    real(rk) :: load(0:nranks - 1)
+    logical :: done(size(cells))
+    integer :: k, b, r
+    load = 0.0_rk
+    done = .false.
+    do k = 1, size(cells)
+      b = maxloc(cells, dim=1, mask=.not. done)
+      r = minloc(load, dim=1) - 1
+      owner(b) = r
+      load(r) = load(r) + cells(b)
+      done(b) = .true.
+    end do
+  end function assign_blocks
 
-  !> Called before every step that changes the state (over MPI: rank 0's
-  !> gathered copy is then out of date): nothing here.
-  subroutine nothing_to_forget(self)
-    class(blocks_backend_t), intent(inout) :: self
-  end subroutine nothing_to_forget
-
-  !> Whether this process speaks and writes the run's files: the only one here.
-  logical function one_process(self)
-    class(blocks_backend_t), intent(in) :: self
-    one_process = .true.
-  end function one_process
-
-  !> Where the blocks run, for the run's header ('' for one process).
-  function nowhere_text(self) result(s)
-    class(blocks_backend_t), intent(in) :: self
-    character(len=:), allocatable :: s
-    s = ''
-  end function nowhere_text
-
-  !> Whether this process holds block b's current state: here always.
-  logical function holds_mine(self, b)
+  !> Whether this process holds block b's current state: its own blocks,
+  !> and every block on rank 0 once gathered (the outputs).
+  logical function holds(self, b)
     class(blocks_backend_t), intent(in) :: self
     integer, intent(in) :: b
-    holds_mine = self%mine(b)
-  end function holds_mine
+    holds = self%mine(b) .or. (self%gathered .and. self%is_root())
+  end function holds
 
-  !> v(:, b): a sum over block b (zero where this process does not hold
-  !> it) made the same on every process: here nothing to do (over MPI: the
-  !> ranks' sum, in which each block's value meets only zeros).
-  subroutine sum_here(self, v)
+  !> Whether this process speaks and writes the run's files.
+  logical function is_root(self)
+    class(blocks_backend_t), intent(in) :: self
+    is_root = .true.
+    if (allocated(self%ranks)) is_root = self%ranks%rank == 0
+  end function is_root
+
+  !> Where the blocks run, for the run's header ('' for one process).
+  function where_text(self) result(s)
+    class(blocks_backend_t), intent(in) :: self
+    character(len=:), allocatable :: s, list
+    integer :: r, b
+    s = ''
+    if (.not. allocated(self%ranks)) return
+    s = 'blocks over '//int_text(self%ranks%nranks)//' MPI ranks (the largest first, each to the rank with the '// &
+      'fewest cells; every rank keeps the whole set''s grid):'
+    do r = 0, min(self%ranks%nranks, 8) - 1
+      list = ''
+      do b = 1, size(self%b)
+        if (self%owner(b) /= r) cycle
+        if (len(list) > 0) list = list//', '
+        list = list//int_text(b)
+      end do
+      if (r > 0) s = s//';'
+      s = s//' rank '//int_text(r)//': block '//list
+    end do
+    if (self%ranks%nranks > 8) s = s//'; ...'
+  end function where_text
+
+  !> Called before every step that changes the state: the host's gathered
+  !> copy is out of date from then on.
+  subroutine state_changes(self)
+    class(blocks_backend_t), intent(inout) :: self
+    self%gathered = .false.
+  end subroutine state_changes
+
+  !> v(:, b): a sum over block b, zero where this process does not hold it,
+  !> made the same on every process (over the ranks: their sum, in which
+  !> each block's value meets only zeros, which leaves it exact).
+  subroutine sum_blocks(self, v)
     class(blocks_backend_t), intent(inout) :: self
     real(rk), intent(inout) :: v(:,:)
-  end subroutine sum_here
+    if (allocated(self%ranks)) call self%ranks%sum_all(v, size(v))
+  end subroutine sum_blocks
+
+  !> .true. when flag is .true. on any process of the run.
+  logical function blocks_any(self, flag)
+    class(blocks_backend_t), intent(in) :: self
+    logical, intent(in) :: flag
+    blocks_any = flag
+    if (allocated(self%ranks)) blocks_any = self%ranks%any_true(flag)
+  end function blocks_any
 
   !> Step d of the halo fill (block_halos' halo_cell_boxes) of the block on
-  !> side a (into_a) or b of interface q of level l, on the host, both
-  !> blocks held here (an extension calls it as its parent's, so it asks
-  !> nothing of the type: that would be this type's answer).
-  subroutine host_halo_step(self, l, q, into_a, d, device)
+  !> side a (into_a) or b of interface q of level l. Both blocks held here:
+  !> copy_halo. On two ranks, a message: the sender packs the receiver's
+  !> boxes in their order (pack_halo), the receiver unpacks them at the
+  !> group's end (halo_phase_end, unpack_halo). Within a group the copies
+  !> write disjoint cells and read none the group writes, so the order in
+  !> which a rank meets them changes nothing. While rank 0 holds the
+  !> gathered state (the outputs) only its own copies run.
+  subroutine halo_step(self, l, q, into_a, d, device)
     class(blocks_backend_t), intent(inout) :: self
     integer, intent(in) :: l, q, d
     logical, intent(in) :: into_a, device
-    if (device) error stop 'internal error: a halo step on the device of the CPU backend over blocks'
+    type(face_range_t) :: r, s
+    integer :: nbox, lo(3, 2), hi(3, 2), t(3), m, rb, sb
+    associate (itf => self%links(l)%itf(q))
+      rb = merge(itf%a%block, itf%b%block, into_a)
+      sb = merge(itf%b%block, itf%a%block, into_a)
+    end associate
+    if (self%holds(rb) .and. self%holds(sb)) then
+      call self%copy_halo(l, q, into_a, d, device)
+      return
+    end if
+    if (self%gathered .or. .not. (self%mine(rb) .or. self%mine(sb))) return
+    call halo_cell_boxes(self%links(l)%itf(q), into_a, nodes_of(self%b(rb)%level(l)), d, nbox, lo, hi, r, s, t)
+    do m = 1, nbox
+      if (self%mine(rb)) then
+        call add_message(self%inbox, self%nin, rb, l, lo(:, m), hi(:, m))
+        associate (msg => self%inbox(self%nin))
+          call self%ranks%post_recv(msg%buf, size(msg%buf), self%owner(sb))
+        end associate
+      else
+        call add_message(self%outbox, self%nout, sb, l, lo(:, m), hi(:, m))
+        associate (msg => self%outbox(self%nout))
+          call self%pack_halo(l, sb, lo(:, m), hi(:, m), r, s, t, device, msg%buf)
+          call self%ranks%post_send(msg%buf, size(msg%buf), self%owner(rb))
+        end associate
+      end if
+    end do
+  end subroutine halo_step
+
+  !> A message of the box lo..hi (five values a cell) at the end of list.
+  subroutine add_message(list, n, block, l, lo, hi)
+    type(halo_message_t), allocatable, intent(inout) :: list(:)
+    integer, intent(inout) :: n
+    integer, intent(in) :: block, l, lo(3), hi(3)
+    type(halo_message_t), allocatable :: bigger(:)
+    if (.not. allocated(list)) allocate(list(16))
+    if (n == size(list)) then
+      allocate(bigger(2*n))
+      bigger(1:n) = list
+      call move_alloc(bigger, list)
+    end if
+    n = n + 1
+    list(n)%block = block
+    list(n)%l = l
+    list(n)%lo = lo
+    list(n)%hi = hi
+    allocate(list(n)%buf(5*product(hi - lo + 1)))
+  end subroutine add_message
+
+  !> The end of a group of halo steps (one direction's interfaces, or their
+  !> edges): the messages done, each received box unpacked.
+  subroutine halo_phase_end(self, device)
+    class(blocks_backend_t), intent(inout) :: self
+    logical, intent(in) :: device
+    integer :: m
+    if (self%nin + self%nout == 0) return
+    call self%ranks%wait_all()
+    do m = 1, self%nin
+      associate (msg => self%inbox(m))
+        call self%unpack_halo(msg%l, msg%block, msg%lo, msg%hi, device, msg%buf)
+        deallocate(msg%buf)
+      end associate
+    end do
+    do m = 1, self%nout
+      deallocate(self%outbox(m)%buf)
+    end do
+    self%nin = 0
+    self%nout = 0
+  end subroutine halo_phase_end
+
+  !> copy_halo on the host: both blocks' state here (an extension calls it
+  !> as its parent's for the host).
+  subroutine host_copy_halo(self, l, q, into_a, d, device)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l, q, d
+    logical, intent(in) :: into_a, device
+    if (device) error stop 'internal error: a halo copy on the device of the CPU backend over blocks'
     associate (t => self%links(l)%itf(q))
       associate (ga => self%b(t%a%block)%level(l), gb => self%b(t%b%block)%level(l))
         if (into_a) then
@@ -458,7 +619,30 @@ contains
         end if
       end associate
     end associate
-  end subroutine host_halo_step
+  end subroutine host_copy_halo
+
+  !> buf: the cells of block sb's level l that cells lo..hi of the
+  !> receiving block take (block_halos' map r, s, t), in the box's order,
+  !> five values each; from the host's state.
+  subroutine host_pack_halo(self, l, sb, lo, hi, r, s, t, device, buf)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l, sb, lo(3), hi(3), t(3)
+    type(face_range_t), intent(in) :: r, s
+    logical, intent(in) :: device
+    real(rk), intent(inout) :: buf(:)
+    if (device) error stop 'internal error: a halo pack on the device of the CPU backend over blocks'
+    call pack_cells(lo, hi, r, s, t, self%b(sb)%level(l)%f%q, buf)
+  end subroutine host_pack_halo
+
+  !> cells lo..hi of block rb's level l from buf (host_pack_halo's order).
+  subroutine host_unpack_halo(self, l, rb, lo, hi, device, buf)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l, rb, lo(3), hi(3)
+    logical, intent(in) :: device
+    real(rk), intent(in) :: buf(:)
+    if (device) error stop 'internal error: a halo unpack on the device of the CPU backend over blocks'
+    call unpack_cells(lo, hi, buf, self%b(rb)%level(l)%f%q)
+  end subroutine host_unpack_halo
 
   !> Block b's own faces of direction d at level l by its rules, on the host.
   subroutine host_own_faces(self, l, b, d, device)
@@ -470,6 +654,7 @@ contains
       call fill_ghosts_direction(g%sp, g%lay, d, g%f, self%b(b)%phys)
     end associate
   end subroutine host_own_faces
+
 
   subroutine blocks_fill_boundary(self, l)
     class(blocks_backend_t), intent(inout) :: self
@@ -565,19 +750,11 @@ contains
   subroutine blocks_norms(self, nrm)
     class(blocks_backend_t), intent(inout) :: self
     real(rk), intent(out) :: nrm(5)
-    real(rk), allocatable :: plane(:,:)
     real(rk) :: per_block(5, size(self%b))
     integer :: b
     per_block = 0.0_rk
     do b = 1, size(self%b)
-      if (.not. self%holds(b)) cycle
-      associate (g => self%b(b)%level(1))
-        allocate(plane(5, g%lay%nk))
-        plane = 0.0_rk
-        call add_residual_plane_sums(g%lay, g%f%res, g%f%vol, plane)
-        per_block(:, b) = sum(plane, dim=2)
-        deallocate(plane)
-      end associate
+      if (self%mine(b)) per_block(:, b) = self%residual_sums(b)
     end do
     call self%sum_blocks(per_block)
     nrm = 0.0_rk
@@ -586,6 +763,21 @@ contains
     end do
     nrm = sqrt(nrm/self%cells(1))
   end subroutine blocks_norms
+
+  !> Block b's sums of (res/vol)^2 over its cells, its planes' sums added
+  !> in k order (residual_norms' order), from the host's residual.
+  function host_residual_sums(self, b) result(v)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: b
+    real(rk) :: v(5)
+    real(rk), allocatable :: plane(:,:)
+    associate (g => self%b(b)%level(1))
+      allocate(plane(5, g%lay%nk))
+      plane = 0.0_rk
+      call add_residual_plane_sums(g%lay, g%f%res, g%f%vol, plane)
+      v = sum(plane, dim=2)
+    end associate
+  end function host_residual_sums
 
   !> The cells of level l over all blocks.
   real(rk) function set_cells(self, l)
@@ -612,14 +804,7 @@ contains
     if (present(unit)) one = unit
     per_block = 0.0_rk
     do b = 1, size(self%b)
-      if (.not. self%holds(b)) cycle
-      associate (g => self%b(b)%level(1))
-        if (one) then
-          per_block(1, b) = total_mass(g%lay, g%f%vol)
-        else
-          per_block(1, b) = total_mass(g%lay, g%f%vol, g%f%q)
-        end if
-      end associate
+      if (self%mine(b)) per_block(1, b) = self%block_mass(b, one)
     end do
     call self%sum_blocks(per_block)
     set_mass = 0.0_rk
@@ -628,20 +813,73 @@ contains
     end do
   end function set_mass
 
-  !> Every block scaled by the one factor that brings the set to mass0.
+  !> Block b's mass (total_mass: row sums, planes in k order); unit: that of
+  !> rho = 1 (the grid alone). From the host's state.
+  real(rk) function host_block_mass(self, b, unit)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: b
+    logical, intent(in) :: unit
+    associate (g => self%b(b)%level(1))
+      if (unit) then
+        host_block_mass = total_mass(g%lay, g%f%vol)
+      else
+        host_block_mass = total_mass(g%lay, g%f%vol, g%f%q)
+      end if
+    end associate
+  end function host_block_mass
+
+  !> Block b's interior state times s, on the host.
+  subroutine host_scale_block(self, b, s)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: b
+    real(rk), intent(in) :: s
+    associate (g => self%b(b)%level(1))
+      call scale_state(g%lay, g%f%q, s)
+    end associate
+  end subroutine host_scale_block
+
+  !> Every block scaled by the one factor that brings the set to mass0
+  !> (mass_constraint's rescale_to_mass over the set).
   subroutine blocks_fix_mass(self)
     class(blocks_backend_t), intent(inout) :: self
-    real(rk) :: m
+    real(rk) :: s
     integer :: b
     call self%state_changes()
-    m = self%set_mass()
+    s = mass_scale_factor(self%mass0, self%set_mass())
     do b = 1, size(self%b)
-      if (.not. self%holds(b)) cycle
-      associate (g => self%b(b)%level(1))
-        call rescale_to_mass(g%lay, g%f%q, self%mass0, m)
-      end associate
+      if (self%mine(b)) call self%scale_block(b, s)
     end do
   end subroutine blocks_fix_mass
+
+  !> Every block's level-1 state on the host (the device's first, download_mine),
+  !> and over the ranks on rank 0; once per state.
+  subroutine gather_state(self)
+    class(blocks_backend_t), intent(inout) :: self
+    integer :: b
+    if (self%gathered) return
+    call self%download_mine()
+    if (allocated(self%ranks)) then
+      do b = 1, size(self%b)
+        associate (q => self%b(b)%level(1)%f%q)
+          call self%ranks%to_root(q, size(q), self%owner(b))
+        end associate
+      end do
+    end if
+    self%gathered = .true.
+  end subroutine gather_state
+
+  !> Rank 0's level-1 state of every block to every rank (after rank 0
+  !> read a restart set); nothing to do for one process.
+  subroutine share_state(self)
+    class(blocks_backend_t), intent(inout) :: self
+    integer :: b
+    if (.not. allocated(self%ranks)) return
+    do b = 1, size(self%b)
+      associate (q => self%b(b)%level(1)%f%q)
+        call self%ranks%from_root(q, size(q))
+      end associate
+    end do
+  end subroutine share_state
 
   !> The state for the outputs: fetched (a GPU's), filled and its
   !> primitives, every block.

@@ -29,7 +29,7 @@ module block_halos
   implicit none
   private
   public :: fill_interface_cells, fill_interface_nodes, fill_interface_edges, interface_image, inverse
-  public :: halo_cell_boxes, fill_halo_step
+  public :: halo_cell_boxes, fill_halo_step, pack_cells, unpack_cells
 
 contains
 
@@ -150,6 +150,44 @@ contains
       end do
     end do
   end subroutine copy_cells
+
+  !> copy_cells in two halves, for a receiving block on another process:
+  !> buf takes the cells of qs that cells lo..hi take, in the box's order
+  !> (i fastest), five values each; unpack_cells puts them in place. Mirror:
+  !> cuda/api/block_set.cu's pack and unpack kernels.
+  subroutine pack_cells(lo, hi, r, s, t, qs, buf)
+    integer, intent(in) :: lo(3), hi(3), t(3)
+    type(face_range_t), intent(in) :: r, s
+    real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
+    real(rk), intent(inout) :: buf(:)
+    integer :: i, j, k, c(3), n
+    n = 0
+    do k = lo(3), hi(3)
+      do j = lo(2), hi(2)
+        do i = lo(1), hi(1)
+          c = min(interface_image(r, s, t, [i, j, k]), interface_image(r, s, t, [i + 1, j + 1, k + 1]))
+          buf(n + 1:n + 5) = qs(c(1), c(2), c(3), 1:5)
+          n = n + 5
+        end do
+      end do
+    end do
+  end subroutine pack_cells
+
+  subroutine unpack_cells(lo, hi, buf, q)
+    integer, intent(in) :: lo(3), hi(3)
+    real(rk), intent(in) :: buf(:)
+    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
+    integer :: i, j, k, n
+    n = 0
+    do k = lo(3), hi(3)
+      do j = lo(2), hi(2)
+        do i = lo(1), hi(1)
+          q(i, j, k, 1:5) = buf(n + 1:n + 5)
+          n = n + 5
+        end do
+      end do
+    end do
+  end subroutine unpack_cells
 
   !> The ghost cells of the receiving block (side a when into_a, else side
   !> b; n: its nodes) beyond the interface, every field of q, from the

@@ -54,10 +54,9 @@ contains
   !> The run of case cs (its grid_file of several blocks, the path beside
   !> the case already taken) with the &multigrid group mg; started: the
   !> program's start (system_clock). exit_code as run_iterations gives it.
-  !> build/adiflow_mpi passes its backend over the ranks and its files
-  !> (fortran/backend_blocks_mpi.f90, fortran/run_files_blocks_mpi.f90):
-  !> every rank runs this, rank 0 alone speaks, makes the run folder and
-  !> writes the files (the CPU backend; the caller has refused the GPU).
+  !> build/adiflow_mpi passes its backend, its ranks set (fortran/block_ranks_mpi.f90),
+  !> and its files (fortran/run_files_blocks_mpi.f90): every rank runs this,
+  !> rank 0 alone speaks, makes the run folder and writes the files.
   subroutine run_block_grid(cs, mg, case_path, started, exit_code, ranks_backend, ranks_files)
     type(case_t), intent(inout) :: cs
     type(mg_config_t), intent(in) :: mg
@@ -120,8 +119,14 @@ contains
       if (len(why) > 0) call case_error(why//' (&gpu group)')
     end if
     if (present(ranks_backend)) then
-      use_gpu = .false.
       call move_alloc(ranks_backend, be)
+      select type (be)
+      class is (blocks_gpu_backend_t)
+        use_gpu = .true.
+        gs = be%gs
+      class default
+        use_gpu = .false.
+      end select
       call move_alloc(ranks_files, files)
     else
       use_gpu = gpu_chosen(cs%backend, gs)
@@ -225,7 +230,7 @@ contains
     end if
     if (use_gpu) then
       if (root) write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info(gs))// &
-        ', every block on it'
+        trim(merge(', every block on it    ', ', one GPU a rank       ', len(be%where_text()) == 0))
     else
       if (root) write(output_unit, '(a,i0,a,i0,a)') '  backend: cpu (Fortran reference, up to ', nthreads, &
         ' OpenMP threads: one per ', cells_per_thread(), ' cells of a loop)'

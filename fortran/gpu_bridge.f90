@@ -22,6 +22,7 @@ module gpu_bridge
   public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
   public :: adi_gpu_init_level, adi_gpu_residual, adi_gpu_mg_restrict, adi_gpu_mg_forcing, adi_gpu_mg_prolong
   public :: adi_gpu_init_member, adi_gpu_fill_faces, adi_gpu_copy_halo, adi_gpu_mg_keep_q0
+  public :: adi_gpu_pack_halo, adi_gpu_unpack_halo
   public :: gpu_chosen
 
   !> ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED (include/adiflow_kernel_families.def)
@@ -103,6 +104,18 @@ module gpu_bridge
       import :: c_int, c_ptr
       type(c_ptr), value :: dst, src
       integer(c_int), intent(in) :: lo(3), hi(3), from_beg(3), to_beg(3), t(3)
+    end function
+    integer(c_int) function adi_gpu_pack_halo(src, lo, hi, from_beg, to_beg, t, buf) bind(c, name='adi_gpu_pack_halo')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: src
+      integer(c_int), intent(in) :: lo(3), hi(3), from_beg(3), to_beg(3), t(3)
+      real(c_double), intent(inout) :: buf(*)
+    end function
+    integer(c_int) function adi_gpu_unpack_halo(dst, lo, hi, buf) bind(c, name='adi_gpu_unpack_halo')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: dst
+      integer(c_int), intent(in) :: lo(3), hi(3)
+      real(c_double), intent(in) :: buf(*)
     end function
     integer(c_int) function adi_gpu_mg_keep_q0(coarse) bind(c, name='adi_gpu_mg_keep_q0')
       import :: c_int, c_ptr

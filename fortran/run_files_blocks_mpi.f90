@@ -1,5 +1,5 @@
 !> The files of a multi-block run over MPI ranks (build/adiflow_mpi with a
-!> grid file of several blocks, fortran/backend_blocks_mpi.f90): the same
+!> grid file of several blocks, fortran/block_ranks_mpi.f90): the same
 !> files as build/adiflow's (fortran/run_files_blocks.f90), written by rank
 !> 0 from the state gathered there, so that they are the files of the
 !> one-process run. A restart set is read by rank 0 and its state shared
@@ -11,7 +11,7 @@ module run_files_blocks_mpi
   use backend, only: backend_t
   use run_files, only: finite_state_fetched
   use run_files_blocks, only: block_set_files_t
-  use backend_blocks_mpi, only: blocks_mpi_backend_t
+  use backend_blocks, only: blocks_backend_t
   use mpi_decomp, only: mpi_check
   implicit none
   private
@@ -68,7 +68,7 @@ contains
     why = text(1:n)
     if (n > 0) return
     select type (be)
-    class is (blocks_mpi_backend_t)
+    class is (blocks_backend_t)
       call be%share_state()
     end select
   end subroutine read_restarts_mpi

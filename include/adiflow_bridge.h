@@ -167,6 +167,14 @@ int adi_gpu_fill_faces(adi_gpu_grid *grid, int d);
  * to itself); every cell read or written inside its block. */
 int adi_gpu_copy_halo(adi_gpu_grid *dst, adi_gpu_grid *src, const int lo[3], const int hi[3], const int from_beg[3],
                       const int to_beg[3], const int t[3]);
+/* The copy in two halves, for blocks on two processes (through host
+ * memory, the caller moving buf): adi_gpu_pack_halo writes into buf the
+ * cells of src that cells lo..hi of the receiving block take (the box in
+ * its order, i fastest, five values a cell), adi_gpu_unpack_halo writes
+ * buf into cells lo..hi of dst. Both return once buf is written or read. */
+int adi_gpu_pack_halo(adi_gpu_grid *src, const int lo[3], const int hi[3], const int from_beg[3], const int to_beg[3],
+                      const int t[3], double *buf);
+int adi_gpu_unpack_halo(adi_gpu_grid *dst, const int lo[3], const int hi[3], const double *buf);
 /* q0 = q on a coarse level of a set (after the set's fill of it). */
 int adi_gpu_mg_keep_q0(adi_gpu_grid *coarse);
 

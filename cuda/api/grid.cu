@@ -79,6 +79,9 @@ static void free_all(adi_gpu_grid *g)
   }
   free_field(g->v.wkf, sizeof(float));
   g->v.wkf = NULL;
+  if (g->d_halo) cudaFree(g->d_halo);
+  g->d_halo = NULL;
+  g->halo_cap = 0;
   if (g->d_patch) cudaFree(g->d_patch);
   if (g->d_patch_map) cudaFree(g->d_patch_map);
   g->d_patch = NULL;

@@ -63,6 +63,10 @@ struct adi_gpu_grid {
    * them; NULL for the box */
   adi_bc_patch *d_patch;
   int *d_patch_map;
+  /* a block of a set over several processes (cuda/api/block_set.cu): the
+   * scratch of its halo packs and unpacks, halo_cap doubles; NULL until used */
+  double *d_halo;
+  size_t halo_cap;
   cudaEvent_t mg_event;               /* orders the transfers between two levels' streams */
   int mg_event_ready;
   size_t bytes;                       /* device memory held */
