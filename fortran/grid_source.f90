@@ -14,7 +14,7 @@ module grid_source
   use grid_generation, only: generate_nodes
   use grid_file, only: grid_read_options_t, grid_file_info_t, probe_grid_file, read_grid_file, GRID_OK
   use cgns_grid, only: is_cgns_name, probe_cgns_grid, read_cgns_grid
-  use cgns_blocks, only: count_cgns_zones, read_cgns_blocks, count_block_file
+  use cgns_blocks, only: count_block_file
   use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK, find_set_interfaces, covers_whole_face, range_text
   implicit none
   private
@@ -28,18 +28,17 @@ contains
   !> folder (where a deck and its grid travel together), and the cell counts
   !> from the file's header into cs%ni, nj, nk (the file decides them; ni,
   !> nj, nk of the case file are not read).
-  !> nblocks present (a driver that runs multi-block grids): the file's
-  !> block count, and for a file of several blocks nothing else (the sizes
-  !> are the blocks'; fortran/blocks_driver.f90 reads them); absent, such a
-  !> file is read, checked and refused.
+  !> nblocks: the file's block count (1 without a file), and for a file of
+  !> several blocks nothing else (the sizes are the blocks';
+  !> fortran/blocks_driver.f90 reads them).
   subroutine take_grid_sizes(cs, case_path, nblocks)
     type(case_t), intent(inout) :: cs
     character(len=*), intent(in) :: case_path
-    integer, intent(out), optional :: nblocks
+    integer, intent(out) :: nblocks
     type(grid_file_info_t) :: info
     integer :: status
     character(len=:), allocatable :: msg, path
-    if (present(nblocks)) nblocks = 1
+    nblocks = 1
     if (len_trim(cs%grid_file) == 0) return
     path = beside_case(cs%grid_file, case_path)
     if (len(path) > len(cs%grid_file)) call case_error('grid_file = "'//trim(cs%grid_file)//'" in the folder of '// &
@@ -47,12 +46,9 @@ contains
     cs%grid_file = path
     if (cs%grid_type /= 'cavity') call case_error('grid_type = "'//trim(cs%grid_type)//'" and grid_file = "'// &
       trim(cs%grid_file)//'" both name a grid: leave grid_type at cavity with a grid file')
-    if (present(nblocks)) then
-      nblocks = int(max(count_block_file(trim(cs%grid_file)), 1_ik8))
-      if (nblocks > 1) return
-    end if
+    nblocks = int(max(count_block_file(trim(cs%grid_file)), 1_ik8))
+    if (nblocks > 1) return
     if (is_cgns_name(cs%grid_file)) then
-      if (count_cgns_zones(trim(cs%grid_file)) > 1) call refuse_zones(trim(cs%grid_file))
       call probe_cgns_grid(trim(cs%grid_file), read_options(cs), info, status, msg)
     else
       call probe_grid_file(trim(cs%grid_file), read_options(cs), info, status, msg)
@@ -98,23 +94,6 @@ contains
       end associate
     end do
   end subroutine refuse_self_join
-
-  !> A CGNS file of several zones, for a driver that runs one block
-  !> (adiflow_mpi): read and checked as build/grid_check reads it (so both
-  !> say the same about a bad one), then refused.
-  subroutine refuse_zones(path)
-    character(len=*), intent(in) :: path
-    type(grid_block_set_t) :: set
-    integer :: status
-    character(len=:), allocatable :: msg
-    call read_cgns_blocks(path, set, status, msg)
-    if (status == GRID_BLOCKS_OK) msg = 'grid file "'//path//'" holds '//int_text(set%nblocks)// &
-      ' zones (a multi-block grid), read and checked: '//int_text(size(set%interfaces))// &
-      ' 1-to-1 interface(s) between them (build/grid_check lists them), but adiflow_mpi runs one block '// &
-      '(one structured zone): build/adiflow solves the zones together (on the CPU), or write one zone as a '// &
-      'file of its own'
-    call case_error(msg)
-  end subroutine refuse_zones
 
   !> The nodes of the grid, ghost nodes included, checked cell by cell
   !> when they come from a file. cuts(d): the file's two d-faces coincide
