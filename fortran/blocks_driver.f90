@@ -250,7 +250,8 @@ contains
       if (make_dirs(dir, why) /= 0) return
       lock_fd = lock_run_dir(dir, why)
       if (lock_fd < 0) return
-      names = 'restart.blocks flow.vtm flow.xyz flow.q flow.cgns residual.dat residual.gp residual.png'//wall_names()
+      names = 'restart.blocks flow.vtm flow.dat flow.xyz flow.q flow.cgns residual.dat residual.gp residual.png'// &
+        wall_names()
       do bb = 1, set%nblocks
         names = names//' '//block_vts_name(bb)
       end do

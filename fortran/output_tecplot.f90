@@ -1,4 +1,5 @@
-!> Tecplot ASCII: one ordered zone, coordinates at nodes, the flow
+!> Tecplot ASCII: one ordered zone (a zone per block of a multi-block
+!> run), coordinates at nodes, the flow
 !> variables of fortran/output_fields.f90 cell-centred (BLOCK packing; the
 !> solver's cell values, as flow.vts's cell data), a vector's components as
 !> separate variables under their component names (velocity: u v w).
@@ -11,7 +12,7 @@ module output_tecplot
   use output_fields, only: out_vars, OV_VORTICITY, out_column_count, primitive_values, cell_vorticity
   implicit none
   private
-  public :: write_tecplot
+  public :: write_tecplot, tecplot_open, tecplot_zone
 
 contains
 
@@ -23,11 +24,20 @@ contains
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:), sf(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
     type(out_file_t) :: of
-    integer :: ios, i, j, k, c, v, ni, nj, nk
-    real(rk), allocatable :: om(:,:,:,:), vals(:,:,:,:)
+    call tecplot_open(of, path, title)
+    call tecplot_zone(of, 'flow', lay, sp, xn, qp, sf, vol)
+    call out_commit(of)
+  end subroutine write_tecplot
+
+  !> A Tecplot file's header (title, variables); its zones follow
+  !> (tecplot_zone), then out_commit. A multi-block run writes a zone per
+  !> block (fortran/run_files_blocks.f90).
+  subroutine tecplot_open(of, path, title)
+    type(out_file_t), intent(inout) :: of
+    character(len=*), intent(in) :: path, title
+    integer :: ios, c, v
     character(len=:), allocatable :: names
     character(len=512) :: msg
-    ni = lay%ni; nj = lay%nj; nk = lay%nk
     names = '"x" "y" "z"'
     do v = 1, size(out_vars)
       do c = 1, out_vars(v)%ncomp
@@ -39,8 +49,21 @@ contains
     call out_check(of, ios, msg)
     write(of%unit, '(a)', iostat=ios, iomsg=msg) 'VARIABLES = '//names
     call out_check(of, ios, msg)
-    write(of%unit, '(a,i0,a,i0,a,i0,a,i0,a)', iostat=ios, iomsg=msg) 'ZONE T="flow", I=', ni + 1, ', J=', nj + 1, &
-      ', K=', nk + 1, ', DATAPACKING=BLOCK, VARLOCATION=([4-', 3 + out_column_count(), ']=CELLCENTERED)'
+  end subroutine tecplot_open
+
+  !> One ordered zone named name: the grid's nodes, the variables cell-centred.
+  subroutine tecplot_zone(of, name, lay, sp, xn, qp, sf, vol)
+    type(out_file_t), intent(inout) :: of
+    character(len=*), intent(in) :: name
+    type(layout_t), intent(in) :: lay
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:), qp(-1:,-1:,-1:,:), sf(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)
+    integer :: ios, i, j, k, c, v, ni, nj, nk
+    real(rk), allocatable :: om(:,:,:,:), vals(:,:,:,:)
+    character(len=512) :: msg
+    ni = lay%ni; nj = lay%nj; nk = lay%nk
+    write(of%unit, '(a,i0,a,i0,a,i0,a,i0,a)', iostat=ios, iomsg=msg) 'ZONE T="'//quote_free(name)//'", I=', ni + 1, &
+      ', J=', nj + 1, ', K=', nk + 1, ', DATAPACKING=BLOCK, VARLOCATION=([4-', 3 + out_column_count(), ']=CELLCENTERED)'
     call out_check(of, ios, msg)
     do c = 1, 3
       write(of%unit, '(5es24.15e3)', iostat=ios, iomsg=msg) (((xn(c, i, j, k), i = 0, ni), j = 0, nj), k = 0, nk)
@@ -58,8 +81,7 @@ contains
         call out_check(of, ios, msg)
       end do
     end do
-    call out_commit(of)
-  end subroutine write_tecplot
+  end subroutine tecplot_zone
 
   !> The title with its double quotes turned into single ones: Tecplot's
   !> string ends at the first double quote.

@@ -28,6 +28,7 @@ module run_files_blocks
   use grid_blocks, only: face_range_t
   use block_halos, only: interface_image, inverse
   use output_vtk, only: write_vts
+  use output_tecplot, only: tecplot_open, tecplot_zone
   use plot3d_output, only: plot3d_node_values, write_plot3d_files
   use output_file, only: out_file_t, out_open, out_check, out_commit
   use boundary_patches, only: patch_set_t
@@ -263,13 +264,15 @@ contains
 
   !> The final outputs: the restart set of iteration iter is written by the
   !> loop; here the wall loads (forces.csv, one wall file per wall or lid
-  !> patch, numbered over the blocks) and flow.vtm with its pieces (write_vtk).
+  !> patch, numbered over the blocks), flow.dat with a zone per block
+  !> (write_tecplot), the Plot3D and CGNS files, and flow.vtm with its
+  !> pieces (write_vtk).
   subroutine write_block_outputs(self, be, iter, ref)
     class(block_set_files_t), intent(inout) :: self
     class(backend_t), intent(inout) :: be
     integer(ik8), intent(in) :: iter
     real(rk), intent(in) :: ref(5)
-    type(out_file_t) :: vf, ff
+    type(out_file_t) :: vf, ff, tf
     integer :: b, ios, first
     character(len=512) :: msg
     call be%host_state()
@@ -286,6 +289,15 @@ contains
           end associate
         end do
         call out_commit(ff)
+      end if
+      if (self%cs%write_tecplot) then
+        call tecplot_open(tf, self%dir//'/flow.dat', self%cs%title)
+        do b = 1, size(be%b)
+          associate (g => be%b(b)%level(1))
+            call tecplot_zone(tf, trim(be%label(b)), g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol)
+          end associate
+        end do
+        call out_commit(tf)
       end if
       if (self%cs%write_plot3d) call write_block_plot3d()
       if (self%cs%write_cgns) call write_block_cgns()

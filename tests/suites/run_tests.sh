@@ -337,6 +337,27 @@ PYEOF
   rc=$?
   expect '[ "$rc" = 0 ]' "multi-block: flow.vtm read by VTK's multi-block reader: two blocks of 200 and 280 cells, density finite and positive ($(cat "$T/mb_vtm.log" | tail -n 1))"
 fi
+# flow.dat with a zone per block (write_tecplot, the default), named as the blocks, read by VTK's
+# Tecplot reader as ParaView reads it
+mb_deck tec box2.x "write_tecplot = .true."
+rc=$(run mb_tec "$T/mb/tec.nml" --backend cpu --max-iter 20)
+expect '[ "$rc" = 0 ] && [ "$(grep -c "^ZONE T=" "$T/mb_tec/flow.dat")" = 2 ] && grep -q "^ZONE T=\"block 1\", I=6, J=11, K=5" "$T/mb_tec/flow.dat" \
+  && grep -q "^ZONE T=\"block 2\", I=8, J=11, K=5" "$T/mb_tec/flow.dat"' \
+  "multi-block: flow.dat holds a zone per block with its node counts (exit $rc)"
+if [ -n "$VTKPY" ]; then
+  "$VTKPY" - "$T/mb_tec/flow.dat" > "$T/mb_tec.py.log" 2>&1 <<'PYEOF'
+import sys, math
+from vtkmodules.vtkIOGeometry import vtkTecplotReader
+r = vtkTecplotReader(); r.SetFileName(sys.argv[1]); r.Update()
+m = r.GetOutput()
+cells = [m.GetBlock(b).GetNumberOfCells() for b in range(m.GetNumberOfBlocks())]
+lo = min(m.GetBlock(b).GetCellData().GetArray('density').GetRange()[0] for b in range(m.GetNumberOfBlocks()))
+print('zones', cells, 'density >=', lo)
+sys.exit(0 if cells == [200, 280] and lo > 0 and math.isfinite(lo) else 1)
+PYEOF
+  rc=$?
+  expect '[ "$rc" = 0 ]' "multi-block: flow.dat read by VTK's Tecplot reader: $(tail -n 1 "$T/mb_tec.py.log")"
+fi
 # write_plot3d over the blocks: flow.xyz and flow.q hold both blocks in the file's order; the nodes the
 # two blocks share on their interface carry the same values in both (each node's value is the mean of the
 # eight cells around it, the other block's through the interface's ghosts); plot3d_to_cgns and cgnscheck
