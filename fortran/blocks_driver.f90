@@ -12,10 +12,10 @@
 !> fortran/block_patch_file.f90), or without either the case's bc_* keys by
 !> the block's own index directions. A 2D file's blocks are made one cell
 !> (grid_span) thick, as a one-block 2D file is. What it refuses, before
-!> anything large is allocated, each with its reason: snapshots
-!> (output_interval), and what the block backend cannot run
-!> (interfaces over part of a face or between faces of different
-!> directions).
+!> anything large is allocated, each with its reason: what the block
+!> backend cannot run (interfaces over part of a face or between faces of
+!> different directions), grid_flip. Snapshots (output_interval) are
+!> flow_NNNNNNN.vtm with their pieces, listed in flow.pvd.
 module blocks_driver
   use, intrinsic :: iso_fortran_env, only: output_unit
   use kinds, only: rk, ik8, nvar
@@ -164,6 +164,7 @@ contains
     if (be%any_process(len(why) > 0)) call case_error(why)
     call files%init(cs, merge('adiflow    ', 'adiflow_mpi', .not. present(ranks_files)), dir, dir//'/restart.blocks', &
       root, started)
+    files%vts_ext = '.vtm'   ! flow.pvd lists the snapshots' multi-block files
     files%nblocks = set%nblocks
     if (allocated(set%names)) files%zone_names = set%names
 
@@ -252,6 +253,7 @@ contains
       if (lock_fd < 0) return
       names = 'restart.blocks flow.vtm flow.dat flow.xyz flow.q flow.cgns residual.dat residual.gp residual.png'// &
         wall_names()
+      if (cs%write_vtk .and. cs%output_interval > 0) names = names//' flow.pvd'
       do bb = 1, set%nblocks
         names = names//' '//block_vts_name(bb)
       end do
@@ -279,8 +281,6 @@ contains
     type(case_t), intent(in) :: cs
     character(len=:), allocatable :: g
     g = 'grid file "'//trim(cs%grid_file)//'" holds several blocks: '
-    if (cs%output_interval > 0) call case_error(g//'output_interval > 0 (snapshots) is not available for a '// &
-      'multi-block run yet: set it to 0; flow.vtm is written at the end')
     if (trim(cs%grid_flip) /= 'none') call case_error(g//'grid_flip = '''//trim(cs%grid_flip)//''' applies to '// &
       'one block; turn the blocks in the file instead')
     if (cs%write_cgns .and. .not. cgns_available()) call case_error('write_cgns = .true., but this build has no '// &

@@ -27,7 +27,7 @@ module run_files_blocks
   use cgns_output, only: cgns_zone_arrays, write_cgns_zones
   use grid_blocks, only: face_range_t
   use block_halos, only: interface_image, inverse
-  use output_vtk, only: write_vts
+  use output_vtk, only: write_vts, series_final
   use output_tecplot, only: tecplot_open, tecplot_zone
   use plot3d_output, only: plot3d_node_values, write_plot3d_files
   use output_file, only: out_file_t, out_open, out_check, out_commit
@@ -51,19 +51,23 @@ module run_files_blocks
     procedure :: read_restart => read_block_restarts
     procedure :: save_restart => save_block_restarts
     procedure :: write_restart_set
-    procedure :: write_snapshot => no_snapshot
+    procedure :: write_flow_vts => write_block_vtm
     procedure :: write_outputs => write_block_outputs
   end type block_set_files_t
 
 contains
 
   !> "flow.b00002.vts": block b's piece of flow.vtm.
-  function block_vts_name(b) result(s)
+  function block_vts_name(b, stem) result(s)
     integer, intent(in) :: b
+    !> the data set's name (default flow; a snapshot's flow_0000100)
+    character(len=*), intent(in), optional :: stem
     character(len=:), allocatable :: s
     character(len=24) :: t
-    write(t, '(a,i5.5,a)') 'flow.b', b, '.vts'
-    s = trim(t)
+    write(t, '(a,i5.5,a)') '.b', b, '.vts'
+    s = 'flow'
+    if (present(stem)) s = stem
+    s = s//trim(t)
   end function block_vts_name
 
   !> "restart.b00002.it500.bin": block b's file of the set of iteration iter.
@@ -133,13 +137,6 @@ contains
       end do
     end select
   end subroutine set_loads
-
-  !> Snapshots (output_interval) are refused before a multi-block run starts.
-  subroutine no_snapshot(self, be, iter)
-    class(block_set_files_t), intent(inout) :: self
-    class(backend_t), intent(inout) :: be
-    integer(ik8), intent(in) :: iter
-  end subroutine no_snapshot
 
   !> The restart set of iteration iter (see the module's header); only from
   !> a finite state.
@@ -262,6 +259,44 @@ contains
     call old_restart_note(output_unit, 'the block restart set', vmin, it0)
   end subroutine read_block_restarts
 
+  !> dir/stem.vtm, ParaView's multi-block file, and its pieces
+  !> stem.bNNNNN.vts, one a block, from the host state (host_state done):
+  !> the final state (flow) or a snapshot (flow_NNNNNNN, listed in flow.pvd).
+  subroutine write_block_vtm(self, be, stem)
+    class(block_set_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    character(len=*), intent(in) :: stem
+    type(out_file_t) :: vf
+    integer :: b, ios
+    character(len=512) :: msg
+    select type (be)
+    class is (blocks_backend_t)
+      do b = 1, size(be%b)
+        associate (g => be%b(b)%level(1))
+          call write_vts(self%dir//'/'//block_vts_name(b, stem), g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol)
+        end associate
+      end do
+      call out_open(vf, self%dir//'/'//stem//'.vtm')
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '<?xml version="1.0"?>'
+      call out_check(vf, ios, msg)
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '<VTKFile type="vtkMultiBlockDataSet" version="1.0" '// &
+        'byte_order="LittleEndian">'
+      call out_check(vf, ios, msg)
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '<vtkMultiBlockDataSet>'
+      call out_check(vf, ios, msg)
+      do b = 1, size(be%b)
+        write(vf%unit, '(a,i0,a)', iostat=ios, iomsg=msg) '<DataSet index="', b - 1, '" name="'// &
+          xml_text(trim(be%label(b)))//'" file="'//block_vts_name(b, stem)//'"/>'
+        call out_check(vf, ios, msg)
+      end do
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '</vtkMultiBlockDataSet>'
+      call out_check(vf, ios, msg)
+      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '</VTKFile>'
+      call out_check(vf, ios, msg)
+      call out_commit(vf)
+    end select
+  end subroutine write_block_vtm
+
   !> The final outputs: the restart set of iteration iter is written by the
   !> loop; here the wall loads (forces.csv, one wall file per wall or lid
   !> patch, numbered over the blocks), flow.dat with a zone per block
@@ -272,9 +307,8 @@ contains
     class(backend_t), intent(inout) :: be
     integer(ik8), intent(in) :: iter
     real(rk), intent(in) :: ref(5)
-    type(out_file_t) :: vf, ff, tf
-    integer :: b, ios, first
-    character(len=512) :: msg
+    type(out_file_t) :: ff, tf
+    integer :: b, first
     call be%host_state()
     select type (be)
     class is (blocks_backend_t)
@@ -301,30 +335,8 @@ contains
       end if
       if (self%cs%write_plot3d) call write_block_plot3d()
       if (self%cs%write_cgns) call write_block_cgns()
-      if (.not. self%cs%write_vtk) return
-      do b = 1, size(be%b)
-        associate (g => be%b(b)%level(1))
-          call write_vts(self%dir//'/'//block_vts_name(b), g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol)
-        end associate
-      end do
-      call out_open(vf, self%dir//'/flow.vtm')
-      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '<?xml version="1.0"?>'
-      call out_check(vf, ios, msg)
-      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '<VTKFile type="vtkMultiBlockDataSet" version="1.0" '// &
-        'byte_order="LittleEndian">'
-      call out_check(vf, ios, msg)
-      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '<vtkMultiBlockDataSet>'
-      call out_check(vf, ios, msg)
-      do b = 1, size(be%b)
-        write(vf%unit, '(a,i0,a)', iostat=ios, iomsg=msg) '<DataSet index="', b - 1, '" name="'// &
-          xml_text(trim(be%label(b)))//'" file="'//block_vts_name(b)//'"/>'
-        call out_check(vf, ios, msg)
-      end do
-      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '</vtkMultiBlockDataSet>'
-      call out_check(vf, ios, msg)
-      write(vf%unit, '(a)', iostat=ios, iomsg=msg) '</VTKFile>'
-      call out_check(vf, ios, msg)
-      call out_commit(vf)
+      if (self%cs%write_vtk) call self%write_flow_vts(be, 'flow')
+      if (self%write_series) call series_final(self%series, iter)
     end select
   contains
     !> flow.xyz and flow.q of every block, in the grid file's block order.

@@ -22,6 +22,7 @@ module run_files_blocks_mpi
     procedure :: read_restart => read_restarts_mpi
     procedure :: save_restart => save_restarts_mpi
     procedure :: write_outputs => write_outputs_mpi
+    procedure :: write_snapshot => write_snapshot_mpi
   end type block_set_files_mpi_t
 
 contains
@@ -72,6 +73,16 @@ contains
       call be%share_state()
     end select
   end subroutine read_restarts_mpi
+
+  !> A snapshot, by rank 0 from the gathered state.
+  subroutine write_snapshot_mpi(self, be, iter)
+    class(block_set_files_mpi_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    if (.not. self%cs%write_vtk) return
+    call be%fetch_state()
+    if (self%root) call self%block_set_files_t%write_snapshot(be, iter)
+  end subroutine write_snapshot_mpi
 
   !> The final outputs, by rank 0 from the gathered state.
   subroutine write_outputs_mpi(self, be, iter, ref)

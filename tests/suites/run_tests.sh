@@ -411,10 +411,15 @@ printf 'ADIFLOW-BLOCKS-RESTART 1\nblocks 3\niteration %s\n' "$mb_it" > "$T/mb_sw
 rc=$(run mb_swap "$T/mb/two.nml" --backend cpu --restart)
 expect '[ "$rc" = 2 ] && grep -q "the restart set holds 3 blocks but the grid file has 2" "$T/mb_swap.log"' \
   "multi-block: a restart index of another block count: refused (exit $rc)"
-mb_deck oi box2.x "output_interval = 10"
-rc3=$(run mb_oi "$T/mb/oi.nml" --backend cpu)
-expect '[ "$rc3" = 2 ] && grep -q "output_interval > 0 (snapshots) is not available" "$T/mb_oi.log" && [ ! -e "$T/mb_oi" ]' \
-  "multi-block: snapshots are refused by name, before any run folder (exit $rc3)"
+# snapshots (output_interval): flow_NNNNNNN.vtm with its pieces, listed in flow.pvd before the final
+# flow.vtm; a snapshot's pieces are the final ones' at that iteration (a run stopped there)
+mb_deck oi box2.x "write_tecplot = .false., output_interval = 10"
+rc3=$(run mb_oi "$T/mb/oi.nml" --backend cpu --max-iter 30); rc4=$(run mb_oi20 "$T/mb/oi.nml" --backend cpu --max-iter 20)
+expect '[ "$rc3$rc4" = 00 ] && [ "$(grep -c "<DataSet timestep=" "$T/mb_oi/flow.pvd")" = 3 ] \
+  && grep -q "timestep=\"10\" .*file=\"flow_0000010.vtm\"" "$T/mb_oi/flow.pvd" && grep -q "timestep=\"30\" .*file=\"flow.vtm\"" "$T/mb_oi/flow.pvd" \
+  && grep -q "file=\"flow_0000020.b00002.vts\"" "$T/mb_oi/flow_0000020.vtm" \
+  && cmp -s "$T/mb_oi/flow_0000020.b00001.vts" "$T/mb_oi20/flow.b00001.vts" && cmp -s "$T/mb_oi/flow_0000020.b00002.vts" "$T/mb_oi20/flow.b00002.vts"' \
+  "multi-block: snapshots every 10 iterations: flow_NNNNNNN.vtm and pieces in flow.pvd, the 20th = a run stopped at 20 (exit codes $rc3 $rc4)"
 # the GPU over blocks (fortran/backend_blocks_gpu.f90; bench/device_multigrid.sh check compares it with
 # this CPU bit for bit): without a GPU, backend 'gpu' stops as on one block (exit 4, the no-GPU reason)
 # before any run folder, and 'auto' runs the blocks on the CPU, saying so
