@@ -20,9 +20,11 @@
 #           strict build bit for bit (every block's restart file and the
 #           residual history), the fast build within 1e-12; compute-sanitizer
 #           memcheck of 3 NACA cycles per family
-#   blocks_mpi  the same sets over 2 MPI ranks, one GPU a rank
-#           (build/adiflow_mpi; needs 2 GPUs): strict build bit for bit
-#           against the CPU over the same blocks, both families
+#   blocks_mpi  the sets over MPI ranks, one GPU a rank (build/adiflow_mpi;
+#           NP ranks, default every GPU up to 4; the box in 4 blocks, the
+#           NACA deck on up to 3): strict build bit for bit against the CPU
+#           over the same blocks, both families; the NACA deck's time on 2
+#           and 3 GPUs
 #   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
 #           did it reach its own tolerance
 #   steady  64^3 Re = 400 and 1000 with mass_fix to a 10-order drop, single
@@ -81,13 +83,14 @@ naca_grids() {
     || row "grids for the NACA 0012 deck" FAIL
 }
 
-blocks() {
-  local c fam deck args f same
+# the multi-block decks: mb_box, a curvilinear box cut at nodes SPLIT (make_grid --split), W-cycles,
+# mass_fix, to 1e-10; naca, the shipped deck's three blocks, 40 cycles
+block_decks() {
   naca_grids
-  build/make_grid box --ni 12 --nj 10 --nk 4 --split 6 -o $W/box2.x > /dev/null
-  cat > $W/mb_box2.nml <<EON
+  build/make_grid box --ni 12 --nj 10 --nk 4 --split $1 -o $W/box.x > /dev/null
+  cat > $W/mb_box.nml <<EON
 &adiflow
-  grid_file = '$W/box2.x', reynolds = 100.0, mach = 0.2, limiter = 'vanalbada', roe_low_mach = 'none'
+  grid_file = '$W/box.x', reynolds = 100.0, mach = 0.2, limiter = 'vanalbada', roe_low_mach = 'none'
   cfl = 10.0, max_iter = 3000, tol = 1.0e-10, mass_fix = .true., monitor_interval = 10
   write_plot = .false., write_tecplot = .false.
 /
@@ -95,81 +98,74 @@ blocks() {
   levels = 2, cycle = 'w', pre_smooth = 1, post_smooth = 1
 /
 EON
-  for c in mb_box2 naca; do
-    deck=$W/$c.nml; args=""
-    [ $c = naca ] && { deck=cases/naca0012_re5000.nml; args="--max-iter 40"; }
-    build/adiflow $deck --backend cpu $args --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
+}
+deck_of() { [ $1 = naca ] && echo cases/naca0012_re5000.nml || echo $W/$1.nml; }
+args_of() { [ $1 = naca ] && echo "--max-iter 40"; }
+# same_blocks REF DIR [TOL]: every block's restart file of run REF in run DIR, bit for bit (and the
+# residual history), or within TOL
+same_blocks() {
+  local f
+  for f in $W/$1/restart.b*.bin; do
+    if [ -n "${3:-}" ]; then
+      build/compare_fields $f $W/$2/$(basename $f) --tol $3 > $W/cmp.txt 2>&1 || { cat $W/cmp.txt; return 1; }
+    else
+      build/compare_fields $f $W/$2/$(basename $f) --quiet > /dev/null 2>&1 || return 1
+    fi
+  done
+  [ -n "${3:-}" ] || cmp -s <(hist $W/$1/residual.dat) <(hist $W/$2/residual.dat)
+}
+verdict() { # ROW LOG: PASS when the last test held, else FAIL with the log's errors
+  if [ $? = 0 ]; then row "$1" PASS; else row "$1" FAIL; grep -m 3 -i "error" $2; tail -n 3 $2; fi
+}
+
+blocks() {
+  local c fam
+  block_decks 6
+  for c in mb_box naca; do
+    build/adiflow $(deck_of $c) --backend cpu $(args_of $c) --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
     for fam in split merged; do
-      build/strict/adiflow $deck --backend gpu --kernels $fam $args --run-dir $W/$c-s-$fam > $W/$c-s-$fam.log 2>&1
-      same=yes
-      for f in $W/$c-cpu/restart.b*.bin; do
-        build/compare_fields $f $W/$c-s-$fam/$(basename $f) --quiet > /dev/null 2>&1 || same=no
-      done
-      cmp -s <(hist $W/$c-cpu/residual.dat) <(hist $W/$c-s-$fam/residual.dat) || same=no
-      if [ $same = yes ] && grep -q "every block on it" $W/$c-s-$fam.log; then
-        row "$c strict GPU $fam over blocks == CPU (each block's restart + residual history)" PASS
-      else
-        row "$c strict GPU $fam over blocks == CPU (each block's restart + residual history)" FAIL
-        grep -m 3 -i "error" $W/$c-s-$fam.log; tail -n 3 $W/$c-s-$fam.log
-      fi
-      build/adiflow $deck --backend gpu --kernels $fam $args --run-dir $W/$c-f-$fam > $W/$c-f-$fam.log 2>&1
-      same=yes
-      for f in $W/$c-cpu/restart.b*.bin; do
-        build/compare_fields $f $W/$c-f-$fam/$(basename $f) --tol 1e-12 > $W/cmp.txt 2>&1 || { same=no; cat $W/cmp.txt; }
-      done
-      row "$c fast GPU $fam over blocks vs CPU <= 1e-12 (each block)" "$([ $same = yes ] && echo PASS || echo FAIL)"
+      build/strict/adiflow $(deck_of $c) --backend gpu --kernels $fam $(args_of $c) --run-dir $W/$c-s-$fam > $W/$c-s-$fam.log 2>&1
+      same_blocks $c-cpu $c-s-$fam && grep -q "every block on it" $W/$c-s-$fam.log
+      verdict "$c strict GPU $fam over blocks == CPU (each block's restart + residual history)" $W/$c-s-$fam.log
+      build/adiflow $(deck_of $c) --backend gpu --kernels $fam $(args_of $c) --run-dir $W/$c-f-$fam > $W/$c-f-$fam.log 2>&1
+      same_blocks $c-cpu $c-f-$fam 1e-12
+      verdict "$c fast GPU $fam over blocks vs CPU <= 1e-12 (each block)" $W/$c-f-$fam.log
     done
   done
   for fam in split merged; do
     compute-sanitizer --tool memcheck --error-exitcode 9 build/adiflow cases/naca0012_re5000.nml --backend gpu \
       --kernels $fam --max-iter 3 --run-dir $W/sanb-$fam > $W/sanb-$fam.log 2>&1
-    row "compute-sanitizer memcheck, NACA 3 blocks $fam, 3 W-cycles" "$([ $? = 0 ] && echo PASS || echo FAIL)"
+    verdict "compute-sanitizer memcheck, NACA 3 blocks $fam, 3 W-cycles" $W/sanb-$fam.log
   done
 }
 
+# the blocks over NP ranks (default: every GPU, up to 4), one GPU a rank; the box in 4 blocks
 blocks_mpi() {
-  local c fam deck args f same np
-  naca_grids
+  local c fam np ngpu
+  ngpu=$(nvidia-smi -L | grep -c '^GPU')
+  np=${NP:-$(( ngpu < 4 ? ngpu : 4 ))}
   # OpenMPI's Fortran bindings carried in build/mpilibs where the machine lacks them
   ldd build/adiflow_mpi | grep -q "not found" && export LD_LIBRARY_PATH=$PWD/build/mpilibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  build/make_grid box --ni 12 --nj 10 --nk 4 --split 6 -o $W/box2.x > /dev/null
-  sed "s|grid_file = '[^']*'|grid_file = '$W/box2.x'|" > $W/mb_box2.nml <<EON
-&adiflow
-  grid_file = 'box2.x', reynolds = 100.0, mach = 0.2, limiter = 'vanalbada', roe_low_mach = 'none'
-  cfl = 10.0, max_iter = 3000, tol = 1.0e-10, mass_fix = .true., monitor_interval = 10
-  write_plot = .false., write_tecplot = .false.
-/
-&multigrid
-  levels = 2, cycle = 'w', pre_smooth = 1, post_smooth = 1
-/
-EON
-  for c in mb_box2 naca; do
-    deck=$W/$c.nml; args=""
-    [ $c = naca ] && { deck=cases/naca0012_re5000.nml; args="--max-iter 40"; }
-    build/adiflow $deck --backend cpu $args --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
+  block_decks 3,6,9
+  for c in mb_box naca; do
+    local n=$np; [ $c = naca ] && [ $n -gt 3 ] && n=3
+    build/adiflow $(deck_of $c) --backend cpu $(args_of $c) --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
     for fam in split merged; do
-      np=2
-      mpirun --allow-run-as-root --bind-to none -np $np build/strict/adiflow_mpi $deck --backend gpu --kernels $fam $args \
-        --run-dir $W/$c-m-$fam > $W/$c-m-$fam.log 2>&1
-      same=yes
-      for f in $W/$c-cpu/restart.b*.bin; do
-        build/compare_fields $f $W/$c-m-$fam/$(basename $f) --quiet > /dev/null 2>&1 || same=no
-      done
-      cmp -s <(hist $W/$c-cpu/residual.dat) <(hist $W/$c-m-$fam/residual.dat) || same=no
-      if [ $same = yes ] && grep -q "one GPU a rank" $W/$c-m-$fam.log; then
-        row "$c strict GPU $fam over blocks, $np ranks x 1 GPU == CPU (each block's restart + history)" PASS
-      else
-        row "$c strict GPU $fam over blocks, $np ranks x 1 GPU == CPU (each block's restart + history)" FAIL
-        grep -m 3 -i "error" $W/$c-m-$fam.log; tail -n 3 $W/$c-m-$fam.log
-      fi
+      mpirun --allow-run-as-root --bind-to none -np $n build/strict/adiflow_mpi $(deck_of $c) --backend gpu --kernels $fam \
+        $(args_of $c) --run-dir $W/$c-m-$fam > $W/$c-m-$fam.log 2>&1
+      same_blocks $c-cpu $c-m-$fam && grep -q "one GPU a rank" $W/$c-m-$fam.log
+      verdict "$c strict GPU $fam over blocks, $n ranks x 1 GPU == CPU (each block's restart + history)" $W/$c-m-$fam.log
     done
   done
-  t0=$(date +%s.%N)
-  mpirun --allow-run-as-root --bind-to none -np 2 build/adiflow_mpi cases/naca0012_re5000.nml --backend gpu \
-    --run-dir $W/naca-2gpu > $W/naca-2gpu.log 2>&1
-  t1=$(date +%s.%N)
-  row "cases/naca0012_re5000.nml on 2 ranks x 1 GPU, whole run" \
-    "$(grep -o 'converged at iteration [0-9]*' $W/naca-2gpu.log || echo NOT CONVERGED), $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.1f", b-a}') s"
+  for n in 2 3; do
+    [ $n -gt $ngpu ] && continue
+    t0=$(date +%s.%N)
+    mpirun --allow-run-as-root --bind-to none -np $n build/adiflow_mpi cases/naca0012_re5000.nml --backend gpu \
+      --run-dir $W/naca-${n}gpu > $W/naca-${n}gpu.log 2>&1
+    t1=$(date +%s.%N)
+    row "cases/naca0012_re5000.nml on $n ranks x 1 GPU, whole run" \
+      "$(grep -o 'converged at iteration [0-9]*' $W/naca-${n}gpu.log || echo NOT CONVERGED), $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.1f", b-a}') s"
+  done
 }
 
 # one run to a 7-order drop (TOL, MASSFIX override): name n re levels maxit

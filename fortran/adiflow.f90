@@ -34,7 +34,7 @@ program adiflow
   use run_files, only: run_files_t
   use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, adi_guard_output_signals, &
     make_dirs, lock_run_dir
-  use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_problem, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
+  use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_error, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use gpu_settings, only: gpu_settings_t
   !$ use omp_lib, only: omp_get_max_threads, omp_set_num_threads
   implicit none
@@ -91,11 +91,8 @@ program adiflow
   sp = make_solver_params(cs, lay)
 
   gs = make_gpu_settings(cs)
-  ! the &gpu group is checked whenever the GPU may run, before any allocation
-  if (cs%backend /= 'cpu') then
-    why = gpu_settings_problem(gs)
-    if (len(why) > 0) call case_error(why//' (&gpu group)')
-  end if
+  why = gpu_settings_error(cs%backend, gs)
+  if (len(why) > 0) call case_error(why)
   ! a CGNS grid's boundary conditions are the patches (a patch_file beside them is refused)
   call take_cgns_patches(cs, sp, ps, have_cgns_patches, 'adiflow')
   if (len_trim(cs%patch_file) > 0) call read_patches()

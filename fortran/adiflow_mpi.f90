@@ -66,7 +66,7 @@ program adiflow_mpi
   use parallel_config, only: parallel_config_t, read_parallel_config, validate_parallel_config
   use gpu_settings, only: gpu_settings_t
   use gpu_block_bridge, only: block_transport_text
-  use gpu_bridge, only: gpu_settings_problem, adi_gpu_available, gpu_error_text, gpu_device_info, &
+  use gpu_bridge, only: gpu_settings_error, adi_gpu_available, gpu_error_text, gpu_device_info, &
     ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use backend_mpi_block, only: block_backend_t
   use backend_mpi_gpu, only: block_gpu_backend_t
@@ -127,10 +127,8 @@ program adiflow_mpi
   if (nblocks > 1) call run_blocks_over_ranks()
 
   gs = make_gpu_settings(cs)
-  if (cs%backend /= 'cpu') then
-    why = gpu_settings_problem(gs)
-    if (len(why) > 0) call stop_all(2, why//' (&gpu group)')
-  end if
+  why = gpu_settings_error(cs%backend, gs)
+  if (len(why) > 0) call stop_all(2, why)
   use_gpu = choose_backend()
   call choose_process_grid(nranks, cs%nj, cs%nk, cs%ni, pc%npj, pc%npk, dc%npj, dc%npk, ok, msg)
   if (.not. ok) call stop_all(2, msg)
@@ -260,10 +258,8 @@ contains
     if (nranks > nblocks) call stop_all(2, g//int_text(nranks)//' ranks would leave '// &
       int_text(nranks - nblocks)//' of them without a block: run with at most '//int_text(nblocks)//' ranks')
     gs = make_gpu_settings(cs)
-    if (cs%backend /= 'cpu') then
-      why = gpu_settings_problem(gs)
-      if (len(why) > 0) call stop_all(2, why//' (&gpu group)')
-    end if
+    why = gpu_settings_error(cs%backend, gs)
+    if (len(why) > 0) call stop_all(2, why)
     if (choose_backend()) then
       ! one GPU a rank: the node-local rank's
       call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)

@@ -31,7 +31,7 @@ module blocks_driver
   use backend_blocks, only: blocks_backend_t, set_problem
   use backend_blocks_gpu, only: blocks_gpu_backend_t
   use gpu_settings, only: gpu_settings_t
-  use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_problem, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
+  use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_error, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use run_files_blocks, only: block_set_files_t, block_vts_name
   use driver_loop, only: run_iterations
   use patch_file, only: units_text, has_open_patches
@@ -113,11 +113,8 @@ contains
     cs%nk = nref(3)
     call check_host_memory(set)
     gs = make_gpu_settings(cs)
-    ! the &gpu group is checked whenever the GPU may run, before any allocation
-    if (cs%backend /= 'cpu') then
-      why = gpu_settings_problem(gs)
-      if (len(why) > 0) call case_error(why//' (&gpu group)')
-    end if
+    why = gpu_settings_error(cs%backend, gs)
+    if (len(why) > 0) call case_error(why)
     if (present(ranks_backend)) then
       call move_alloc(ranks_backend, be)
       select type (be)

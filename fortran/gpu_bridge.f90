@@ -23,7 +23,7 @@ module gpu_bridge
   public :: adi_gpu_init_level, adi_gpu_residual, adi_gpu_mg_restrict, adi_gpu_mg_forcing, adi_gpu_mg_prolong
   public :: adi_gpu_init_member, adi_gpu_fill_faces, adi_gpu_copy_halo, adi_gpu_mg_keep_q0
   public :: adi_gpu_pack_halo, adi_gpu_unpack_halo
-  public :: gpu_chosen
+  public :: gpu_chosen, gpu_settings_error
 
   !> ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED (include/adiflow_kernel_families.def)
 #define ADI_KERNEL_FAMILY(name, value) integer(c_int), parameter, public :: ADI_KERNELS_/**/name = value
@@ -255,6 +255,19 @@ contains
         'adiflow: backend = auto: no usable GPU found, running on the CPU backend'
     end select
   end function gpu_chosen
+
+  !> What stops a run with case key backend = req from starting: the &gpu
+  !> group's problem (gpu_settings_problem) wherever the GPU may run, named
+  !> as the group's; '' when nothing does. Checked before any allocation.
+  function gpu_settings_error(req, settings) result(s)
+    character(len=*), intent(in) :: req
+    type(gpu_settings_t), intent(in) :: settings
+    character(len=:), allocatable :: s
+    s = ''
+    if (trim(req) == 'cpu') return
+    s = gpu_settings_problem(settings)
+    if (len(s) > 0) s = s//' (&gpu group)'
+  end function gpu_settings_error
 
   !> What is wrong with the &gpu settings (an unknown merged step, a
   !> tuning table that cannot be read), or '' when nothing is.
