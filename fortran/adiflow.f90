@@ -48,7 +48,7 @@ program adiflow
   type(run_files_t) :: files            ! restart and outputs
   real(rk), allocatable :: xn(:,:,:,:)
   character(len=:), allocatable :: case_path, dir, why, mg_note
-  logical :: use_gpu, ok
+  logical :: use_gpu, ok, in_part
   type(patch_set_t) :: ps               ! the boundary patches (patch_file), none without one
   logical :: have_cgns_patches          ! ps holds a CGNS grid file's boundary conditions
   logical :: cuts(3)                    ! faces of the grid file that close on themselves
@@ -86,7 +86,13 @@ program adiflow
   call check_host_memory(lay)
   ! the grid's nodes, read and checked before the run folder and the fields; a
   ! grid closed on itself joins its cut before the boundaries are set up
-  call make_grid_nodes(cs, xn, cuts)
+  call make_grid_nodes(cs, xn, cuts, in_part)
+  if (in_part) then
+    ! a one-block grid joined to itself over part of a face (a C-grid): run over blocks, cut at the part's ends
+    call run_block_grid(cs, mg, case_path, started, code)
+    if (code /= 0) error stop code, quiet=.true.
+    stop
+  end if
   call join_cuts(cs, cuts)
   sp = make_solver_params(cs, lay)
 

@@ -98,6 +98,7 @@ program adiflow_mpi
   real(rk) :: res0(5)
   integer :: rank, nranks, lock_fd, okflag, code
   integer :: nblocks = 1                     ! the grid file's blocks (several: run_blocks_over_ranks)
+  logical :: in_part = .false.               ! a one-block grid joined to itself in part (run_blocks_over_ranks)
   ! multigrid: the levels the grid allows (nlev), the first gathered onto rank 0 (0: none)
   integer :: nlev = 1, gather_from = 0
   integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
@@ -124,7 +125,7 @@ program adiflow_mpi
   case_error_handler => null()
   call same_settings_everywhere()
   !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
-  if (nblocks > 1) call run_blocks_over_ranks()
+  if (nblocks > 1 .or. in_part) call run_blocks_over_ranks()
 
   gs = make_gpu_settings(cs)
   why = gpu_settings_error(cs%backend, gs)
@@ -255,7 +256,7 @@ contains
     g = 'grid file "'//trim(cs%grid_file)//'" holds '//int_text(nblocks)//' blocks: '
     if (pc%npj > 1 .or. pc%npk > 1) call stop_all(2, g//'the ranks take whole blocks, npj and npk do not '// &
       'apply: leave them out (or 0)')
-    if (nranks > nblocks) call stop_all(2, g//int_text(nranks)//' ranks would leave '// &
+    if (nranks > nblocks .and. .not. in_part) call stop_all(2, g//int_text(nranks)//' ranks would leave '// &
       int_text(nranks - nblocks)//' of them without a block: run with at most '//int_text(nblocks)//' ranks')
     gs = make_gpu_settings(cs)
     why = gpu_settings_error(cs%backend, gs)
@@ -350,7 +351,12 @@ contains
     ! the whole grid's nodes, ghost nodes included (a grid file read and
     ! checked here too: a bad one stops the run before its folder is made);
     ! a grid closed on itself joins its cut before the boundaries are set up
-    call make_grid_nodes(cs, xn_g, cuts)
+    call make_grid_nodes(cs, xn_g, cuts, in_part)
+    if (in_part) then
+      ! a one-block grid joined to itself over part of a face (a C-grid): over blocks, cut at the part's ends
+      dir = run_folder(cs, case_path)
+      return
+    end if
     call join_cuts(cs, cuts, trim(merge('adiflow_mpi', '           ', rank == 0)))
     ! (write_cgns: a build without CGNS refuses it there, before the run)
     if (len_trim(cs%patch_file) > 0 .or. is_cgns_name(cs%grid_file) .or. cs%write_cgns) call read_patches()

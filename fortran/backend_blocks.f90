@@ -63,7 +63,7 @@ module backend_blocks
   use boundary_patches, only: patch_set_t, coarse_patch_sets
   implicit none
   private
-  public :: blocks_backend_t, block_levels_t, set_problem, nodes_of
+  public :: blocks_backend_t, block_levels_t, set_problem, cross_direction_problem, nodes_of
 
   !> One block: its levels and which of its faces its own boundary
   !> conditions fill (the others are interfaces).
@@ -347,13 +347,34 @@ contains
   end subroutine blocks_init
 
   !> What keeps the solver over blocks from running set ('' if nothing):
-  !> a 2D block, an interface between faces of different directions or
-  !> over part of a face. From the set alone, before anything is allocated.
+  !> cross_direction_problem's, or an interface over part of a face (which
+  !> the driver cuts away first, fortran/block_split.f90). From the set
+  !> alone, before anything is allocated.
   function set_problem(set) result(why)
     type(grid_block_set_t), intent(in) :: set
     character(len=:), allocatable :: why
     type(face_range_t) :: r
-    integer :: b, q, s
+    integer :: q, s
+    why = cross_direction_problem(set)
+    if (len(why) > 0) return
+    do q = 1, size(set%interfaces)
+      do s = 1, 2
+        r = merge(set%interfaces(q)%a, set%interfaces(q)%b, s == 1)
+        if (.not. covers_whole_face(r, set%blocks(r%block)%n)) then
+          why = range_text(set, r)//': an interface over part of a face; the solver over blocks takes whole '// &
+            'faces (the driver cuts the block at the part''s ends first)'
+          return
+        end if
+      end do
+    end do
+  end function set_problem
+
+  !> A 2D block, or an interface between faces of different directions
+  !> ('' if none).
+  function cross_direction_problem(set) result(why)
+    type(grid_block_set_t), intent(in) :: set
+    character(len=:), allocatable :: why
+    integer :: b, q
     why = ''
     do b = 1, set%nblocks
       if (set%blocks(b)%n(3) == 1) then
@@ -368,17 +389,9 @@ contains
             'different directions; the solver over blocks takes interfaces within one direction so far'
           return
         end if
-        do s = 1, 2
-          r = merge(t%a, t%b, s == 1)
-          if (.not. covers_whole_face(r, set%blocks(r%block)%n)) then
-            why = range_text(set, r)//': an interface over part of a face; the solver over blocks takes '// &
-              'whole faces so far'
-            return
-          end if
-        end do
       end associate
     end do
-  end function set_problem
+  end function cross_direction_problem
 
   !> A level's node counts in i, j, k.
   pure function nodes_of(g) result(n)

@@ -32,12 +32,14 @@ contains
   !> from set's boundary conditions. have: either gave any (else ps is
   !> left without patches: the blocks' faces take the bc_* keys). A bad
   !> line or face stops the run (exit 2) naming the file, line and block.
-  subroutine block_patch_sets(cs, path, set, sp, joined, ps, have)
+  subroutine block_patch_sets(cs, path, set, sp, joined, ps, have, partly)
     type(case_t), intent(in) :: cs
     character(len=*), intent(in) :: path
     type(grid_block_set_t), intent(in) :: set
     type(solver_params_t), intent(in) :: sp(:)
     logical, intent(in) :: joined(:,:)
+    !> present: the faces an interface joins in part (fortran/block_split.f90 cuts them afterwards)
+    logical, intent(in), optional :: partly(:,:)
     type(patch_set_t), intent(inout) :: ps(:)
     logical, intent(out) :: have
     character(len=max_line), allocatable :: lines(:)
@@ -74,6 +76,13 @@ contains
     call patches_of_blocks()
     have = .true.
   contains
+    function part_of(b) result(f)
+      integer, intent(in) :: b
+      logical :: f(6)
+      f = .false.
+      if (present(partly)) f = partly(:, b)
+    end function part_of
+
     subroutine patches_of_blocks()
       integer :: b
       logical :: ok
@@ -84,7 +93,7 @@ contains
         associate (n => set%blocks(b)%n)
           call patches_from_lines(pack(lines, mine), pack(wheres, mine), origin//', block '//int_text(b), sp(b), &
             sp(b)%bc == BC_PERIODIC, [cs%lid_u, cs%lid_v, cs%lid_w], cs%freestream_alpha, cs%freestream_beta, &
-            n(1) - 1, n(2) - 1, n(3) - 1, ps(b), ok, msg, joined=joined(:, b))
+            n(1) - 1, n(2) - 1, n(3) - 1, ps(b), ok, msg, joined=joined(:, b), partly=part_of(b))
         end associate
         if (.not. ok) call case_error(msg)
       end do
@@ -108,7 +117,8 @@ contains
     open(newunit=u, file=path, status='old', action='read', iostat=ios)
     if (ios /= 0) call case_error('patch file "'//path//'" cannot be opened')
     nline = 0
-    current = 0
+    ! a file of one block (a C-grid cut at its wake, fortran/block_split.f90) takes the one-block form too
+    current = merge(1, 0, nblocks == 1)
     do
       read(u, '(a)', iostat=ios) line
       if (ios /= 0) exit

@@ -25,10 +25,11 @@ module blocks_driver
   use solver_params, only: solver_params_t, ROE_LM_NONE
   use grid_layout, only: layout_t, make_layout, field_bytes
   use flow_fields, only: host_field_count
-  use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK
+  use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK, face_range_t, covers_whole_face
   use cgns_blocks, only: read_block_file
   use multigrid_config, only: mg_config_t, mg_config_text
-  use backend_blocks, only: blocks_backend_t, set_problem
+  use backend_blocks, only: blocks_backend_t, set_problem, cross_direction_problem
+  use block_split, only: piece_t, cut_at_face_parts, split_patches, piece_text
   use backend_blocks_gpu, only: blocks_gpu_backend_t
   use gpu_settings, only: gpu_settings_t
   use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_error, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
@@ -65,7 +66,9 @@ contains
     integer, intent(out) :: exit_code
     class(blocks_backend_t), allocatable, intent(inout), optional :: ranks_backend
     class(block_set_files_t), allocatable, intent(inout), optional :: ranks_files
-    type(grid_block_set_t) :: set
+    type(grid_block_set_t) :: set, file_set
+    type(piece_t), allocatable :: pieces(:)
+    integer, allocatable :: file_n(:,:)
     type(case_t), allocatable :: cb(:)
     class(blocks_backend_t), allocatable :: be
     type(gpu_settings_t) :: gs
@@ -84,6 +87,11 @@ contains
     call read_block_file(trim(cs%grid_file), set, status, msg)
     if (status /= GRID_BLOCKS_OK) call case_error(msg)
     if (set%dims == 2) call make_one_cell_thick(set, cs%grid_span)
+    why = cross_direction_problem(set)
+    if (len(why) > 0) call case_error(set%what//': '//why)
+    ! a face an interface covers in part: its block cut at the part's ends (the file's set kept for its patches)
+    file_set = set
+    call cut_at_face_parts(set, pieces)
     why = set_problem(set)
     if (len(why) > 0) call case_error(set%what//': '//why)
     if (cs%write_plot3d .and. set%nblocks > plot3d_max_blocks()) call case_error(set%what//': write_plot3d writes '// &
@@ -150,7 +158,11 @@ contains
     end do
     patch_path = ''
     if (len_trim(cs%patch_file) > 0) patch_path = beside_case(cs%patch_file, case_path)
-    call block_patch_sets(cs, patch_path, set, sps, joined, ps, have_patches)
+    if (set%nblocks == file_set%nblocks) then
+      call block_patch_sets(cs, patch_path, set, sps, joined, ps, have_patches)
+    else
+      call patches_of_pieces()
+    end if
     open_flow = .false.
     if (have_patches) open_flow = any([(has_open_patches(ps(b)), b = 1, set%nblocks)])
 
@@ -159,8 +171,8 @@ contains
     why = ''
     if (root) call make_run_folder()
     if (be%any_process(len(why) > 0)) call case_error(why)
-    call files%init(cs, merge('adiflow    ', 'adiflow_mpi', .not. present(ranks_files)), dir, dir//'/restart.blocks', &
-      root, started)
+    call files%init(cs, trim(merge('adiflow    ', 'adiflow_mpi', .not. present(ranks_files))), dir, &
+      dir//'/restart.blocks', root, started)
     files%vts_ext = '.vtm'   ! flow.pvd lists the snapshots' multi-block files
     files%nblocks = set%nblocks
     if (allocated(set%names)) files%zone_names = set%names
@@ -176,9 +188,23 @@ contains
     end if
     if (len(why) > 0) call case_error(set%what//': '//why)
     call be%distribute()
+    if (set%nblocks > file_set%nblocks) then
+      ! a piece of a cut block named by where it lies in the file's block
+      allocate(file_n(3, file_set%nblocks))
+      do b = 1, file_set%nblocks
+        file_n(:, b) = file_set%blocks(b)%n
+      end do
+      do b = 1, set%nblocks
+        if (len(piece_text(set, pieces, b, file_n)) > 0) be%label(b) = trim(be%label(b))//' ('// &
+          piece_text(set, pieces, b, file_n)//')'
+      end do
+    end if
     sp = be%b(1)%level(1)%sp
 
     if (root) write(output_unit, '(a)') files%prog//': '//trim(cs%title)//' ('//trim(case_path)//')'
+    if (root .and. set%nblocks > file_set%nblocks) write(output_unit, '(a)') '  grid: the file''s '// &
+      int_text(file_set%nblocks)//' block(s) cut where an interface covers part of a face (a C-grid''s wake cut): '// &
+      int_text(set%nblocks)//' blocks, each face joined whole'
     if (root) write(output_unit, '(a,es10.3,a,es10.3)') '  grid: '//int_text(set%nblocks)//' blocks from '// &
       trim(cs%grid_file)//' ('//set%format//'), '//int_text(size(set%interfaces))//' 1-to-1 interface(s), '// &
       int_text(nint(be%cells(1)))//' cells; Re ', cs%reynolds, ', Mach ', cs%mach
@@ -241,6 +267,46 @@ contains
     call run_iterations(cs, it0, res0, be, files, exit_code)
     call be%finalize()
   contains
+    !> The pieces' patches: the file's blocks' (their faces joined in part
+    !> may leave the joined cells uncovered), clipped to each piece
+    !> (block_split's split_patches).
+    subroutine patches_of_pieces()
+      type(patch_set_t), allocatable :: fps(:)
+      type(solver_params_t), allocatable :: fsp(:)
+      logical, allocatable :: fjoined(:,:), fpartly(:,:)
+      integer, allocatable :: ncell(:,:)
+      integer :: bb, qq, ss
+      logical :: ok
+      type(face_range_t) :: r
+      allocate(fps(file_set%nblocks), fsp(file_set%nblocks), fjoined(6, file_set%nblocks), &
+        fpartly(6, file_set%nblocks), ncell(3, set%nblocks))
+      fjoined = .false.
+      fpartly = .false.
+      do qq = 1, size(file_set%interfaces)
+        do ss = 1, 2
+          r = merge(file_set%interfaces(qq)%a, file_set%interfaces(qq)%b, ss == 1)
+          if (covers_whole_face(r, file_set%blocks(r%block)%n)) then
+            fjoined(r%face + 1, r%block) = .true.
+          else
+            fpartly(r%face + 1, r%block) = .true.
+          end if
+        end do
+      end do
+      do bb = 1, file_set%nblocks
+        associate (n => file_set%blocks(bb)%n)
+          fsp(bb) = make_solver_params(cb(1), make_layout(n(1) - 1, n(2) - 1, n(3) - 1))
+        end associate
+      end do
+      call block_patch_sets(cs, patch_path, file_set, fsp, fjoined, fps, have_patches, fpartly)
+      if (.not. have_patches) call case_error(set%what//': an interface covers part of a face, so the blocks '// &
+        'need boundary patches (patch_file, or the CGNS file''s BCs) for the rest of it')
+      do bb = 1, set%nblocks
+        ncell(:, bb) = set%blocks(bb)%n - 1
+      end do
+      call split_patches(fps, pieces, ncell, joined, ps, ok, msg)
+      if (.not. ok) call case_error(set%what//': '//msg)
+    end subroutine patches_of_pieces
+
     !> The run folder made and locked, no output in it a link; why: '' or
     !> what is wrong.
     subroutine make_run_folder()

@@ -60,6 +60,10 @@ module boundary_patches
     !> (fortran/backend_blocks.f90): they take no patch, and their maps stay
     !> all zero (the fill never reads them)
     logical :: joined(6) = .false.
+    !> faces an interface joins in part (a file block before it is cut at
+    !> the part's ends, fortran/block_split.f90): their patches may leave
+    !> the joined cells uncovered
+    logical :: partly(6) = .false.
   end type patch_set_t
 
   character(len=4), parameter :: face_names(6) = ['imin', 'imax', 'jmin', 'jmax', 'kmin', 'kmax']
@@ -148,7 +152,7 @@ contains
       end associate
     end do
     do f = 1, 6
-      if (ps%joined(f)) cycle
+      if (ps%joined(f) .or. ps%partly(f)) cycle
       gaps = count(ps%face(f)%id == 0)
       if (gaps > 0) then
         call first_zero(ps%face(f)%id, b1, c1)

@@ -23,7 +23,8 @@ program grid_check
   use grid_file
   use grid_blocks, only: grid_block_set_t, range_text, transform_text, block_label, GRID_BLOCKS_OK
   use cgns_blocks, only: count_block_file, read_block_file
-  use backend_blocks, only: set_problem
+  use backend_blocks, only: set_problem, cross_direction_problem
+  use block_split, only: piece_t, cut_at_face_parts
   use blocks_driver, only: make_one_cell_thick
   implicit none
   type(grid_read_options_t) :: opts
@@ -115,7 +116,8 @@ contains
   subroutine check_blocks(path)
     character(len=*), intent(in) :: path
     type(grid_block_set_t) :: set
-    integer :: b, q, st
+    type(piece_t), allocatable :: pieces(:)
+    integer :: b, q, st, nfile
     character(len=:), allocatable :: why
 
     call read_block_file(path, set, st, why)
@@ -147,15 +149,23 @@ contains
         write(*, '(a)') '    block '//itext(set%bcs(q)%block)//': '//set%bcs(q)%line//'   ('//set%bcs(q)%where//')'
       end do
     end if
-    if (set%nblocks > 1) then
-      ! what a run does with it: the same checks build/adiflow makes first
-      if (set%dims == 2) call make_one_cell_thick(set, 1.0_rk)
+    nfile = set%nblocks
+    if (set%dims == 2) call make_one_cell_thick(set, 1.0_rk)
+    why = cross_direction_problem(set)
+    if (len(why) == 0) then
+      ! what a run does with it: the same steps build/adiflow takes first
+      call cut_at_face_parts(set, pieces)
       why = set_problem(set)
-      if (len(why) > 0) then
-        write(*, '(a)') '  OK as a file; build/adiflow refuses to run it: '//why
-      else
-        write(*, '(a)') '  OK (build/adiflow solves its blocks together, on the CPU; adiflow_mpi runs one block)'
-      end if
+    end if
+    if (len(why) > 0) then
+      write(*, '(a)') '  OK as a file; build/adiflow refuses to run it: '//why
+    else if (set%nblocks > nfile) then
+      write(*, '(a)') '  OK (build/adiflow cuts it where an interface covers part of a face, into '// &
+        itext(set%nblocks)//' blocks, and solves them together, on the CPU or the GPU; adiflow_mpi spreads them '// &
+        'over its ranks)'
+    else if (nfile > 1) then
+      write(*, '(a)') '  OK (build/adiflow solves its blocks together, on the CPU or the GPU; adiflow_mpi spreads '// &
+        'them over its ranks)'
     else
       write(*, '(a)') '  OK'
     end if

@@ -59,21 +59,23 @@ contains
     cs%nk = info%nk
   end subroutine take_grid_sizes
 
-  !> A one-block Plot3D grid joined to itself other than by a periodic cut
-  !> (two opposite faces whole, node for node, which the one-block path
-  !> joins): a C-grid's wake cut, over part of a face. The one-block path
-  !> would give that part a boundary condition where the flow crosses it,
-  !> so the run stops, naming the join and the way round it. The faces of
-  !> the nodes just read (xn: n cells, ghosts included) are matched as
-  !> build/grid_check --blocks matches them; a grid whose faces cannot be
+  !> Whether a one-block Plot3D grid is joined to itself other than by a
+  !> periodic cut (two opposite faces whole, node for node, which the
+  !> one-block path joins): a C-grid's wake cut, over part of a face. The
+  !> one-block path would give that part a boundary condition where the
+  !> flow crosses it; the drivers run such a grid over blocks instead
+  !> (fortran/blocks_driver.f90, which cuts it at the part's ends). The
+  !> faces of the nodes just read (xn: n cells, ghosts included) are matched
+  !> as build/grid_check --blocks matches them; a grid whose faces cannot be
   !> matched (nodes that almost coincide, say) runs as before.
-  subroutine refuse_self_join(path, xn, n)
+  logical function joined_in_part(path, xn, n)
     character(len=*), intent(in) :: path
     real(rk), intent(in) :: xn(:,-ng:,-ng:,-ng:)
     integer, intent(in) :: n(3)
     type(grid_block_set_t) :: set
     integer :: status, q
     character(len=:), allocatable :: msg
+    joined_in_part = .false.
     set%what = 'grid file "'//path//'"'
     set%nblocks = 1
     set%dims = 3
@@ -86,28 +88,28 @@ contains
       associate (t => set%interfaces(q))
         if (t%a%face/2 == t%b%face/2 .and. t%a%face /= t%b%face .and. all(t%transform == [1, 2, 3]) .and. &
             covers_whole_face(t%a, n + 1) .and. covers_whole_face(t%b, n + 1)) cycle
-        call case_error('grid file "'//path//'" is joined to itself: '//range_text(set, t%a)//' = '// &
-          range_text(set, t%b)//' (a C-grid''s wake cut; build/grid_check --blocks lists it). adiflow does not '// &
-          'join a block to itself over part of a face yet: write the grid as blocks whose faces join whole (for '// &
-          'a C-grid, the lower wake, the airfoil part and the upper wake: build/make_grid --split shows the '// &
-          'layout), and run the multi-block file')
+        joined_in_part = .true.
       end associate
     end do
-  end subroutine refuse_self_join
+  end function joined_in_part
 
   !> The nodes of the grid, ghost nodes included, checked cell by cell
   !> when they come from a file. cuts(d): the file's two d-faces coincide
   !> node for node and were not declared periodic (a grid closed on
   !> itself); a driver that passes cuts joins them (join_cuts), one that
   !> does not stops with the keys that declare them.
-  subroutine make_grid_nodes(cs, xn, cuts)
+  !> in_part: the grid is joined to itself over part of a face
+  !> (joined_in_part): the driver runs it over blocks.
+  subroutine make_grid_nodes(cs, xn, cuts, in_part)
     type(case_t), intent(in) :: cs
     real(rk), allocatable, intent(out) :: xn(:,:,:,:)
     logical, intent(out), optional :: cuts(3)
+    logical, intent(out) :: in_part
     type(grid_file_info_t) :: info
     integer :: status, d
     character(len=:), allocatable :: msg
     if (present(cuts)) cuts = .false.
+    in_part = .false.
     if (len_trim(cs%grid_file) == 0) then
       call generate_nodes(cs, xn)
       return
@@ -116,9 +118,10 @@ contains
       call read_cgns_grid(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
     else
       call read_grid_file(trim(cs%grid_file), read_options(cs), xn, info, status, msg)
-      if (status == GRID_OK) call refuse_self_join(trim(cs%grid_file), xn, [info%ni, info%nj, info%nk])
+      if (status == GRID_OK) in_part = joined_in_part(trim(cs%grid_file), xn, [info%ni, info%nj, info%nk])
     end if
     if (status /= GRID_OK) call case_error(msg)
+    if (in_part) return
     if (present(cuts)) then
       cuts = info%cut
     else

@@ -123,7 +123,8 @@ contains
   !> origin the whole source for the messages about all of them.
   !> joined present (a block of a multi-block grid): the faces its
   !> interfaces join, which take no patch and need none.
-  subroutine patches_from_lines(lines, wheres, origin, sp, periodic, lid, alpha, beta, ni, nj, nk, ps, ok, msg, joined)
+  subroutine patches_from_lines(lines, wheres, origin, sp, periodic, lid, alpha, beta, ni, nj, nk, ps, ok, msg, joined, &
+      partly)
     character(len=*), intent(in) :: lines(:), wheres(:), origin
     type(solver_params_t), intent(in) :: sp
     logical, intent(in) :: periodic(6)
@@ -133,6 +134,8 @@ contains
     logical, intent(out) :: ok
     character(len=:), allocatable, intent(out) :: msg
     logical, intent(in), optional :: joined(6)
+    !> present: the faces an interface joins in part (the rest covered, fortran/block_split.f90)
+    logical, intent(in), optional :: partly(6)
     character(len=64) :: w(12)
     integer :: nline, nw, m, nb, nc
     type(bc_patch_t) :: p
@@ -218,6 +221,7 @@ contains
       ps%p = [ps%p, p]
     end do
     if (present(joined)) ps%joined = joined
+    if (present(partly)) ps%partly = partly
     if (size(ps%p) == 0 .and. .not. present(joined)) then
       msg = origin//' names no patch'
       return

@@ -495,14 +495,27 @@ expect '[ "$rc1$rc2" = 00 ] && grep -q "converged at" "$T/naca_p.log" && grep -q
   && awk -v p="$clp" -v m="$clm" -v d="$cdp" -v e="$cdm" "BEGIN { s = p + m; if (s < 0) s = -s; t = d - e; if (t < 0) t = -t; exit !(p > 0.01 && s <= 1e-4 * p && t <= 1e-6 * d) }"' \
   "multi-block: NACA 0012 C-grid in 3 blocks, Mach 0.5, Re 5000: both angles converge; cl(+1) = $clp = -cl(-1) = $clm within 1e-4, cd $cdp = $cdm within 1e-6 (exit codes $rc1 $rc2)"
 
-# a C-grid as one block (its wake cut joins part of its j = 1 face to itself) is refused by name before a
-# run folder: the one-block path would put a boundary condition where the flow crosses the cut
+# a C-grid as one block (its wake cut joins part of its j = 1 face to itself) runs cut at the cut's ends
+# (fortran/block_split.f90) into the three blocks make_grid --split writes: the same states bit for bit;
+# a patch over the joined part of the face is refused by name before a run folder
 ./$B/make_grid naca0012 --na 32 --nw 8 --nj 16 -o "$T/naca/c1.x" > /dev/null
-printf "&adiflow\n  grid_file = 'c1.x', patch_file = 'c1.bc', mach = 0.5, bc_kmin = 'periodic', bc_kmax = 'periodic'\n/\n" > "$T/naca/c1.nml"
-printf 'imin farfield\nimax farfield\njmin wall\njmax farfield\n' > "$T/naca/c1.bc"
-rc=$(run naca_c1 "$T/naca/c1.nml" --backend cpu)
-expect '[ "$rc" = 2 ] && grep -q "is joined to itself: block 1, face j=1, nodes i 1..9, k 1..2 = block 1, face j=1, nodes i 49..41, k 1..2 (a C-grid.s wake cut" "$T/naca_c1.log" && [ ! -e "$T/naca_c1" ]' \
-  "a C-grid stored as one block: refused, its wake cut named, before a run folder (exit $rc)"
+./$B/make_grid naca0012 --na 32 --nw 8 --nj 16 --split 9,41 -o "$T/naca/c3.x" > /dev/null
+for g in c1 c3; do
+  printf "&adiflow\n  grid_file = '$g.x', patch_file = '$g.bc', mach = 0.5, reynolds = 5000.0, bc_kmin = 'periodic', bc_kmax = 'periodic'\n  cfl = 5.0, max_iter = 5, wall_thermal = 'adiabatic', write_tecplot = .false.\n/\n&multigrid\n  levels = 2\n/\n" > "$T/naca/$g.nml"
+done
+printf 'imin farfield\nimax farfield\njmax farfield\njmin wall 9:40 1:1\n' > "$T/naca/c1.bc"
+printf 'block 1\nimin farfield\njmax farfield\nblock 2\njmin wall\njmax farfield\nblock 3\nimax farfield\njmax farfield\n' > "$T/naca/c3.bc"
+rc1=$(run naca_c1 "$T/naca/c1.nml" --backend cpu); rc3=$(run naca_c3 "$T/naca/c3.nml" --backend cpu)
+same=yes
+for f in "$T"/naca_c3/restart.b*.bin; do cmp -s "$f" "$T/naca_c1/$(basename "$f")" || same=no; done
+expect '[ "$rc1$rc3" = 00 ] && [ $same = yes ] && [ "$(ls "$T/naca_c1" | grep -c "^restart\.b.*\.bin$")" = 3 ] \
+  && grep -q "cut where an interface covers part of a face" "$T/naca_c1.log" && grep -q "block 2 (the file.s block 1, i 9..41)" "$T/naca_c1.log"' \
+  "a C-grid stored as one block runs cut at its wake cut into 3 blocks: the states of the 3-block file's run bit for bit (exit codes $rc1 $rc3)"
+printf 'imin farfield\nimax farfield\njmax farfield\njmin wall\n' > "$T/naca/c1w.bc"
+sed "s/c1.bc/c1w.bc/" "$T/naca/c1.nml" > "$T/naca/c1w.nml"
+rc=$(run naca_c1w "$T/naca/c1w.nml" --backend cpu)
+expect '[ "$rc" = 2 ] && grep -q "covers cells of its face that an interface joins" "$T/naca_c1w.log" && [ ! -e "$T/naca_c1w" ]' \
+  "a C-grid stored as one block with a wall patch over its wake cut: refused by name before a run folder (exit $rc)"
 
 # SIGINT in a multi-block run: the restart set of the iteration it stopped at, exit 130, and the run
 # continues from it
