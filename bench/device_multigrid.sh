@@ -18,8 +18,9 @@
 #           box in two blocks (W-cycles, mass_fix, 10 orders) and the NACA
 #           0012 deck's three blocks (40 cycles over 4 levels, patches): the
 #           strict build bit for bit (every block's restart file and the
-#           residual history), the fast build within 1e-12; compute-sanitizer
-#           memcheck of 3 NACA cycles per family
+#           residual history), the fast build within 1e-12; the C-grid stored
+#           as one block (cut at its wake cut) bit for bit the CPU's 3-block
+#           run; compute-sanitizer memcheck of 3 NACA cycles per family
 #   blocks_mpi  the sets over MPI ranks, one GPU a rank (build/adiflow_mpi;
 #           NP ranks, default every GPU up to 4; the box in 4 blocks, the
 #           NACA deck on up to 3): strict build bit for bit against the CPU
@@ -99,8 +100,15 @@ block_decks() {
 /
 EON
 }
+# naca1: the deck's C-grid stored as one block (run cut at its wake cut into the three blocks)
+naca_one_block() {
+  build/make_grid naca0012 --na 128 --nw 32 --nj 64 --first 0.002 -o $W/c1.x > /dev/null
+  printf 'imin farfield\nimax farfield\njmax farfield\njmin wall 33:160 1:1\n' > $W/c1.bc
+  sed "s|grid_file = '[^']*', patch_file = '[^']*'|grid_file = '$W/c1.x', patch_file = '$W/c1.bc'|" \
+    cases/naca0012_re5000.nml > $W/naca1.nml
+}
 deck_of() { [ $1 = naca ] && echo cases/naca0012_re5000.nml || echo $W/$1.nml; }
-args_of() { [ $1 = naca ] && echo "--max-iter 40"; }
+args_of() { case $1 in naca|naca1) echo "--max-iter 40";; esac; }
 # same_blocks REF DIR [TOL]: every block's restart file of run REF in run DIR, bit for bit (and the
 # residual history), or within TOL
 same_blocks() {
@@ -131,6 +139,13 @@ blocks() {
       same_blocks $c-cpu $c-f-$fam 1e-12
       verdict "$c fast GPU $fam over blocks vs CPU <= 1e-12 (each block)" $W/$c-f-$fam.log
     done
+  done
+  naca_one_block
+  for fam in split merged; do
+    build/strict/adiflow $W/naca1.nml --backend gpu --kernels $fam --max-iter 40 --run-dir $W/naca1-s-$fam > $W/naca1-s-$fam.log 2>&1
+    same_blocks naca-cpu naca1-s-$fam && grep -q "cut where an interface covers part of a face" $W/naca1-s-$fam.log
+    verdict "naca C-grid as one block, strict GPU $fam == CPU on the 3-block file (each block's restart + history)" \
+      $W/naca1-s-$fam.log
   done
   for fam in split merged; do
     compute-sanitizer --tool memcheck --error-exitcode 9 build/adiflow cases/naca0012_re5000.nml --backend gpu \
