@@ -178,6 +178,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d $(BUILD)/test_boundary_states \
          $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads $(BUILD)/test_patch_fill_c_vs_fortran \
          $(BUILD)/dump_fixtures $(BUILD)/test_block_interfaces $(BUILD)/cgns_fixture $(BUILD)/test_block_halos $(BUILD)/test_block_residual $(BUILD)/test_block_set \
+         $(BUILD)/test_block_split \
          $(BUILD)/test_precond_c_vs_fortran
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
