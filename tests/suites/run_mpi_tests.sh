@@ -510,13 +510,8 @@ else
 fi
 # a C-grid stored as one block: cut at its wake cut into 3 blocks (fortran/block_split.f90), on 3 ranks the
 # states of build/adiflow's run of the 3-block file bit for bit
-./$B/make_grid naca0012 --na 32 --nw 8 --nj 16 -o "$T/mb/c1.x" > /dev/null
-./$B/make_grid naca0012 --na 32 --nw 8 --nj 16 --split 9,41 -o "$T/mb/c3.x" > /dev/null
-for g in c1 c3; do
-  printf "&adiflow\n  grid_file = '$g.x', patch_file = '$g.bc', mach = 0.5, reynolds = 5000.0, bc_kmin = 'periodic', bc_kmax = 'periodic'\n  cfl = 5.0, max_iter = 5, wall_thermal = 'adiabatic', write_tecplot = .false.\n/\n&multigrid\n  levels = 2\n/\n" > "$T/mb/$g.nml"
-done
-printf 'imin farfield\nimax farfield\njmax farfield\njmin wall 9:40 1:1\n' > "$T/mb/c1.bc"
-printf 'block 1\nimin farfield\njmax farfield\nblock 2\njmin wall\njmax farfield\nblock 3\nimax farfield\njmax farfield\n' > "$T/mb/c3.bc"
+. tests/suites/c_grid_decks.sh
+c_grid_decks $B "$T/mb"
 rc0=$(ser mb_c3 "$T/mb/c3.nml"); rc3=$(mpi 3 mb_c1 "$T/mb/c1.nml")
 same=yes
 for f in "$T"/mb_c3/restart.b*.bin "$T"/mb_c3/flow.b*.vts; do cmp -s "$f" "$T/mb_c1/$(basename "$f")" || same=no; done

@@ -498,13 +498,8 @@ expect '[ "$rc1$rc2" = 00 ] && grep -q "converged at" "$T/naca_p.log" && grep -q
 # a C-grid as one block (its wake cut joins part of its j = 1 face to itself) runs cut at the cut's ends
 # (fortran/block_split.f90) into the three blocks make_grid --split writes: the same states bit for bit;
 # a patch over the joined part of the face is refused by name before a run folder
-./$B/make_grid naca0012 --na 32 --nw 8 --nj 16 -o "$T/naca/c1.x" > /dev/null
-./$B/make_grid naca0012 --na 32 --nw 8 --nj 16 --split 9,41 -o "$T/naca/c3.x" > /dev/null
-for g in c1 c3; do
-  printf "&adiflow\n  grid_file = '$g.x', patch_file = '$g.bc', mach = 0.5, reynolds = 5000.0, bc_kmin = 'periodic', bc_kmax = 'periodic'\n  cfl = 5.0, max_iter = 5, wall_thermal = 'adiabatic', write_tecplot = .false.\n/\n&multigrid\n  levels = 2\n/\n" > "$T/naca/$g.nml"
-done
-printf 'imin farfield\nimax farfield\njmax farfield\njmin wall 9:40 1:1\n' > "$T/naca/c1.bc"
-printf 'block 1\nimin farfield\njmax farfield\nblock 2\njmin wall\njmax farfield\nblock 3\nimax farfield\njmax farfield\n' > "$T/naca/c3.bc"
+. tests/suites/c_grid_decks.sh
+c_grid_decks $B "$T/naca"
 rc1=$(run naca_c1 "$T/naca/c1.nml" --backend cpu); rc3=$(run naca_c3 "$T/naca/c3.nml" --backend cpu)
 same=yes
 for f in "$T"/naca_c3/restart.b*.bin; do cmp -s "$f" "$T/naca_c1/$(basename "$f")" || same=no; done
