@@ -36,10 +36,19 @@
 !> its set fill is fill_set with device = .true., the same loop whose
 !> halo_step and own_faces it overrides.
 !>
-!> Not yet: interfaces over part of a face, interfaces joining faces of
-!> different directions (their edge ghosts would need another order), 2D
-!> blocks (the driver makes a 2D file's one cell thick): init refuses what
-!> it cannot run, saying why.
+!> Over MPI ranks (build/adiflow_mpi) the blocks are spread whole over the
+!> ranks (distribute; ranks: the transport, fortran/block_ranks.f90): each
+!> rank iterates its own, the set's fill sends the halos between ranks as
+!> messages within each group of halo steps (halo_step, halo_phase_end),
+!> the norms and the mass are the blocks' sums added in block order
+!> (sum_blocks), and rank 0 gathers the state for the files (fetch_state):
+!> the one-process run's states bit for bit.
+!>
+!> Not yet: interfaces over part of a face (the driver cuts the block at
+!> the part's ends first, fortran/block_split.f90), interfaces joining
+!> faces of different directions (their edge ghosts would need another
+!> order), 2D blocks (the driver makes a 2D file's one cell thick): init
+!> refuses what it cannot run, saying why.
 module backend_blocks
   use kinds, only: rk, ng
   use text_util, only: int_text

@@ -11,11 +11,15 @@
 !> file in sections, one per block, or a CGNS file's BCs:
 !> fortran/block_patch_file.f90), or without either the case's bc_* keys by
 !> the block's own index directions. A 2D file's blocks are made one cell
-!> (grid_span) thick, as a one-block 2D file is. What it refuses, before
-!> anything large is allocated, each with its reason: what the block
-!> backend cannot run (interfaces over part of a face or between faces of
-!> different directions), grid_flip. Snapshots (output_interval) are
-!> flow_NNNNNNN.vtm with their pieces, listed in flow.pvd.
+!> (grid_span) thick, as a one-block 2D file is. A block whose face an
+!> interface covers in part is cut at the part's ends first
+!> (fortran/block_split.f90), its patches going to the pieces; a one-block
+!> grid joined to itself in part (a C-grid) comes here from the one-grid
+!> drivers for that. What it refuses, before anything large is allocated,
+!> each with its reason: interfaces between faces of different directions,
+!> grid_flip. Snapshots (output_interval) are flow_NNNNNNN.vtm with their
+!> pieces, listed in flow.pvd. Over MPI ranks (build/adiflow_mpi) every
+!> rank runs it, rank 0 speaking and writing.
 module blocks_driver
   use, intrinsic :: iso_fortran_env, only: output_unit
   use kinds, only: rk, ik8, nvar
