@@ -111,7 +111,10 @@ contains
     end select
     call move_alloc(blocks, set%blocks)
     set%nblocks = hb
-    if (allocated(set%names)) set%names = [set%names, set%names(b)]
+    ! a named block's (a CGNS zone's) second piece: its name and the piece's number, so that the zones
+    ! flow.cgns writes keep distinct names (CGNS zone names are 32 characters at most)
+    if (allocated(set%names)) set%names = [set%names, trim(set%names(b)(1:min(len_trim(set%names(b)), 25)))// &
+      '_'//int_text(hb)]
     allocate(grown(hb))
     grown(1:nb) = pieces
     grown(hb) = pieces(b)
