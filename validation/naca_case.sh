@@ -8,6 +8,9 @@
 #   bash validation/naca_case.sh grid LEVEL DIR    # DIR/naca0012_c3_NAxNJ.x and .bc
 #   bash validation/naca_case.sh run LEVEL RUNDIR [adiflow options...]
 #                                                  # grid, deck, run; cl, cd, separation
+#   FORM=one: the same grid stored as one block (naca0012_c1_NAxNJ.x, its
+#   wall over jmin's airfoil cells), which adiflow runs cut at its wake cut
+#   into the same three blocks (fortran/block_split.f90): the same figures
 #
 # LEVEL 1: 128 cells round the airfoil, 32 along each wake, 64 outwards (the
 # shipped deck cases/naca0012_re5000.nml, which `make` gives its grid in
@@ -25,10 +28,19 @@ case $l in 1|2|3) ;; *) die "LEVEL is 1, 2 or 3, not '$l'" ;; esac
 s=$((1 << (l - 1)))
 NA=$((128 * s)) NW=$((32 * s)) NJ=$((64 * s))
 FIRST=$(awk -v s=$s 'BEGIN { printf "%g", 2e-3 / s }')
-NAME=naca0012_c3_${NA}x${NJ}
+FORM=${FORM:-three}
+case $FORM in one|three) ;; *) die "FORM is one or three, not '$FORM'" ;; esac
+NAME=naca0012_c$([ $FORM = one ] && echo 1 || echo 3)_${NA}x${NJ}
 
 grid() {
   mkdir -p "$1" || die "cannot make $1"
+  if [ $FORM = one ]; then
+    "$BUILD/make_grid" naca0012 --na $NA --nw $NW --nj $NJ --first $FIRST -o "$1/$NAME.x" > /dev/null \
+      || die "make_grid failed"
+    printf '%s\n' "# NACA 0012 C-grid as one block, level $l (validation/naca_case.sh): jmin's two ends are the wake cut" \
+      'imin farfield' 'imax farfield' 'jmax farfield' "jmin wall $((NW + 1)):$((NW + NA)) 1:1" > "$1/$NAME.bc"
+    return
+  fi
   "$BUILD/make_grid" naca0012 --na $NA --nw $NW --nj $NJ --first $FIRST --split $((NW + 1)),$((NW + NA + 1)) \
     -o "$1/$NAME.x" > /dev/null || die "make_grid failed"
   printf '%s\n' "# NACA 0012 C-grid in 3 blocks, level $l (validation/naca_case.sh)" \
