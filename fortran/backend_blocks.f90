@@ -124,6 +124,7 @@ module backend_blocks
     procedure :: fill_set
     procedure, non_overridable :: halo_step
     procedure, non_overridable :: halo_phase_end
+    procedure, non_overridable :: halo_boxes
     procedure :: copy_halo => host_copy_halo
     procedure :: pack_halo => host_pack_halo
     procedure :: unpack_halo => host_unpack_halo
@@ -558,16 +559,12 @@ contains
     logical, intent(in) :: into_a, device
     type(face_range_t) :: r, s
     integer :: nbox, lo(3, 2), hi(3, 2), t(3), m, rb, sb
-    associate (itf => self%links(l)%itf(q))
-      rb = merge(itf%a%block, itf%b%block, into_a)
-      sb = merge(itf%b%block, itf%a%block, into_a)
-    end associate
+    call self%halo_boxes(l, q, into_a, d, rb, sb, nbox, lo, hi, r, s, t)
     if (self%holds(rb) .and. self%holds(sb)) then
       call self%copy_halo(l, q, into_a, d, device)
       return
     end if
     if (self%gathered .or. .not. (self%mine(rb) .or. self%mine(sb))) return
-    call halo_cell_boxes(self%links(l)%itf(q), into_a, nodes_of(self%b(rb)%level(l)), d, nbox, lo, hi, r, s, t)
     do m = 1, nbox
       if (self%mine(rb)) then
         call add_message(self%inbox, self%nin, rb, l, lo(:, m), hi(:, m))
@@ -583,6 +580,22 @@ contains
       end if
     end do
   end subroutine halo_step
+
+  !> Step d of the halo fill of interface q of level l into side a (into_a)
+  !> or b: the receiving and the sending block, and block_halos'
+  !> halo_cell_boxes of the receiving block (its boxes and map).
+  subroutine halo_boxes(self, l, q, into_a, d, rb, sb, nbox, lo, hi, r, s, t)
+    class(blocks_backend_t), intent(in) :: self
+    integer, intent(in) :: l, q, d
+    logical, intent(in) :: into_a
+    integer, intent(out) :: rb, sb, nbox, lo(3, 2), hi(3, 2), t(3)
+    type(face_range_t), intent(out) :: r, s
+    associate (itf => self%links(l)%itf(q))
+      rb = merge(itf%a%block, itf%b%block, into_a)
+      sb = merge(itf%b%block, itf%a%block, into_a)
+      call halo_cell_boxes(itf, into_a, nodes_of(self%b(rb)%level(l)), d, nbox, lo, hi, r, s, t)
+    end associate
+  end subroutine halo_boxes
 
   !> A message of the box lo..hi (five values a cell) at the end of list.
   subroutine add_message(list, n, block, l, lo, hi)

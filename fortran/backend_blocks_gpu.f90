@@ -24,9 +24,8 @@ module backend_blocks_gpu
   use, intrinsic :: iso_c_binding, only: c_int
   use kinds, only: rk
   use text_util, only: int_text
-  use backend_blocks, only: blocks_backend_t, nodes_of
+  use backend_blocks, only: blocks_backend_t
   use backend_gpu, only: patch_lists
-  use block_halos, only: halo_cell_boxes
   use grid_blocks, only: face_range_t
   use boundary_patches, only: bc_patch_t
   use mass_constraint, only: mass_from_plane_sums
@@ -103,11 +102,7 @@ contains
       call self%blocks_backend_t%copy_halo(l, q, into_a, d, device)
       return
     end if
-    associate (itf => self%links(l)%itf(q))
-      rb = merge(itf%a%block, itf%b%block, into_a)
-      sb = merge(itf%b%block, itf%a%block, into_a)
-      call halo_cell_boxes(itf, into_a, nodes_of(self%b(rb)%level(l)), d, nbox, lo, hi, r, s, t)
-    end associate
+    call self%halo_boxes(l, q, into_a, d, rb, sb, nbox, lo, hi, r, s, t)
     do m = 1, nbox
       call gpu_check(adi_gpu_copy_halo(self%dev(l, rb)%ptr, self%dev(l, sb)%ptr, lo(:, m), hi(:, m), r%beg, s%beg, t), &
         'halo copy into '//trim(self%label(rb))//' from '//trim(self%label(sb)))

@@ -21,14 +21,14 @@
 !> the images of its two nodes in each direction. Edges and corners beyond
 !> two faces: where the later face is a block's own, its fill covers them,
 !> as for a single grid; beyond two interfaces (a C-grid's trailing edge),
-!> fill_interface_edges copies them from the neighbour across the earlier
+!> the edge step (halo_cell_boxes with d > 0) copies them from the neighbour across the earlier
 !> one once the neighbour's later ghosts are filled.
 module block_halos
   use kinds, only: rk, ng
   use grid_blocks, only: block_interface_t, face_range_t
   implicit none
   private
-  public :: fill_interface_cells, fill_interface_nodes, fill_interface_edges, interface_image, inverse
+  public :: fill_interface_cells, fill_interface_nodes, interface_image, inverse
   public :: halo_cell_boxes, fill_halo_step, pack_cells, unpack_cells
 
 contains
@@ -200,18 +200,6 @@ contains
     real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
     call fill_halo_step(itf, into_a, n, 0, q, qs)
   end subroutine fill_interface_cells
-
-  !> The edge cells of the receiving block beyond the interface and beyond
-  !> its two faces of direction d (halo_cell_boxes with d > 0), from the
-  !> sending block's cells, whose own d ghosts are filled by then.
-  subroutine fill_interface_edges(itf, into_a, n, d, q, qs)
-    type(block_interface_t), intent(in) :: itf
-    logical, intent(in) :: into_a
-    integer, intent(in) :: n(3), d
-    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
-    real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
-    call fill_halo_step(itf, into_a, n, d, q, qs)
-  end subroutine fill_interface_edges
 
   !> One step of the receiving block's halo fill (halo_cell_boxes' d) on the host.
   subroutine fill_halo_step(itf, into_a, n, d, q, qs)
