@@ -44,11 +44,16 @@
 !> (sum_blocks), and rank 0 gathers the state for the files (fetch_state):
 !> the one-process run's states bit for bit.
 !>
+!> An interface may join faces of different directions, and its faces'
+!> own directions may change places (block_halos' transform): the state is
+!> Cartesian, so a halo is a copy, and the set's fill takes each edge once
+!> the neighbour's ghosts it comes from are filled (block_halos'
+!> edge_step).
+!>
 !> Not yet: interfaces over part of a face (the driver cuts the block at
-!> the part's ends first, fortran/block_split.f90), interfaces joining
-!> faces of different directions (their edge ghosts would need another
-!> order), 2D blocks (the driver makes a 2D file's one cell thick): init
-!> refuses what it cannot run, saying why.
+!> the part's ends first, fortran/block_split.f90), 2D blocks (the driver
+!> makes a 2D file's one cell thick): init refuses what it cannot run,
+!> saying why.
 module backend_blocks
   use kinds, only: rk, ng
   use text_util, only: int_text
@@ -58,7 +63,8 @@ module backend_blocks
   use flow_fields, only: allocate_fields
   use grid_generation, only: fill_ghost_nodes_direction
   use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label, covers_whole_face
-  use block_halos, only: fill_halo_step, fill_interface_nodes, halo_cell_boxes, pack_cells, unpack_cells
+  use block_halos, only: copy_cells, edge_step, fill_interface_nodes, halo_cell_boxes, pack_cells, unpack_cells, &
+    CORNER_STEP, MAX_HALO_BOXES
   use block_ranks, only: block_ranks_t
   use metrics, only: compute_metrics
   use ghost_fill, only: fill_ghosts_direction, fill_wall_temperatures
@@ -72,7 +78,7 @@ module backend_blocks
   use boundary_patches, only: patch_set_t, coarse_patch_sets
   implicit none
   private
-  public :: blocks_backend_t, block_levels_t, set_problem, cross_direction_problem, nodes_of
+  public :: blocks_backend_t, block_levels_t, set_problem, flat_block_problem, nodes_of
 
   !> One block: its levels and which of its faces its own boundary
   !> conditions fill (the others are interfaces).
@@ -357,7 +363,7 @@ contains
   end subroutine blocks_init
 
   !> What keeps the solver over blocks from running set ('' if nothing):
-  !> cross_direction_problem's, or an interface over part of a face (which
+  !> flat_block_problem's, or an interface over part of a face (which
   !> the driver cuts away first, fortran/block_split.f90). From the set
   !> alone, before anything is allocated.
   function set_problem(set) result(why)
@@ -365,7 +371,7 @@ contains
     character(len=:), allocatable :: why
     type(face_range_t) :: r
     integer :: q, s
-    why = cross_direction_problem(set)
+    why = flat_block_problem(set)
     if (len(why) > 0) return
     do q = 1, size(set%interfaces)
       do s = 1, 2
@@ -379,12 +385,11 @@ contains
     end do
   end function set_problem
 
-  !> A 2D block, or an interface between faces of different directions
-  !> ('' if none).
-  function cross_direction_problem(set) result(why)
+  !> A 2D block ('' if none).
+  function flat_block_problem(set) result(why)
     type(grid_block_set_t), intent(in) :: set
     character(len=:), allocatable :: why
-    integer :: b, q
+    integer :: b
     why = ''
     do b = 1, set%nblocks
       if (set%blocks(b)%n(3) == 1) then
@@ -392,16 +397,7 @@ contains
         return
       end if
     end do
-    do q = 1, size(set%interfaces)
-      associate (t => set%interfaces(q))
-        if (t%a%face/2 /= t%b%face/2) then
-          why = range_text(set, t%a)//' = '//range_text(set, t%b)//': an interface between faces of '// &
-            'different directions; the solver over blocks takes interfaces within one direction so far'
-          return
-        end if
-      end associate
-    end do
-  end function cross_direction_problem
+  end function flat_block_problem
 
   !> A level's node counts in i, j, k.
   pure function nodes_of(g) result(n)
@@ -412,7 +408,10 @@ contains
 
   !> Every block's ghost cells of level l: direction by direction, the
   !> interfaces' first (from the neighbours' interior), then the block's
-  !> own faces, then the edges beyond an interface and beyond the d faces.
+  !> own faces, then the edges beyond an interface whose neighbour's ghosts
+  !> they come from are now filled (block_halos' edge_step: the edges
+  !> beyond the d faces where the blocks' directions line up); last the
+  !> corners beyond the interfaces, from the neighbours' edges.
   !> device: the same steps on the blocks' device copies (the GPU's
   !> halo_step and own_faces, fortran/backend_blocks_gpu.f90).
   subroutine fill_set(self, l, device)
@@ -420,7 +419,7 @@ contains
     integer, intent(in) :: l
     logical, intent(in), optional :: device
     logical :: dev
-    integer :: d, q, b
+    integer :: d, q, b, e
     dev = .false.
     if (present(device)) dev = device
     do d = 1, 3
@@ -435,11 +434,18 @@ contains
         if (self%holds(b)) call self%own_faces(l, b, d, dev)
       end do
       do q = 1, size(self%links(l)%itf)
-        call self%halo_step(l, q, .true., d, dev)
-        call self%halo_step(l, q, .false., d, dev)
+        do e = 1, 3
+          if (edge_step(self%links(l)%itf(q), .true., e) == d) call self%halo_step(l, q, .true., e, dev)
+          if (edge_step(self%links(l)%itf(q), .false., e) == d) call self%halo_step(l, q, .false., e, dev)
+        end do
       end do
       call self%halo_phase_end(dev)
     end do
+    do q = 1, size(self%links(l)%itf)
+      call self%halo_step(l, q, .true., CORNER_STEP, dev)
+      call self%halo_step(l, q, .false., CORNER_STEP, dev)
+    end do
+    call self%halo_phase_end(dev)
   end subroutine fill_set
 
   !> The blocks over the processes, once the set is made: one process
@@ -558,7 +564,7 @@ contains
     integer, intent(in) :: l, q, d
     logical, intent(in) :: into_a, device
     type(face_range_t) :: r, s
-    integer :: nbox, lo(3, 2), hi(3, 2), t(3), m, rb, sb
+    integer :: nbox, lo(3, MAX_HALO_BOXES), hi(3, MAX_HALO_BOXES), t(3), m, rb, sb
     call self%halo_boxes(l, q, into_a, d, rb, sb, nbox, lo, hi, r, s, t)
     if (self%holds(rb) .and. self%holds(sb)) then
       call self%copy_halo(l, q, into_a, d, device)
@@ -588,12 +594,12 @@ contains
     class(blocks_backend_t), intent(in) :: self
     integer, intent(in) :: l, q, d
     logical, intent(in) :: into_a
-    integer, intent(out) :: rb, sb, nbox, lo(3, 2), hi(3, 2), t(3)
+    integer, intent(out) :: rb, sb, nbox, lo(3, MAX_HALO_BOXES), hi(3, MAX_HALO_BOXES), t(3)
     type(face_range_t), intent(out) :: r, s
     associate (itf => self%links(l)%itf(q))
       rb = merge(itf%a%block, itf%b%block, into_a)
       sb = merge(itf%b%block, itf%a%block, into_a)
-      call halo_cell_boxes(itf, into_a, nodes_of(self%b(rb)%level(l)), d, nbox, lo, hi, r, s, t)
+      call halo_cell_boxes(itf, into_a, nodes_of(self%b(rb)%level(l)), self%b(rb)%phys, d, nbox, lo, hi, r, s, t)
     end associate
   end subroutine halo_boxes
 
@@ -644,16 +650,13 @@ contains
     class(blocks_backend_t), intent(inout) :: self
     integer, intent(in) :: l, q, d
     logical, intent(in) :: into_a, device
+    type(face_range_t) :: r, s
+    integer :: nbox, lo(3, MAX_HALO_BOXES), hi(3, MAX_HALO_BOXES), t(3), m, rb, sb
     if (device) error stop 'internal error: a halo copy on the device of the CPU backend over blocks'
-    associate (t => self%links(l)%itf(q))
-      associate (ga => self%b(t%a%block)%level(l), gb => self%b(t%b%block)%level(l))
-        if (into_a) then
-          call fill_halo_step(t, .true., nodes_of(ga), d, ga%f%q, gb%f%q)
-        else
-          call fill_halo_step(t, .false., nodes_of(gb), d, gb%f%q, ga%f%q)
-        end if
-      end associate
-    end associate
+    call self%halo_boxes(l, q, into_a, d, rb, sb, nbox, lo, hi, r, s, t)
+    do m = 1, nbox
+      call copy_cells(lo(:, m), hi(:, m), r, s, t, self%b(rb)%level(l)%f%q, self%b(sb)%level(l)%f%q)
+    end do
   end subroutine host_copy_halo
 
   !> buf: the cells of block sb's level l that cells lo..hi of the

@@ -27,6 +27,7 @@ module backend_blocks_gpu
   use backend_blocks, only: blocks_backend_t
   use backend_gpu, only: patch_lists
   use grid_blocks, only: face_range_t
+  use block_halos, only: MAX_HALO_BOXES
   use boundary_patches, only: bc_patch_t
   use mass_constraint, only: mass_from_plane_sums
   use gpu_settings, only: gpu_settings_t
@@ -97,7 +98,7 @@ contains
     integer, intent(in) :: l, q, d
     logical, intent(in) :: into_a, device
     type(face_range_t) :: r, s
-    integer :: nbox, lo(3, 2), hi(3, 2), t(3), m, rb, sb
+    integer :: nbox, lo(3, MAX_HALO_BOXES), hi(3, MAX_HALO_BOXES), t(3), m, rb, sb
     if (.not. device) then
       call self%blocks_backend_t%copy_halo(l, q, into_a, d, device)
       return

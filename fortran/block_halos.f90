@@ -20,16 +20,29 @@
 !> face); from b to a the inverse transform. A cell maps to the cell between
 !> the images of its two nodes in each direction. Edges and corners beyond
 !> two faces: where the later face is a block's own, its fill covers them,
-!> as for a single grid; beyond two interfaces (a C-grid's trailing edge),
-!> the edge step (halo_cell_boxes with d > 0) copies them from the neighbour across the earlier
-!> one once the neighbour's later ghosts are filled.
+!> as for a single grid; beyond an interface and beyond the block's d faces,
+!> the edge step (halo_cell_boxes with d > 0) copies them from the
+!> neighbour, whose cells there lie beyond its faces of direction |t(d)|:
+!> the step runs once those are filled (edge_step), which for faces of
+!> different directions, or tangential directions that change places, is
+!> later than d. The corners beyond the interface come last, from the
+!> neighbour's edges (CORNER_STEP). Beyond two interfaces (a C-grid's
+!> trailing edge) only the neighbour across the face of the lowest
+!> direction fills an edge or corner.
 module block_halos
   use kinds, only: rk, ng
   use grid_blocks, only: block_interface_t, face_range_t
   implicit none
   private
   public :: fill_interface_cells, fill_interface_nodes, interface_image, inverse
-  public :: halo_cell_boxes, fill_halo_step, pack_cells, unpack_cells
+  public :: halo_cell_boxes, edge_step, copy_cells, pack_cells, unpack_cells
+  public :: CORNER_STEP, MAX_HALO_BOXES
+
+  !> halo_cell_boxes' step of the corners, after the three directions' steps
+  integer, parameter :: CORNER_STEP = 4
+  !> the most boxes one step of one interface side takes (the corners: two
+  !> sides in each of two directions)
+  integer, parameter :: MAX_HALO_BOXES = 4
 
 contains
 
@@ -91,45 +104,103 @@ contains
   end subroutine halo_box
 
   !> The boxes of the receiving block's cells (side a when into_a, else
-  !> side b; n: its nodes in i, j, k) that a step of its halo fill takes
+  !> side b; n: its nodes in i, j, k; phys: which of its faces, imin, imax,
+  !> jmin, ..., its own conditions fill) that a step of its halo fill takes
   !> from the sending block, with the map (r, s, t: the receiving side, the
-  !> sending side, the transform from r to s). d = 0: the ghost cells beyond
-  !> the interface (one box). d > 0, a direction along the interface's
-  !> face: the edges beyond the interface and beyond the block's d faces,
-  !> where the face part reaches them (none to two boxes): the fill of the
-  !> step of direction d takes them once every block's d faces are filled,
-  !> so that such an edge holds what the sending block has there (at a
-  !> C-grid's trailing edge, the corner beyond the wake's join to the
-  !> airfoil block and beyond the wake cut is the airfoil block's wall
-  !> ghost, as on the one-block grid). The CPU's loops (copy_cells) and the
-  !> GPU's copies (fortran/backend_blocks_gpu.f90) take the same boxes.
-  subroutine halo_cell_boxes(itf, into_a, n, d, nbox, lo, hi, r, s, t)
+  !> sending side, the transform from r to s).
+  !> - d = 0: the ghost cells beyond the interface (one box).
+  !> - d = 1..3, a direction along the interface's face: the edges beyond
+  !>   the interface and beyond the block's d faces, where the face part
+  !>   reaches them (none to two boxes). The set's fill takes them at step
+  !>   edge_step(itf, into_a, d), once the sending block's ghosts they come
+  !>   from are filled, so that such an edge holds what the sending block
+  !>   has there (at a C-grid's trailing edge, the corner beyond the wake's
+  !>   join to the airfoil block and beyond the wake cut is the airfoil
+  !>   block's wall ghost, as on the one-block grid).
+  !> - d = CORNER_STEP: the corners beyond the interface and beyond faces of
+  !>   both directions along it (none to four boxes), from the sending
+  !>   block's edges, once every edge is filled: a block's own fills make a
+  !>   corner from the edges before it, which beyond an interface of a later
+  !>   direction, or beyond three interfaces, are not there yet. The
+  !>   prolongation's interpolation reads the corners.
+  !> An edge or corner beyond two or three interfaces is the box of the one
+  !> whose face has the lowest direction only, so that no cell has two
+  !> writers. The CPU's loops (copy_cells) and the GPU's copies
+  !> (fortran/backend_blocks_gpu.f90) take the same boxes.
+  subroutine halo_cell_boxes(itf, into_a, n, phys, d, nbox, lo, hi, r, s, t)
     type(block_interface_t), intent(in) :: itf
-    logical, intent(in) :: into_a
+    logical, intent(in) :: into_a, phys(6)
     integer, intent(in) :: n(3), d
-    integer, intent(out) :: nbox, lo(3, 2), hi(3, 2), t(3)
+    integer, intent(out) :: nbox, lo(3, MAX_HALO_BOXES), hi(3, MAX_HALO_BOXES), t(3)
     type(face_range_t), intent(out) :: r, s
-    integer :: flo(3), fhi(3), side
+    integer :: flo(3), fhi(3), side, side2, dn, e1, e2
     call sides(itf, into_a, r, s, t)
     call halo_box(r, n, .true., flo, fhi)
+    dn = r%face/2 + 1
     nbox = 0
     if (d == 0) then
       nbox = 1
       lo(:, 1) = flo
       hi(:, 1) = fhi
-      return
+    else if (d == CORNER_STEP) then
+      e1 = merge(2, 1, dn == 1)
+      e2 = merge(2, 3, dn == 3)
+      do side2 = 1, 2
+        do side = 1, 2
+          if (.not. (beyond(e1, side) .and. beyond(e2, side2))) cycle
+          nbox = nbox + 1
+          lo(:, nbox) = flo
+          hi(:, nbox) = fhi
+          call ghost_layers(e1, side, lo(:, nbox), hi(:, nbox))
+          call ghost_layers(e2, side2, lo(:, nbox), hi(:, nbox))
+        end do
+      end do
+    else if (d /= dn) then
+      do side = 1, 2
+        if (.not. beyond(d, side)) cycle
+        nbox = nbox + 1
+        lo(:, nbox) = flo
+        hi(:, nbox) = fhi
+        call ghost_layers(d, side, lo(:, nbox), hi(:, nbox))
+      end do
     end if
-    if (d == r%face/2 + 1) return
-    do side = 1, 2
-      if (side == 1 .and. flo(d) /= 1) cycle
-      if (side == 2 .and. fhi(d) /= n(d) - 1) cycle
-      nbox = nbox + 1
-      lo(:, nbox) = flo
-      hi(:, nbox) = fhi
-      lo(d, nbox) = merge(-1, n(d), side == 1)
-      hi(d, nbox) = merge(0, n(d) + 1, side == 1)
-    end do
+  contains
+    !> the face part reaches the block's face of direction e on side
+    !> (1: min, 2: max), and that face is not an interface of a lower
+    !> direction than this one's (whose own box takes the cells)
+    logical function beyond(e, side)
+      integer, intent(in) :: e, side
+      if (side == 1) then
+        beyond = flo(e) == 1
+      else
+        beyond = fhi(e) == n(e) - 1
+      end if
+      if (e < dn) beyond = beyond .and. phys(2*e - 2 + side)
+    end function beyond
+
+    !> a box's range in direction e: the two ghost layers on side
+    subroutine ghost_layers(e, side, blo, bhi)
+      integer, intent(in) :: e, side
+      integer, intent(inout) :: blo(3), bhi(3)
+      blo(e) = merge(-1, n(e), side == 1)
+      bhi(e) = merge(0, n(e) + 1, side == 1)
+    end subroutine ghost_layers
   end subroutine halo_cell_boxes
+
+  !> The step of the set's fill (the direction of its loop) that takes
+  !> edge step d of interface itf's receiving side (a when into_a): the
+  !> later of d and the direction |t(d)| the sending block's cells run
+  !> there, whose ghosts the edge copies. d itself where the two agree
+  !> (blocks whose directions line up).
+  pure integer function edge_step(itf, into_a, d)
+    type(block_interface_t), intent(in) :: itf
+    logical, intent(in) :: into_a
+    integer, intent(in) :: d
+    integer :: t(3)
+    t = int(itf%transform)
+    if (.not. into_a) t = inverse(t)
+    edge_step = max(d, abs(t(d)))
+  end function edge_step
 
   !> Cells lo..hi of q from the cells of qs that the map (r, s, t) gives:
   !> the cell between the images of its lowest and highest node. Both
@@ -198,23 +269,12 @@ contains
     integer, intent(in) :: n(3)
     real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
     real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
-    call fill_halo_step(itf, into_a, n, 0, q, qs)
-  end subroutine fill_interface_cells
-
-  !> One step of the receiving block's halo fill (halo_cell_boxes' d) on the host.
-  subroutine fill_halo_step(itf, into_a, n, d, q, qs)
-    type(block_interface_t), intent(in) :: itf
-    logical, intent(in) :: into_a
-    integer, intent(in) :: n(3), d
-    real(rk), intent(inout) :: q(-1:,-1:,-1:,:)
-    real(rk), intent(in) :: qs(-1:,-1:,-1:,:)
     type(face_range_t) :: r, s
-    integer :: t(3), nbox, lo(3, 2), hi(3, 2), m
-    call halo_cell_boxes(itf, into_a, n, d, nbox, lo, hi, r, s, t)
-    do m = 1, nbox
-      call copy_cells(lo(:, m), hi(:, m), r, s, t, q, qs)
-    end do
-  end subroutine fill_halo_step
+    logical, parameter :: own(6) = .true.   ! (the box beyond the interface does not look at them)
+    integer :: t(3), nbox, lo(3, MAX_HALO_BOXES), hi(3, MAX_HALO_BOXES)
+    call halo_cell_boxes(itf, into_a, n, own, 0, nbox, lo, hi, r, s, t)
+    call copy_cells(lo(:, 1), hi(:, 1), r, s, t, q, qs)
+  end subroutine fill_interface_cells
 
   !> The ghost nodes of the receiving block (n: its nodes) beyond the
   !> interface (the two node layers over the face part, its edges included),

@@ -16,7 +16,7 @@
 !> (fortran/block_split.f90), its patches going to the pieces; a one-block
 !> grid joined to itself in part (a C-grid) comes here from the one-grid
 !> drivers for that. What it refuses, before anything large is allocated,
-!> each with its reason: interfaces between faces of different directions,
+!> each with its reason: a block one plane of nodes thick in a 3D file,
 !> grid_flip. Snapshots (output_interval) are flow_NNNNNNN.vtm with their
 !> pieces, listed in flow.pvd. Over MPI ranks (build/adiflow_mpi) every
 !> rank runs it, rank 0 speaking and writing.
@@ -32,7 +32,7 @@ module blocks_driver
   use grid_blocks, only: grid_block_set_t, GRID_BLOCKS_OK, face_range_t, covers_whole_face
   use cgns_blocks, only: read_block_file
   use multigrid_config, only: mg_config_t, mg_config_text
-  use backend_blocks, only: blocks_backend_t, set_problem, cross_direction_problem
+  use backend_blocks, only: blocks_backend_t, set_problem, flat_block_problem
   use block_split, only: piece_t, cut_at_face_parts, split_patches, piece_text
   use backend_blocks_gpu, only: blocks_gpu_backend_t
   use gpu_settings, only: gpu_settings_t
@@ -91,7 +91,7 @@ contains
     call read_block_file(trim(cs%grid_file), set, status, msg)
     if (status /= GRID_BLOCKS_OK) call case_error(msg)
     if (set%dims == 2) call make_one_cell_thick(set, cs%grid_span)
-    why = cross_direction_problem(set)
+    why = flat_block_problem(set)
     if (len(why) > 0) call case_error(set%what//': '//why)
     ! a face an interface covers in part: its block cut at the part's ends (the file's set kept for its patches)
     file_set = set

@@ -23,7 +23,7 @@ program grid_check
   use grid_file
   use grid_blocks, only: grid_block_set_t, range_text, transform_text, block_label, GRID_BLOCKS_OK
   use cgns_blocks, only: count_block_file, read_block_file
-  use backend_blocks, only: set_problem, cross_direction_problem
+  use backend_blocks, only: set_problem, flat_block_problem
   use block_split, only: piece_t, cut_at_face_parts
   use blocks_driver, only: make_one_cell_thick
   implicit none
@@ -151,7 +151,7 @@ contains
     end if
     nfile = set%nblocks
     if (set%dims == 2) call make_one_cell_thick(set, 1.0_rk)
-    why = cross_direction_problem(set)
+    why = flat_block_problem(set)
     if (len(why) == 0) then
       ! what a run does with it: the same steps build/adiflow takes first
       call cut_at_face_parts(set, pieces)
