@@ -15,15 +15,18 @@
 #   single128  the single-grid 128^3 runs of the table (long: ~40k iterations)
 #   blocks  multi-block sets on one GPU (fortran/backend_blocks_gpu.f90)
 #           against the CPU over the same blocks, both kernel families: a
-#           box in two blocks (W-cycles, mass_fix, 10 orders) and the NACA
-#           0012 deck's three blocks (40 cycles over 4 levels, patches): the
+#           box in two blocks (W-cycles, mass_fix, 10 orders), the NACA
+#           0012 deck's three blocks (40 cycles over 4 levels, patches) and
+#           a box in 8 blocks, half of them turned (10 orders): the
 #           strict build bit for bit (every block's restart file and the
 #           residual history), the fast build within 1e-12; the C-grid stored
 #           as one block (cut at its wake cut) bit for bit the CPU's 3-block
-#           run; compute-sanitizer memcheck of 3 NACA cycles per family
+#           run; compute-sanitizer memcheck of 3 NACA and 3 turned-box
+#           cycles per family
 #   blocks_mpi  the sets over MPI ranks, one GPU a rank (build/adiflow_mpi;
-#           NP ranks, default every GPU up to 4; the box in 4 blocks, the
-#           NACA deck on up to 3): strict build bit for bit against the CPU
+#           NP ranks, default every GPU up to 4; the box in 4 blocks and the
+#           turned box in 8, the NACA deck on up to 3): strict build bit for
+#           bit against the CPU
 #           over the same blocks, both families; the NACA deck's time on 2
 #           and 3 GPUs
 #   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
@@ -85,7 +88,9 @@ naca_grids() {
 }
 
 # the multi-block decks: mb_box, a curvilinear box cut at nodes SPLIT (make_grid --split), W-cycles,
-# mass_fix, to 1e-10; naca, the shipped deck's three blocks, 40 cycles
+# mass_fix, to 1e-10; naca, the shipped deck's three blocks, 40 cycles; tb8 (turned_box_decks), a box in
+# 8 blocks with half of them turned (i faces joined to k faces, corners of three interfaces), to 1e-10
+. tests/suites/turned_box_decks.sh
 block_decks() {
   naca_grids
   build/make_grid box --ni 12 --nj 10 --nk 4 --split $1 -o $W/box.x > /dev/null
@@ -129,7 +134,8 @@ verdict() { # ROW LOG: PASS when the last test held, else FAIL with the log's er
 blocks() {
   local c fam
   block_decks 6
-  for c in mb_box naca; do
+  turned_box_decks build $W
+  for c in mb_box naca tb8; do
     build/adiflow $(deck_of $c) --backend cpu $(args_of $c) --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
     for fam in split merged; do
       build/strict/adiflow $(deck_of $c) --backend gpu --kernels $fam $(args_of $c) --run-dir $W/$c-s-$fam > $W/$c-s-$fam.log 2>&1
@@ -151,6 +157,9 @@ blocks() {
     compute-sanitizer --tool memcheck --error-exitcode 9 build/adiflow cases/naca0012_re5000.nml --backend gpu \
       --kernels $fam --max-iter 3 --run-dir $W/sanb-$fam > $W/sanb-$fam.log 2>&1
     verdict "compute-sanitizer memcheck, NACA 3 blocks $fam, 3 W-cycles" $W/sanb-$fam.log
+    compute-sanitizer --tool memcheck --error-exitcode 9 build/adiflow $W/tb8.nml --backend gpu \
+      --kernels $fam --max-iter 3 --run-dir $W/sant-$fam > $W/sant-$fam.log 2>&1
+    verdict "compute-sanitizer memcheck, box in 8 blocks, half turned, $fam, 3 W-cycles" $W/sant-$fam.log
   done
 }
 
@@ -162,7 +171,8 @@ blocks_mpi() {
   # OpenMPI's Fortran bindings carried in build/mpilibs where the machine lacks them
   ldd build/adiflow_mpi | grep -q "not found" && export LD_LIBRARY_PATH=$PWD/build/mpilibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   block_decks 3,6,9
-  for c in mb_box naca; do
+  turned_box_decks build $W
+  for c in mb_box naca tb8; do
     local n=$np; [ $c = naca ] && [ $n -gt 3 ] && n=3
     build/adiflow $(deck_of $c) --backend cpu $(args_of $c) --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
     for fam in split merged; do

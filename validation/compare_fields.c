@@ -1,13 +1,16 @@
 /* compare_fields: compare two adiflow field dumps (include/field_format.h),
  * e.g. the CPU reference and the GPU backend after the same iterations.
  *
- *   compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet] [--accept-old-restart] [--at I,J,K]
+ *   compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet] [--accept-old-restart] [--at I,J,K [--turned]]
  *   compare_fields --info A.dump [--accept-old-restart]
  *
  * --at I,J,K: B is a part of A's grid, its first cell A's cell (I,J,K)
  * (1-based): a block of a multi-block run (restart.bNNNNN.itM.bin) against
  * the same cells of a one-block run of the whole grid. B is compared with
- * those cells of A; places are given in A's indices.
+ * those cells of A; places are given in A's indices. --turned: B's i, j, k
+ * run along A's j, k, i (a block make_grid --turn stored with its
+ * directions cycled): B's cell (i, j, k) is A's (I + k - 1, J + i - 1,
+ * K + j - 1).
  *
  * Both files are checked first by the solver's own reader
  * (fortran/field_file.c): regular file, every header field, size, the
@@ -47,12 +50,13 @@ static const char *var_names[5] = {"rho", "rho*u", "rho*v", "rho*w", "E"};
 static void usage(void)
 {
   fprintf(stderr, "usage: compare_fields A.dump B.dump [--tol X] [--pointwise] [--quiet] [--accept-old-restart] "
-                  "[--at I,J,K]\n"
+                  "[--at I,J,K [--turned]]\n"
                   "       compare_fields --info A.dump   (header and the checksum of the data blocks)\n"
                   "  --accept-old-restart  read format-1 files too (nothing protects their header)\n"
                   "  --tol X      X = 0 (default): bit-identical; X > 0: per variable\n"
                   "               max|a-b| / max|a| <= X (momenta: max|a| of all three)\n"
                   "  --pointwise  apply X to |a-b| / max(|a|,|b|) of every value instead\n"
+                  "  --at I,J,K   B is a part of A from A's cell (I,J,K); --turned: B's i, j, k along A's j, k, i\n"
                   "  exit 0 within tolerance, 1 above it, 2 bad files or usage\n");
 }
 
@@ -99,13 +103,21 @@ static int read_block(adi_dump_reader *d, const char *path, double *buf)
 }
 
 /* A's cell index of B's cell p, B's first cell at A's cell at (1-based) */
-static size_t inside(const adi_dump_reader *a, const adi_dump_reader *b, const int at[3], size_t p)
+/* A's cell (0-based, in A's i, j, k) of B's cell p: B from A's cell at (1-based), turned: B's i, j, k
+ * along A's j, k, i */
+static void a_cell(const adi_dump_reader *b, const int at[3], int turned, size_t p, size_t c[3])
 {
   size_t i = p%(size_t)b->h.ni, j = (p/(size_t)b->h.ni)%(size_t)b->h.nj, k = p/((size_t)b->h.ni*(size_t)b->h.nj);
-  i += (size_t)at[0] - 1;
-  j += (size_t)at[1] - 1;
-  k += (size_t)at[2] - 1;
-  return i + (size_t)a->h.ni*(j + (size_t)a->h.nj*k);
+  c[0] = (turned ? k : i) + (size_t)at[0] - 1;
+  c[1] = (turned ? i : j) + (size_t)at[1] - 1;
+  c[2] = (turned ? j : k) + (size_t)at[2] - 1;
+}
+
+static size_t inside(const adi_dump_reader *a, const adi_dump_reader *b, const int at[3], int turned, size_t p)
+{
+  size_t c[3];
+  a_cell(b, at, turned, p, c);
+  return c[0] + (size_t)a->h.ni*(c[1] + (size_t)a->h.nj*c[2]);
 }
 
 typedef struct stats {
@@ -160,7 +172,7 @@ int main(int argc, char **argv)
   stats s[5];
   double tol = 0.0, mom_ref, *va = NULL, *vb = NULL;
   const char *pa = NULL, *pb = NULL;
-  int pointwise = 0, quiet = 0, ai, m, rc, fail = 0, at[3] = {0, 0, 0}, part = 0;
+  int pointwise = 0, quiet = 0, ai, m, rc, fail = 0, at[3] = {0, 0, 0}, part = 0, turned = 0;
   size_t p;
 
   for (ai = 1; ai < argc; ++ai)
@@ -183,6 +195,8 @@ int main(int argc, char **argv)
         return 2;
       }
       part = 1;
+    } else if (strcmp(argv[ai], "--turned") == 0) {
+      turned = 1;
     } else if (strcmp(argv[ai], "--pointwise") == 0) {
       pointwise = 1;
     } else if (strcmp(argv[ai], "--quiet") == 0) {
@@ -212,8 +226,14 @@ int main(int argc, char **argv)
   /* both headers, and the grids compared, before either file's data is read */
   if ((rc = open_header(&a, pa)) != 0) return rc;
   if ((rc = open_header(&b, pb)) != 0) return rc;
+  if (turned && !part) {
+    fprintf(stderr, "compare_fields: --turned needs --at I,J,K (B a turned part of A)\n");
+    return 2;
+  }
   if (part) {
-    if (at[0] - 1 + b.h.ni > a.h.ni || at[1] - 1 + b.h.nj > a.h.nj || at[2] - 1 + b.h.nk > a.h.nk) {
+    /* B's extent along A's i, j, k */
+    const int ext[3] = {(int)(turned ? b.h.nk : b.h.ni), (int)(turned ? b.h.ni : b.h.nj), (int)(turned ? b.h.nj : b.h.nk)};
+    if (at[0] - 1 + ext[0] > a.h.ni || at[1] - 1 + ext[1] > a.h.nj || at[2] - 1 + ext[2] > a.h.nk) {
       fprintf(stderr, "compare_fields: %s (%d x %d x %d cells) from cell (%d,%d,%d) does not fit inside %s (%d x %d x "
               "%d)\n", pb, (int)b.h.ni, (int)b.h.nj, (int)b.h.nk, at[0], at[1], at[2], pa, (int)a.h.ni, (int)a.h.nj,
               (int)a.h.nk);
@@ -236,7 +256,7 @@ int main(int argc, char **argv)
   for (m = 0; m < 5; ++m) {
     if ((rc = read_block(&a, pa, va)) != 0 || (rc = read_block(&b, pb, vb)) != 0) return rc;
     for (p = 0; p < b.ncell; ++p) {
-      double x = va[part ? inside(&a, &b, at, p) : p], y = vb[p], dxy, mag, rel;
+      double x = va[part ? inside(&a, &b, at, turned, p) : p], y = vb[p], dxy, mag, rel;
       if (memcmp(&x, &y, sizeof x) == 0) {
         mag = fabs(x);
         if (mag > s[m].max_ref) s[m].max_ref = mag;
@@ -283,10 +303,18 @@ int main(int argc, char **argv)
     int i, j, k, bad;
     if (s[m].ndiff > 0) {
       /* B's cell p; with --at in A's indices */
-      where(&b, s[m].at_abs, &i, &j, &k);
-      snprintf(loc_abs, sizeof loc_abs, " (%d,%d,%d)", i + at[0] - part, j + at[1] - part, k + at[2] - part);
-      where(&b, s[m].at_rel, &i, &j, &k);
-      snprintf(loc_rel, sizeof loc_rel, " (%d,%d,%d)", i + at[0] - part, j + at[1] - part, k + at[2] - part);
+      if (part) {
+        size_t c[3];
+        a_cell(&b, at, turned, s[m].at_abs, c);
+        snprintf(loc_abs, sizeof loc_abs, " (%d,%d,%d)", (int)c[0] + 1, (int)c[1] + 1, (int)c[2] + 1);
+        a_cell(&b, at, turned, s[m].at_rel, c);
+        snprintf(loc_rel, sizeof loc_rel, " (%d,%d,%d)", (int)c[0] + 1, (int)c[1] + 1, (int)c[2] + 1);
+      } else {
+        where(&b, s[m].at_abs, &i, &j, &k);
+        snprintf(loc_abs, sizeof loc_abs, " (%d,%d,%d)", i, j, k);
+        where(&b, s[m].at_rel, &i, &j, &k);
+        snprintf(loc_rel, sizeof loc_rel, " (%d,%d,%d)", i, j, k);
+      }
     }
     if (tol == 0.0)
       bad = s[m].ndiff > 0;

@@ -45,7 +45,11 @@
  * A multi-block file of the same grid: --split I[,I2,...] writes it as
  *   blocks joined at node planes i = I, I2, ... (1-based, as grid_check
  *   numbers nodes, increasing): nodes i = 1..I, I..I2, ..., the last up to
- *   ni+1 (the solver over blocks' tests, the C-grid's three blocks).
+ *   ni+1 (the solver over blocks' tests, the C-grid's three blocks);
+ *   --split-j J[,...] and --split-k K[,...] cut in j and k too (every
+ *   combination a block, i fastest). --turn (3D) stores every second block
+ *   along i with its directions cycled (its i, j, k along the grid's j, k,
+ *   i): interfaces between faces of different directions.
  *
  * Clustering: one-sided stretching x(s) = 1 + tanh(beta (s - 1)) / tanh(beta),
  * two-sided x(s) = (1 + tanh(beta (2s - 1)) / tanh(beta)) / 2 (the hyperbolic
@@ -117,21 +121,23 @@ static double geometric_ratio(double first, int n, double length)
   return 0.5 * (lo + hi);
 }
 
-/* --split's list "I1,I2,..." (1 to 8 node planes) into split; their count */
-static int split_list(const char *v, int split[8])
+/* a --split list "P1,P2,..." (1 to 8 increasing node planes from 2) of option opt into split; their count */
+static int split_list(const char *opt, const char *v, int split[8])
 {
   int n = 0;
   const char *p = v;
-  if (!v) die("--split needs node planes I[,I2,...]%s", "");
+  char what[64];
+  snprintf(what, sizeof what, "%s", opt);
+  if (!v) die("%s needs node planes P[,P2,...]", what);
   while (*p) {
     char *end;
     long x = strtol(p, &end, 10);
     if (end == p || x < 2 || x > 100000 || n == 8 || (n > 0 && x <= split[n - 1]))
-      die("--split %s: needs 1 to 8 increasing node planes from 2, as I1,I2,...", v);
+      die("%s: needs 1 to 8 increasing node planes from 2, as P1,P2,...", what);
     split[n++] = (int)x;
     p = end;
     if (*p == ',') ++p;
-    else if (*p) die("--split %s: needs 1 to 8 increasing node planes from 2, as I1,I2,...", v);
+    else if (*p) die("%s: needs 1 to 8 increasing node planes from 2, as P1,P2,...", what);
   }
   return n;
 }
@@ -214,7 +220,8 @@ int main(int argc, char **argv)
 {
   const char *shape = argc > 1 ? argv[1] : NULL, *out = NULL;
   p3d_write_options o = {P3D_FORTRAN, 8, 0, 4, 0, 1, 2, 1, 0};
-  int ni = 0, nj = 0, nk = 4, ni_run = 16, ni_plate = 48, dims = 2, flip = -1, nsplit = 0, split[8], n_given[3] = {0, 0, 0};
+  int ni = 0, nj = 0, nk = 4, ni_run = 16, ni_plate = 48, dims = 2, flip = -1, n_given[3] = {0, 0, 0};
+  int nsplit[3] = {0, 0, 0}, split[3][8], turn = 0;
   int na = 128, nw = 32;
   double first = 2e-3;
   double length = -1, height = -1, run_up = 0.5, beta_x = 2.0, beta_y = -1, diameter = 1.0, farfield = 50.0, span = 1.0;
@@ -247,7 +254,10 @@ int main(int argc, char **argv)
     else if (!strcmp(k, "--subrecord")) o.max_subrecord = count(k, v, 1, 2147483639);
     else if (!strcmp(k, "--blocks")) o.nblocks = count(k, v, 1, 64);
     else if (!strcmp(k, "--iblank")) o.iblank = 1, takes = 0;
-    else if (!strcmp(k, "--split")) nsplit = split_list(v, split);
+    else if (!strcmp(k, "--split")) nsplit[0] = split_list(k, v, split[0]);
+    else if (!strcmp(k, "--split-j")) nsplit[1] = split_list(k, v, split[1]);
+    else if (!strcmp(k, "--split-k")) nsplit[2] = split_list(k, v, split[2]);
+    else if (!strcmp(k, "--turn")) turn = 1, takes = 0;
     else if (!strcmp(k, "--na")) na = count(k, v, 4, 100000);
     else if (!strcmp(k, "--nw")) nw = count(k, v, 1, 100000);
     else if (!strcmp(k, "--first")) first = number(k, v, 1e-9, 1);
@@ -392,37 +402,66 @@ int main(int argc, char **argv)
         }
   }
   o.dims = dims;
-  if (nsplit > 0) {
-    /* blocks of nodes i = 1..split[0], split[0]..split[1], ..., ..ni+1 of every j, k */
+  if (nsplit[0] + nsplit[1] + nsplit[2] > 0) {
+    /* blocks of nodes P_m..P_m+1 in each direction (1, the planes, n), every combination, i fastest;
+     * with --turn every second block along i (the second, the fourth, ...) is stored with its
+     * directions cycled: the block's i, j, k run along the grid's j, k, i, so that its interfaces
+     * along i join faces of different directions (a right-handed block stays right-handed); the
+     * grid's imin face stays on blocks in the grid's directions */
     const int64_t nn = n[0] * n[1] * n[2];
-    const int nb = nsplit + 1;
-    int64_t nbk[3 * 9];
-    double *part[9];
+    int nbd[3], nb = 1;
+    int64_t *nbk;
+    double **part;
     if (o.nblocks > 1 || !o.with_count) die("--split needs one block (no --blocks) and the block count (--count yes)%s", "");
+    if (turn && dims != 3) die("--turn needs a 3D grid (the box, or --dims 3)%s", "");
+    for (int d = 0; d < 3; ++d) {
+      for (int m = 0; m < nsplit[d]; ++m)
+        if (split[d][m] > n[d] - 1) {
+          char why[160];
+          snprintf(why, sizeof why, "%s %d: the node planes in %c must lie inside 2..%lld (the grid has %lld nodes there)",
+                   d == 0 ? "--split" : d == 1 ? "--split-j" : "--split-k", split[d][m], "ijk"[d], (long long)(n[d] - 1),
+                   (long long)n[d]);
+          die("%s", why);
+        }
+      nbd[d] = nsplit[d] + 1;
+      nb *= nbd[d];
+    }
+    nbk = malloc(sizeof(int64_t) * 3 * (size_t)nb);
+    part = malloc(sizeof(double *) * (size_t)nb);
+    if (!nbk || !part) die("out of memory%s", "");
     for (int b = 0; b < nb; ++b) {
-      const int64_t i0 = b == 0 ? 0 : split[b - 1] - 1, i1 = b == nsplit ? n[0] - 1 : split[b] - 1;
-      int64_t np;
-      if (i1 <= i0 || i1 > n[0] - 1) die("--split: the node planes must increase inside 2..ni%s", "");
-      nbk[3 * b] = i1 - i0 + 1;
-      nbk[3 * b + 1] = n[1];
-      nbk[3 * b + 2] = n[2];
-      np = nbk[3 * b] * n[1] * n[2];
+      const int bd[3] = {b % nbd[0], (b / nbd[0]) % nbd[1], b / (nbd[0] * nbd[1])};
+      const int turned = turn && bd[0] % 2 == 1;
+      int64_t lo[3], cnt[3], np;
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = bd[d] == 0 ? 0 : split[d][bd[d] - 1] - 1;
+        cnt[d] = (bd[d] == nsplit[d] ? n[d] - 1 : split[d][bd[d]] - 1) - lo[d] + 1;
+      }
+      /* the block's own sizes: turned, its i, j, k are the grid's j, k, i */
+      for (int d = 0; d < 3; ++d) nbk[3 * b + d] = turned ? cnt[(d + 1) % 3] : cnt[d];
+      np = cnt[0] * cnt[1] * cnt[2];
       part[b] = malloc(sizeof(double) * 3 * (size_t)np);
       if (!part[b]) die("out of memory%s", "");
       for (int c = 0; c < 3; ++c)
-        for (int64_t k = 0; k < n[2]; ++k)
-          for (int64_t j = 0; j < n[1]; ++j)
-            for (int64_t i = 0; i < nbk[3 * b]; ++i)
-              part[b][c * np + i + nbk[3 * b] * (j + n[1] * k)] = xyz[c * nn + i0 + i + n[0] * (j + n[1] * k)];
+        for (int64_t k = 0; k < nbk[3 * b + 2]; ++k)
+          for (int64_t j = 0; j < nbk[3 * b + 1]; ++j)
+            for (int64_t i = 0; i < nbk[3 * b]; ++i) {
+              /* the grid's node of the block's node (i, j, k) */
+              const int64_t gi = lo[0] + (turned ? k : i), gj = lo[1] + (turned ? i : j), gk = lo[2] + (turned ? j : k);
+              part[b][c * np + i + nbk[3 * b] * (j + nbk[3 * b + 1] * k)] = xyz[c * nn + gi + n[0] * (gj + n[1] * gk)];
+            }
     }
     if (p3d_write_blocks(out, &o, nb, nbk, (const double *const *)part, msg, sizeof msg) != 0) {
       fprintf(stderr, "make_grid: %s\n", msg);
       return 5;
     }
-    printf("make_grid: wrote %s as %d blocks (nodes in i:", shape, nb);
-    for (int b = 0; b < nb; ++b) printf(" %lld", (long long)nbk[3 * b]);
-    printf("), to %s\n", out);
+    printf("make_grid: wrote %s as %d blocks (nodes:", shape, nb);
+    for (int b = 0; b < nb; ++b)
+      printf(" %lldx%lldx%lld", (long long)nbk[3 * b], (long long)nbk[3 * b + 1], (long long)nbk[3 * b + 2]);
+    printf("%s), to %s\n", turn ? "; turned blocks' i, j, k along the grid's j, k, i" : "", out);
     for (int b = 0; b < nb; ++b) free(part[b]);
+    free(part);
+    free(nbk);
     free(xyz);
     free(x2);
     return 0;

@@ -518,6 +518,13 @@ for f in "$T"/mb_c3/restart.b*.bin "$T"/mb_c3/flow.b*.vts; do cmp -s "$f" "$T/mb
 expect '[ "$rc0$rc3" = 00 ] && [ $same = yes ] && cmp -s <(hist "$T/mb_c3/residual.dat") <(hist "$T/mb_c1/residual.dat") \
   && grep -q "blocks over 3 MPI ranks" "$T/mb_c1.log"' \
   "multi-block: a C-grid stored as one block on 3 ranks (cut at its wake cut) == build/adiflow on the 3-block file, bit for bit (exit codes $rc0 $rc3)"
+# a box in 8 blocks, half of them with their directions cycled (i faces joined to k faces, corners of
+# three interfaces: tests/suites/turned_box_decks.sh), 40 W-cycles on 3 ranks == build/adiflow bit for bit
+. tests/suites/turned_box_decks.sh
+turned_box_decks $B "$T/mb" 40
+rc0=$(ser mb_t "$T/mb/tb8.nml"); rc3=$(mpi 3 mb_t3 "$T/mb/tb8.nml")
+expect '[ "$rc0$rc3" = 00 ] && same_set mb_t mb_t3 && grep -q "blocks over 3 MPI ranks" "$T/mb_t3.log"' \
+  "multi-block: a box in 8 blocks, half of them turned, on 3 ranks == build/adiflow bit for bit, 40 W-cycles (exit codes $rc0 $rc3)"
 # refused by name before a run folder: more ranks than blocks, a j/k decomposition; without a GPU,
 # backend 'gpu' as for one grid (the GPU over the ranks: bench/device_multigrid.sh blocks)
 rc1=$(mpi 3 mb_r1 "$T/mb/box2.nml"); rc2=$(mpi 2 mb_r2 "$T/mb/box2.nml" --npj 2)

@@ -420,6 +420,20 @@ expect '[ "$rc3$rc4" = 00 ] && [ "$(grep -c "<DataSet timestep=" "$T/mb_oi/flow.
   && grep -q "file=\"flow_0000020.b00002.vts\"" "$T/mb_oi/flow_0000020.vtm" \
   && cmp -s "$T/mb_oi/flow_0000020.b00001.vts" "$T/mb_oi20/flow.b00001.vts" && cmp -s "$T/mb_oi/flow_0000020.b00002.vts" "$T/mb_oi20/flow.b00002.vts"' \
   "multi-block: snapshots every 10 iterations: flow_NNNNNNN.vtm and pieces in flow.pvd, the 20th = a run stopped at 20 (exit codes $rc3 $rc4)"
+# a box in 2 x 2 x 2 blocks, the second half along i stored with its directions cycled (interfaces
+# between i faces and k faces, corners beyond three interfaces: tests/suites/turned_box_decks.sh), W(1,1)
+# over 2 levels to 10 orders: each block = the one-block run's cells within 1e-8 (compare_fields --at,
+# --turned)
+. tests/suites/turned_box_decks.sh
+mkdir -p "$T/tb" && turned_box_decks $B "$T/tb"
+rc1=$(run tb1 "$T/tb/tb1.nml" --backend cpu); rc2=$(run tb8 "$T/tb/tb8.nml" --backend cpu)
+tb_it=$(sed -n 's/.*converged at iteration \([0-9]*\).*/\1/p' "$T/tb8.log"); tb_bad=""
+for b in 1 2 3 4 5 6 7 8; do
+  ./$B/compare_fields "$T/tb1/field.dump" "$T/tb8/restart.b0000$b.it$tb_it.bin" $(tb_at $b) --tol 1e-8 > "$T/tb_cmp$b.log" 2>&1 \
+    || tb_bad="$tb_bad $b"
+done
+expect '[ "$rc1$rc2" = 00 ] && [ -n "$tb_it" ] && [ -z "$tb_bad" ] && grep -q "grid: 8 blocks from .*12 1-to-1 interface(s), 512 cells" "$T/tb8.log"' \
+  "multi-block: a box in 8 blocks, half of them turned (i faces joined to k faces, corners of three interfaces): 10 orders with W-cycles, each block = the one-block run within 1e-8 (exit codes $rc1 $rc2, iteration $tb_it; blocks off:${tb_bad:- none})"
 # the GPU over blocks (fortran/backend_blocks_gpu.f90; bench/device_multigrid.sh check compares it with
 # this CPU bit for bit): without a GPU, backend 'gpu' stops as on one block (exit 4, the no-GPU reason)
 # before any run folder, and 'auto' runs the blocks on the CPU, saying so
