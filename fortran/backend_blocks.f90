@@ -63,8 +63,8 @@ module backend_blocks
   use flow_fields, only: allocate_fields
   use grid_generation, only: fill_ghost_nodes_direction
   use grid_blocks, only: grid_block_set_t, block_interface_t, face_range_t, range_text, block_label, covers_whole_face
-  use block_halos, only: copy_cells, edge_step, fill_interface_nodes, halo_cell_boxes, pack_cells, unpack_cells, &
-    CORNER_STEP, MAX_HALO_BOXES
+  use block_halos, only: copy_cells, edge_step, directions_along, fill_interface_nodes, halo_cell_boxes, pack_cells, &
+    unpack_cells, CORNER_STEP, MAX_HALO_BOXES
   use block_ranks, only: block_ranks_t
   use metrics, only: compute_metrics
   use ghost_fill, only: fill_ghosts_direction, fill_wall_temperatures
@@ -131,6 +131,7 @@ module backend_blocks
     procedure, non_overridable :: halo_step
     procedure, non_overridable :: halo_phase_end
     procedure, non_overridable :: halo_boxes
+    procedure, non_overridable :: corner_from_own_fill
     procedure :: copy_halo => host_copy_halo
     procedure :: pack_halo => host_pack_halo
     procedure :: unpack_halo => host_unpack_halo
@@ -596,12 +597,75 @@ contains
     logical, intent(in) :: into_a
     integer, intent(out) :: rb, sb, nbox, lo(3, MAX_HALO_BOXES), hi(3, MAX_HALO_BOXES), t(3)
     type(face_range_t), intent(out) :: r, s
+    logical :: left(2, 2)
+    integer :: side, side2
     associate (itf => self%links(l)%itf(q))
       rb = merge(itf%a%block, itf%b%block, into_a)
       sb = merge(itf%b%block, itf%a%block, into_a)
-      call halo_cell_boxes(itf, into_a, nodes_of(self%b(rb)%level(l)), self%b(rb)%phys, d, nbox, lo, hi, r, s, t)
+      if (d == CORNER_STEP) then
+        do side2 = 1, 2
+          do side = 1, 2
+            left(side, side2) = self%corner_from_own_fill(l, q, into_a, [side, side2])
+          end do
+        end do
+        call halo_cell_boxes(itf, into_a, nodes_of(self%b(rb)%level(l)), self%b(rb)%phys, d, nbox, lo, hi, r, s, t, left)
+      else
+        call halo_cell_boxes(itf, into_a, nodes_of(self%b(rb)%level(l)), self%b(rb)%phys, d, nbox, lo, hi, r, s, t)
+      end if
     end associate
   end subroutine halo_boxes
+
+  !> Whether the receiving block's own fills make the corner beyond interface
+  !> q of level l (its side a when into_a, else b) and beyond the block's
+  !> faces of the two directions along it (directions_along) on sides sd
+  !> (1: min, 2: max) from final edges, so that the corner step leaves it:
+  !> the later of those faces that the block fills itself, direction big,
+  !> writes the corner last, from the edge beyond the interface and the
+  !> other face, which must be final before step big. That edge's writer is
+  !> the edge step of the interface of the lower direction of the two faces
+  !> (block_halos' edge_step); an own face of the lower direction fills
+  !> it before that copy. Blocks whose directions line up (the interface's
+  !> edge steps at their own directions) and one own face of a later
+  !> direction than the interface's keep their own fills' corners, as
+  !> before the corner step; a corner beyond three interfaces, or beyond an
+  !> interface whose edges come later, is the neighbour's.
+  logical function corner_from_own_fill(self, l, q, into_a, sd) result(own)
+    class(blocks_backend_t), intent(in) :: self
+    integer, intent(in) :: l, q, sd(2)
+    logical, intent(in) :: into_a
+    integer :: rb, dn, e(2), big, x, sx, w, qq, face
+    associate (itf => self%links(l)%itf(q))
+      rb = merge(itf%a%block, itf%b%block, into_a)
+      dn = merge(itf%a%face, itf%b%face, into_a)/2 + 1
+      e = directions_along(dn)
+      associate (phys => self%b(rb)%phys)
+        if (phys(2*e(2) - 2 + sd(2))) then
+          big = 2
+        else if (phys(2*e(1) - 2 + sd(1))) then
+          big = 1
+        else
+          own = .false.
+          return
+        end if
+        x = e(3 - big)
+        sx = sd(3 - big)
+        face = 2*x - 2 + sx
+        if (phys(face) .or. dn < x) then
+          w = edge_step(itf, into_a, x)
+        else
+          ! the edge beyond two interfaces is the other one's (the lower direction's)
+          w = huge(w)
+          do qq = 1, size(self%links(l)%itf)
+            associate (o => self%links(l)%itf(qq))
+              if (o%a%block == rb .and. o%a%face + 1 == face) w = edge_step(o, .true., dn)
+              if (o%b%block == rb .and. o%b%face + 1 == face) w = edge_step(o, .false., dn)
+            end associate
+          end do
+        end if
+      end associate
+    end associate
+    own = w < e(big)
+  end function corner_from_own_fill
 
   !> A message of the box lo..hi (five values a cell) at the end of list.
   subroutine add_message(list, n, block, l, lo, hi)

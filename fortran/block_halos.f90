@@ -35,7 +35,7 @@ module block_halos
   implicit none
   private
   public :: fill_interface_cells, fill_interface_nodes, interface_image, inverse
-  public :: halo_cell_boxes, edge_step, copy_cells, pack_cells, unpack_cells
+  public :: halo_cell_boxes, edge_step, directions_along, copy_cells, pack_cells, unpack_cells
   public :: CORNER_STEP, MAX_HALO_BOXES
 
   !> halo_cell_boxes' step of the corners, after the three directions' steps
@@ -120,20 +120,26 @@ contains
   !> - d = CORNER_STEP: the corners beyond the interface and beyond faces of
   !>   both directions along it (none to four boxes), from the sending
   !>   block's edges, once every edge is filled: a block's own fills make a
-  !>   corner from the edges before it, which beyond an interface of a later
-  !>   direction, or beyond three interfaces, are not there yet. The
+  !>   corner from the edges before it, which beyond an interface whose
+  !>   edges come later, or beyond three interfaces, are not there yet
+  !>   (where they are, corner_left leaves the corner to them). The
   !>   prolongation's interpolation reads the corners.
   !> An edge or corner beyond two or three interfaces is the box of the one
   !> whose face has the lowest direction only, so that no cell has two
   !> writers. The CPU's loops (copy_cells) and the GPU's copies
   !> (fortran/backend_blocks_gpu.f90) take the same boxes.
-  subroutine halo_cell_boxes(itf, into_a, n, phys, d, nbox, lo, hi, r, s, t)
+  !> corner_left(side1, side2), for d = CORNER_STEP: the corner beyond the
+  !> block's faces of the two directions along the interface on those sides
+  !> (1: min, 2: max) that the block's own fills already make from final
+  !> edges (the set's corner_from_own_fill), whose box is left out.
+  subroutine halo_cell_boxes(itf, into_a, n, phys, d, nbox, lo, hi, r, s, t, corner_left)
     type(block_interface_t), intent(in) :: itf
     logical, intent(in) :: into_a, phys(6)
     integer, intent(in) :: n(3), d
     integer, intent(out) :: nbox, lo(3, MAX_HALO_BOXES), hi(3, MAX_HALO_BOXES), t(3)
     type(face_range_t), intent(out) :: r, s
-    integer :: flo(3), fhi(3), side, side2, dn, e1, e2
+    logical, intent(in), optional :: corner_left(2, 2)
+    integer :: flo(3), fhi(3), side, side2, dn, e(2)
     call sides(itf, into_a, r, s, t)
     call halo_box(r, n, .true., flo, fhi)
     dn = r%face/2 + 1
@@ -143,16 +149,18 @@ contains
       lo(:, 1) = flo
       hi(:, 1) = fhi
     else if (d == CORNER_STEP) then
-      e1 = merge(2, 1, dn == 1)
-      e2 = merge(2, 3, dn == 3)
+      e = directions_along(dn)
       do side2 = 1, 2
         do side = 1, 2
-          if (.not. (beyond(e1, side) .and. beyond(e2, side2))) cycle
+          if (.not. (beyond(e(1), side) .and. beyond(e(2), side2))) cycle
+          if (present(corner_left)) then
+            if (corner_left(side, side2)) cycle
+          end if
           nbox = nbox + 1
           lo(:, nbox) = flo
           hi(:, nbox) = fhi
-          call ghost_layers(e1, side, lo(:, nbox), hi(:, nbox))
-          call ghost_layers(e2, side2, lo(:, nbox), hi(:, nbox))
+          call ghost_layers(e(1), side, lo(:, nbox), hi(:, nbox))
+          call ghost_layers(e(2), side2, lo(:, nbox), hi(:, nbox))
         end do
       end do
     else if (d /= dn) then
@@ -186,6 +194,13 @@ contains
       bhi(e) = merge(0, n(e) + 1, side == 1)
     end subroutine ghost_layers
   end subroutine halo_cell_boxes
+
+  !> The two directions along a face of direction dn, in increasing order.
+  pure function directions_along(dn) result(e)
+    integer, intent(in) :: dn
+    integer :: e(2)
+    e = [merge(2, 1, dn == 1), merge(2, 3, dn == 3)]
+  end function directions_along
 
   !> The step of the set's fill (the direction of its loop) that takes
   !> edge step d of interface itf's receiving side (a when into_a): the
