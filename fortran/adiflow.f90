@@ -75,8 +75,8 @@ program adiflow
   call take_grid_sizes(cs, case_path, nblocks)
   call validate_multigrid_config(mg)
   call settle_coarse_dissipation(mg, cs%precondition == 'turkel')
-  if (nblocks > 1) then
-    ! a grid file of several blocks: its own set-up and files, the same loop
+  if (nblocks > 1 .or. cs%min_blocks > 1) then
+    ! a grid file of several blocks (or cut into them): its own set-up and files, the same loop
     call run_block_grid(cs, mg, case_path, started, code)
     if (code /= 0) error stop code, quiet=.true.
     stop

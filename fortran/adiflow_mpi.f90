@@ -125,7 +125,7 @@ program adiflow_mpi
   case_error_handler => null()
   call same_settings_everywhere()
   !$ if (cs%threads > 0) call omp_set_num_threads(cs%threads)
-  if (nblocks > 1 .or. in_part) call run_blocks_over_ranks()
+  if (nblocks > 1 .or. in_part .or. cs%min_blocks > 1) call run_blocks_over_ranks()
 
   gs = make_gpu_settings(cs)
   why = gpu_settings_error(cs%backend, gs)
@@ -256,8 +256,6 @@ contains
     g = 'grid file "'//trim(cs%grid_file)//'" holds '//int_text(nblocks)//' blocks: '
     if (pc%npj > 1 .or. pc%npk > 1) call stop_all(2, g//'the ranks take whole blocks, npj and npk do not '// &
       'apply: leave them out (or 0)')
-    if (nranks > nblocks .and. .not. in_part) call stop_all(2, g//int_text(nranks)//' ranks would leave '// &
-      int_text(nranks - nblocks)//' of them without a block: run with at most '//int_text(nblocks)//' ranks')
     gs = make_gpu_settings(cs)
     why = gpu_settings_error(cs%backend, gs)
     if (len(why) > 0) call stop_all(2, why)
@@ -342,8 +340,8 @@ contains
     call validate_parallel_config(pc)
     call validate_multigrid_config(mg)
     call settle_coarse_dissipation(mg, cs%precondition == 'turkel')
-    if (nblocks > 1) then
-      ! a grid file of several blocks: its own reading and checks (run_block_grid)
+    if (nblocks > 1 .or. cs%min_blocks > 1) then
+      ! a grid file of several blocks (or cut into them): its own reading and checks (run_block_grid)
       dir = run_folder(cs, case_path)
       return
     end if

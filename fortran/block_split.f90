@@ -12,6 +12,11 @@
 !> Each piece remembers its file block and where it lies in it (piece_t),
 !> so that the file's boundary patches go to the pieces (split_patches) and
 !> the run names them ("block 1, i 33..161").
+!>
+!> The same cut gives more blocks than a file has (cut_to_count: the case's
+!> min_blocks, adiflow_mpi's ranks when it has more than blocks): the
+!> largest block halved, at a node plane that keeps the multigrid's levels,
+!> until there are enough.
 module block_split
   use kinds, only: rk
   use text_util, only: int_text
@@ -20,7 +25,7 @@ module block_split
   use boundary_patches, only: patch_set_t, bc_patch_t, build_face_maps, face_sizes
   implicit none
   private
-  public :: piece_t, cut_at_face_parts, split_patches, piece_text
+  public :: piece_t, cut_at_face_parts, cut_to_count, split_patches, piece_text
 
   !> A block of the cut set: the file's block it comes from and the node
   !> offset of its first node there in i, j, k.
@@ -70,6 +75,59 @@ contains
       if (.not. found) exit
     end do
   end subroutine cut_at_face_parts
+
+  !> set cut until it has at least `count` blocks: each time the block of
+  !> the most cells that can be halved, across its direction of the most
+  !> cells, at the node plane nearest its middle that is a multiple of
+  !> 2**(levels - 1) cells from its start (so that both pieces coarsen as
+  !> the block did). A direction can be halved when it has at least
+  !> 2**(levels + 1) cells (each piece keeps two cells on the coarsest
+  !> level) and is not periodic (periodic(e): the case's faces of
+  !> direction e pair with each other, which a cut would separate). Fewer
+  !> blocks than count when nothing more can be halved.
+  subroutine cut_to_count(set, pieces, count, levels, periodic)
+    type(grid_block_set_t), intent(inout) :: set
+    type(piece_t), allocatable, intent(inout) :: pieces(:)
+    integer, intent(in) :: count, levels
+    logical, intent(in) :: periodic(3)
+    integer :: b, e, best, be, align, m
+    real(rk) :: cells, most
+    align = 2**(max(levels, 1) - 1)
+    do while (set%nblocks < count)
+      best = 0
+      be = 0
+      most = 0.0_rk
+      do b = 1, set%nblocks
+        associate (nc => set%blocks(b)%n - 1)
+          cells = product(real(nc, rk))
+          e = longest(nc)
+          if (e > 0 .and. cells > most) then
+            best = b
+            be = e
+            most = cells
+          end if
+        end associate
+      end do
+      if (best == 0) return
+      m = 1 + align*((set%blocks(best)%n(be) - 1)/(2*align))
+      call cut_block(set, pieces, best, be, m)
+    end do
+  contains
+    !> the direction of the most cells that can be halved (the first on a tie), 0 if none
+    integer function longest(nc)
+      integer, intent(in) :: nc(3)
+      integer :: d
+      longest = 0
+      do d = 1, 3
+        if (periodic(d) .or. nc(d) < 4*align) cycle
+        if (longest == 0) then
+          longest = d
+        else if (nc(d) > nc(longest)) then
+          longest = d
+        end if
+      end do
+    end function longest
+  end subroutine cut_to_count
 
   !> Block b cut at its node m (1 < m < n) of direction e: nodes 1..m stay
   !> block b, nodes m..n become a new last block; the interfaces move with

@@ -33,7 +33,7 @@ module blocks_driver
   use cgns_blocks, only: read_block_file
   use multigrid_config, only: mg_config_t, mg_config_text
   use backend_blocks, only: blocks_backend_t, set_problem, flat_block_problem
-  use block_split, only: piece_t, cut_at_face_parts, split_patches, piece_text
+  use block_split, only: piece_t, cut_at_face_parts, cut_to_count, split_patches, piece_text
   use backend_blocks_gpu, only: blocks_gpu_backend_t
   use gpu_settings, only: gpu_settings_t
   use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_error, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
@@ -83,10 +83,12 @@ contains
     logical, allocatable :: joined(:,:)
     logical :: have_patches, open_flow, use_gpu, root
     character(len=:), allocatable :: msg, why, note, dir, names, patch_path
-    integer :: status, b, q, nref(3), lock_fd, nthreads
+    integer :: status, b, q, nref(3), lock_fd, nthreads, nparts, nwant
     integer(ik8) :: it0
     real(rk) :: res0(5)
 
+    if (len_trim(cs%grid_file) == 0) call case_error('min_blocks = '//int_text(cs%min_blocks)//' cuts a grid '// &
+      'file''s blocks; the generated box has none (leave min_blocks out; adiflow_mpi decomposes the box by npj, npk)')
     call refuse_what_blocks_lack(cs)
     call read_block_file(trim(cs%grid_file), set, status, msg)
     if (status /= GRID_BLOCKS_OK) call case_error(msg)
@@ -98,6 +100,27 @@ contains
     call cut_at_face_parts(set, pieces)
     why = set_problem(set)
     if (len(why) > 0) call case_error(set%what//': '//why)
+    ! more blocks than that: min_blocks, or adiflow_mpi's ranks where they are more than the blocks
+    nparts = set%nblocks
+    nwant = cs%min_blocks
+    if (present(ranks_backend)) then
+      if (allocated(ranks_backend%ranks)) nwant = max(nwant, ranks_backend%ranks%nranks)
+    end if
+    if (nwant > set%nblocks) then
+      call cut_to_count(set, pieces, nwant, mg%levels, [cs%bc_imin == 'periodic', cs%bc_jmin == 'periodic', &
+        cs%bc_kmin == 'periodic'])
+      if (set%nblocks < nwant) then
+        if (nwant == cs%min_blocks) then
+          msg = 'min_blocks = '//int_text(nwant)//' asks for '//int_text(nwant)//' blocks'
+        else
+          msg = int_text(nwant)//' ranks need '//int_text(nwant)//' blocks'
+        end if
+        call case_error(set%what//': '//msg//', but halving the largest gives at most '//int_text(set%nblocks)// &
+          ' (a block is halved across a direction of at least '//int_text(2**(max(mg%levels, 1) + 1))//' cells '// &
+          'that is not periodic, so that both halves keep the '//int_text(mg%levels)//' multigrid levels): ask for '// &
+          'at most '//int_text(set%nblocks)//', or fewer levels')
+      end if
+    end if
     if (cs%write_plot3d .and. set%nblocks > plot3d_max_blocks()) call case_error(set%what//': write_plot3d writes '// &
       'at most '//int_text(plot3d_max_blocks())//' blocks into flow.xyz and flow.q; leave it out (flow.vtm holds '// &
       'every block)')
@@ -206,9 +229,13 @@ contains
     sp = be%b(1)%level(1)%sp
 
     if (root) write(output_unit, '(a)') files%prog//': '//trim(cs%title)//' ('//trim(case_path)//')'
-    if (root .and. set%nblocks > file_set%nblocks) write(output_unit, '(a)') '  grid: the file''s '// &
+    if (root .and. nparts > file_set%nblocks) write(output_unit, '(a)') '  grid: the file''s '// &
       int_text(file_set%nblocks)//' block(s) cut where an interface covers part of a face (a C-grid''s wake cut): '// &
-      int_text(set%nblocks)//' blocks, each face joined whole'
+      int_text(nparts)//' blocks, each face joined whole'
+    if (root .and. set%nblocks > nparts) write(output_unit, '(a)') '  grid: the largest blocks halved until there '// &
+      'are '//int_text(set%nblocks)//trim(merge(' (min_blocks) ', ' (a rank each)', nwant == cs%min_blocks))// &
+      '; the implicit sweeps stop at the cuts, so the iterates differ from the uncut grid''s, the steady state not '// &
+      '(to the tolerance it is converged to)'
     if (root) write(output_unit, '(a,es10.3,a,es10.3)') '  grid: '//int_text(set%nblocks)//' blocks from '// &
       trim(cs%grid_file)//' ('//set%format//'), '//int_text(size(set%interfaces))//' 1-to-1 interface(s), '// &
       int_text(nint(be%cells(1)))//' cells; Re ', cs%reynolds, ', Mach ', cs%mach
@@ -302,8 +329,11 @@ contains
         end associate
       end do
       call block_patch_sets(cs, patch_path, file_set, fsp, fjoined, fps, have_patches, fpartly)
-      if (.not. have_patches) call case_error(set%what//': an interface covers part of a face, so the blocks '// &
-        'need boundary patches (patch_file, or the CGNS file''s BCs) for the rest of it')
+      if (.not. have_patches) then
+        if (any(fpartly)) call case_error(set%what//': an interface covers part of a face, so the blocks '// &
+          'need boundary patches (patch_file, or the CGNS file''s BCs) for the rest of it')
+        return   ! the pieces' faces take the bc_* keys by their own directions, as their blocks' did
+      end if
       do bb = 1, set%nblocks
         ncell(:, bb) = set%blocks(bb)%n - 1
       end do

@@ -227,8 +227,9 @@ contains
       return
     end if
     if (nb /= self%nblocks) then
-      why = 'the restart set holds '//int_text(nb)//' blocks but the grid file has '//int_text(self%nblocks)// &
-        ': restart with the grid the run was started on'
+      why = 'the restart set holds '//int_text(nb)//' blocks but this run has '//int_text(self%nblocks)// &
+        ': restart with the grid the run was started on, cut into as many blocks (min_blocks, or adiflow_mpi '// &
+        'on the same number of ranks where it had more ranks than blocks)'
       return
     end if
     vmin = 3

@@ -525,13 +525,20 @@ turned_box_decks $B "$T/mb" 40
 rc0=$(ser mb_t "$T/mb/tb8.nml"); rc3=$(mpi 3 mb_t3 "$T/mb/tb8.nml")
 expect '[ "$rc0$rc3" = 00 ] && same_set mb_t mb_t3 && grep -q "blocks over 3 MPI ranks" "$T/mb_t3.log"' \
   "multi-block: a box in 8 blocks, half of them turned, on 3 ranks == build/adiflow bit for bit, 40 W-cycles (exit codes $rc0 $rc3)"
-# refused by name before a run folder: more ranks than blocks, a j/k decomposition; without a GPU,
-# backend 'gpu' as for one grid (the GPU over the ranks: bench/device_multigrid.sh blocks)
-rc1=$(mpi 3 mb_r1 "$T/mb/box2.nml"); rc2=$(mpi 2 mb_r2 "$T/mb/box2.nml" --npj 2)
-expect '[ "$rc1$rc2" = 22 ] && grep -q "3 ranks would leave 1 of them without a block" "$T/mb_r1.log" \
+# more ranks than blocks: the largest blocks halved until each rank has one (block_split's cut_to_count):
+# the small C-grid's 3 blocks on 4 ranks == build/adiflow with min_blocks = 4, bit for bit
+sed 's/max_iter = 5/max_iter = 5, min_blocks = 4/' "$T/mb/c3.nml" > "$T/mb/c3m4.nml"
+rc0=$(ser mb_c3m4 "$T/mb/c3m4.nml"); rc4=$(mpi 4 mb_c3r4 "$T/mb/c3.nml")
+expect '[ "$rc0$rc4" = 00 ] && same_set mb_c3m4 mb_c3r4 && grep -q "the largest blocks halved until there are 4 (a rank each)" "$T/mb_c3r4.log" \
+  && grep -q "blocks over 4 MPI ranks" "$T/mb_c3r4.log"' \
+  "multi-block: the C-grid's 3 blocks on 4 ranks, cut into 4 == build/adiflow with min_blocks = 4 bit for bit (exit codes $rc0 $rc4)"
+# refused by name before a run folder: more ranks than halving gives blocks, a j/k decomposition; without
+# a GPU, backend 'gpu' as for one grid (the GPU over the ranks: bench/device_multigrid.sh blocks)
+rc1=$(mpi 5 mb_r1 "$T/mb/box2.nml"); rc2=$(mpi 2 mb_r2 "$T/mb/box2.nml" --npj 2)
+expect '[ "$rc1$rc2" = 22 ] && grep -q "5 ranks need 5 blocks, but halving the largest gives at most 4" "$T/mb_r1.log" \
   && grep -q "the ranks take whole blocks, npj and npk do not apply" "$T/mb_r2.log" \
   && [ ! -e "$T/mb_r1" ] && [ ! -e "$T/mb_r2" ] && [ "$(grep -c "adiflow_mpi: error" "$T/mb_r1.log")" = 1 ]' \
-  "multi-block: more ranks than blocks and --npj refused by name before a run folder, one message (exit codes $rc1 $rc2)"
+  "multi-block: more ranks than halving gives blocks and --npj refused by name before a run folder, one message (exit codes $rc1 $rc2)"
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
   rc3=$(mpi 2 mb_r3 "$T/mb/box2.nml" --backend gpu)
   expect '[ "$rc3" = 2 ] && grep -q "backend = .gpu. but not every rank sees a usable GPU" "$T/mb_r3.log" && [ ! -e "$T/mb_r3" ]' \

@@ -409,7 +409,7 @@ rc=$(run mb_swap "$T/mb/two.nml" --backend cpu --restart)
 expect '[ "$rc" = 2 ] && grep -q "restart.b00001.it$mb_it.bin" "$T/mb_swap.log"' "multi-block: block restart files swapped: refused, the file named (exit $rc)"
 printf 'ADIFLOW-BLOCKS-RESTART 1\nblocks 3\niteration %s\n' "$mb_it" > "$T/mb_swap/restart.blocks"
 rc=$(run mb_swap "$T/mb/two.nml" --backend cpu --restart)
-expect '[ "$rc" = 2 ] && grep -q "the restart set holds 3 blocks but the grid file has 2" "$T/mb_swap.log"' \
+expect '[ "$rc" = 2 ] && grep -q "the restart set holds 3 blocks but this run has 2" "$T/mb_swap.log"' \
   "multi-block: a restart index of another block count: refused (exit $rc)"
 # snapshots (output_interval): flow_NNNNNNN.vtm with its pieces, listed in flow.pvd before the final
 # flow.vtm; a snapshot's pieces are the final ones' at that iteration (a run stopped there)
@@ -434,6 +434,21 @@ for b in 1 2 3 4 5 6 7 8; do
 done
 expect '[ "$rc1$rc2" = 00 ] && [ -n "$tb_it" ] && [ -z "$tb_bad" ] && grep -q "grid: 8 blocks from .*12 1-to-1 interface(s), 512 cells" "$T/tb8.log"' \
   "multi-block: a box in 8 blocks, half of them turned (i faces joined to k faces, corners of three interfaces): 10 orders with W-cycles, each block = the one-block run within 1e-8 (exit codes $rc1 $rc2, iteration $tb_it; blocks off:${tb_bad:- none})"
+# min_blocks: the one-block box's file halved into two blocks (block_split's cut_to_count) converges to the
+# uncut run's state within 1e-8; asking for more blocks than halving can give, or min_blocks on the
+# generated box: refused by name before a run folder
+sed "s/mass_fix = .true./mass_fix = .true., min_blocks = 2/" "$T/tb/tb1.nml" > "$T/tb/tb1m2.nml"
+sed "s/mass_fix = .true./mass_fix = .true., min_blocks = 9/" "$T/tb/tb1.nml" > "$T/tb/tb1m9.nml"
+printf "&adiflow\n  min_blocks = 2\n/\n" > "$T/tb/gen_m2.nml"
+rc1=$(run tbm2 "$T/tb/tb1m2.nml" --backend cpu); tm_it=$(sed -n 's/.*converged at iteration \([0-9]*\).*/\1/p' "$T/tbm2.log")
+./$B/compare_fields "$T/tb1/field.dump" "$T/tbm2/restart.b00001.it$tm_it.bin" --at 1,1,1 --tol 1e-8 > "$T/tbm2_c1.log" 2>&1; c1=$?
+./$B/compare_fields "$T/tb1/field.dump" "$T/tbm2/restart.b00002.it$tm_it.bin" --at 5,1,1 --tol 1e-8 > "$T/tbm2_c2.log" 2>&1; c2=$?
+rc2=$(run tbm9 "$T/tb/tb1m9.nml" --backend cpu); rc3=$(run genm2 "$T/tb/gen_m2.nml")
+expect '[ "$rc1$c1$c2" = 000 ] && grep -q "the largest blocks halved until there are 2 (min_blocks)" "$T/tbm2.log" \
+  && grep -q "block 2 (the file.s block 1, i 5..9): 4 x 8 x 8 cells" "$T/tbm2.log" \
+  && [ "$rc2$rc3" = 22 ] && grep -q "min_blocks = 9 asks for 9 blocks, but halving the largest gives at most 8" "$T/tbm9.log" \
+  && grep -q "min_blocks = 2 cuts a grid file.s blocks; the generated box has none" "$T/genm2.log" && [ ! -e "$T/tbm9" ] && [ ! -e "$T/genm2" ]' \
+  "multi-block: min_blocks = 2 halves a one-block file, = the uncut run within 1e-8 at 10 orders; too many blocks and the generated box refused by name (exit codes $rc1 $c1 $c2 $rc2 $rc3)"
 # the GPU over blocks (fortran/backend_blocks_gpu.f90; bench/device_multigrid.sh check compares it with
 # this CPU bit for bit): without a GPU, backend 'gpu' stops as on one block (exit 4, the no-GPU reason)
 # before any run folder, and 'auto' runs the blocks on the CPU, saying so

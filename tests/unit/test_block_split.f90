@@ -5,12 +5,17 @@
 !> pieces' nodes are the block's, each keeps its place in the file's block,
 !> and the block's patches go to the pieces they reach, clipped (a j = 1
 !> wall to the first only, an i = 1 farfield to both); a patch over the
-!> joined face is refused.
+!> joined face is refused. cut_to_count halves the largest block until a
+!> set has enough: a block of 16 x 8 x 4 cells with 2 levels asked for 4
+!> blocks becomes pieces of 4 x 8 x 4 cells (i, its longest direction,
+!> each time: the first on a tie), every cut at an even cell count; a periodic
+!> direction is not cut; and it stops where no direction has the 8 cells
+!> a halving needs.
 program test_block_split
   use kinds, only: rk
   use text_util, only: int_text
   use grid_blocks, only: grid_block_set_t, face_range_t, find_set_interfaces, covers_whole_face, GRID_BLOCKS_OK
-  use block_split, only: piece_t, cut_at_face_parts, split_patches
+  use block_split, only: piece_t, cut_at_face_parts, cut_to_count, split_patches
   use boundary_patches, only: patch_set_t, bc_patch_t
   use solver_params, only: BC_WALL, BC_FARFIELD
   use test_util
@@ -84,8 +89,56 @@ program test_block_split
   call split_patches(file_ps, pieces, ncell, joined, ps, ok, msg)
   call check(.not. ok .and. index(msg, 'an interface joins') > 0, 'a patch over the joined i = 5 face: refused ('// &
     msg//')')
+  call halving()
   call test_summary()
 contains
+  !> cut_to_count on one block of 16 x 8 x 4 cells
+  subroutine halving()
+    type(piece_t), allocatable :: pc(:)
+    integer :: bb, qq, ss
+    logical :: even
+    call one_block()
+    pc = [piece_t(origin=1)]
+    call cut_to_count(set, pc, 4, 2, [.false., .false., .false.])
+    even = set%nblocks == 4
+    do bb = 1, set%nblocks
+      even = even .and. all(set%blocks(bb)%n == [5, 9, 5]) .and. all(mod(pc(bb)%offset, 2) == 0) .and. &
+        pc(bb)%origin == 1
+    end do
+    call check(even, 'cut_to_count: 16 x 8 x 4 cells into 4 blocks of 4 x 8 x 4 (i halved each time), at even '// &
+      'offsets ('//int_text(set%nblocks)//' blocks)')
+    whole = size(set%interfaces) == 3
+    do qq = 1, size(set%interfaces)
+      do ss = 1, 2
+        r = merge(set%interfaces(qq)%a, set%interfaces(qq)%b, ss == 1)
+        whole = whole .and. covers_whole_face(r, set%blocks(r%block)%n)
+      end do
+    end do
+    call check(whole, 'cut_to_count: 3 interfaces between the 4 slabs, each over whole faces')
+    call one_block()
+    pc = [piece_t(origin=1)]
+    call cut_to_count(set, pc, 4, 2, [.true., .false., .false.])
+    call check(set%nblocks == 2 .and. all(set%blocks(1)%n == [17, 5, 5]), 'cut_to_count: i periodic, so j '// &
+      'halved once and nothing more (2 blocks of 16 x 4 x 4 cells; '//int_text(set%nblocks)//')')
+    call one_block()
+    pc = [piece_t(origin=1)]
+    call cut_to_count(set, pc, 100, 2, [.false., .false., .false.])
+    call check(set%nblocks == 8, 'cut_to_count: asked for 100, stops at 8 blocks of 4 x 4 x 4 (no direction '// &
+      'of 8 cells left; '//int_text(set%nblocks)//')')
+  end subroutine halving
+
+  !> set: one block of 16 x 8 x 4 unit cells, no interfaces
+  subroutine one_block()
+    integer :: st
+    character(len=:), allocatable :: m
+    deallocate(set%blocks)
+    if (allocated(set%interfaces)) deallocate(set%interfaces)
+    set%nblocks = 1
+    allocate(set%blocks(1))
+    call box(1, [17, 9, 5], [0.0_rk, 0.0_rk])
+    call find_set_interfaces(set, st, m)
+  end subroutine one_block
+
   !> block b: nodes n, unit spacing from (x0, y0)
   subroutine box(b, n, x0)
     integer, intent(in) :: b, n(3)
