@@ -532,6 +532,13 @@ rc0=$(ser mb_c3m4 "$T/mb/c3m4.nml"); rc4=$(mpi 4 mb_c3r4 "$T/mb/c3.nml")
 expect '[ "$rc0$rc4" = 00 ] && same_set mb_c3m4 mb_c3r4 && grep -q "the largest blocks halved until there are 4 (a rank each)" "$T/mb_c3r4.log" \
   && grep -q "blocks over 4 MPI ranks" "$T/mb_c3r4.log"' \
   "multi-block: the C-grid's 3 blocks on 4 ranks, cut into 4 == build/adiflow with min_blocks = 4 bit for bit (exit codes $rc0 $rc4)"
+# its restart set continues in build/adiflow with min_blocks = 4 (the same cut): the same states at the end
+# (the history holds the stop's own line at 3, so the states and outputs are compared)
+rc4=$(mpi 4 mb_c3h "$T/mb/c3.nml" --max-iter 3); rc1=$(ser mb_c3h "$T/mb/c3m4.nml" --restart)
+same=yes
+for f in "$T"/mb_c3m4/restart.b*.bin "$T"/mb_c3m4/flow.b*.vts "$T/mb_c3m4/flow.vtm"; do cmp -s "$f" "$T/mb_c3h/$(basename "$f")" || same=no; done
+expect '[ "$rc4$rc1" = 00 ] && [ $same = yes ] && [ "$(ls "$T"/mb_c3h/restart.b*.bin | wc -l)" = 4 ] && grep -q "restarting from .* at iteration 3" "$T/mb_c3h.log"' \
+  "multi-block: a set written on 4 ranks (blocks cut for them) continues in build/adiflow with min_blocks = 4, the same states bit for bit (exit codes $rc4 $rc1)"
 # refused by name before a run folder: more ranks than halving gives blocks, a j/k decomposition; without
 # a GPU, backend 'gpu' as for one grid (the GPU over the ranks: bench/device_multigrid.sh blocks)
 rc1=$(mpi 5 mb_r1 "$T/mb/box2.nml"); rc2=$(mpi 2 mb_r2 "$T/mb/box2.nml" --npj 2)
