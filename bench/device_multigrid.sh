@@ -25,8 +25,8 @@
 #           cycles per family
 #   blocks_mpi  the sets over MPI ranks, one GPU a rank (build/adiflow_mpi;
 #           NP ranks, default every GPU up to 4; the box in 4 blocks and the
-#           turned box in 8, the NACA deck on up to 3): strict build bit for
-#           bit against the CPU
+#           turned box in 8, the NACA deck on up to 3, and on 4 cut into 4
+#           blocks): strict build bit for bit against the CPU
 #           over the same blocks, both families; the NACA deck's time on 2
 #           and 3 GPUs
 #   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
@@ -113,7 +113,7 @@ naca_one_block() {
     cases/naca0012_re5000.nml > $W/naca1.nml
 }
 deck_of() { [ $1 = naca ] && echo cases/naca0012_re5000.nml || echo $W/$1.nml; }
-args_of() { case $1 in naca|naca1) echo "--max-iter 40";; esac; }
+args_of() { case $1 in naca|naca1|naca4) echo "--max-iter 40";; esac; }
 # same_blocks REF DIR [TOL]: every block's restart file of run REF in run DIR, bit for bit (and the
 # residual history), or within TOL
 same_blocks() {
@@ -172,7 +172,11 @@ blocks_mpi() {
   ldd build/adiflow_mpi | grep -q "not found" && export LD_LIBRARY_PATH=$PWD/build/mpilibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   block_decks 3,6,9
   turned_box_decks build $W
-  for c in mb_box naca tb8; do
+  # naca4: the NACA deck's 3 blocks cut into 4 (min_blocks, as 4 ranks cut them), on 4 ranks
+  sed -e "s|grid_file = 'grids/|grid_file = '$PWD/cases/grids/|" -e "s|patch_file = 'grids/|patch_file = '$PWD/cases/grids/|" \
+    -e '/^&adiflow/a\  min_blocks = 4' cases/naca0012_re5000.nml > $W/naca4.nml
+  local cases="mb_box naca tb8"; [ $np -ge 4 ] && cases="$cases naca4"
+  for c in $cases; do
     local n=$np; [ $c = naca ] && [ $n -gt 3 ] && n=3
     build/adiflow $(deck_of $c) --backend cpu $(args_of $c) --run-dir $W/$c-cpu > $W/$c-cpu.log 2>&1
     for fam in split merged; do
@@ -182,7 +186,7 @@ blocks_mpi() {
       verdict "$c strict GPU $fam over blocks, $n ranks x 1 GPU == CPU (each block's restart + history)" $W/$c-m-$fam.log
     done
   done
-  for n in 2 3; do
+  for n in 2 3 4; do
     [ $n -gt $ngpu ] && continue
     t0=$(date +%s.%N)
     mpirun --allow-run-as-root --bind-to none -np $n build/adiflow_mpi cases/naca0012_re5000.nml --backend gpu \
