@@ -93,7 +93,7 @@ endif
 F_ALL     := $(basename $(notdir $(wildcard fortran/*.f90)))
 F_PROGRAM := adiflow grid_check
 F_MPI     := mpi_decomp mpi_settings multigrid_gather backend_mpi_block backend_mpi_gpu run_files_mpi block_ranks_mpi \
-             run_files_blocks_mpi adiflow_mpi
+             run_files_blocks_mpi backend_blocks_ranks_gpu adiflow_mpi
 F_BLOCK   := gpu_block_bridge
 F_MODULES := $(filter-out $(F_PROGRAM) $(F_MPI) $(F_BLOCK),$(F_ALL))
 f_obj = $(if $(filter $(1),$(F_MPI)),$(OBJ)/mpi/$(1).o,$(OBJ)/$(1).o)
@@ -301,7 +301,7 @@ ADI_BLOCK_CCL := $(if $(and $(GPU_LIBS),$(ADI_NCCL_LIB),$(ADI_NCCL_INC)),1,0)
 ADI_MPI_INC = $(filter -I%,$(or $(shell $(MPICC) --showme:compile 2>/dev/null),$(shell $(MPICC) -show 2>/dev/null)))
 # the block driver and its transports: what every GPU build has (make hip's
 # too), and NCCL's where found
-BLOCK_SRCS_BASE := cuda/multi/block_driver.cu cuda/multi/transport_mpi.cu
+BLOCK_SRCS_BASE := cuda/multi/block_driver.cu cuda/multi/transport_mpi.cu cuda/multi/set_link.cu
 BLOCK_SRCS := $(BLOCK_SRCS_BASE) $(if $(filter 1,$(ADI_BLOCK_CCL)),cuda/multi/transport_nccl.cu)
 BLOCK_FLAGS = -DADIFLOW_BLOCK_CCL=$(ADI_BLOCK_CCL) $(if $(filter 1,$(ADI_BLOCK_CCL)),-I$(ADI_NCCL_INC)) $(ADI_MPI_INC)
 ifneq ($(GPU_LIBS),)

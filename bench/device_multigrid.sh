@@ -27,8 +27,11 @@
 #           NP ranks, default every GPU up to 4; the box in 4 blocks and the
 #           turned box in 8, the NACA deck on up to 3, and on 4 cut into 4
 #           blocks): strict build bit for bit against the CPU
-#           over the same blocks, both families; the NACA deck's time on 2
+#           over the same blocks, both families; memcheck on 2 ranks; the NACA deck's time on 2
 #           and 3 GPUs
+#   blocks_scale  the NACA C-grid at levels 1 and 2 and a 128^3 box in 2 blocks:
+#           ms a W-cycle on 1 GPU and on 2, 3, 4 ranks x 1 GPU, halos between
+#           the ranks over NCCL and through host memory (ADIFLOW_BLOCK_TRANSPORT=mpi)
 #   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
 #           did it reach its own tolerance
 #   steady  64^3 Re = 400 and 1000 with mass_fix to a 10-order drop, single
@@ -39,7 +42,7 @@
 # second-order coarse levels; PRE=1 POST=1 CORDER=1 gives the W(1,1)
 # first-order one of the tables recorded before 2026-11-27. PC=turkel (with
 # ROE=rieper) runs bench and steady preconditioned.
-# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|blocks_mpi|bench [128]|single128|decks|steady
+# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|blocks_mpi|blocks_scale|bench [128]|single128|decks|steady
 set -u
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/out}; W=/tmp/mgdev; mkdir -p $W $O
@@ -182,10 +185,14 @@ blocks_mpi() {
     for fam in split merged; do
       mpirun --allow-run-as-root --bind-to none -np $n build/strict/adiflow_mpi $(deck_of $c) --backend gpu --kernels $fam \
         $(args_of $c) --run-dir $W/$c-m-$fam > $W/$c-m-$fam.log 2>&1
-      same_blocks $c-cpu $c-m-$fam && grep -q "one GPU a rank" $W/$c-m-$fam.log
-      verdict "$c strict GPU $fam over blocks, $n ranks x 1 GPU == CPU (each block's restart + history)" $W/$c-m-$fam.log
+      same_blocks $c-cpu $c-m-$fam && grep -q "one GPU a rank" $W/$c-m-$fam.log && grep -q "ranks GPU to GPU" $W/$c-m-$fam.log
+      verdict "$c strict GPU $fam over blocks, $n ranks x 1 GPU (halos GPU to GPU) == CPU (restarts + histories)" $W/$c-m-$fam.log
     done
   done
+  # API errors not reported: NCCL probes its kernels' images (cudaErrorNoKernelImageForDevice, handled)
+  mpirun --allow-run-as-root --bind-to none -np 2 compute-sanitizer --tool memcheck --report-api-errors no \
+    --error-exitcode 9 build/adiflow_mpi $W/tb8.nml --backend gpu --max-iter 3 --run-dir $W/sanm > $W/sanm.log 2>&1
+  verdict "compute-sanitizer memcheck, turned box in 8 blocks on 2 ranks x 1 GPU (halos GPU to GPU), 3 W-cycles" $W/sanm.log
   for n in 2 3 4; do
     [ $n -gt $ngpu ] && continue
     t0=$(date +%s.%N)
@@ -194,6 +201,55 @@ blocks_mpi() {
     t1=$(date +%s.%N)
     row "cases/naca0012_re5000.nml on $n ranks x 1 GPU, whole run" \
       "$(grep -o 'converged at iteration [0-9]*' $W/naca-${n}gpu.log || echo NOT CONVERGED), $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.1f", b-a}') s"
+  done
+}
+
+# Seconds a W-cycle of a block set on 1 GPU (build/adiflow) and on 2, 3, 4 ranks x 1 GPU (adiflow_mpi),
+# the halos between the ranks GPU to GPU over NCCL and, with ADIFLOW_BLOCK_TRANSPORT=mpi, through host
+# memory: the difference of a CYC-cycle run (default 60) and a 10-cycle one, so that set-up, the first
+# cycle's warm-up and the outputs drop out. Cases: the NACA C-grid at levels 1 and 2
+# (validation/naca_case.sh's grids, 3 + level multigrid levels; its level 3 folds at the trailing edge)
+# and a 128^3 cavity box cut at i = 65 into two blocks of 64 x 128 x 128 (4 levels).
+blocks_scale() {
+  local l n tr c ngpu cyc=${CYC:-60}
+  ngpu=$(nvidia-smi -L | grep -c '^GPU')
+  ldd build/adiflow_mpi | grep -q "not found" && export LD_LIBRARY_PATH=$PWD/build/mpilibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  loop_s() { awk '/time: set-up/ { for (i = 1; i <= NF; ++i) if ($i == "iterations") print $(i + 1) }' "$1"; }
+  # per_cycle NAME CMD...: CMD run for 10 and for cyc cycles
+  per_cycle() {
+    local name=$1 t10 tn; shift
+    "$@" --max-iter 10 --run-dir $W/$name-10 > $W/$name-10.log 2>&1
+    "$@" --max-iter $cyc --run-dir $W/$name-n > $W/$name-n.log 2>&1
+    t10=$(loop_s $W/$name-10.log); tn=$(loop_s $W/$name-n.log)
+    [ -n "$t10" ] && [ -n "$tn" ] && awk -v a=$t10 -v b=$tn -v c=$cyc 'BEGIN { printf "%.2f ms a cycle", 1000 * (b - a) / (c - 10) }' \
+      || { echo FAIL; tail -n 3 $W/$name-n.log; }
+  }
+  for l in 1 2; do
+    c=naca0012_c3_$((128 << (l - 1)))x$((64 << (l - 1)))
+    BUILD=build bash validation/naca_case.sh grid $l $W/g$l > /dev/null || { row "NACA level $l grid" FAIL; continue; }
+    sed -e "s|grid_file = '[^']*'|grid_file = '$W/g$l/$c.x'|" -e "s|patch_file = '[^']*'|patch_file = '$W/g$l/$c.bc'|" \
+      -e "s|levels = [0-9]*|levels = $((3 + l))|" -e "s|tol = [^,]*|tol = 1.0e-14|" cases/naca0012_re5000.nml > $W/s$l.nml
+  done
+  build/make_grid box --ni 128 --nj 128 --nk 128 --split 65 -o $W/box128.x > /dev/null
+  cat > $W/s3.nml <<EON
+&adiflow
+  grid_file = '$W/box128.x', reynolds = 100.0, mach = 0.2, cfl = 10.0, max_iter = 3000, tol = 1.0e-14
+  monitor_interval = 10, write_plot = .false., write_tecplot = .false.
+/
+&multigrid
+  levels = 4, cycle = 'w'
+/
+EON
+  for l in 1 2 3; do
+    [ $l = 3 ] && c="box 128^3 in 2 blocks" || c="NACA level $l"
+    row "$c, 1 GPU" "$(per_cycle s$l-1 build/adiflow $W/s$l.nml --backend gpu)"
+    for n in 2 3 4; do
+      [ $n -gt $ngpu ] && continue
+      for tr in nccl mpi; do
+        row "$c, $n ranks x 1 GPU, halos $tr" "$(per_cycle s$l-$n$tr env ADIFLOW_BLOCK_TRANSPORT=$tr mpirun --allow-run-as-root \
+          --bind-to none -x ADIFLOW_BLOCK_TRANSPORT -np $n build/adiflow_mpi $W/s$l.nml --backend gpu)"
+      done
+    done
   done
 }
 
@@ -228,6 +284,7 @@ case "${1:-check}" in
   check) check ;;
   blocks) blocks ;;
   blocks_mpi) blocks_mpi ;;
+  blocks_scale) blocks_scale ;;
   bench)
     sizes=64; [ "${2:-}" = 128 ] && sizes="64 128"
     for n in $sizes; do

@@ -72,7 +72,7 @@ program adiflow_mpi
   use backend_mpi_gpu, only: block_gpu_backend_t
   use run_files_mpi, only: block_files_t
   use backend_blocks, only: blocks_backend_t
-  use backend_blocks_gpu, only: blocks_gpu_backend_t
+  use backend_blocks_ranks_gpu, only: blocks_ranks_gpu_backend_t
   use block_ranks_mpi, only: mpi_block_ranks_t
   use run_files_blocks, only: block_set_files_t
   use run_files_blocks_mpi, only: block_set_files_mpi_t
@@ -265,8 +265,8 @@ contains
       call MPI_Comm_rank(node, local_rank)
       call MPI_Comm_free(node)
       gs%device = local_rank
-      bb = blocks_gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), &
-        gs=gs)
+      bb = blocks_ranks_gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == &
+        'merged'), gs=gs)
     else
       allocate(blocks_backend_t :: bb)
     end if

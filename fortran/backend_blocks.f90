@@ -133,6 +133,11 @@ module backend_blocks
     procedure, non_overridable :: halo_boxes
     procedure, non_overridable :: corner_from_own_fill
     procedure :: copy_halo => host_copy_halo
+    !> a halo box between two ranks: sent, received, and the group's end
+    !> (through host memory here; the GPU over ranks carries them GPU to GPU)
+    procedure :: send_halo => host_send_halo
+    procedure :: recv_halo => host_recv_halo
+    procedure :: end_halos => host_end_halos
     procedure :: pack_halo => host_pack_halo
     procedure :: unpack_halo => host_unpack_halo
     procedure :: own_faces => host_own_faces
@@ -574,19 +579,39 @@ contains
     if (self%gathered .or. .not. (self%mine(rb) .or. self%mine(sb))) return
     do m = 1, nbox
       if (self%mine(rb)) then
-        call add_message(self%inbox, self%nin, rb, l, lo(:, m), hi(:, m))
-        associate (msg => self%inbox(self%nin))
-          call self%ranks%post_recv(msg%buf, size(msg%buf), self%owner(sb))
-        end associate
+        call self%recv_halo(l, rb, lo(:, m), hi(:, m), device, self%owner(sb))
       else
-        call add_message(self%outbox, self%nout, sb, l, lo(:, m), hi(:, m))
-        associate (msg => self%outbox(self%nout))
-          call self%pack_halo(l, sb, lo(:, m), hi(:, m), r, s, t, device, msg%buf)
-          call self%ranks%post_send(msg%buf, size(msg%buf), self%owner(rb))
-        end associate
+        call self%send_halo(l, sb, lo(:, m), hi(:, m), r, s, t, device, self%owner(rb))
       end if
     end do
   end subroutine halo_step
+
+  !> The box lo..hi of a block on rank peer, from block sb's cells of level
+  !> l here (the map r, s, t): packed into a message through host memory
+  !> (pack_halo) and posted to the transport, done at the group's end.
+  subroutine host_send_halo(self, l, sb, lo, hi, r, s, t, device, peer)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l, sb, lo(3), hi(3), t(3), peer
+    type(face_range_t), intent(in) :: r, s
+    logical, intent(in) :: device
+    call add_message(self%outbox, self%nout, sb, l, lo, hi)
+    associate (msg => self%outbox(self%nout))
+      call self%pack_halo(l, sb, lo, hi, r, s, t, device, msg%buf)
+      call self%ranks%post_send(msg%buf, size(msg%buf), peer)
+    end associate
+  end subroutine host_send_halo
+
+  !> The box lo..hi of block rb's level l from rank peer: a message posted
+  !> to the transport, unpacked at the group's end (unpack_halo).
+  subroutine host_recv_halo(self, l, rb, lo, hi, device, peer)
+    class(blocks_backend_t), intent(inout) :: self
+    integer, intent(in) :: l, rb, lo(3), hi(3), peer
+    logical, intent(in) :: device
+    call add_message(self%inbox, self%nin, rb, l, lo, hi)
+    associate (msg => self%inbox(self%nin))
+      call self%ranks%post_recv(msg%buf, size(msg%buf), peer)
+    end associate
+  end subroutine host_recv_halo
 
   !> Step d of the halo fill of interface q of level l into side a (into_a)
   !> or b: the receiving and the sending block, and block_halos'
@@ -687,9 +712,17 @@ contains
     allocate(list(n)%buf(5*product(hi - lo + 1)))
   end subroutine add_message
 
-  !> The end of a group of halo steps (one direction's interfaces, or their
-  !> edges): the messages done, each received box unpacked.
+  !> The end of a group of halo steps (one direction's interfaces, their
+  !> edges, the corners): the messages done (end_halos).
   subroutine halo_phase_end(self, device)
+    class(blocks_backend_t), intent(inout) :: self
+    logical, intent(in) :: device
+    call self%end_halos(device)
+  end subroutine halo_phase_end
+
+  !> end_halos through host memory: the transport's messages waited for,
+  !> each received box unpacked.
+  subroutine host_end_halos(self, device)
     class(blocks_backend_t), intent(inout) :: self
     logical, intent(in) :: device
     integer :: m
@@ -706,7 +739,7 @@ contains
     end do
     self%nin = 0
     self%nout = 0
-  end subroutine halo_phase_end
+  end subroutine host_end_halos
 
   !> copy_halo on the host: both blocks' state here (an extension calls it
   !> as its parent's for the host).

@@ -12,9 +12,10 @@
 !> the strict build reproduces the CPU over the blocks bit for bit.
 !>
 !> Over MPI ranks (build/adiflow_mpi, one GPU a rank) an interface between
-!> two ranks' blocks goes through host memory: the sender packs the box on
-!> its device (adi_gpu_pack_halo), the transport moves it, the receiver
-!> unpacks it on its device (adi_gpu_unpack_halo).
+!> two ranks' blocks goes as a message: here through host memory (the
+!> sender packs the box on its device, adi_gpu_pack_halo, the receiver
+!> unpacks it, adi_gpu_unpack_halo), in the extension adiflow_mpi runs
+!> (backend_blocks_ranks_gpu.f90) GPU to GPU.
 !>
 !> The residual norms and the mass are summed on the host from the
 !> device's plane sums in the reference's order (block by block). The

@@ -12,6 +12,7 @@ module gpu_block_bridge
   private
   public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_init, adi_gpu_block_init_level
   public :: adi_gpu_block_finalize, block_timing_report, block_transport_text, ADI_BLOCK_ID_BYTES
+  public :: adi_set_link_open, adi_set_link_send, adi_set_link_recv, adi_set_link_flush, adi_set_link_close
 
   !> include/adiflow_block.h's: the transport rank 0 chose, then its ids
   integer, parameter :: ADI_BLOCK_ID_BYTES = 264
@@ -63,6 +64,36 @@ module gpu_block_bridge
     integer(c_int) function adi_gpu_block_finalize(grid) bind(c, name='adi_gpu_block_finalize')
       import :: c_int, c_ptr
       type(c_ptr), value :: grid
+    end function
+    ! a block set's GPU-to-GPU halos between the ranks (cuda/multi/set_link.cu)
+    integer(c_int) function adi_set_link_open(link, ids, rank, nranks, device, timeout_s) &
+        bind(c, name='adi_set_link_open')
+      import :: c_int, c_ptr, c_char, c_double
+      type(c_ptr), intent(out) :: link
+      character(kind=c_char), intent(in) :: ids(*)
+      integer(c_int), value :: rank, nranks, device
+      real(c_double), value :: timeout_s
+    end function
+    integer(c_int) function adi_set_link_send(link, src, lo, hi, from_beg, to_beg, t, peer) &
+        bind(c, name='adi_set_link_send')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: link, src
+      integer(c_int), intent(in) :: lo(3), hi(3), from_beg(3), to_beg(3), t(3)
+      integer(c_int), value :: peer
+    end function
+    integer(c_int) function adi_set_link_recv(link, dst, lo, hi, peer) bind(c, name='adi_set_link_recv')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: link, dst
+      integer(c_int), intent(in) :: lo(3), hi(3)
+      integer(c_int), value :: peer
+    end function
+    integer(c_int) function adi_set_link_flush(link) bind(c, name='adi_set_link_flush')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: link
+    end function
+    integer(c_int) function adi_set_link_close(link) bind(c, name='adi_set_link_close')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: link
     end function
   end interface
 

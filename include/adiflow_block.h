@@ -83,6 +83,25 @@ int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen);
  * for NULL. */
 int adi_gpu_block_finalize(adi_gpu_grid *grid);
 
+/* GPU-to-GPU halos of a block set spread over the ranks (cuda/multi/set_link.cu):
+ * a link over rank 0's transport (the ids of adi_gpu_block_make_ids,
+ * broadcast), opened by every rank together on its GPU. A group of halo
+ * steps queues boxes to send (a box of the receiving block's cells, filled
+ * from block src's cells through the interface's map: from_beg, to_beg, t
+ * as adi_gpu_pack_halo takes them) and boxes to receive into block dst,
+ * then adi_set_link_flush packs, carries and unpacks them, ordered on the
+ * blocks' streams (the host does not wait). Every rank queues its messages
+ * to and from each peer in the same order. Close frees the link (NULL: no
+ * link). */
+typedef struct adi_set_link adi_set_link;
+int adi_set_link_open(adi_set_link **link, const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks, int device,
+                      double timeout_s);
+int adi_set_link_send(adi_set_link *link, adi_gpu_grid *src, const int lo[3], const int hi[3], const int from_beg[3],
+                      const int to_beg[3], const int t[3], int peer);
+int adi_set_link_recv(adi_set_link *link, adi_gpu_grid *dst, const int lo[3], const int hi[3], int peer);
+int adi_set_link_flush(adi_set_link *link);
+int adi_set_link_close(adi_set_link *link);
+
 #ifdef __cplusplus
 }
 #endif

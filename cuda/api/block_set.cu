@@ -15,11 +15,16 @@
  *                       for blocks on two processes (the box in its order,
  *                       i fastest, five values a cell: fortran/block_halos.f90's
  *                       pack_cells and unpack_cells)
+ *   adi_gpu_pack_halo_on, adi_gpu_unpack_halo_on
+ *                       the same halves into and out of a device buffer on
+ *                       another stream (cuda/api/set_halo.cuh: the halos
+ *                       that go GPU to GPU between ranks)
  * Every grid has its own stream: a copy runs on the receiving block's,
  * after the work queued on the sending block's, and the sending block's
  * later work waits for it, so nothing synchronises with the host. */
 #include "grid.cuh"
 #include "block_halos.h"
+#include "set_halo.cuh"
 
 __global__ void halo_copy_kernel(adi_view dst, adi_view src, adi_halo_map m, adi_box b)
 {
@@ -151,6 +156,68 @@ int adi_gpu_pack_halo(adi_gpu_grid *src, const int lo[3], const int hi[3], const
   ADI_GPU_CHECK(cudaMemcpyAsync(buf, src->d_halo, n*sizeof(double), cudaMemcpyDeviceToHost, src->stream));
   ADI_GPU_CHECK(cudaStreamSynchronize(src->stream));
   return ADI_OK;
+}
+
+/* s goes on after g's queued work; g's later work after what is then queued on s (ev recorded there) */
+static int stream_after_grid(cudaStream_t s, adi_gpu_grid *g)
+{
+  if (!g->mg_event_ready) {
+    ADI_GPU_CHECK(cudaEventCreateWithFlags(&g->mg_event, cudaEventDisableTiming));
+    g->mg_event_ready = 1;
+  }
+  ADI_GPU_CHECK(cudaEventRecord(g->mg_event, g->stream));
+  ADI_GPU_CHECK(cudaStreamWaitEvent(s, g->mg_event, 0));
+  return ADI_OK;
+}
+
+static int grid_after_stream(adi_gpu_grid *g, cudaStream_t s, cudaEvent_t ev)
+{
+  ADI_GPU_CHECK(cudaEventRecord(ev, s));
+  ADI_GPU_CHECK(cudaStreamWaitEvent(g->stream, ev, 0));
+  return ADI_OK;
+}
+
+int adi_gpu_pack_halo_on(adi_gpu_grid *src, const int lo[3], const int hi[3], const int from_beg[3],
+                         const int to_beg[3], const int t[3], double *dbuf, cudaStream_t s, cudaEvent_t ev)
+{
+  adi_halo_map m;
+  adi_box b;
+  int rc, empty;
+  if ((rc = adi_gpu_check_grid(src, "adi_gpu_pack_halo_on")) != ADI_OK) return rc;
+  if ((rc = halo_args(src, NULL, lo, hi, from_beg, to_beg, t, "adi_gpu_pack_halo_on", &m, &b, &empty)) != ADI_OK)
+    return rc;
+  if (empty) return ADI_OK;
+  if (dbuf == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_pack_halo_on: a null buffer");
+  if ((rc = stream_after_grid(s, src)) != ADI_OK) return rc;
+  halo_pack_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(src->v, m, b, dbuf);
+  ADI_LAUNCH_CHECK("halo_pack_kernel");
+  /* the sending block's next update overwrites the cells this read */
+  return grid_after_stream(src, s, ev);
+}
+
+int adi_gpu_unpack_halo_on(adi_gpu_grid *dst, const int lo[3], const int hi[3], const double *dbuf, cudaStream_t s,
+                           cudaEvent_t ev)
+{
+  adi_box b;
+  int rc, e;
+  const int n_dst[3] = {dst ? dst->v.ni : 0, dst ? dst->v.nj : 0, dst ? dst->v.nk : 0};
+  if ((rc = adi_gpu_check_grid(dst, "adi_gpu_unpack_halo_on")) != ADI_OK) return rc;
+  if (lo == NULL || hi == NULL || dbuf == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_unpack_halo_on: a null argument");
+  for (e = 0; e < 3; ++e) {
+    if (lo[e] > hi[e]) return ADI_OK;
+    b.lo[e] = lo[e];
+    b.hi[e] = hi[e];
+  }
+  if (!in_cells(n_dst, lo) || !in_cells(n_dst, hi))
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_unpack_halo_on: cells (%d, %d, %d)..(%d, %d, %d) outside a %d x %d x "
+                            "%d block's cells and two ghost layers", lo[0], lo[1], lo[2], hi[0], hi[1], hi[2],
+                            n_dst[0], n_dst[1], n_dst[2]);
+  /* the receiving block's work so far may still read the ghosts this writes */
+  if ((rc = stream_after_grid(s, dst)) != ADI_OK) return rc;
+  halo_unpack_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(dst->v, b, dbuf);
+  ADI_LAUNCH_CHECK("halo_unpack_kernel");
+  return grid_after_stream(dst, s, ev);
 }
 
 int adi_gpu_unpack_halo(adi_gpu_grid *dst, const int lo[3], const int hi[3], const double *buf)

@@ -403,19 +403,25 @@ int adi_gpu_block_make_ids(char ids[ADI_BLOCK_ID_BYTES])
   return tx->make_ids(ids + ADI_BLOCK_ID_OFFSET);
 }
 
-/* rank 0's transport (byte 0 of the ids), opened on this rank */
-static int open_transport(struct block_state *b, const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks,
-                          int device, double timeout_s)
+int adi_block_transport_open(const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks, int device, double timeout_s,
+                             const adi_block_transport_ops **tx, adi_block_transport **tp)
 {
   int k;
   for (k = 0; k < NTRANSPORTS; ++k)
     if (ids[0] == transport(k)->key) {
-      b->tx = transport(k);
-      return b->tx->open(&b->tp, ids + ADI_BLOCK_ID_OFFSET, rank, nranks, device, timeout_s);
+      *tx = transport(k);
+      return (*tx)->open(tp, ids + ADI_BLOCK_ID_OFFSET, rank, nranks, device, timeout_s);
     }
   return adi_gpu_fail_msg(ADI_ERR_USAGE, "rank %d: rank 0 chose a block transport (id '%c') this build of "
                           "adiflow_mpi does not have: run the same executable on every rank", rank,
                           ids[0] ? ids[0] : '?');
+}
+
+/* rank 0's transport (byte 0 of the ids), opened on this rank */
+static int open_transport(struct block_state *b, const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks,
+                          int device, double timeout_s)
+{
+  return adi_block_transport_open(ids, rank, nranks, device, timeout_s, &b->tx, &b->tp);
 }
 
 /* The most one group of each channel carries: an exchange's send and

@@ -79,4 +79,9 @@ const adi_block_transport_ops *adi_block_transport_mpi(void);
 const adi_block_transport_ops *adi_block_transport_nccl(void);
 #endif
 
+/* Rank 0's transport (byte 0 of ids, adi_gpu_block_make_ids) opened on
+ * this rank: *tx its table, *tp its state (cuda/multi/block_driver.cu). */
+int adi_block_transport_open(const char ids[ADI_BLOCK_ID_BYTES], int rank, int nranks, int device, double timeout_s,
+                             const adi_block_transport_ops **tx, adi_block_transport **tp);
+
 #endif
