@@ -32,6 +32,8 @@
 #   blocks_scale  the NACA C-grid at levels 1 and 2 and a 128^3 box in 2 blocks:
 #           ms a W-cycle on 1 GPU and on 2, 3, 4 ranks x 1 GPU, halos between
 #           the ranks over NCCL and through host memory (ADIFLOW_BLOCK_TRANSPORT=mpi)
+#   whole   the 64^3 Re = 1000 deck's whole-process wall and its 128^3 form's
+#           set-up (OLD=DIR: another build's adiflow alternately, an A/B)
 #   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
 #           did it reach its own tolerance
 #   steady  64^3 Re = 400 and 1000 with mass_fix to a 10-order drop, single
@@ -42,7 +44,7 @@
 # second-order coarse levels; PRE=1 POST=1 CORDER=1 gives the W(1,1)
 # first-order one of the tables recorded before 2026-11-27. PC=turkel (with
 # ROE=rieper) runs bench and steady preconditioned.
-# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|blocks_mpi|blocks_scale|bench [128]|single128|decks|steady
+# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|blocks_mpi|blocks_scale|whole|bench [128]|single128|decks|steady
 set -u
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/out}; W=/tmp/mgdev; mkdir -p $W $O
@@ -253,6 +255,27 @@ EON
   done
 }
 
+# Whole-process wall of cases/cube64_re1000.nml as shipped, and of its 128^3 form (5 levels) for 20
+# cycles, with the time line's set-up / iterations / outputs split; RUNS times each (default 3), and
+# where OLD names another build's folder, its adiflow alternately in the same call (an A/B of set-up).
+whole() {
+  local b r n t0 t1 deck bins="build${OLD:+ $OLD}"
+  sed -e 's/ni = 64, nj = 64, nk = 64/ni = 128, nj = 128, nk = 128/' -e 's/levels = 4/levels = 5/' \
+    cases/cube64_re1000.nml > $W/cube128_re1000.nml
+  for r in $(seq ${RUNS:-3}); do
+    for b in $bins; do
+      for deck in cases/cube64_re1000.nml $W/cube128_re1000.nml; do
+        n=$(basename $deck .nml); local extra=""; [ $n = cube128_re1000 ] && extra="--max-iter 20"
+        rm -rf $W/wh; t0=$(date +%s.%N)
+        $b/adiflow $deck --backend gpu $extra --run-dir $W/wh > $W/wh.log 2>&1
+        t1=$(date +%s.%N)
+        row "$n ${extra:+($extra) }$b run $r: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" \
+          "$(grep -o 'set-up.*' $W/wh.log | head -n 1)"
+      done
+    done
+  done
+}
+
 # one run to a 7-order drop (TOL, MASSFIX override): name n re levels maxit
 solve() {
   local name=$1 n=$2 re=$3 lev=$4 maxit=$5 t0 t1 tol=${TOL:-1.0e-7} mf=${MASSFIX:-.false.}
@@ -285,6 +308,7 @@ case "${1:-check}" in
   blocks) blocks ;;
   blocks_mpi) blocks_mpi ;;
   blocks_scale) blocks_scale ;;
+  whole) whole ;;
   bench)
     sizes=64; [ "${2:-}" = 128 ] && sizes="64 128"
     for n in $sizes; do

@@ -7,6 +7,7 @@
 !> With &multigrid levels > 1 each step is one FAS cycle (fortran/multigrid_cycle.f90)
 !> over the levels below the fine grid, on either backend.
 program adiflow
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr
   use, intrinsic :: iso_fortran_env, only: output_unit
   use kinds, only: rk, ik8
   use text_util, only: int_text
@@ -34,7 +35,8 @@ program adiflow
   use run_files, only: run_files_t
   use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, adi_guard_output_signals, &
     make_dirs, lock_run_dir
-  use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_error, ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
+  use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_error, gpu_warm_up, gpu_warm_done, ADI_KERNELS_SPLIT, &
+    ADI_KERNELS_MERGED
   use gpu_settings, only: gpu_settings_t
   !$ use omp_lib, only: omp_get_max_threads, omp_set_num_threads
   implicit none
@@ -43,6 +45,7 @@ program adiflow
   type(layout_t) :: lay
   type(solver_params_t) :: sp
   type(gpu_settings_t) :: gs
+  type(c_ptr) :: warm = c_null_ptr      ! the GPU's context in the making (gpu_warm_up)
   type(mg_config_t) :: mg               ! the &multigrid group
   class(backend_t), allocatable :: be   ! the CPU reference or the GPU, with the grid's levels
   type(run_files_t) :: files            ! restart and outputs
@@ -82,6 +85,13 @@ program adiflow
     stop
   end if
   call validate_case(cs)
+  gs = make_gpu_settings(cs)
+  why = gpu_settings_error(cs%backend, gs)
+  if (len(why) > 0) call case_error(why)
+  use_gpu = gpu_chosen(cs%backend, gs)
+  ! the GPU's context is made on a thread while the host makes the grid, its
+  ! metrics and levels (waited for before the backend starts)
+  if (use_gpu) call gpu_warm_up(gs, warm)
   lay = make_layout(cs%ni, cs%nj, cs%nk)
   call check_host_memory(lay)
   ! the grid's nodes, read and checked before the run folder and the fields; a
@@ -96,13 +106,9 @@ program adiflow
   call join_cuts(cs, cuts)
   sp = make_solver_params(cs, lay)
 
-  gs = make_gpu_settings(cs)
-  why = gpu_settings_error(cs%backend, gs)
-  if (len(why) > 0) call case_error(why)
   ! a CGNS grid's boundary conditions are the patches (a patch_file beside them is refused)
   call take_cgns_patches(cs, sp, ps, have_cgns_patches, 'adiflow')
   if (len_trim(cs%patch_file) > 0) call read_patches()
-  use_gpu = gpu_chosen(cs%backend, gs)
   call plan_levels([cs%ni, cs%nj, cs%nk], sp%bc([1, 3, 5]) == BC_PERIODIC, mg%levels, nlev, lev_sizes, &
     lev_ratios, mg_note)
   if (allocated(ps%p)) call stop_levels_at_patches()
@@ -159,6 +165,7 @@ program adiflow
   end if
 
   if (use_gpu) then
+    call gpu_warm_done(warm)
     write(output_unit, '(a)') '  backend: gpu ('//trim(cs%kernels)//' kernels) on '//trim(gpu_device_info(gs))
   else
     write(output_unit, '(a,i0,a,i0,a)') '  backend: cpu (Fortran reference, up to ', nthreads, &

@@ -17,6 +17,7 @@ module gpu_bridge
   public :: adi_gpu_available, adi_gpu_init, adi_gpu_iterate, adi_gpu_residual_norms
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
   public :: adi_gpu_download_residual, adi_gpu_download_forcing
+  public :: gpu_warm_up, gpu_warm_done
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report, gpu_settings_problem
   public :: adi_gpu_residual_plane_sums, gpu_error_text
   public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
@@ -39,6 +40,15 @@ module gpu_bridge
     integer(c_int) function adi_gpu_available(settings) bind(c, name='adi_gpu_available')
       import :: c_int, gpu_settings_t
       type(gpu_settings_t), intent(in) :: settings
+    end function
+    integer(c_int) function c_warm_start(settings, warm) bind(c, name='adi_gpu_warm_start')
+      import :: c_int, c_ptr, gpu_settings_t
+      type(gpu_settings_t), intent(in) :: settings
+      type(c_ptr), intent(out) :: warm
+    end function
+    integer(c_int) function c_warm_finish(warm) bind(c, name='adi_gpu_warm_finish')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: warm
     end function
     integer(c_int) function c_device_info(settings, buf, n) bind(c, name='adi_gpu_device_info')
       import :: c_int, c_char, gpu_settings_t
@@ -255,6 +265,23 @@ contains
         'adiflow: backend = auto: no usable GPU found, running on the CPU backend'
     end select
   end function gpu_chosen
+
+  !> The GPU's context made on a thread of its own while the host sets up
+  !> the run (include/adiflow_bridge.h, adi_gpu_warm_start); warm: its
+  !> handle for gpu_warm_done.
+  subroutine gpu_warm_up(settings, warm)
+    type(gpu_settings_t), intent(in) :: settings
+    type(c_ptr), intent(out) :: warm
+    call gpu_check(c_warm_start(settings, warm), 'starting the GPU''s context')
+  end subroutine gpu_warm_up
+
+  !> Waits for gpu_warm_up's context (before the first GPU call of the run);
+  !> its error stops the run as any GPU error does.
+  subroutine gpu_warm_done(warm)
+    type(c_ptr), intent(inout) :: warm
+    call gpu_check(c_warm_finish(warm), 'making the GPU''s context')
+    warm = c_null_ptr
+  end subroutine gpu_warm_done
 
   !> What stops a run with case key backend = req from starting: the &gpu
   !> group's problem (gpu_settings_problem) wherever the GPU may run, named

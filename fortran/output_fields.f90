@@ -17,6 +17,7 @@
 !> cell Mach numbers would not give the wall's zero); vorticity is the mean
 !> of the cells' (ghost cells' included).
 module output_fields
+  use, intrinsic :: iso_fortran_env, only: real32
   use kinds, only: rk, ik8, nprim
   use grid_layout, only: layout_t
   use solver_params
@@ -26,7 +27,7 @@ module output_fields
   private
   public :: out_var_t, out_vars, OV_VORTICITY, out_column_count
   public :: OV_DENSITY, OV_VELOCITY, OV_PRESSURE, OV_TEMPERATURE, OV_MACH
-  public :: primitive_values, cell_vorticity, node_mean, node_primitives, output_scratch_bytes
+  public :: primitive_values, cell_vorticity, node_means, node_primitives, output_scratch_bytes, vts_values
 
   !> One output array: its name, and the names of its components as
   !> separate variables (Tecplot's, and the .vts array's ComponentName*).
@@ -54,37 +55,87 @@ contains
     out_column_count = sum(out_vars%ncomp)
   end function out_column_count
 
-  !> Output array v (not vorticity) from primitives prim(:,:,:,1:6) = rho,
-  !> u, v, w, p, T of cells or nodes.
+  !> Output variable v (not vorticity) at one cell or node from its
+  !> primitives p = rho, u, v, w, p, T: f(1:out_vars(v)%ncomp).
   !> cp = (p - p_0)/(rho_0 U^2/2): p_0 = 1/(gamma Mach^2) and rho_0 = 1 are
   !> the initial state's; U is the lid speed |(lid_u, lid_v, lid_w)| (1,
   !> the velocity unit, when it is zero), the cavity's usual scale.
+  pure function point_values(v, sp, p) result(f)
+    integer, intent(in) :: v
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: p(nprim)
+    real(rk) :: f(3)
+    real(rk) :: ulid
+    f = 0.0_rk
+    select case (v)
+    case (OV_DENSITY)
+      f(1) = p(1)
+    case (OV_VELOCITY)
+      f = p(2:4)
+    case (OV_PRESSURE)
+      f(1) = p(5)
+    case (OV_CP)
+      ulid = norm2([sp%lid_u, sp%lid_v, sp%lid_w])
+      if (ulid == 0.0_rk) ulid = 1.0_rk
+      f(1) = (p(5) - rest_pressure(sp))/(0.5_rk*ulid*ulid)
+    case (OV_TEMPERATURE)
+      f(1) = p(6)
+    case (OV_MACH)
+      f(1) = sqrt(p(2)**2 + p(3)**2 + p(4)**2)/sqrt(sp%gamma*p(5)/p(1))
+    case default
+      error stop 'output_fields: vorticity is not a function of the primitives (cell_vorticity)'
+    end select
+  end function point_values
+
+  !> Output array v (not vorticity) from primitives prim(:,:,:,1:6) of
+  !> cells or nodes (point_values at each).
   pure function primitive_values(v, sp, prim) result(f)
     integer, intent(in) :: v
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: prim(:,:,:,:)
     real(rk) :: f(size(prim, 1), size(prim, 2), size(prim, 3), out_vars(v)%ncomp)
-    real(rk) :: ulid
-    select case (v)
-    case (OV_DENSITY)
-      f(:,:,:,1) = prim(:,:,:,1)
-    case (OV_VELOCITY)
-      f = prim(:,:,:,2:4)
-    case (OV_PRESSURE)
-      f(:,:,:,1) = prim(:,:,:,5)
-    case (OV_CP)
-      ulid = norm2([sp%lid_u, sp%lid_v, sp%lid_w])
-      if (ulid == 0.0_rk) ulid = 1.0_rk
-      f(:,:,:,1) = (prim(:,:,:,5) - rest_pressure(sp))/(0.5_rk*ulid*ulid)
-    case (OV_TEMPERATURE)
-      f(:,:,:,1) = prim(:,:,:,6)
-    case (OV_MACH)
-      f(:,:,:,1) = sqrt(prim(:,:,:,2)**2 + prim(:,:,:,3)**2 + prim(:,:,:,4)**2)/ &
-        sqrt(sp%gamma*prim(:,:,:,5)/prim(:,:,:,1))
-    case default
-      error stop 'output_fields: vorticity is not a function of the primitives (cell_vorticity)'
-    end select
+    real(rk) :: val(3)
+    integer :: i, j, k
+    do k = 1, size(prim, 3)
+      do j = 1, size(prim, 2)
+        do i = 1, size(prim, 1)
+          val = point_values(v, sp, prim(i, j, k, 1:nprim))
+          f(i, j, k, :) = val(1:out_vars(v)%ncomp)
+        end do
+      end do
+    end do
   end function primitive_values
+
+  !> Output variable v (not vorticity) of the cells (1..n) or, with nodes,
+  !> of the nodes (0..n; pn from node_primitives) as one block of Float32
+  !> values, components innermost (flow.vts's tuple order); threaded.
+  subroutine vts_values(lay, v, sp, qp, pn, nodes, buf)
+    type(layout_t), intent(in) :: lay
+    integer, intent(in) :: v
+    type(solver_params_t), intent(in) :: sp
+    real(rk), intent(in) :: qp(-1:,-1:,-1:,:), pn(0:,0:,0:,:)
+    logical, intent(in) :: nodes
+    real(real32), allocatable, intent(out) :: buf(:,:,:,:)
+    real(rk) :: val(3)
+    integer :: i, j, k, nc, lo
+    nc = out_vars(v)%ncomp
+    lo = merge(0, 1, nodes)
+    allocate(buf(nc, lo:lay%ni, lo:lay%nj, lo:lay%nk))
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, val)
+    do k = lo, lay%nk
+      do j = lo, lay%nj
+        do i = lo, lay%ni
+          if (nodes) then
+            val = point_values(v, sp, pn(i, j, k, 1:nprim))
+          else
+            val = point_values(v, sp, qp(i, j, k, 1:nprim))
+          end if
+          buf(:, i, j, k) = real(val(1:nc), real32)
+        end do
+      end do
+    end do
+    !$omp end parallel do
+  end subroutine vts_values
 
   !> curl(u) on cells 0..n+1 of each direction (the interior and the first
   !> ghost layer), by Green-Gauss over each cell's six faces:
@@ -130,16 +181,27 @@ contains
     c = [a(2)*b(3) - a(3)*b(2), a(3)*b(1) - a(1)*b(3), a(1)*b(2) - a(2)*b(1)]
   end function cross
 
-  !> Node values (nodes 0..n of each direction) of a cell field c given on
-  !> cells 0..n+1: node (i,j,k) is the mean of cells i..i+1, j..j+1, k..k+1.
-  pure function node_mean(c) result(nd)
-    real(rk), intent(in) :: c(0:,0:,0:)
-    real(rk) :: nd(0:size(c, 1)-2, 0:size(c, 2)-2, 0:size(c, 3)-2)
-    integer :: ni, nj, nk
-    ni = size(c, 1) - 2; nj = size(c, 2) - 2; nk = size(c, 3) - 2
-    nd = 0.125_rk*(c(0:ni, 0:nj, 0:nk) + c(1:ni+1, 0:nj, 0:nk) + c(0:ni, 1:nj+1, 0:nk) + c(1:ni+1, 1:nj+1, 0:nk) &
-      + c(0:ni, 0:nj, 1:nk+1) + c(1:ni+1, 0:nj, 1:nk+1) + c(0:ni, 1:nj+1, 1:nk+1) + c(1:ni+1, 1:nj+1, 1:nk+1))
-  end function node_mean
+  !> Node values (nodes 0..n of each direction) of cell fields c given on
+  !> cells 0..n+1: node (i,j,k) of component m is the mean of cells i..i+1,
+  !> j..j+1, k..k+1; threaded (nt threads).
+  subroutine node_means(c, nd, nt)
+    real(rk), intent(in) :: c(0:,0:,0:,:)
+    real(rk), intent(out) :: nd(0:,0:,0:,:)
+    integer, intent(in) :: nt
+    integer :: i, j, k, m
+    !$omp parallel do num_threads(nt) collapse(2) private(i, m)
+    do k = 0, size(c, 3) - 2
+      do j = 0, size(c, 2) - 2
+        do m = 1, size(c, 4)
+          do i = 0, size(c, 1) - 2
+            nd(i, j, k, m) = 0.125_rk*(c(i, j, k, m) + c(i + 1, j, k, m) + c(i, j + 1, k, m) + c(i + 1, j + 1, k, m) &
+              + c(i, j, k + 1, m) + c(i + 1, j, k + 1, m) + c(i, j + 1, k + 1, m) + c(i + 1, j + 1, k + 1, m))
+          end do
+        end do
+      end do
+    end do
+    !$omp end parallel do
+  end subroutine node_means
 
   !> The most host memory the writers of flow.vts and flow.dat hold at once
   !> beyond the solver's fields, for the start-up memory check (a run must
@@ -152,15 +214,12 @@ contains
     b = 16_ik8*8_ik8*int(lay%ni + 2, ik8)*int(lay%nj + 2, ik8)*int(lay%nk + 2, ik8)
   end function output_scratch_bytes
 
-  !> The six primitives on the nodes (node_mean of the cells and first ghosts).
+  !> The six primitives on the nodes (node_means of the cells and first ghosts).
   subroutine node_primitives(lay, qp, pn)
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: qp(-1:,-1:,-1:,:)
     real(rk), allocatable, intent(out) :: pn(:,:,:,:)
-    integer :: m
     allocate(pn(0:lay%ni, 0:lay%nj, 0:lay%nk, nprim))
-    do m = 1, nprim
-      pn(:,:,:,m) = node_mean(qp(0:lay%ni+1, 0:lay%nj+1, 0:lay%nk+1, m))
-    end do
+    call node_means(qp(0:lay%ni+1, 0:lay%nj+1, 0:lay%nk+1, 1:nprim), pn, team_for(lay))
   end subroutine node_primitives
 end module output_fields

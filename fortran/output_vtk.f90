@@ -11,7 +11,8 @@ module output_vtk
   use grid_layout, only: layout_t
   use solver_params
   use output_file, only: out_file_t, out_open, out_check, out_commit
-  use output_fields, only: out_vars, OV_VORTICITY, primitive_values, cell_vorticity, node_mean, node_primitives
+  use output_fields, only: out_vars, OV_VORTICITY, cell_vorticity, node_means, node_primitives, vts_values
+  use omp_policy, only: team_for
   use sys_interface, only: earlier_snapshots
   implicit none
   private
@@ -166,9 +167,10 @@ contains
     integer, intent(in), optional :: offset(3)
     integer :: of(3)
     type(out_file_t) :: vf
-    integer :: ios, i, j, k, c, v, ni, nj, nk
+    integer :: ios, i, j, k, v, ni, nj, nk
     integer(int64) :: npt, ncell, off, cell_off(size(out_vars)), point_off(size(out_vars))
-    real(rk), allocatable :: pn(:,:,:,:), om(:,:,:,:), nodes(:,:,:,:)
+    real(rk), allocatable :: pn(:,:,:,:), om(:,:,:,:), nodes(:,:,:,:), coords(:,:,:,:)
+    real(real32), allocatable :: buf(:,:,:,:)
     character(len=1), parameter :: nl = achar(10)
     character(len=64) :: ext
     character(len=512) :: msg
@@ -210,23 +212,35 @@ contains
     call out_check(vf, ios, msg)
     write(vf%unit, iostat=ios, iomsg=msg) 24*npt
     call out_check(vf, ios, msg)
-    write(vf%unit, iostat=ios, iomsg=msg) (((xn(:, i, j, k), i = 0, ni), j = 0, nj), k = 0, nk)
+    allocate(coords(3, 0:ni, 0:nj, 0:nk))
+    !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i)
+    do k = 0, nk
+      do j = 0, nj
+        do i = 0, ni
+          coords(:, i, j, k) = xn(:, i, j, k)
+        end do
+      end do
+    end do
+    !$omp end parallel do
+    write(vf%unit, iostat=ios, iomsg=msg) coords
     call out_check(vf, ios, msg)
+    deallocate(coords)
 
+    ! every block made by threads into one Float32 buffer, written at once
     call node_primitives(lay, qp, pn)
     call cell_vorticity(lay, qp, sf, vol, om)
     do v = 1, size(out_vars)
       if (v == OV_VORTICITY) then
-        call values_block(om(1:ni, 1:nj, 1:nk, :))
+        call field_block(om(1:ni, 1:nj, 1:nk, :))
         allocate(nodes(0:ni, 0:nj, 0:nk, 3))
-        do c = 1, 3
-          nodes(:,:,:,c) = node_mean(om(:,:,:,c))
-        end do
-        call values_block(nodes)
+        call node_means(om, nodes, team_for(lay))
+        call field_block(nodes)
         deallocate(nodes)
       else
-        call values_block(primitive_values(v, sp, qp(1:ni, 1:nj, 1:nk, :)))
-        call values_block(primitive_values(v, sp, pn))
+        call vts_values(lay, v, sp, qp, pn, .false., buf)
+        call put_block(buf)
+        call vts_values(lay, v, sp, qp, pn, .true., buf)
+        call put_block(buf)
       end if
     end do
     write(vf%unit, iostat=ios, iomsg=msg) nl//'</AppendedData>'//nl//'</VTKFile>'//nl
@@ -235,29 +249,34 @@ contains
 
   contains
 
-    !> One array of the appended data: its byte count, then its values as
-    !> Float32, components innermost (VTK's tuple order). The values are
-    !> gathered into one buffer so that they go out in a single write. The
+    !> One array of the appended data: its byte count, then its values
+    !> (Float32, components innermost: VTK's tuple order) in one write.
+    subroutine put_block(b)
+      real(real32), intent(in) :: b(:,:,:,:)
+      write(vf%unit, iostat=ios, iomsg=msg) 4*int(size(b), int64)
+      call out_check(vf, ios, msg)
+      write(vf%unit, iostat=ios, iomsg=msg) b
+      call out_check(vf, ios, msg)
+    end subroutine put_block
+
+    !> put_block of a field f(:,:,:,component), converted by threads. The
     !> output variables are O(1) (well inside the float range); NaN stays NaN.
-    subroutine values_block(f)
+    subroutine field_block(f)
       real(rk), intent(in) :: f(:,:,:,:)
-      real(real32), allocatable :: buf(:,:,:,:)
-      integer :: a, b, e, m
-      allocate(buf(size(f, 4), size(f, 1), size(f, 2), size(f, 3)))
+      real(real32), allocatable :: fb(:,:,:,:)
+      integer :: a, b, e
+      allocate(fb(size(f, 4), size(f, 1), size(f, 2), size(f, 3)))
+      !$omp parallel do num_threads(team_for(lay)) collapse(2) private(a)
       do e = 1, size(f, 3)
         do b = 1, size(f, 2)
           do a = 1, size(f, 1)
-            do m = 1, size(f, 4)
-              buf(m, a, b, e) = real(f(a, b, e, m), real32)
-            end do
+            fb(:, a, b, e) = real(f(a, b, e, :), real32)
           end do
         end do
       end do
-      write(vf%unit, iostat=ios, iomsg=msg) 4*int(size(f), int64)
-      call out_check(vf, ios, msg)
-      write(vf%unit, iostat=ios, iomsg=msg) buf
-      call out_check(vf, ios, msg)
-    end subroutine values_block
+      !$omp end parallel do
+      call put_block(fb)
+    end subroutine field_block
 
     !> The DataArray of output variable v, its components named.
     subroutine var_array(v, offset)

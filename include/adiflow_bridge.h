@@ -65,6 +65,17 @@ static inline void adi_layout_set(adi_solver_params *sp)
 /* 1 when a GPU backend is compiled in and the device chosen is usable, else 0. */
 int adi_gpu_available(const adi_gpu_settings *settings);
 
+/* The device's context made on a thread of its own while the host goes on
+ * setting up (reading the grid, its metrics and levels): a run's first
+ * GPU call otherwise waits for it (a quarter of a second or more).
+ * adi_gpu_warm_start starts it (*warm: its handle, NULL where nothing was
+ * started); adi_gpu_warm_finish waits for it, frees the handle and returns
+ * the context's error, if any. A process that exits before the finish
+ * (bad input found later) waits for the thread first. */
+typedef struct adi_gpu_warm adi_gpu_warm;
+int adi_gpu_warm_start(const adi_gpu_settings *settings, adi_gpu_warm **warm);
+int adi_gpu_warm_finish(adi_gpu_warm *warm);
+
 /* Describe the device chosen (name, memory) into buf. */
 int adi_gpu_device_info(const adi_gpu_settings *settings, char *buf, int buflen);
 

@@ -12,6 +12,14 @@ static const char *no_cuda =
 static int fail(void) { return ADI_ERR_NO_DEVICE; }
 
 int adi_gpu_available(const adi_gpu_settings *settings) { (void)settings; return 0; }
+/* nothing to warm up without a GPU backend */
+int adi_gpu_warm_start(const adi_gpu_settings *settings, adi_gpu_warm **warm)
+{
+  (void)settings;
+  if (warm != NULL) *warm = NULL;
+  return ADI_OK;
+}
+int adi_gpu_warm_finish(adi_gpu_warm *warm) { (void)warm; return ADI_OK; }
 int adi_gpu_device_info(const adi_gpu_settings *settings, char *buf, int buflen)
 {
   (void)settings;

@@ -1,7 +1,10 @@
 /* Device choice and checks: which GPU (ADIFLOW_DEVICE, or the rank's GPU in
  * block mode), whether it is there and can run this build's kernels with
- * their launch shapes, and its description for the run's log. */
+ * their launch shapes, its context made early on a thread of its own
+ * (adi_gpu_warm_start), and its description for the run's log. */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,6 +71,74 @@ int adi_gpu_check_settings(const adi_gpu_settings *settings, char *msg, int msgl
 int adi_gpu_available(const adi_gpu_settings *settings)
 {
   return device_usable(adi_settings_device(settings));
+}
+
+struct adi_gpu_warm {
+  pthread_t thread;
+  int device;
+  cudaError_t err;   /* the context's creation, read after the join */
+};
+
+static void *warm_body(void *arg)
+{
+  adi_gpu_warm *w = (adi_gpu_warm *)arg;
+  w->err = cudaSetDevice(w->device);
+  if (w->err == cudaSuccess) w->err = cudaFree(0);
+  return NULL;
+}
+
+/* The warm-up still running, for the exit hook: a process may stop on bad
+ * input while the thread is inside the runtime, and the runtime's own exit
+ * handlers (registered before this hook, so run after it) must not tear it
+ * down under the thread. Its one place outside a handle: an exit hook
+ * takes no argument. */
+static adi_gpu_warm *warm_pending;
+
+static void warm_join_at_exit(void)
+{
+  if (warm_pending != NULL) {
+    pthread_join(warm_pending->thread, NULL);
+    warm_pending = NULL;
+  }
+}
+
+int adi_gpu_warm_start(const adi_gpu_settings *settings, adi_gpu_warm **warm)
+{
+  static int hooked;
+  adi_gpu_warm *w;
+  if (warm == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_warm_start: no handle");
+  *warm = NULL;
+  w = (adi_gpu_warm *)calloc(1, sizeof *w);
+  if (w == NULL) return ADI_OK;   /* no warm-up: the first GPU call makes the context */
+  w->device = adi_settings_device(settings);
+  if (!hooked) {
+    if (atexit(warm_join_at_exit) != 0) {
+      free(w);
+      return ADI_OK;
+    }
+    hooked = 1;
+  }
+  if (warm_pending != NULL || pthread_create(&w->thread, NULL, warm_body, w) != 0) {
+    free(w);
+    return ADI_OK;
+  }
+  warm_pending = w;
+  *warm = w;
+  return ADI_OK;
+}
+
+int adi_gpu_warm_finish(adi_gpu_warm *warm)
+{
+  cudaError_t err;
+  if (warm == NULL) return ADI_OK;
+  pthread_join(warm->thread, NULL);
+  if (warm_pending == warm) warm_pending = NULL;
+  err = warm->err;
+  free(warm);
+  if (err != cudaSuccess)
+    return adi_gpu_fail(err, "making the GPU's context (" ADI_GPU_API_PREFIX "SetDevice, " ADI_GPU_API_PREFIX "Free)",
+                        __FILE__, __LINE__);
+  return ADI_OK;
 }
 
 int adi_gpu_device_info(const adi_gpu_settings *settings, char *buf, int buflen)

@@ -43,6 +43,9 @@ export ADIFLOW_OMP_CELLS_PER_THREAD=1
 OMP_NUM_THREADS=1 ./$B/adiflow tests/cases/cube12.nml --backend cpu --run-dir "$T/t1" > /dev/null 2>&1
 OMP_NUM_THREADS=2 ./$B/adiflow tests/cases/cube12.nml --backend cpu --run-dir "$T/t2" > /dev/null 2>&1
 expect 'cmp -s "$T/t1/field.dump" "$T/t2/field.dump"' "OpenMP 1 thread and 2 threads give bit-identical fields"
+# the outputs' values are made by threads too (fortran/output_fields.f90, output_vtk.f90)
+expect '[ -s "$T/t1/flow.vts" ] && cmp -s "$T/t1/flow.vts" "$T/t2/flow.vts" && cmp -s "$T/t1/flow.dat" "$T/t2/flow.dat"' \
+  "OpenMP 1 thread and 2 threads write the same flow.vts and flow.dat byte for byte"
 
 # ---- mass_fix (fortran/mass_constraint.f90): fixed-order mass sums, M0 from the grid ----
 OMP_NUM_THREADS=1 ./$B/adiflow tests/cases/cube12.nml --backend cpu --mass-fix --run-dir "$T/m1" > "$T/m1.log" 2>&1
