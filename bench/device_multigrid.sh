@@ -34,6 +34,8 @@
 #           the ranks over NCCL and through host memory (ADIFLOW_BLOCK_TRANSPORT=mpi)
 #   whole   the 64^3 Re = 1000 deck's whole-process wall and its 128^3 form's
 #           set-up (OLD=DIR: another build's adiflow alternately, an A/B)
+#   accuracy  the 64^3 Re = 1000 deck at several wall clusterings (BETAS): whole
+#           wall and extrema against Albensoeder & Kuhlmann; its single-grid form
 #   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
 #           did it reach its own tolerance
 #   steady  64^3 Re = 400 and 1000 with mass_fix to a 10-order drop, single
@@ -44,7 +46,7 @@
 # second-order coarse levels; PRE=1 POST=1 CORDER=1 gives the W(1,1)
 # first-order one of the tables recorded before 2026-11-27. PC=turkel (with
 # ROE=rieper) runs bench and steady preconditioned.
-# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|blocks_mpi|blocks_scale|whole|bench [128]|single128|decks|steady
+# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|blocks_mpi|blocks_scale|whole|accuracy|bench [128]|single128|decks|steady
 set -u
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/out}; W=/tmp/mgdev; mkdir -p $W $O
@@ -276,6 +278,34 @@ whole() {
   done
 }
 
+# Time to accuracy: cases/cube64_re1000.nml as shipped and with its wall clustering beta (BETAS,
+# default "1.2 1.4 1.6") to its own tol, whole-process wall, and its extrema against Albensoeder &
+# Kuhlmann (2005) (build/cube_compare, validation/run_cube.sh's reference files); then the same deck
+# single grid (the multigrid's speed-up, whole process).
+accuracy() {
+  local beta t0 t1 A=validation/data/albensoeder_kuhlmann2005 n
+  for beta in ${BETAS:-1.2 1.4 1.6}; do
+    n=acc_b$beta
+    sed "s/beta_x = [0-9.]*, beta_y = [0-9.]*, beta_z = [0-9.]*/beta_x = $beta, beta_y = $beta, beta_z = $beta/" \
+      cases/cube64_re1000.nml > $W/$n.nml
+    rm -rf $W/$n; t0=$(date +%s.%N)
+    build/adiflow $W/$n.nml --backend gpu --run-dir $W/$n > $W/$n.log 2>&1
+    t1=$(date +%s.%N)
+    row "64^3 Re=1000 deck, beta $beta: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" \
+      "$(grep -o 'converged at iteration [0-9]*' $W/$n.log || echo 'NOT CONVERGED')"
+    build/cube_compare $W/$n/centreline_u.csv $A/cube_Re1000_u_vertical_centreline.csv $W/$n/centreline_v.csv \
+      $A/cube_Re1000_v_horizontal_centreline.csv $A/cube_Re1000_extrema.csv 100 1 --label "beta $beta" 2>&1 \
+      | grep -E '^  (min|max) |largest' | tee -a $T
+  done
+  # single grid as the earlier tables ran it: unpreconditioned (the preconditioning is the cycle's)
+  sed -e 's/levels = 4/levels = 1/' -e '/precondition = /d' cases/cube64_re1000.nml > $W/acc_sg.nml
+  rm -rf $W/acc_sg; t0=$(date +%s.%N)
+  build/adiflow $W/acc_sg.nml --backend gpu --max-iter 40000 --run-dir $W/acc_sg > $W/acc_sg.log 2>&1
+  t1=$(date +%s.%N)
+  row "64^3 Re=1000 deck single grid, unpreconditioned: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" \
+    "$(grep -o 'converged at iteration [0-9]*' $W/acc_sg.log || echo 'NOT CONVERGED')"
+}
+
 # one run to a 7-order drop (TOL, MASSFIX override): name n re levels maxit
 solve() {
   local name=$1 n=$2 re=$3 lev=$4 maxit=$5 t0 t1 tol=${TOL:-1.0e-7} mf=${MASSFIX:-.false.}
@@ -309,6 +339,7 @@ case "${1:-check}" in
   blocks_mpi) blocks_mpi ;;
   blocks_scale) blocks_scale ;;
   whole) whole ;;
+  accuracy) accuracy ;;
   bench)
     sizes=64; [ "${2:-}" = 128 ] && sizes="64 128"
     for n in $sizes; do
