@@ -85,13 +85,6 @@ program adiflow
     stop
   end if
   call validate_case(cs)
-  gs = make_gpu_settings(cs)
-  why = gpu_settings_error(cs%backend, gs)
-  if (len(why) > 0) call case_error(why)
-  use_gpu = gpu_chosen(cs%backend, gs)
-  ! the GPU's context is made on a thread while the host makes the grid, its
-  ! metrics and levels (waited for before the backend starts)
-  if (use_gpu) call gpu_warm_up(gs, warm)
   lay = make_layout(cs%ni, cs%nj, cs%nk)
   call check_host_memory(lay)
   ! the grid's nodes, read and checked before the run folder and the fields; a
@@ -103,6 +96,13 @@ program adiflow
     if (code /= 0) error stop code, quiet=.true.
     stop
   end if
+  gs = make_gpu_settings(cs)
+  why = gpu_settings_error(cs%backend, gs)
+  if (len(why) > 0) call case_error(why)
+  use_gpu = gpu_chosen(cs%backend, gs)
+  ! the GPU's context is made on a thread while the host sets up the run (the
+  ! metrics, the levels, the run folder); waited for before the backend starts
+  if (use_gpu) call gpu_warm_up(gs, warm)
   call join_cuts(cs, cuts)
   sp = make_solver_params(cs, lay)
 

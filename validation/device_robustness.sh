@@ -45,19 +45,19 @@ if mkdir -p "$T/mnt" && mount -t tmpfs -o size=6m tmpfs "$T/mnt" 2>/dev/null; th
     && ok "full disk on the GPU path: the kept restart continues" || bad "the kept restart does not continue"
   umount "$MNT"; MNT=""
 fi
-# 3b. bad input found while the GPU's context is being made on its thread (adi_gpu_warm_start): a
-# grid that folds (make_grid's NACA C-grid at 512 x 256: a negative volume at the trailing edge) ends
-# with exit 2 and its message, never a crash, five times over
-"$FAST/make_grid" naca0012 --na 512 --nw 128 --nj 256 --first 0.0005 -o "$T/fold.x" > /dev/null
-printf 'imin farfield\nimax farfield\njmax farfield\njmin wall 129:640 1:1\n' > "$T/fold.bc"
-sed -e "s|grid_file = '[^']*'|grid_file = '$T/fold.x'|" -e "s|patch_file = '[^']*'|patch_file = '$T/fold.bc'|" \
-  cases/naca0012_re5000.nml > "$T/fold.nml"
+# 3b. bad input found while the GPU's context is being made on its thread (adi_gpu_warm_start starts
+# it once the grid is read): a patch file with an unknown kind, and --restart in a folder without a
+# restart, end with exit 2 and their message, never a crash, five times each
+printf 'imin wall\nimax bogus\n' > "$T/bad.bc"
+sed "s|^&adiflow|\&adiflow\n  patch_file = '$T/bad.bc'|" cases/cube32_gpu_check.nml > "$T/bad.nml"
 codes=""
 for r in 1 2 3 4 5; do
-  timeout 60 "$FAST/adiflow" "$T/fold.nml" --backend cuda --run-dir "$T/fold$r" > "$T/fold$r.log" 2>&1; codes="$codes$?"
+  timeout 60 "$FAST/adiflow" "$T/bad.nml" --backend cuda --run-dir "$T/bad$r" > "$T/bad$r.log" 2>&1; codes="$codes$?"
+  timeout 60 "$FAST/adiflow" cases/cube32_gpu_check.nml --backend cuda --restart --run-dir "$T/nore$r" > "$T/nore$r.log" 2>&1
+  codes="$codes$?"
 done
-[ "$codes" = 22222 ] && grep -q "negative volume" "$T/fold1.log" \
-  && ok "bad input during the GPU's warm-up: exit 2 with its message, 5 of 5" || bad "bad input during the GPU's warm-up: exit codes $codes"
+[ "$codes" = 2222222222 ] && grep -q '"bogus" is not a boundary kind' "$T/bad1.log" && grep -q "does not exist" "$T/nore1.log" \
+  && ok "bad input during the GPU's warm-up: exit 2 with its message, 10 of 10" || bad "bad input during the GPU's warm-up: exit codes $codes"
 # 4. the strict build still bit-identical to the CPU, split and merged (32^3 x 200)
 for k in split merged; do
   out=$(BUILD=$SB KERNELS=$k timeout 500 bash validation/gpu_test.sh --no-sanitizer --out "$T/gt" 2>&1); rc=$?
