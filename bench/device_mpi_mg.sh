@@ -16,6 +16,12 @@
 #                                        256^3 per GPU, strong 256^3 and 512^3
 #   bash bench/device_mpi_mg.sh weak4    weak 256^3 per GPU on 4 GPUs: 2x2 against 1x4, exact mode's
 #                                        pipeline with 1 and 4 chunks
+#   bash bench/device_mpi_mg.sh graph    a block's iteration as one graph with its NCCL exchanges
+#                                        (ADIFLOW_BLOCK_GRAPH=1, the default) against launches one by
+#                                        one (=0), alternating, weak 256^3/GPU on NG = 2 or 4 GPUs and
+#                                        strong 256^3, both modes
+#   bash bench/device_mpi_mg.sh chunks   exact mode's pipelined sweep in CH chunks (default 1 2 4 8),
+#                                        weak 256^3/GPU and strong 256^3 on NG = 2 or 4 GPUs (split k)
 #   bash bench/device_mpi_mg.sh cube512  the 512^3 cube at Re = 1000 to 7 orders on 4 GPUs (LEV levels,
 #                                        MODE512 decoupled|exact, DUMP512=.true. adds field.dump)
 #   bash bench/device_mpi_mg.sh transport  the MPI host-staged transport against NCCL on 2 GPUs
@@ -133,7 +139,7 @@ fi
 # W(2,2) cycle, unpreconditioned (preconditioning stalls in some settings at 128^3)
 plain() { sed -e '/^ *precondition *=/d' -e 's/, pre_smooth = 1, post_smooth = 1//' cases/cube64_re1000.nml; }
 
-if [ "$MODE" = scale ] || [ "$MODE" = weak4 ]; then
+if [ "$MODE" = scale ] || [ "$MODE" = weak4 ] || [ "$MODE" = graph ] || [ "$MODE" = chunks ]; then
   CYC=${CYC:-20}
   mk() { # name n: a cube deck of n^3 cells at Re = 1000 (the shipped cube's scheme), 5 levels of W-cycles
     plain | sed -e "s/ni = 64, nj = 64, nk = 64/ni = $2, nj = $2, nk = $2/" -e "s/levels = 4/levels = 5/" \
@@ -145,6 +151,7 @@ if [ "$MODE" = scale ] || [ "$MODE" = weak4 ]; then
   sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 256/" $W/c256.nml > $W/w2.nml
   sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 512/" $W/c256.nml > $W/w4.nml
   sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 256, nk = 1024/" $W/c256.nml > $W/w4k.nml
+  sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 256, nk = 512/" $W/c256.nml > $W/w2k.nml
   declare -A t
   go() { # key np deck mode pj pk: s/cycle into t[key]; the whole process's wall time is printed
     local r=$W/$1 t0 t1
@@ -170,6 +177,46 @@ if [ "$MODE" = weak4 ]; then
   EXTRA="--chunks 4" go w4_ex_1x4_c4 4 w4k exact 1 4
   for k in w4_dec_2x2 w4_dec_1x4 w4_ex_2x2 w4_ex_1x4 w4_ex_2x2_c4 w4_ex_1x4_c4; do
     row "weak 256^3/GPU on 4 GPUs, $k: s/cycle, efficiency" "${t[$k]} $(eff ${t[s1_256]} ${t[$k]} 1)"
+  done
+fi
+
+if [ "$MODE" = graph ]; then
+  go s1_256 1 c256 exact 1 1
+  keys=""; RUN0=$RUN
+  if [ $NG -ge 4 ]; then
+    cfgs="dec_1x4:w4k:decoupled:1:4 dec_2x2:w4:decoupled:2:2 ex_1x4:w4k:exact:1:4 ex_2x2:w4:exact:2:2"
+    cfgs="$cfgs sdec_1x4:c256:decoupled:1:4 sex_1x4:c256:exact:1:4"; np=4
+  else
+    cfgs="dec_1x2:w2k:decoupled:1:2 dec_2x1:w2:decoupled:2:1 ex_1x2:w2k:exact:1:2 ex_2x1:w2:exact:2:1"
+    cfgs="$cfgs sdec_1x2:c256:decoupled:1:2 sex_1x2:c256:exact:1:2"; np=2
+  fi
+  for cfg in $cfgs; do
+    set -- ${cfg//:/ }
+    for g in 0 1; do
+      export ADIFLOW_BLOCK_GRAPH=$g
+      RUN="$RUN0 -x ADIFLOW_BLOCK_GRAPH" go ${1}_g$g $np $2 $3 $4 $5
+      keys="$keys ${1}_g$g"
+    done
+  done
+  row "1 GPU 256^3 MG cycle (5 levels W, merged, graph): s/cycle" "${t[s1_256]}"
+  for k in $keys; do
+    f=1; case $k in s*) f=$np;; esac     # strong runs: efficiency over np GPUs
+    row "$np GPUs $k (s: strong 256^3, else weak 256^3/GPU; g0 one by one, g1 graph): s/cycle, eff." "${t[$k]} $(eff ${t[s1_256]} ${t[$k]} $f)"
+  done
+  unset ADIFLOW_BLOCK_GRAPH
+fi
+
+if [ "$MODE" = chunks ]; then
+  go s1_256 1 c256 exact 1 1
+  np=$([ $NG -ge 4 ] && echo 4 || echo 2); wk=$([ $np = 4 ] && echo w4k || echo w2k)
+  for c in ${CH:-1 2 4 8}; do
+    EXTRA="--chunks $c" go wex_c$c $np $wk exact 1 $np
+    EXTRA="--chunks $c" go sex_c$c $np c256 exact 1 $np
+  done
+  row "1 GPU 256^3 MG cycle (5 levels W, merged): s/cycle" "${t[s1_256]}"
+  for c in ${CH:-1 2 4 8}; do
+    row "$np GPUs exact 1x$np, $c chunks: weak 256^3/GPU s/cycle, eff.; strong 256^3 s/cycle, eff." \
+      "${t[wex_c$c]} $(eff ${t[s1_256]} ${t[wex_c$c]} 1); ${t[sex_c$c]} $(eff ${t[s1_256]} ${t[sex_c$c]} $np)"
   done
 fi
 

@@ -46,6 +46,11 @@ typedef struct adi_block_hooks {
   int has_halo[4];           /* [d]: d has a halo neighbour (another block, or a periodic wrap) */
   int phys[6], off[3], nglob[3];   /* copied into the view, see adi_view */
   int device;                /* the GPU of this rank */
+  /* 1: every hook only queues work on streams, joined back to s before it
+   * returns (a transport that queues on the stream, no timing events), so
+   * a schedule may capture an iteration, exchanges and sweeps included, in
+   * a graph; set by the driver once the block's transport is open */
+  int capturable;
 } adi_block_hooks;
 
 #endif

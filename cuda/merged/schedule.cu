@@ -591,9 +591,9 @@ int merged_iterate(merged_state *m, double cfl, int timing)
     return ADI_OK;
   }
 #ifndef ADIFLOW_NO_GRAPHS
-  /* no graph on a block with neighbours: the exchanges are transport calls
-   * between the kernels (NCCL's, or MPI's that block the host) */
-  if ((m->flags & MS_GRAPH) && !m->graph_failed && m->alone) {
+  /* a block with neighbours is captured with its exchanges where they only
+   * queue on the stream (NCCL's; MPI's block the host): hooks.capturable */
+  if ((m->flags & MS_GRAPH) && !m->graph_failed && (m->alone || m->block->capturable)) {
     if (!m->graph_ready) {
       m->graph_ready = capture_graph(m);
       if (!m->graph_ready) {

@@ -28,9 +28,14 @@
  *
  * Message order. The transports pair a rank's sends to a peer with the
  * peer's receives from it in issue order, without tags; an exchange
- * therefore runs in two groups, "up" (send the top rows to hi, receive the
- * low ghosts from lo) and "down", so a peer that is both lo and hi (two
- * ranks, periodic) cannot pair the wrong messages.
+ * whose lo and hi are one rank (two ranks, periodic) therefore runs in two
+ * groups, "up" (send the top rows to hi, receive the low ghosts from lo)
+ * and "down", so that rank cannot pair the wrong messages.
+ *
+ * Graphs. With a transport that only queues on the stream (NCCL) every
+ * hook here is stream work joined back to the caller's stream, so the
+ * merged schedule captures a block's iteration, exchanges and pipelined
+ * sweeps included, in a graph (hooks.capturable).
  *
  * Which transport: rank 0 picks it (ADIFLOW_BLOCK_TRANSPORT, else the
  * build's default: NCCL where it was linked, MPI otherwise) and names it in
@@ -144,13 +149,88 @@ __global__ void block_row_copy(adi_view v, int d, int a, int clo, int chi, doubl
 /* The recurrences of one chunk of lines, one thread per (line,
  * characteristic variable): adi_stage4_fwd_var / adi_stage4_bwd_var of
  * cuda/common/mpi_decomp.h (tests/unit/test_block_sweep.c checks them against
- * adi_stage4_line on the CPU). */
+ * adi_stage4_line on the CPU), with the loads of SWEEP_BATCH points issued
+ * before their steps. The same operations on the same values in the same
+ * order, so bit for bit the CPU's; but a thread no longer waits for each
+ * point's loads after the previous point's store (the compiler cannot move
+ * a load above a store into the same array), and the sweep, one thread per
+ * line over the block's depth, stops being bound by memory latency. A
+ * batch reads only points its steps have not yet written: r at later
+ * points, and flmp+-/rdiag, which the sweep does not write. */
+enum { SWEEP_BATCH = 8 };
+
+__device__ static void sweep_fwd_batched(const adi_view *v, int d, int b, int c, int m, int has_lo)
+{
+  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, nb, t, pa, pc[3];
+  int single = adi_single(v);
+  double x, w[SWEEP_BATCH], fl[SWEEP_BATCH], rd[SWEEP_BATCH];
+  cell_index(d, 1, b, c, pc);
+  pa = adi_pt(v, pc[0], pc[1], pc[2]);
+  if (has_lo) {
+    x = ADI_F(v, wk, r, pa - e);
+    a = 1;
+  } else {
+    x = adi4x_fwd_first(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_RDIAG + s, pa));
+    ADI_F(v, wk, r, pa) = x;
+    pa += e;
+    a = 2;
+  }
+  for (; a <= n; a += nb, pa += nb*e) {
+    nb = n - a + 1 < SWEEP_BATCH ? n - a + 1 : SWEEP_BATCH;
+#pragma unroll
+    for (t = 0; t < SWEEP_BATCH; ++t)
+      if (t < nb) {
+        w[t] = ADI_F(v, wk, r, pa + t*e);
+        fl[t] = ADI_F(v, wk, WK_FLMP + s, pa + t*e);
+        rd[t] = ADI_F(v, wk, WK_RDIAG + s, pa + t*e);
+      }
+#pragma unroll
+    for (t = 0; t < SWEEP_BATCH; ++t)
+      if (t < nb) {
+        x = adi4x_fwd(single, w[t], fl[t], rd[t], x);
+        ADI_F(v, wk, r, pa + t*e) = x;
+      }
+  }
+}
+
+__device__ static void sweep_bwd_batched(const adi_view *v, int d, int b, int c, int m, int has_hi)
+{
+  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, nb, t, pa, pc[3];
+  int single = adi_single(v);
+  double x, w[SWEEP_BATCH], fl[SWEEP_BATCH];
+  cell_index(d, n, b, c, pc);
+  pa = adi_pt(v, pc[0], pc[1], pc[2]);
+  if (has_hi) {
+    x = ADI_F(v, wk, r, pa + e);
+    a = n;
+  } else {
+    x = ADI_F(v, wk, r, pa);
+    pa -= e;
+    a = n - 1;
+  }
+  for (; a >= 1; a -= nb, pa -= nb*e) {
+    nb = a < SWEEP_BATCH ? a : SWEEP_BATCH;
+#pragma unroll
+    for (t = 0; t < SWEEP_BATCH; ++t)
+      if (t < nb) {
+        w[t] = ADI_F(v, wk, r, pa - t*e);
+        fl[t] = ADI_F(v, wk, WK_FLMN + s, pa - t*e);
+      }
+#pragma unroll
+    for (t = 0; t < SWEEP_BATCH; ++t)
+      if (t < nb) {
+        x = adi4x_bwd(single, w[t], fl[t], x);
+        ADI_F(v, wk, r, pa - t*e) = x;
+      }
+  }
+}
+
 __global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, int has_lo)
 {
   int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   if (i > v.ni || c > chi) return;
-  adi_stage4_fwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_lo);
+  sweep_fwd_batched(&v, d, i, c, 1 + (int)blockIdx.z, has_lo);
 }
 
 __global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, int has_hi)
@@ -158,7 +238,7 @@ __global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, int has_hi)
   int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   if (i > v.ni || c > chi) return;
-  adi_stage4_bwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_hi);
+  sweep_bwd_batched(&v, d, i, c, 1 + (int)blockIdx.z, has_hi);
 }
 
 /* ---------------------------------------------------------------- timing */
@@ -230,13 +310,18 @@ static int exchange_begin(void *ctx, const adi_view *v, int what, int d, cudaStr
   ADI_GPU_CHECK(cudaStreamWaitEvent(b->halo, b->ev_packed, 0));
   if ((rc = timing_begin(b, kind, d, b->halo)) != ADI_OK) return rc;
   if ((rc = timing_begin(b, K_OV_WORK, d, s)) != ADI_OK) return rc;
-  /* up: top rows to hi, low ghosts from lo */
+  /* up: top rows to hi, low ghosts from lo; then down: bottom rows to lo,
+   * high ghosts from hi. One group (one NCCL kernel) where lo and hi are
+   * different ranks, each peer then having one message each way; two where
+   * one rank is both, and with a host-staged transport, whose staging
+   * memory holds one direction's pair (reserve_staging) */
   TX_CHECK(b->tx->group_start(b->tp, ADI_CH_HALO));
   if (hi >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_HALO, b->sh, cnt, hi, b->halo));
   if (lo >= 0) TX_CHECK(b->tx->recv(b->tp, ADI_CH_HALO, b->rl, cnt, lo, b->halo));
-  TX_CHECK(b->tx->group_end(b->tp, ADI_CH_HALO));
-  /* down: bottom rows to lo, high ghosts from hi */
-  TX_CHECK(b->tx->group_start(b->tp, ADI_CH_HALO));
+  if (lo == hi || !b->tx->stream_ordered) {
+    TX_CHECK(b->tx->group_end(b->tp, ADI_CH_HALO));
+    TX_CHECK(b->tx->group_start(b->tp, ADI_CH_HALO));
+  }
   if (lo >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_HALO, b->sl, cnt, lo, b->halo));
   if (hi >= 0) TX_CHECK(b->tx->recv(b->tp, ADI_CH_HALO, b->rh, cnt, hi, b->halo));
   TX_CHECK(b->tx->group_end(b->tp, ADI_CH_HALO));
@@ -603,6 +688,17 @@ static int block_grid(adi_gpu_grid **g, struct block_state *b, const adi_solver_
   return ADI_OK;
 }
 
+/* Whether the schedules may replay this block's iteration as a graph with
+ * its exchanges inside (hooks.capturable): the transport queues on the
+ * stream and no timing events are read between calls. A W-cycle runs
+ * hundreds of short iterations on its coarse levels, where one graph
+ * launch replaces some thirty kernel launches and transport calls.
+ * ADIFLOW_BLOCK_GRAPH=0 launches them one by one. */
+static void set_capturable(struct block_state *b)
+{
+  b->hooks.capturable = b->tx->stream_ordered && !b->timing && adi_settings_flag("ADIFLOW_BLOCK_GRAPH", -1, 1);
+}
+
 static int check_device(int rank, int device)
 {
   int ndev = adi_gpu_device_count();
@@ -641,6 +737,7 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
    * freed: ncclCommDestroy is an intra-node collective, and freeing buffers
    * that transfers may still use could hang this rank before it stops */
   if (rc != ADI_OK) return rc;
+  set_capturable(b);
   b->ready = 1;
   *grid = g;
   return ADI_OK;
@@ -682,6 +779,7 @@ int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_
   b->shared_transport = 1;
   /* the driver stops every rank on a failure, as for the fine block */
   if ((rc = reserve_staging(b)) != ADI_OK) return rc;
+  set_capturable(b);
   b->ready = 1;
   *grid = g;
   return ADI_OK;

@@ -69,6 +69,10 @@ typedef struct adi_block_transport_ops {
   int (*send)(adi_block_transport *t, int ch, const double *buf, size_t n, int peer, cudaStream_t s);
   int (*recv)(adi_block_transport *t, int ch, double *buf, size_t n, int peer, cudaStream_t s);
   void (*close)(adi_block_transport *t);
+  /* 1: send and receive only queue work on the stream (the host never
+   * waits), so a CUDA graph can capture them with the kernels around them
+   * (NCCL); 0: the host takes part in every transfer (MPI host-staged) */
+  int stream_ordered;
 } adi_block_transport_ops;
 
 /* The transports' tables. Functions rather than global tables: hipcc's

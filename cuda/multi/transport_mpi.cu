@@ -252,7 +252,7 @@ const adi_block_transport_ops *adi_block_transport_mpi(void)
 {
   static const adi_block_transport_ops ops = {
     "MPI host-staged", 'm', "mpi", mpi_make_ids, mpi_open, mpi_reserve, mpi_group_start, mpi_group_end,
-    mpi_send, mpi_recv, mpi_close,
+    mpi_send, mpi_recv, mpi_close, 0,
   };
   return &ops;
 }

@@ -175,7 +175,7 @@ const adi_block_transport_ops *adi_block_transport_nccl(void)
 {
   static const adi_block_transport_ops ops = {
     ADI_GPU_CCL_NAME, 'n', "nccl", nccl_make_ids, nccl_open, nccl_reserve, nccl_group_start, nccl_group_end,
-    nccl_send, nccl_recv, nccl_close,
+    nccl_send, nccl_recv, nccl_close, 1,
   };
   return &ops;
 }
