@@ -148,89 +148,15 @@ __global__ void block_row_copy(adi_view v, int d, int a, int clo, int chi, doubl
 
 /* The recurrences of one chunk of lines, one thread per (line,
  * characteristic variable): adi_stage4_fwd_var / adi_stage4_bwd_var of
- * cuda/common/mpi_decomp.h (tests/unit/test_block_sweep.c checks them against
- * adi_stage4_line on the CPU), with the loads of SWEEP_BATCH points issued
- * before their steps. The same operations on the same values in the same
- * order, so bit for bit the CPU's; but a thread no longer waits for each
- * point's loads after the previous point's store (the compiler cannot move
- * a load above a store into the same array), and the sweep, one thread per
- * line over the block's depth, stops being bound by memory latency. A
- * batch reads only points its steps have not yet written: r at later
- * points, and flmp+-/rdiag, which the sweep does not write. */
-enum { SWEEP_BATCH = 8 };
-
-__device__ static void sweep_fwd_batched(const adi_view *v, int d, int b, int c, int m, int has_lo)
-{
-  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, nb, t, pa, pc[3];
-  int single = adi_single(v);
-  double x, w[SWEEP_BATCH], fl[SWEEP_BATCH], rd[SWEEP_BATCH];
-  cell_index(d, 1, b, c, pc);
-  pa = adi_pt(v, pc[0], pc[1], pc[2]);
-  if (has_lo) {
-    x = ADI_F(v, wk, r, pa - e);
-    a = 1;
-  } else {
-    x = adi4x_fwd_first(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_RDIAG + s, pa));
-    ADI_F(v, wk, r, pa) = x;
-    pa += e;
-    a = 2;
-  }
-  for (; a <= n; a += nb, pa += nb*e) {
-    nb = n - a + 1 < SWEEP_BATCH ? n - a + 1 : SWEEP_BATCH;
-#pragma unroll
-    for (t = 0; t < SWEEP_BATCH; ++t)
-      if (t < nb) {
-        w[t] = ADI_F(v, wk, r, pa + t*e);
-        fl[t] = ADI_F(v, wk, WK_FLMP + s, pa + t*e);
-        rd[t] = ADI_F(v, wk, WK_RDIAG + s, pa + t*e);
-      }
-#pragma unroll
-    for (t = 0; t < SWEEP_BATCH; ++t)
-      if (t < nb) {
-        x = adi4x_fwd(single, w[t], fl[t], rd[t], x);
-        ADI_F(v, wk, r, pa + t*e) = x;
-      }
-  }
-}
-
-__device__ static void sweep_bwd_batched(const adi_view *v, int d, int b, int c, int m, int has_hi)
-{
-  int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, nb, t, pa, pc[3];
-  int single = adi_single(v);
-  double x, w[SWEEP_BATCH], fl[SWEEP_BATCH];
-  cell_index(d, n, b, c, pc);
-  pa = adi_pt(v, pc[0], pc[1], pc[2]);
-  if (has_hi) {
-    x = ADI_F(v, wk, r, pa + e);
-    a = n;
-  } else {
-    x = ADI_F(v, wk, r, pa);
-    pa -= e;
-    a = n - 1;
-  }
-  for (; a >= 1; a -= nb, pa -= nb*e) {
-    nb = a < SWEEP_BATCH ? a : SWEEP_BATCH;
-#pragma unroll
-    for (t = 0; t < SWEEP_BATCH; ++t)
-      if (t < nb) {
-        w[t] = ADI_F(v, wk, r, pa - t*e);
-        fl[t] = ADI_F(v, wk, WK_FLMN + s, pa - t*e);
-      }
-#pragma unroll
-    for (t = 0; t < SWEEP_BATCH; ++t)
-      if (t < nb) {
-        x = adi4x_bwd(single, w[t], fl[t], x);
-        ADI_F(v, wk, r, pa - t*e) = x;
-      }
-  }
-}
-
+ * cuda/common/mpi_decomp.h, which load a batch of points ahead of their
+ * steps (tests/unit/test_block_sweep.c checks them against adi_stage4_line
+ * on the CPU, bit for bit). */
 __global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, int has_lo)
 {
   int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   if (i > v.ni || c > chi) return;
-  sweep_fwd_batched(&v, d, i, c, 1 + (int)blockIdx.z, has_lo);
+  adi_stage4_fwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_lo);
 }
 
 __global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, int has_hi)
@@ -238,7 +164,7 @@ __global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, int has_hi)
   int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
   if (i > v.ni || c > chi) return;
-  sweep_bwd_batched(&v, d, i, c, 1 + (int)blockIdx.z, has_hi);
+  adi_stage4_bwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_hi);
 }
 
 /* ---------------------------------------------------------------- timing */

@@ -1,11 +1,14 @@
 /* The multi-GPU exact mode splits each LU-ADI line across the blocks of a
  * decomposed grid: adi_stage4_fwd_var / adi_stage4_bwd_var
- * (cuda/common/adiflow_stages.h) run on each block in turn, starting from the
+ * (cuda/common/mpi_decomp.h) run on each block in turn, starting from the
  * value the block below (above) passed on. This test runs them on the CPU
  * over a grid cut into three blocks along j and along k, each block a view
  * whose cell 0 is the previous block's last cell (what the GPU block finds
  * in its ghost row after the exchange), and checks the characteristic
- * variables against adi_stage4_line on the whole lines, bit for bit. */
+ * variables against adi_stage4_line on the whole lines, bit for bit. The
+ * block recurrences load a batch of points ahead of their steps (the GPU's
+ * kernels run these very functions): block lengths below, at and above the
+ * batch check its remainders. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +46,10 @@ static adi_view block_view(const adi_solver_params *sp, const adi_view *v, int d
 int main(void)
 {
   adi_solver_params sp;
-  const int cut[2][4] = {{0, 3, 7, 11}, {0, 2, 5, 9}};   /* block starts along j (nj = 11), k (nk = 9) */
+  /* block starts along j (nj = 29), k (nk = 21): blocks shorter and longer
+   * than the sweep's batch of loads (ADI_SWEEP_BATCH = 8), a whole batch
+   * and a remainder */
+  const int cut[2][4] = {{0, 3, 13, 29}, {0, 9, 12, 21}};
   ptrdiff_t npts, p;
   double *ref, *blk;
   unsigned seed = 12345u;
@@ -51,7 +57,7 @@ int main(void)
   char what[200];
 
   memset(&sp, 0, sizeof sp);
-  sp.ni = 7; sp.nj = 11; sp.nk = 9;
+  sp.ni = 7; sp.nj = 29; sp.nk = 21;
   adi_layout_set(&sp);
   npts = (ptrdiff_t)sp.ldi*sp.ldj*sp.ldk;
   ref = malloc((size_t)(ADI_NWORK*npts)*sizeof(double));
