@@ -28,7 +28,7 @@
  * points its steps have not yet written: r at later points, and flmp+-/rdiag,
  * which the sweep does not write. */
 #define ADI_SWEEP_BATCH 8
-#if defined(__CUDACC__) || defined(__HIPCC__)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)   /* the device pass (the host compiler knows no unroll) */
 #define ADI_UNROLL _Pragma("unroll")
 #else
 #define ADI_UNROLL
