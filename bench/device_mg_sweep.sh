@@ -7,7 +7,8 @@
 # work units, the mean factor per cycle. On the GPU machine; builds nothing
 # (BIN: the folder holding adiflow, default build).
 #   [RE=400] bash bench/device_mg_sweep.sh [N [NAME...]]   (N: grid, default 64; NAMEs: only those variants)
-#   LIMITER, LIMK: the limiter and its K (default venkat, 5); PCFLOOR: precondition_floor (default 0)
+#   LIMITER, LIMK: the limiter and its K (default venkat, 5); PCFLOOR: precondition_floor (default 0);
+#   BETA: the wall clustering (default 1.2)
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-build}
@@ -26,7 +27,7 @@ deck() {
 &adiflow
   title = '$1'
   ni = $N, nj = $N, nk = $N
-  beta_x = 1.2, beta_y = 1.2, beta_z = 1.2
+  beta_x = ${BETA:-1.2}, beta_y = ${BETA:-1.2}, beta_z = ${BETA:-1.2}
   reynolds = $RE, mach = 0.1
   order = 2, limiter = '${LIMITER:-venkat}', limiter_k = ${LIMK:-5.0}, roe_low_mach = 'rieper'
   precondition = '${11}', precondition_k = ${12}, precondition_floor = ${PCFLOOR:-0}

@@ -229,12 +229,21 @@ contains
     call coarse_patch_sets(ps, lev_sizes, lev_ratios, nlev, mg_note, sets)
   end subroutine stop_levels_at_patches
 
+  !> Before the grid's nodes and fields: the run's levels are planned only
+  !> later (they need the boundaries), so the check plans its own, every
+  !> direction coarsening as far as a periodic one would: never fewer coarse
+  !> cells than the run's plan.
   subroutine check_host_memory(l)
     type(layout_t), intent(in) :: l
     integer(ik8) :: need, avail
     character(len=300) :: m
+    integer :: bound_nlev
+    integer, allocatable :: bound_sizes(:,:), bound_ratios(:,:)
+    character(len=:), allocatable :: note
+    call plan_levels([l%ni, l%nj, l%nk], [.true., .true., .true.], mg%levels, bound_nlev, bound_sizes, &
+      bound_ratios, note)
     need = field_bytes(l, host_field_count()) + 24_ik8*int(l%ni + 5, ik8)*(l%nj + 5)*(l%nk + 5) &
-      + coarse_bytes(nlev, lev_sizes)
+      + coarse_bytes(bound_nlev, bound_sizes)
     if (cs%write_vtk .or. cs%write_tecplot) need = need + output_scratch_bytes(l)
     avail = adi_host_memory_available()
     if (avail > 0 .and. need > avail) then

@@ -28,6 +28,7 @@ suite "open boundaries: channel, flat plate, cylinder against published solution
 [ -f tests/suites/run_mpi_tests.sh ] && suite "adiflow MPI decomposition" bash tests/suites/run_mpi_tests.sh
 suite "GPU blocks' MPI host-staged transport (2 ranks, host stand-in of the runtime)" bash tests/suites/run_block_transport.sh
 suite "hostile input: adiflow, adiflow_mpi, compare_fields" bash tests/suites/run_robustness.sh
+suite "host memory under valgrind: adiflow, adiflow_mpi" bash tests/suites/run_memcheck.sh
 [ -f modules/wave/wave.mk ] && suite "wave2d module" make -s wave-test
 [ -f modules/stencil3d/stencil3d.mk ] && suite "stencil3d module" make -s stencil3d-test
 [ -f modules/ooc/ooc.mk ] && suite "out-of-core module" make -s ooc-test
