@@ -34,7 +34,8 @@
 #           the ranks over NCCL and through host memory (ADIFLOW_BLOCK_TRANSPORT=mpi)
 #   whole   the 64^3 Re = 1000 deck's whole-process wall and its 128^3 form's
 #           set-up (OLD=DIR: another build's adiflow alternately, an A/B)
-#   accuracy  the 64^3 Re = 1000 deck at several wall clusterings (BETAS): whole
+#   cycles  the 64^3 Re = 1000 deck with other &multigrid settings (VARIANTS), whole-process wall
+#   accuracy  the 64^3 Re = 1000 deck (DECK) at several wall clusterings (BETAS), RUNS times: whole
 #           wall and extrema against Albensoeder & Kuhlmann; its single-grid form
 #   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
 #           did it reach its own tolerance
@@ -46,7 +47,7 @@
 # second-order coarse levels; PRE=1 POST=1 CORDER=1 gives the W(1,1)
 # first-order one of the tables recorded before 2026-11-27. PC=turkel (with
 # ROE=rieper) runs bench and steady preconditioned.
-# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|blocks_mpi|blocks_scale|whole|accuracy|bench [128]|single128|decks|steady
+# Prints a table last. Usage: bash bench/device_multigrid.sh check|blocks|blocks_mpi|blocks_scale|whole|cycles|accuracy|bench [128]|single128|decks|steady
 set -u
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/out}; W=/tmp/mgdev; mkdir -p $W $O
@@ -257,16 +258,14 @@ EON
   done
 }
 
-# Whole-process wall of cases/cube64_re1000.nml as shipped, and of its 128^3 form (5 levels) for 20
+# Whole-process wall of cases/cube64_re1000.nml as shipped, and of cases/cube128_re1000.nml for 20
 # cycles, with the time line's set-up / iterations / outputs split; RUNS times each (default 3), and
 # where OLD names another build's folder, its adiflow alternately in the same call (an A/B of set-up).
 whole() {
   local b r n t0 t1 deck bins="build${OLD:+ $OLD}"
-  sed -e 's/ni = 64, nj = 64, nk = 64/ni = 128, nj = 128, nk = 128/' -e 's/levels = 4/levels = 5/' \
-    cases/cube64_re1000.nml > $W/cube128_re1000.nml
   for r in $(seq ${RUNS:-3}); do
     for b in $bins; do
-      for deck in cases/cube64_re1000.nml $W/cube128_re1000.nml; do
+      for deck in cases/cube64_re1000.nml cases/cube128_re1000.nml; do
         n=$(basename $deck .nml); local extra=""; [ $n = cube128_re1000 ] && extra="--max-iter 20"
         rm -rf $W/wh; t0=$(date +%s.%N)
         $b/adiflow $deck --backend gpu $extra --run-dir $W/wh > $W/wh.log 2>&1
@@ -278,27 +277,51 @@ whole() {
   done
 }
 
+# The 64^3 Re = 1000 deck with its &multigrid group's settings replaced: VARIANTS, words NAME=SETTINGS
+# with SETTINGS the group's keys joined by '/' (default: the shipped line against 3 levels); RUNS rounds
+# (default 3), the variants alternating; whole-process wall, cycles, the time line's split.
+cycles() {
+  local v name keys r t0 t1
+  for r in $(seq ${RUNS:-3}); do
+    for v in ${VARIANTS:-"shipped=levels=4/cycle='w'/pre_smooth=1/post_smooth=1" "l3c4=levels=3/cycle='w'/pre_smooth=1/post_smooth=1/coarse_smooth=4"}; do
+      name=${v%%=*}; keys=$(echo "${v#*=}" | tr '/' ',')
+      sed "s|^  levels = .*|  $keys|" cases/cube64_re1000.nml > $W/cy_$name.nml
+      rm -rf $W/cy; t0=$(date +%s.%N)
+      build/adiflow $W/cy_$name.nml --backend gpu --run-dir $W/cy > $W/cy.log 2>&1
+      t1=$(date +%s.%N)
+      row "64^3 Re=1000 $name run $r: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b-a}') s" \
+        "$(grep -o 'converged at iteration [0-9]*' $W/cy.log || echo 'NOT CONVERGED'); $(grep -o 'set-up.*' $W/cy.log | head -n 1)"
+      [ $r = 1 ] && build/cube_compare $W/cy/centreline_u.csv validation/data/albensoeder_kuhlmann2005/cube_Re1000_u_vertical_centreline.csv \
+        $W/cy/centreline_v.csv validation/data/albensoeder_kuhlmann2005/cube_Re1000_v_horizontal_centreline.csv \
+        validation/data/albensoeder_kuhlmann2005/cube_Re1000_extrema.csv 100 1 --label "$name" 2>&1 | grep -E '^  (min|max) ' | tee -a $T
+    done
+  done
+}
+
 # Time to accuracy: cases/cube64_re1000.nml as shipped and with its wall clustering beta (BETAS,
 # default "1.2 1.4 1.6") to its own tol, whole-process wall, and its extrema against Albensoeder &
 # Kuhlmann (2005) (build/cube_compare, validation/run_cube.sh's reference files); then the same deck
 # single grid (the multigrid's speed-up, whole process).
 accuracy() {
-  local beta t0 t1 A=validation/data/albensoeder_kuhlmann2005 n
+  local beta t0 t1 A=validation/data/albensoeder_kuhlmann2005 n deck=${DECK:-cases/cube64_re1000.nml} r
   for beta in ${BETAS:-1.2 1.4 1.6}; do
+   for r in $(seq ${RUNS:-1}); do
     n=acc_b$beta
     sed "s/beta_x = [0-9.]*, beta_y = [0-9.]*, beta_z = [0-9.]*/beta_x = $beta, beta_y = $beta, beta_z = $beta/" \
-      cases/cube64_re1000.nml > $W/$n.nml
+      $deck > $W/$n.nml
     rm -rf $W/$n; t0=$(date +%s.%N)
     build/adiflow $W/$n.nml --backend gpu --run-dir $W/$n > $W/$n.log 2>&1
     t1=$(date +%s.%N)
-    row "64^3 Re=1000 deck, beta $beta: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" \
-      "$(grep -o 'converged at iteration [0-9]*' $W/$n.log || echo 'NOT CONVERGED')"
-    build/cube_compare $W/$n/centreline_u.csv $A/cube_Re1000_u_vertical_centreline.csv $W/$n/centreline_v.csv \
+    row "$(basename $deck .nml), beta $beta: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" \
+      "$(grep -o 'converged at iteration [0-9]*' $W/$n.log || echo 'NOT CONVERGED'); $(grep -o 'set-up.*' $W/$n.log | head -n 1)"
+    [ $r = 1 ] && build/cube_compare $W/$n/centreline_u.csv $A/cube_Re1000_u_vertical_centreline.csv $W/$n/centreline_v.csv \
       $A/cube_Re1000_v_horizontal_centreline.csv $A/cube_Re1000_extrema.csv 100 1 --label "beta $beta" 2>&1 \
       | grep -E '^  (min|max) |largest' | tee -a $T
+   done
   done
+  [ "${SINGLE:-1}" = 1 ] || return 0
   # single grid as the earlier tables ran it: unpreconditioned (the preconditioning is the cycle's)
-  sed -e 's/levels = 4/levels = 1/' -e '/precondition = /d' cases/cube64_re1000.nml > $W/acc_sg.nml
+  sed -e 's/levels = [0-9]*/levels = 1/' -e '/precondition = /d' cases/cube64_re1000.nml > $W/acc_sg.nml
   rm -rf $W/acc_sg; t0=$(date +%s.%N)
   build/adiflow $W/acc_sg.nml --backend gpu --max-iter 40000 --run-dir $W/acc_sg > $W/acc_sg.log 2>&1
   t1=$(date +%s.%N)
@@ -339,6 +362,7 @@ case "${1:-check}" in
   blocks_mpi) blocks_mpi ;;
   blocks_scale) blocks_scale ;;
   whole) whole ;;
+  cycles) cycles ;;
   accuracy) accuracy ;;
   bench)
     sizes=64; [ "${2:-}" = 128 ] && sizes="64 128"
