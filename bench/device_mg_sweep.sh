@@ -125,6 +125,9 @@ V=(
   "pc_k1_v22_lev4_c6           10   200  4   v   2   2    6   2   auto turkel 1"
   "pc_k1_v22_lev5_c8           10   200  5   v   2   2    8   2   auto turkel 1"
   "pc_k1_v33_lev5_c8           10   200  5   v   3   3    8   2   auto turkel 1"
+  "pc_k1_v11_lev5_c8           10   200  5   v   1   1    8   2   auto turkel 1"
+  "pc_k1_v12_lev5_c8           10   200  5   v   1   2    8   2   auto turkel 1"
+  "pc_k1_v21_lev5_c8           10   200  5   v   2   1    8   2   auto turkel 1"
   "pc_single                   10   200  1   w   1   1    2   1   auto turkel 1 40000"
 )
 for v in "${V[@]}"; do
