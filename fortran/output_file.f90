@@ -14,7 +14,7 @@ module output_file
   use case_config, only: io_error
   implicit none
   private
-  public :: out_file_t, out_open, out_check, out_commit, remove_stale, commit_finished, blocked_output
+  public :: out_file_t, out_open, out_check, out_commit, remove_stale, commit_finished, blocked_output, copy_output
 
   type :: out_file_t
     integer :: unit = -1
@@ -28,6 +28,12 @@ module output_file
       import :: c_int, c_char, c_size_t, c_long_long
       character(kind=c_char), intent(in) :: tmp(*), final(*)
       integer(c_long_long), value :: expected
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_size_t), value :: msglen
+    end function
+    integer(c_int) function adi_copy_file(src, dst, msg, msglen) bind(c, name='adi_copy_file')
+      import :: c_int, c_char, c_size_t
+      character(kind=c_char), intent(in) :: src(*), dst(*)
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
@@ -135,6 +141,16 @@ contains
     character(len=*), intent(in) :: path
     call adi_remove_stale(c_string(path))
   end subroutine remove_stale
+
+  !> dst as a byte-for-byte copy of the file src (through dst.tmp, synced and
+  !> renamed as every output); a failure stops the run (io_error, exit code
+  !> 5) with dst untouched.
+  subroutine copy_output(src, dst)
+    character(len=*), intent(in) :: src, dst
+    character(kind=c_char, len=1024) :: cmsg
+    cmsg = c_null_char
+    if (adi_copy_file(c_string(src), c_string(dst), cmsg, int(len(cmsg), c_size_t)) /= 0) call io_error(from_c(cmsg))
+  end subroutine copy_output
 
   !> A file another program finished at tmp (gnuplot's plot), checked to be
   !> a regular file, synced and renamed over final; .false. with the reason

@@ -91,6 +91,63 @@ int adi_commit_file(const char *tmp, const char *final, long long expected, char
   return 0;
 }
 
+int adi_copy_file(const char *src, const char *dst, char *msg, size_t msglen)
+{
+  enum { CHUNK = 4 << 20 };
+  struct stat st;
+  char *tmp = NULL, *buf = NULL;
+  int in, out = -1, e = 0;
+  in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+    e = in < 0 ? errno : EINVAL;
+    snprintf(msg, msglen, "cannot copy \"%s\": %s", src, in < 0 ? strerror(e) : "not a regular file");
+    if (in >= 0) close(in);
+    return e;
+  }
+  tmp = malloc(strlen(dst) + 5);
+  buf = malloc(CHUNK);
+  if (tmp == NULL || buf == NULL) {
+    snprintf(msg, msglen, "out of memory copying \"%s\" to \"%s\"", src, dst);
+    e = ENOMEM;
+    goto done;
+  }
+  sprintf(tmp, "%s.tmp", dst);
+  adi_remove_stale(tmp);
+  out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (out < 0) {
+    e = errno;
+    snprintf(msg, msglen, "cannot write \"%s\": %s; the previous \"%s\" is kept", tmp, strerror(e), dst);
+    goto done;
+  }
+  for (;;) {
+    ssize_t got = read(in, buf, CHUNK), put = 0;
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) { e = errno; break; }
+    if (got == 0) break;
+    while (put < got) {
+      ssize_t w = write(out, buf + put, (size_t)(got - put));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) { e = w < 0 ? errno : EIO; break; }
+      put += w;
+    }
+    if (e) break;
+  }
+  if (close(out) != 0 && !e) e = errno;
+  out = -1;
+  if (e) {
+    snprintf(msg, msglen, "copying \"%s\" to \"%s\" failed: %s; the previous \"%s\" is kept", src, tmp, strerror(e),
+             dst);
+    unlink(tmp);
+    goto done;
+  }
+  e = adi_commit_file(tmp, dst, (long long)st.st_size, msg, msglen);
+done:
+  close(in);
+  free(buf);
+  free(tmp);
+  return e;
+}
+
 /* n decimal digits at s (1 <= n <= 18, so the value fits): the value, and
  * the first character after them in *end; -1 when s holds no digit. */
 static long long digits_at(const char *s, const char **end, int *n)

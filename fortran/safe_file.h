@@ -14,6 +14,13 @@
  * report it (gfortran's buffered writes lose ENOSPC). */
 int adi_commit_file(const char *tmp, const char *final, long long expected, char *msg, size_t msglen);
 
+/* A byte-for-byte copy of the regular file src at dst, written as
+ * dst.tmp (a stale file or link there removed first, never followed) and
+ * committed by adi_commit_file with src's size. 0 or errno, with the reason
+ * in msg; on failure dst is untouched. For an output that equals a file
+ * just written and checked (the final field.dump and restart.bin). */
+int adi_copy_file(const char *src, const char *dst, char *msg, size_t msglen);
+
 /* The size of path in bytes, or -1. */
 long long adi_file_size(const char *path);
 

@@ -38,14 +38,15 @@ fi
 # --- links planted where outputs go are replaced, never followed
 echo "precious" > "$T/victim"; VSUM=$(sum "$T/victim")
 mkdir -p "$T/lk"; chmod 700 "$T/lk"
-for f in residual.dat .adiflow.lock residual.png residual.png.tmp .adiflow.lock.tmp residual.dat.tmp; do
+for f in residual.dat .adiflow.lock residual.png residual.png.tmp .adiflow.lock.tmp residual.dat.tmp field.dump field.dump.tmp; do
   ln -sf "$T/victim" "$T/lk/$f"
 done
 nml "ni = 8, nj = 6, nk = 4, max_iter = 4, monitor_interval = 2" "$T/lk.nml"
-try "adiflow: links planted at residual.dat, .adiflow.lock, residual.png: the run completes" 0 "done; outputs in" \
+try "adiflow: links planted at residual.dat, .adiflow.lock, residual.png, field.dump: the run completes" 0 "done; outputs in" \
   ./build/adiflow "$T/lk.nml" --backend cpu --run-dir "$T/lk"
 [ "$(sum "$T/victim")" = "$VSUM" ] && [ -f "$T/lk/residual.dat" ] && [ ! -L "$T/lk/residual.dat" ] \
   && [ ! -L "$T/lk/.adiflow.lock" ] && { ! command -v gnuplot > /dev/null || [ ! -L "$T/lk/residual.png" ]; } \
+  && [ -f "$T/lk/field.dump" ] && [ ! -L "$T/lk/field.dump" ] \
   && ok "adiflow: the link targets are untouched, the outputs are regular files" \
   || bad "adiflow: a planted link was followed (victim: $(head -c 40 "$T/victim"))"
 # a restart reads the old history without following a link either
