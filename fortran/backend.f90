@@ -61,6 +61,11 @@ module backend
     procedure(norms_op), deferred :: norms
     !> the state of level 1 into level(1)%f%q (nothing to do on the CPU)
     procedure(backend_op), deferred :: fetch_state
+    !> the run's last device work is done (its final restart written): a
+    !> GPU fetches the state and starts releasing itself while the host
+    !> writes the outputs (only host_state and finalize may follow); nothing
+    !> to do elsewhere
+    procedure :: release_device => release_nothing
     !> release what the backend holds outside the host's fields
     procedure(backend_op), deferred :: finalize
   end type backend_t
@@ -176,6 +181,10 @@ contains
       call fill_ghosts(g%sp, g%lay, g%f)
     end associate
   end subroutine fill_serial
+
+  subroutine release_nothing(self)
+    class(backend_t), intent(inout) :: self
+  end subroutine release_nothing
 
   logical function host_iterates_yes()
     host_iterates_yes = .true.

@@ -5,7 +5,7 @@
 !> patches hands each level its own (f%ps: the fine level's, the coarse
 !> levels' coarsened ones), and the device fills every level's ghosts by them.
 module backend_gpu
-  use, intrinsic :: iso_c_binding, only: c_int
+  use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_null_ptr, c_associated
   use kinds, only: rk
   use backend, only: backend_t
   use boundary_patches, only: patch_set_t, bc_patch_t, joined_face_maps
@@ -13,7 +13,7 @@ module backend_gpu
   use gpu_settings, only: gpu_settings_t
   use gpu_bridge, only: gpu_grid_t, gpu_check, gpu_finalize, adi_gpu_init, adi_gpu_init_level, adi_gpu_iterate, &
     adi_gpu_residual, adi_gpu_mg_restrict, adi_gpu_mg_forcing, adi_gpu_mg_prolong, adi_gpu_residual_norms, &
-    adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state
+    adi_gpu_mass_plane_sums, adi_gpu_scale_state, adi_gpu_download_state, gpu_release_start, gpu_release_done
   implicit none
   private
   public :: gpu_backend_t, patch_lists
@@ -22,6 +22,9 @@ module backend_gpu
     integer(c_int) :: kernels = 0             !< ADI_KERNELS_SPLIT or _MERGED
     type(gpu_settings_t) :: gs                !< the &gpu group
     type(gpu_grid_t), allocatable :: dev(:)   !< dev(l): level l on the device
+    !> the device being released on a thread (gpu_release_early), joined
+    !> by finalize; from then on the host holds the final state
+    type(c_ptr) :: release = c_null_ptr
   contains
     procedure :: start => gpu_start
     procedure :: smooth => gpu_smooth
@@ -31,6 +34,7 @@ module backend_gpu
     procedure :: fix_mass => gpu_fix_mass
     procedure :: fetch_state => gpu_fetch_state
     procedure, nopass :: host_iterates => host_iterates_no
+    procedure :: release_device => gpu_release_early
     procedure :: finalize => gpu_release
   end type gpu_backend_t
 
@@ -120,15 +124,34 @@ contains
       'mass rescale (mass_fix)')
   end subroutine gpu_fix_mass
 
+  !> (After gpu_release_early the host holds the final state already.)
   subroutine gpu_fetch_state(self)
     class(gpu_backend_t), intent(inout) :: self
+    if (c_associated(self%release)) return
     call gpu_check(adi_gpu_download_state(self%dev(1)%ptr, self%level(1)%f%q), 'state download')
   end subroutine gpu_fetch_state
 
-  !> The coarse levels' device grids, then the grid's (none before start).
+  !> The final state to the host, then the levels' grids (coarse ones
+  !> first, as gpu_release frees them) and the device's context released on
+  !> a thread while the host writes the outputs: the context's teardown
+  !> otherwise comes after them, at the process's exit.
+  subroutine gpu_release_early(self)
+    class(gpu_backend_t), intent(inout) :: self
+    type(gpu_grid_t), allocatable :: order(:)
+    integer :: l
+    if (.not. allocated(self%dev) .or. c_associated(self%release)) return
+    call self%fetch_state()
+    order = [(self%dev(l), l = self%nlev, 1, -1)]
+    call gpu_release_start(order, self%release)
+    if (c_associated(self%release)) deallocate(self%dev)
+  end subroutine gpu_release_early
+
+  !> The coarse levels' device grids, then the grid's (none before start);
+  !> or the wait for gpu_release_early's thread.
   subroutine gpu_release(self)
     class(gpu_backend_t), intent(inout) :: self
     integer :: l
+    if (c_associated(self%release)) call gpu_release_done(self%release)
     if (.not. allocated(self%dev)) return
     do l = 2, self%nlev
       call gpu_check(gpu_finalize(self%dev(l)), 'finalisation of a multigrid level')

@@ -154,6 +154,8 @@ contains
         it, ': residual dropped below tol = ', cs%tol, ' (', work, ' fine-grid work units)'
       call system_clock(t_loop_end)
       if (files%save_restart(be, it, res0)) it_last_restart = it
+      ! the device's part is over: a GPU releases itself while the outputs are written
+      call be%release_device()
       call files%write_outputs(be, it, res0)
       if (cs%write_plot .and. root) call plot_residuals(dir, cs%title)
       call system_clock(t_now)

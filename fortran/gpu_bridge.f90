@@ -17,7 +17,7 @@ module gpu_bridge
   public :: adi_gpu_available, adi_gpu_init, adi_gpu_iterate, adi_gpu_residual_norms
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
   public :: adi_gpu_download_residual, adi_gpu_download_forcing
-  public :: gpu_warm_up, gpu_warm_done
+  public :: gpu_warm_up, gpu_warm_done, gpu_release_start, gpu_release_done
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report, gpu_settings_problem
   public :: adi_gpu_residual_plane_sums, gpu_error_text
   public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
@@ -49,6 +49,16 @@ module gpu_bridge
     integer(c_int) function c_warm_finish(warm) bind(c, name='adi_gpu_warm_finish')
       import :: c_int, c_ptr
       type(c_ptr), value :: warm
+    end function
+    integer(c_int) function c_release_start(grids, n, release) bind(c, name='adi_gpu_release_start')
+      import :: c_int, c_ptr
+      type(c_ptr), intent(in) :: grids(*)
+      integer(c_int), value :: n
+      type(c_ptr), intent(out) :: release
+    end function
+    integer(c_int) function c_release_finish(release) bind(c, name='adi_gpu_release_finish')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: release
     end function
     integer(c_int) function c_device_info(settings, buf, n) bind(c, name='adi_gpu_device_info')
       import :: c_int, c_char, gpu_settings_t
@@ -282,6 +292,32 @@ contains
     call gpu_check(c_warm_finish(warm), 'making the GPU''s context')
     warm = c_null_ptr
   end subroutine gpu_warm_done
+
+  !> The grids, freed in the order given, and then the device's context
+  !> released on a thread while the host writes the outputs
+  !> (include/adiflow_bridge.h, adi_gpu_release_start). release: its handle
+  !> for gpu_release_done, the grids nulled (they are the thread's now); or a
+  !> null handle and the grids as they were, where nothing was started.
+  subroutine gpu_release_start(grids, release)
+    type(gpu_grid_t), intent(inout) :: grids(:)
+    type(c_ptr), intent(out) :: release
+    type(c_ptr) :: ptrs(size(grids))
+    integer :: l
+    ptrs = [(grids(l)%ptr, l = 1, size(grids))]
+    call gpu_check(c_release_start(ptrs, int(size(ptrs), c_int), release), 'releasing the GPU')
+    if (.not. c_associated(release)) return
+    do l = 1, size(grids)
+      grids(l)%ptr = c_null_ptr
+    end do
+  end subroutine gpu_release_start
+
+  !> Waits for gpu_release_start's thread; its error stops the run as any
+  !> GPU error does.
+  subroutine gpu_release_done(release)
+    type(c_ptr), intent(inout) :: release
+    call gpu_check(c_release_finish(release), 'releasing the GPU')
+    release = c_null_ptr
+  end subroutine gpu_release_done
 
   !> What stops a run with case key backend = req from starting: the &gpu
   !> group's problem (gpu_settings_problem) wherever the GPU may run, named

@@ -209,6 +209,20 @@ int adi_gpu_timing_report(adi_gpu_grid *grid, char *buf, int buflen);
  * ADIFLOW_GPU_TIMING. */
 int adi_gpu_finalize(adi_gpu_grid *grid);
 
+/* The end of a run's device work, while the host writes its outputs: the
+ * n grids (each freed as adi_gpu_finalize frees it, in the order given)
+ * and then the device's context (its reset, a twentieth of a second and
+ * more) released on a thread of their own. adi_gpu_release_start starts it
+ * (*release: its handle; NULL where nothing was started: with
+ * ADIFLOW_GPU_TIMING's tables to print or a block grid, and the caller
+ * then finalizes the grids itself); from then on the grids are the
+ * thread's and no GPU call may follow. adi_gpu_release_finish waits for it,
+ * frees the handle and returns the first failure, if any. A process that
+ * exits before the finish waits for the thread first. */
+typedef struct adi_gpu_release adi_gpu_release;
+int adi_gpu_release_start(adi_gpu_grid **grids, int n, adi_gpu_release **release);
+int adi_gpu_release_finish(adi_gpu_release *release);
+
 /* Text of the last failure of any call made by this thread (like errno:
  * per thread, not per grid); empty when none. */
 void adi_gpu_error_message(char *buf, int buflen);

@@ -20,6 +20,15 @@ int adi_gpu_warm_start(const adi_gpu_settings *settings, adi_gpu_warm **warm)
   return ADI_OK;
 }
 int adi_gpu_warm_finish(adi_gpu_warm *warm) { (void)warm; return ADI_OK; }
+/* nothing to release without a GPU backend (no grid can exist) */
+int adi_gpu_release_start(adi_gpu_grid **grids, int n, adi_gpu_release **release)
+{
+  (void)grids;
+  (void)n;
+  if (release != NULL) *release = NULL;
+  return ADI_OK;
+}
+int adi_gpu_release_finish(adi_gpu_release *release) { (void)release; return ADI_OK; }
 int adi_gpu_device_info(const adi_gpu_settings *settings, char *buf, int buflen)
 {
   (void)settings;

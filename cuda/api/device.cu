@@ -1,10 +1,12 @@
 /* Device choice and checks: which GPU (ADIFLOW_DEVICE, or the rank's GPU in
  * block mode), whether it is there and can run this build's kernels with
  * their launch shapes, its context made early on a thread of its own
- * (adi_gpu_warm_start), and its description for the run's log. */
+ * (adi_gpu_warm_start) and released on one at the run's end
+ * (adi_gpu_release_start), and its description for the run's log. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -139,6 +141,99 @@ int adi_gpu_warm_finish(adi_gpu_warm *warm)
     return adi_gpu_fail(err, "making the GPU's context (" ADI_GPU_API_PREFIX "SetDevice, " ADI_GPU_API_PREFIX "Free)",
                         __FILE__, __LINE__);
   return ADI_OK;
+}
+
+struct adi_gpu_release {
+  pthread_t thread;
+  adi_gpu_grid **grids;
+  int n, device;
+  int rc;              /* the first failure, read after the join */
+  char msg[1024];      /* its text: messages are per thread */
+};
+
+static void *release_body(void *arg)
+{
+  adi_gpu_release *r = (adi_gpu_release *)arg;
+  cudaError_t err;
+  int i, rc;
+  err = cudaSetDevice(r->device);   /* a new thread's current device is 0 */
+  if (err != cudaSuccess) {
+    r->rc = adi_gpu_fail(err, "releasing the GPU (" ADI_GPU_API_PREFIX "SetDevice)", __FILE__, __LINE__);
+    adi_gpu_error_message(r->msg, (int)sizeof r->msg);
+    return NULL;
+  }
+  for (i = 0; i < r->n; ++i) {
+    rc = adi_gpu_finalize(r->grids[i]);
+    if (rc != ADI_OK && r->rc == ADI_OK) {
+      r->rc = rc;
+      adi_gpu_error_message(r->msg, (int)sizeof r->msg);
+    }
+  }
+  err = cudaDeviceReset();
+  if (err != cudaSuccess && r->rc == ADI_OK) {
+    r->rc = adi_gpu_fail(err, "releasing the GPU (" ADI_GPU_API_PREFIX "DeviceReset)", __FILE__, __LINE__);
+    adi_gpu_error_message(r->msg, (int)sizeof r->msg);
+  }
+  return NULL;
+}
+
+/* The release still running, for the exit hook (as warm_pending: an exit
+ * while the thread is inside the runtime waits for it first). */
+static adi_gpu_release *release_pending;
+
+static void release_join_at_exit(void)
+{
+  if (release_pending != NULL) {
+    pthread_join(release_pending->thread, NULL);
+    release_pending = NULL;
+  }
+}
+
+int adi_gpu_release_start(adi_gpu_grid **grids, int n, adi_gpu_release **release)
+{
+  static int hooked;
+  adi_gpu_release *r;
+  int i;
+  if (release == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_release_start: no handle");
+  *release = NULL;
+  if (grids == NULL || n <= 0 || release_pending != NULL) return ADI_OK;
+  for (i = 0; i < n; ++i) {
+    if (adi_gpu_check_grid(grids[i], "adi_gpu_release_start") != ADI_OK) return ADI_ERR_USAGE;
+    /* a timing table would be printed from the thread, among the run's own lines; a
+     * block's communicators are torn down with their peers: both keep the finalize */
+    if ((grids[i]->timing_env && grids[i]->timed_iterations > 0) || grids[i]->block != NULL) return ADI_OK;
+  }
+  r = (adi_gpu_release *)calloc(1, sizeof *r);
+  if (r != NULL) r->grids = (adi_gpu_grid **)malloc((size_t)n * sizeof *r->grids);
+  if (r == NULL || r->grids == NULL) {
+    if (r != NULL) free(r);
+    return ADI_OK;   /* nothing started: the caller finalizes the grids itself */
+  }
+  memcpy(r->grids, grids, (size_t)n * sizeof *r->grids);
+  r->n = n;
+  r->device = grids[0]->device;
+  if ((!hooked && atexit(release_join_at_exit) != 0) || pthread_create(&r->thread, NULL, release_body, r) != 0) {
+    free(r->grids);
+    free(r);
+    return ADI_OK;
+  }
+  hooked = 1;
+  release_pending = r;
+  *release = r;
+  return ADI_OK;
+}
+
+int adi_gpu_release_finish(adi_gpu_release *release)
+{
+  int rc;
+  if (release == NULL) return ADI_OK;
+  pthread_join(release->thread, NULL);
+  if (release_pending == release) release_pending = NULL;
+  rc = release->rc;
+  if (rc != ADI_OK) adi_gpu_set_error("%s", release->msg);
+  free(release->grids);
+  free(release);
+  return rc;
 }
 
 int adi_gpu_device_info(const adi_gpu_settings *settings, char *buf, int buflen)
