@@ -84,6 +84,12 @@ for g in "2 2 1" "2 1 2"; do
     && cmp -s <(mghist "$T/s_pc/residual.dat") <(mghist "$T/$d/residual.dat")' \
     "precondition turkel, multigrid, exact, ${pj}x$pk: field and residual history == build/adiflow, bit for bit"
 done
+# the cycle of the Re = 1000 decks (preconditioned V(2,2), 8 coarsest-level iterations) over blocks
+sed "s/^  levels = .*/  levels = 3, cycle = 'v', pre_smooth = 2, post_smooth = 2, coarse_smooth = 8/" $PCD > "$T/pcv.nml"
+rc=$(ser s_pcv "$T/pcv.nml"); rc2=$(mpi 2 pcv_2x1 "$T/pcv.nml" --npj 2 --npk 1 --adi-mode exact)
+expect '[ "$rc$rc2" = 00 ] && grep -q "V(2,2) cycle" "$T/pcv_2x1.log" && cmp -s "$T/s_pcv/field.dump" "$T/pcv_2x1/field.dump" \
+  && cmp -s <(mghist "$T/s_pcv/residual.dat") <(mghist "$T/pcv_2x1/residual.dat") && ! cmp -s "$T/s_pcv/field.dump" "$T/s_pc/field.dump"' \
+  "precondition turkel, V(2,2)-cycles (the Re = 1000 decks' cycle), exact, 2x1: field and residual history == build/adiflow, bit for bit"
 rc=$(ser s_mgf $MG --mass-fix); rc2=$(mpi 3 mg_mf $MG --npj 3 --npk 1 --mass-fix)
 expect '[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s "$T/s_mgf/field.dump" "$T/mg_mf/field.dump" && ! cmp -s "$T/s_mgf/field.dump" "$T/s_mg4/field.dump"' \
   "multigrid + mass_fix, exact, 3x1 (levels 2..4 gathered): bit-identical to build/adiflow --mass-fix"
