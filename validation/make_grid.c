@@ -32,7 +32,9 @@
  *             from --first 2e-3), --farfield 30 (chords: the C's radius about
  *             the trailing edge and the wake's length). Grid lines leave the
  *             wall along its normal and turn within 5 first spacings onto the
- *             straight line to their node of the outer boundary. Printed: the node planes i where the wake
+ *             straight line to their node of the outer boundary (the 8 lines
+ *             each side of a trailing edge sooner, where 5 would fold the
+ *             grid: a fine level). Printed: the node planes i where the wake
  *             meets the airfoil (--split with them writes the 3 blocks whose
  *             lower and upper wakes join across the cut)
  * Format: --format text|unformatted|raw (unformatted) --precision
@@ -149,6 +151,48 @@ static double naca0012_y(double x)
   return 0.6 * (0.2969 * sqrt(x) - 0.1260 * x - 0.3516 * x * x + 0.2843 * x * x * x - 0.1036 * x * x * x * x);
 }
 
+/* Line i of the C-grid outwards: distances geometric from first (ratio qj)
+ * over the radius, leaving the wall along nrm[i] and turning, within blend
+ * first spacings, onto the straight line to the outer node */
+static void cgrid_line(int i, int nj, int nx, int nn, double radius, double first, double blend, double qj,
+                       const double *in, const double *out, const double *nrm, double *x2)
+{
+  double dx = out[2 * i] - in[2 * i], dy = out[2 * i + 1] - in[2 * i + 1], l = sqrt(dx * dx + dy * dy), d = 0.0, t = first;
+  for (int j = 0; j <= nj; ++j) {
+    double ux = dx / l, uy = dy / l, w = d < blend * first ? d / (blend * first) : 1.0;
+    double ex = (1.0 - w) * nrm[2 * i] + w * ux, ey = (1.0 - w) * nrm[2 * i + 1] + w * uy;
+    x2[i + nx * j] = j == nj ? out[2 * i] : in[2 * i] + d * l / radius * ex;
+    x2[nn + i + nx * j] = j == nj ? out[2 * i + 1] : in[2 * i + 1] + d * l / radius * ey;
+    d += t;
+    t *= qj;
+  }
+}
+
+/* The signed area of cell (i, j) (its diagonals' cross product) */
+static double cgrid_area(int i, int j, int nx, int nn, const double *x2)
+{
+  int p = i + nx * j, q = i + 1 + nx * (j + 1), r = i + 1 + nx * j, s = i + nx * (j + 1);
+  return (x2[q] - x2[p]) * (x2[nn + s] - x2[nn + r]) - (x2[nn + q] - x2[nn + p]) * (x2[s] - x2[r]);
+}
+
+/* the node lines each side of a trailing edge that cgrid_folded checks and
+ * the C-grid's unfolding turns sooner */
+#define TE_LINES 8
+
+/* 1 when a cell among the TE_LINES node lines each side of node lines a
+ * and b turns over: its signed area zero or of the other sign than cell
+ * (0, 0)'s, at the far end of the lower wake */
+static int cgrid_folded(int a, int b, int nj, int nx, int nn, const double *x2)
+{
+  const int lines[2] = {a, b};
+  const double ref = cgrid_area(0, 0, nx, nn, x2);
+  for (int c = 0; c < 2; ++c)
+    for (int i = lines[c] - TE_LINES; i < lines[c] + TE_LINES; ++i)
+      for (int j = 0; j < nj; ++j)
+        if (!(cgrid_area(i, j, nx, nn, x2) * ref > 0.0)) return 1;
+  return 0;
+}
+
 /* The C-grid's nodes x2[c][i + (ni+1) j], ni = 2 nw + na (see the header) */
 static void naca0012_cgrid(int na, int nw, int nj, double radius, double first, double *x2)
 {
@@ -195,16 +239,27 @@ static void naca0012_cgrid(int na, int nw, int nj, double radius, double first, 
    * alone would cross within a hundredth of the chord of the trailing
    * edge, where the wake meets the surface at the wedge's half-angle) */
   qj = geometric_ratio(first, nj, radius);
-  for (int i = 0; i <= ni; ++i) {
-    double dx = out[2 * i] - in[2 * i], dy = out[2 * i + 1] - in[2 * i + 1], l = sqrt(dx * dx + dy * dy), d = 0.0, t = first;
-    for (int j = 0; j <= nj; ++j) {
-      double ux = dx / l, uy = dy / l, w = d < 5.0 * first ? d / (5.0 * first) : 1.0;
-      double ex = (1.0 - w) * nrm[2 * i] + w * ux, ey = (1.0 - w) * nrm[2 * i + 1] + w * uy;
-      x2[i + nx * j] = j == nj ? out[2 * i] : in[2 * i] + d * l / radius * ex;
-      x2[nn + i + nx * j] = j == nj ? out[2 * i + 1] : in[2 * i + 1] + d * l / radius * ey;
-      d += t;
-      t *= qj;
+  for (int i = 0; i <= ni; ++i) cgrid_line(i, nj, nx, nn, radius, first, 5.0, qj, in, out, nrm, x2);
+  /* the lines about the trailing edge leave along normals that differ by
+   * half the edge's angle and more; where the airfoil's spacing there has
+   * shrunk below the sideways drift of their turn (a fine level: 3.8e-5
+   * chords against a first spacing of 5e-4), neighbours cross. Only then
+   * the 8 lines each side of either edge turn within a half, a quarter, ...
+   * of the 5 first spacings, the first fraction that unfolds the grid: a
+   * grid that does not fold keeps its nodes. */
+  for (int k = 1; cgrid_folded(nw, nw + na, nj, nx, nn, x2); ++k) {
+    const int te[2] = {nw, nw + na};
+    char why[200];
+    if (k > 4) {
+      snprintf(why, sizeof why, "%d cells round the airfoil, first spacing %g", na, first);
+      die("the C-grid folds at its trailing edge (%s): use a larger --first", why);
     }
+    for (int c = 0; c < 2; ++c)
+      for (int i = te[c] - TE_LINES; i <= te[c] + TE_LINES; ++i)
+        cgrid_line(i, nj, nx, nn, radius, first, 5.0 / (1 << k), qj, in, out, nrm, x2);
+    if (!cgrid_folded(nw, nw + na, nj, nx, nn, x2))
+      printf("make_grid: the lines about the trailing edge turn within %g first spacings (5 fold the grid)\n",
+             5.0 / (1 << k));
   }
   /* the cut: the lower and upper wakes' nodes on the wake line, bit for bit */
   for (int m = 0; m <= nw; ++m) {

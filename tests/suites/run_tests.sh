@@ -529,6 +529,15 @@ expect '[ "$rc1$rc2" = 00 ] && grep -q "converged at" "$T/naca_p.log" && grep -q
   && awk -v p="$clp" -v m="$clm" -v d="$cdp" -v e="$cdm" "BEGIN { s = p + m; if (s < 0) s = -s; t = d - e; if (t < 0) t = -t; exit !(p > 0.01 && s <= 1e-4 * p && t <= 1e-6 * d) }"' \
   "multi-block: NACA 0012 C-grid in 3 blocks, Mach 0.5, Re 5000: both angles converge; cl(+1) = $clp = -cl(-1) = $clm within 1e-4, cd $cdp = $cdm within 1e-6 (exit codes $rc1 $rc2)"
 
+# the C-grid's finest study level (512 cells round the airfoil, first spacing 5e-4), which folded at the
+# trailing edge before its lines there turned sooner: unfolded now; level 2 keeps its nodes (no fold, no change)
+./$B/make_grid naca0012 --na 512 --nw 128 --nj 256 --first 5e-4 -o "$T/naca/l3.x" > "$T/naca/l3.log" 2>&1; rc1=$?
+./$B/grid_check "$T/naca/l3.x" > "$T/naca/l3c.log" 2>&1; rc2=$?
+./$B/make_grid naca0012 --na 256 --nw 64 --nj 128 --first 1e-3 -o "$T/naca/l2.x" > "$T/naca/l2.log" 2>&1; rc3=$?
+expect '[ "$rc1$rc2$rc3" = 000 ] && grep -q "turn within 2.5 first spacings" "$T/naca/l3.log" && grep -q "^  OK" "$T/naca/l3c.log" \
+  && ! grep -q "turn within" "$T/naca/l2.log"' \
+  "make_grid naca0012, level 3: the trailing edge's lines turn within 2.5 first spacings and grid_check finds no folded cell; level 2 unchanged (exit codes $rc1 $rc2 $rc3)"
+
 # a C-grid as one block (its wake cut joins part of its j = 1 face to itself) runs cut at the cut's ends
 # (fortran/block_split.f90) into the three blocks make_grid --split writes: the same states bit for bit;
 # a patch over the joined part of the face is refused by name before a run folder
