@@ -278,12 +278,12 @@ whole() {
 }
 
 # The 64^3 Re = 1000 deck with its &multigrid group's settings replaced: VARIANTS, words NAME=SETTINGS
-# with SETTINGS the group's keys joined by '/' (default: the shipped line against 3 levels); RUNS rounds
+# with SETTINGS the group's keys joined by '/' (default: the deck's V(2,2) against its earlier W(1,1)); RUNS rounds
 # (default 3), the variants alternating; whole-process wall, cycles, the time line's split.
 cycles() {
   local v name keys r t0 t1
   for r in $(seq ${RUNS:-3}); do
-    for v in ${VARIANTS:-"shipped=levels=4/cycle='w'/pre_smooth=1/post_smooth=1" "l3c4=levels=3/cycle='w'/pre_smooth=1/post_smooth=1/coarse_smooth=4"}; do
+    for v in ${VARIANTS:-"deck=levels=3/cycle='v'/pre_smooth=2/post_smooth=2/coarse_smooth=8" "w11l4=levels=4/cycle='w'/pre_smooth=1/post_smooth=1"}; do
       name=${v%%=*}; keys=$(echo "${v#*=}" | tr '/' ',')
       sed "s|^  levels = .*|  $keys|" cases/cube64_re1000.nml > $W/cy_$name.nml
       rm -rf $W/cy; t0=$(date +%s.%N)
