@@ -151,6 +151,9 @@ static double naca0012_y(double x)
   return 0.6 * (0.2969 * sqrt(x) - 0.1260 * x - 0.3516 * x * x + 0.2843 * x * x * x - 0.1036 * x * x * x * x);
 }
 
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
 /* Line i of the C-grid outwards: distances geometric from first (ratio qj)
  * over the radius, leaving the wall along nrm[i] and turning, within blend
  * first spacings, onto the straight line to the outer node */
@@ -187,7 +190,7 @@ static int cgrid_folded(int a, int b, int nj, int nx, int nn, const double *x2)
   const int lines[2] = {a, b};
   const double ref = cgrid_area(0, 0, nx, nn, x2);
   for (int c = 0; c < 2; ++c)
-    for (int i = lines[c] - TE_LINES; i < lines[c] + TE_LINES; ++i)
+    for (int i = imax(lines[c] - TE_LINES, 0); i < imin(lines[c] + TE_LINES, nx - 1); ++i)
       for (int j = 0; j < nj; ++j)
         if (!(cgrid_area(i, j, nx, nn, x2) * ref > 0.0)) return 1;
   return 0;
@@ -255,7 +258,7 @@ static void naca0012_cgrid(int na, int nw, int nj, double radius, double first, 
       die("the C-grid folds at its trailing edge (%s): use a larger --first", why);
     }
     for (int c = 0; c < 2; ++c)
-      for (int i = te[c] - TE_LINES; i <= te[c] + TE_LINES; ++i)
+      for (int i = imax(te[c] - TE_LINES, 0); i <= imin(te[c] + TE_LINES, ni); ++i)
         cgrid_line(i, nj, nx, nn, radius, first, 5.0 / (1 << k), qj, in, out, nrm, x2);
     if (!cgrid_folded(nw, nw + na, nj, nx, nn, x2))
       printf("make_grid: the lines about the trailing edge turn within %g first spacings (5 fold the grid)\n",
