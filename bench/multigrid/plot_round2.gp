@@ -1,4 +1,4 @@
-# Residual histories of convergence round 2 (issue 35): the cube at Re = 1000, lid Mach 0.1, wall
+# Residual histories of convergence round 2: the cube at Re = 1000, lid Mach 0.1, wall
 # clustering beta 1.4, the default scheme (rieper + venkat), one H200, 2026-11-29, from the r2_*.txt
 # files here (columns: cycle or iteration, drop in orders from the run's first residual, fine-grid work
 # units), made by `BETA=1.4 bash bench/device_mg_sweep.sh 64|128 NAME...` (bench/log/2026-11-29-start-and-checks.md):
