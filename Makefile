@@ -178,7 +178,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d $(BUILD)/test_boundary_states \
          $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads $(BUILD)/test_patch_fill_c_vs_fortran \
          $(BUILD)/dump_fixtures $(BUILD)/test_block_interfaces $(BUILD)/cgns_fixture $(BUILD)/test_block_halos $(BUILD)/test_block_residual $(BUILD)/test_block_set \
-         $(BUILD)/test_block_split \
+         $(BUILD)/test_block_split $(BUILD)/test_safe_file \
          $(BUILD)/test_precond_c_vs_fortran
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
@@ -413,6 +413,9 @@ $(BUILD)/test_block_interfaces: tests/unit/test_block_interfaces.c $(OBJ)/plot3d
   $(OBJ)/plot3d_write.o $(OBJ)/safe_file.o $(HOST_LIB) | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) $< $(OBJ)/plot3d_write.o $(OBJ)/plot3d_file.o \
 	  $(OBJ)/block_interfaces.o $(OBJ)/safe_file.o $(HOST_LIB) -lm -o $@
+# an output's second name, its copy fallback and the write-back hint (C only)
+$(BUILD)/test_safe_file: tests/unit/test_safe_file.c fortran/safe_file.c fortran/safe_file.h | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $< fortran/safe_file.c -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c $(STAGE_HDRS) | $(OBJ)
 	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@

@@ -34,7 +34,8 @@
 #           the ranks over NCCL and through host memory (ADIFLOW_BLOCK_TRANSPORT=mpi)
 #   whole   the 64^3 Re = 1000 deck's whole-process wall and its 128^3 form's
 #           set-up (OLD=DIR: another build's adiflow alternately, an A/B)
-#   cycles  the 64^3 Re = 1000 deck with other &multigrid settings (VARIANTS), whole-process wall
+#   cycles  the 64^3 Re = 1000 deck (DECK) with other settings (VARIANTS: NAME=KEY=VALUE/KEY=VALUE...,
+#           each a key the deck sets), whole-process wall
 #   accuracy  the 64^3 Re = 1000 deck (DECK) at several wall clusterings (BETAS), RUNS times: whole
 #           wall and extrema against Albensoeder & Kuhlmann; its single-grid form
 #   decks   every shipped deck with a tol (cases/*.nml) as shipped, on the GPU:
@@ -281,15 +282,20 @@ whole() {
 # with SETTINGS the group's keys joined by '/' (default: the deck's V(2,2) against its earlier W(1,1)); RUNS rounds
 # (default 3), the variants alternating; whole-process wall, cycles, the time line's split.
 cycles() {
-  local v name keys r t0 t1
+  local v name kv r t0 t1 deck=${DECK:-cases/cube64_re1000.nml} label
+  label="$(sed -n 's/^ *ni = \([0-9]*\),.*/\1/p' $deck)^3 Re=1000"
   for r in $(seq ${RUNS:-3}); do
     for v in ${VARIANTS:-"deck=levels=3/cycle='v'/pre_smooth=2/post_smooth=2/coarse_smooth=8" "w11l4=levels=4/cycle='w'/pre_smooth=1/post_smooth=1"}; do
-      name=${v%%=*}; keys=$(echo "${v#*=}" | tr '/' ',')
-      sed "s|^  levels = .*|  $keys|" cases/cube64_re1000.nml > $W/cy_$name.nml
+      name=${v%%=*}; cp $deck $W/cy_$name.nml
+      # each KEY=VALUE replaces that key's value where the deck sets it
+      for kv in $(echo "${v#*=}" | tr '/' ' '); do
+        grep -qE "(^|[ ,])${kv%%=*} = " $W/cy_$name.nml || { row "$name: $deck sets no ${kv%%=*}" FAIL; continue 2; }
+        sed -i -E "s/(^|[ ,])${kv%%=*} = [^,!]*[^,! ]/\1${kv%%=*} = ${kv#*=}/" $W/cy_$name.nml
+      done
       rm -rf $W/cy; t0=$(date +%s.%N)
       build/adiflow $W/cy_$name.nml --backend gpu --run-dir $W/cy > $W/cy.log 2>&1
       t1=$(date +%s.%N)
-      row "64^3 Re=1000 $name run $r: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b-a}') s" \
+      row "$label $name run $r: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b-a}') s" \
         "$(grep -o 'converged at iteration [0-9]*' $W/cy.log || echo 'NOT CONVERGED'); $(grep -o 'set-up.*' $W/cy.log | head -n 1)"
       [ $r = 1 ] && build/cube_compare $W/cy/centreline_u.csv validation/data/albensoeder_kuhlmann2005/cube_Re1000_u_vertical_centreline.csv \
         $W/cy/centreline_v.csv validation/data/albensoeder_kuhlmann2005/cube_Re1000_v_horizontal_centreline.csv \

@@ -543,6 +543,8 @@ int adi_dump_commit(adi_dump_writer *w, char *msg, size_t msglen)
     adi_dump_abort(w);
     return e;
   }
+  /* the disk takes the bytes while they are read back below */
+  adi_start_writeback(w->tmp);
   /* read the finished file back: size, header, place and checksum as a reader sees them */
   {
     adi_dump_expect ex = {{w->h.ni, w->h.nj, w->h.nk}, w->h.place};

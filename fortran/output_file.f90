@@ -14,7 +14,7 @@ module output_file
   use case_config, only: io_error
   implicit none
   private
-  public :: out_file_t, out_open, out_check, out_commit, remove_stale, commit_finished, blocked_output, copy_output
+  public :: out_file_t, out_open, out_check, out_writeback, out_commit, remove_stale, commit_finished, blocked_output, copy_output
 
   type :: out_file_t
     integer :: unit = -1
@@ -31,13 +31,17 @@ module output_file
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
-    integer(c_int) function adi_copy_file(src, dst, msg, msglen) bind(c, name='adi_copy_file')
+    integer(c_int) function adi_link_or_copy_file(src, dst, msg, msglen) bind(c, name='adi_link_or_copy_file')
       import :: c_int, c_char, c_size_t
       character(kind=c_char), intent(in) :: src(*), dst(*)
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_size_t), value :: msglen
     end function
     subroutine adi_remove_stale(path) bind(c, name='adi_remove_stale')
+      import :: c_char
+      character(kind=c_char), intent(in) :: path(*)
+    end subroutine
+    subroutine adi_start_writeback(path) bind(c, name='adi_start_writeback')
       import :: c_char
       character(kind=c_char), intent(in) :: path(*)
     end subroutine
@@ -79,6 +83,20 @@ contains
       of%msg = msg
     end if
   end subroutine out_check
+
+  !> A large file's finished part goes to the disk while the writer makes
+  !> the next (the library's buffer flushed, the kernel's write-back
+  !> started): out_commit's sync then waits for the rest only. A failed
+  !> flush is kept as every failed write is.
+  subroutine out_writeback(of)
+    type(out_file_t), intent(inout) :: of
+    integer :: ios
+    character(len=512) :: msg
+    if (of%ios /= 0) return
+    flush(of%unit, iostat=ios, iomsg=msg)
+    call out_check(of, ios, msg)
+    if (of%ios == 0) call adi_start_writeback(c_string(of%tmp))
+  end subroutine out_writeback
 
   !> Flush and close with their status checked, then sync and rename; any
   !> failure removes PATH.tmp, keeps PATH and stops the run (exit code 5).
@@ -142,14 +160,16 @@ contains
     call adi_remove_stale(c_string(path))
   end subroutine remove_stale
 
-  !> dst as a byte-for-byte copy of the file src (through dst.tmp, synced and
-  !> renamed as every output); a failure stops the run (io_error, exit code
-  !> 5) with dst untouched.
+  !> dst with the bytes of the file src: a second name of it where the file
+  !> system allows (no bytes written), else a copy (through dst.tmp, synced
+  !> and renamed as every output; fortran/safe_file.h); a failure stops the
+  !> run (io_error, exit code 5) with dst untouched.
   subroutine copy_output(src, dst)
     character(len=*), intent(in) :: src, dst
     character(kind=c_char, len=1024) :: cmsg
     cmsg = c_null_char
-    if (adi_copy_file(c_string(src), c_string(dst), cmsg, int(len(cmsg), c_size_t)) /= 0) call io_error(from_c(cmsg))
+    if (adi_link_or_copy_file(c_string(src), c_string(dst), cmsg, int(len(cmsg), c_size_t)) /= 0) &
+      call io_error(from_c(cmsg))
   end subroutine copy_output
 
   !> A file another program finished at tmp (gnuplot's plot), checked to be

@@ -10,7 +10,7 @@ module output_vtk
   use kinds, only: rk, ng
   use grid_layout, only: layout_t
   use solver_params
-  use output_file, only: out_file_t, out_open, out_check, out_commit
+  use output_file, only: out_file_t, out_open, out_check, out_writeback, out_commit
   use output_fields, only: out_vars, OV_VORTICITY, cell_vorticity, node_means, node_primitives, vts_values
   use omp_policy, only: team_for
   use sys_interface, only: earlier_snapshots
@@ -225,6 +225,7 @@ contains
     write(vf%unit, iostat=ios, iomsg=msg) coords
     call out_check(vf, ios, msg)
     deallocate(coords)
+    call out_writeback(vf)
 
     ! every block made by threads into one Float32 buffer, written at once
     call node_primitives(lay, qp, pn)
@@ -257,6 +258,7 @@ contains
       call out_check(vf, ios, msg)
       write(vf%unit, iostat=ios, iomsg=msg) b
       call out_check(vf, ios, msg)
+      call out_writeback(vf)
     end subroutine put_block
 
     !> put_block of a field f(:,:,:,component), converted by threads. The

@@ -193,8 +193,9 @@ contains
     call be%host_state()
     associate (g => be%level(1), cs => self%cs)
       ! the restart of this iteration holds the same bytes (state, iteration,
-      ! reference residual), written and read back moments ago: a copy spares
-      ! the second pass of checks (a quarter of a second at 128^3)
+      ! reference residual), written and read back moments ago: a second name
+      ! of that file (a copy where the file system has no hard links) spares
+      ! a second pass of writes and checks
       if (cs%write_dump .and. self%restart_iteration == iter) then
         call copy_output(self%restart_name, self%dir//'/field.dump')
       else if (cs%write_dump) then

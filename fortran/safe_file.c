@@ -1,5 +1,9 @@
 /* See safe_file.h. */
+#if defined(__linux__)
+#define _GNU_SOURCE   /* sync_file_range */
+#else
 #define _POSIX_C_SOURCE 200809L
+#endif
 #include "safe_file.h"
 
 #include <dirent.h>
@@ -132,6 +136,7 @@ int adi_copy_file(const char *src, const char *dst, char *msg, size_t msglen)
     }
     if (e) break;
   }
+  if (!e) adi_start_writeback(tmp);
   if (close(out) != 0 && !e) e = errno;
   out = -1;
   if (e) {
@@ -144,6 +149,52 @@ int adi_copy_file(const char *src, const char *dst, char *msg, size_t msglen)
 done:
   close(in);
   free(buf);
+  free(tmp);
+  return e;
+}
+
+void adi_start_writeback(const char *path)
+{
+#if defined(__linux__)
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) {
+    (void)sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+    close(fd);
+  }
+#else
+  (void)path;
+#endif
+}
+
+int adi_link_or_copy_file(const char *src, const char *dst, char *msg, size_t msglen)
+{
+  struct stat st;
+  char *tmp;
+  int e;
+  if (lstat(src, &st) != 0) {
+    e = errno;
+    snprintf(msg, msglen, "cannot copy \"%s\": %s", src, strerror(e));
+    return e;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(msg, msglen, "cannot copy \"%s\": not a regular file", src);
+    return EINVAL;
+  }
+  tmp = malloc(strlen(dst) + 5);
+  if (tmp == NULL) {
+    snprintf(msg, msglen, "out of memory copying \"%s\" to \"%s\"", src, dst);
+    return ENOMEM;
+  }
+  sprintf(tmp, "%s.tmp", dst);
+  adi_remove_stale(tmp);
+  /* src was synced by its own commit: the new name needs no data sync, only
+   * the commit's (size check, rename, the folder's sync) */
+  if (link(src, tmp) == 0) {
+    e = adi_commit_file(tmp, dst, (long long)st.st_size, msg, msglen);
+  } else {
+    /* a file system without hard links (or a full link count): the bytes */
+    e = adi_copy_file(src, dst, msg, msglen);
+  }
   free(tmp);
   return e;
 }

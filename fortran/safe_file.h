@@ -21,6 +21,21 @@ int adi_commit_file(const char *tmp, const char *final, long long expected, char
  * just written and checked (the final field.dump and restart.bin). */
 int adi_copy_file(const char *src, const char *dst, char *msg, size_t msglen);
 
+/* dst with the bytes of the regular file src (never a link) at no cost in
+ * bytes: a second name of src's file (a hard link made as dst.tmp and
+ * committed by adi_commit_file), or, where the file system has no hard
+ * links, adi_copy_file's copy. For an output that equals a file just written
+ * and checked (the final field.dump and restart.bin): a later restart is a
+ * new file renamed over src, so the two names part then. 0 or errno, the
+ * reason in msg; on failure dst is untouched. */
+int adi_link_or_copy_file(const char *src, const char *dst, char *msg, size_t msglen);
+
+/* Ask the kernel to start writing path's cached pages to the disk, without
+ * waiting (Linux's sync_file_range): a writer calls it on a finished part
+ * of a large file and goes on, so that the commit's fsync waits for less.
+ * A hint only: nothing happens on other systems or when it fails. */
+void adi_start_writeback(const char *path);
+
 /* The size of path in bytes, or -1. */
 long long adi_file_size(const char *path);
 
