@@ -5,7 +5,7 @@ module flow_fields
   use grid_layout, only: layout_t, field_bytes
   use boundary_patches, only: patch_set_t
   use omp_policy, only: team_for
-  use first_touch, only: zero_field
+  use first_touch, only: zero_field, advise_huge
   implicit none
   private
   public :: fields_t, allocate_fields, host_field_count, NWORK, NMETRIC
@@ -52,6 +52,10 @@ contains
     allocate(f%dtv(-1:ih, -1:jh, -1:kh), f%wk(-1:ih, -1:jh, -1:kh, NWORK))
     allocate(f%sf(-1:ih, -1:jh, -1:kh, NMETRIC), f%sc(-1:ih, -1:jh, -1:kh, NMETRIC))
     allocate(f%vol(-1:ih, -1:jh, -1:kh), f%xc(-1:ih, -1:jh, -1:kh, 3))
+    ! before any first write (the zeros below, the metrics later)
+    call advise_huge(f%q); call advise_huge(f%qp); call advise_huge(f%res); call advise_huge(f%dq)
+    call advise_huge(f%dtv); call advise_huge(f%wk); call advise_huge(f%sf); call advise_huge(f%sc)
+    call advise_huge(f%vol); call advise_huge(f%xc)
     ! defined values everywhere, padding included, so no stage ever reads garbage
     nt = team_for(lay)
     call zero_field(f%q, nt); call zero_field(f%qp, nt); call zero_field(f%res, nt)
