@@ -104,7 +104,7 @@ include modules/common/host/host.mk
 HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check; the host library
-C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
+C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/dump_job.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
           $(OBJ)/plot3d_file.o $(OBJ)/plot3d_write.o $(OBJ)/block_interfaces.o $(OBJ)/cgns_zone.o $(OBJ)/cgns_write.o \
           $(OBJ)/cgns_lib.o $(HOST_LIB)
 

@@ -61,10 +61,11 @@ module backend
     procedure(norms_op), deferred :: norms
     !> the state of level 1 into level(1)%f%q (nothing to do on the CPU)
     procedure(backend_op), deferred :: fetch_state
-    !> the run's last device work is done (its final restart written): a
-    !> GPU fetches the state and starts releasing itself while the host
-    !> writes the outputs (only host_state and finalize may follow); nothing
-    !> to do elsewhere
+    !> the run's last device work is done (its final restart fetched): a
+    !> GPU fetches the state (unless state_on_host: fetched since the last
+    !> iteration) and starts releasing itself while the host writes the
+    !> outputs (only host_state and finalize may follow); nothing to do
+    !> elsewhere
     procedure :: release_device => release_nothing
     !> release what the backend holds outside the host's fields
     procedure(backend_op), deferred :: finalize
@@ -182,8 +183,9 @@ contains
     end associate
   end subroutine fill_serial
 
-  subroutine release_nothing(self)
+  subroutine release_nothing(self, state_on_host)
     class(backend_t), intent(inout) :: self
+    logical, intent(in) :: state_on_host
   end subroutine release_nothing
 
   logical function host_iterates_yes()

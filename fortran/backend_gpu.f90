@@ -25,6 +25,10 @@ module backend_gpu
     !> the device being released on a thread (gpu_release_early), joined
     !> by finalize; from then on the host holds the final state
     type(c_ptr) :: release = c_null_ptr
+    !> the iterations are over and the host holds their final state
+    !> (gpu_release_early): no download may follow, one would write the
+    !> memory the final restart's thread reads
+    logical :: final_on_host = .false.
   contains
     procedure :: start => gpu_start
     procedure :: smooth => gpu_smooth
@@ -127,20 +131,22 @@ contains
   !> (After gpu_release_early the host holds the final state already.)
   subroutine gpu_fetch_state(self)
     class(gpu_backend_t), intent(inout) :: self
-    if (c_associated(self%release)) return
+    if (self%final_on_host) return
     call gpu_check(adi_gpu_download_state(self%dev(1)%ptr, self%level(1)%f%q), 'state download')
   end subroutine gpu_fetch_state
 
-  !> The final state to the host, then the levels' grids (coarse ones
+  !> The final state to the host (unless it is there), then the levels' grids (coarse ones
   !> first, as gpu_release frees them) and the device's context released on
   !> a thread while the host writes the outputs: the context's teardown
   !> otherwise comes after them, at the process's exit.
-  subroutine gpu_release_early(self)
+  subroutine gpu_release_early(self, state_on_host)
     class(gpu_backend_t), intent(inout) :: self
+    logical, intent(in) :: state_on_host
     type(gpu_grid_t), allocatable :: order(:)
     integer :: l
-    if (.not. allocated(self%dev) .or. c_associated(self%release)) return
-    call self%fetch_state()
+    if (.not. allocated(self%dev) .or. self%final_on_host) return
+    if (.not. state_on_host) call self%fetch_state()
+    self%final_on_host = .true.
     order = [(self%dev(l), l = self%nlev, 1, -1)]
     call gpu_release_start(order, self%release)
     if (c_associated(self%release)) deallocate(self%dev)

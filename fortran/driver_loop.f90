@@ -38,7 +38,7 @@ contains
     integer, intent(out) :: exit_code
     integer(ik8) :: it, it_last_restart, t_start, t_first, t_now, t_rate, t_loop_end
     real(rk) :: norms(5), res0(5), cfl, sec_per_iter, work
-    logical :: diverged, converged, stop_now, root, forces_on
+    logical :: diverged, converged, stop_now, root, forces_on, fetched
     integer :: goal
     type(drop_rate_t) :: rate
     type(forces_monitor_t) :: forces
@@ -153,9 +153,11 @@ contains
       if (converged .and. root) write(output_unit, '(a,i0,a,es9.2,a,f0.1,a)') prog//': converged at iteration ', &
         it, ': residual dropped below tol = ', cs%tol, ' (', work, ' fine-grid work units)'
       call system_clock(t_loop_end)
-      if (files%save_restart(be, it, res0)) it_last_restart = it
-      ! the device's part is over: a GPU releases itself while the outputs are written
-      call be%release_device()
+      ! the final restart is written (on a thread where it can be) while the
+      ! device releases itself and the host writes the other outputs
+      fetched = files%save_final_restart(be, it, res0)
+      if (fetched) it_last_restart = it
+      call be%release_device(fetched)
       call files%write_outputs(be, it, res0)
       if (cs%write_plot .and. root) call plot_residuals(dir, cs%title)
       call system_clock(t_now)

@@ -8,14 +8,15 @@
 !> and only then renamed over the previous file, so a full disk or a crash
 !> never leaves a damaged or empty restart behind.
 module field_io
-  use, intrinsic :: iso_c_binding, only: c_int, c_int32_t, c_int64_t, c_double, c_char, c_null_char
+  use, intrinsic :: iso_c_binding, only: c_int, c_int32_t, c_int64_t, c_double, c_char, c_null_char, c_ptr, &
+    c_null_ptr, c_loc, c_associated
   use kinds, only: rk, ik8
   use grid_layout, only: layout_t
   use sys_interface, only: c_string, from_c
   use case_config, only: case_error, io_error
   implicit none
   private
-  public :: write_field_dump, read_field_dump, serial_place
+  public :: write_field_dump, start_field_dump, finish_field_dump, read_field_dump, serial_place
 
   interface
     integer(c_int) function adi_dump_save(path, dims, place, q, iteration, res0, msg, msglen) &
@@ -26,6 +27,24 @@ module field_io
       real(c_double), intent(in) :: q(*)
       integer(c_int64_t), value :: iteration
       real(c_double), intent(in) :: res0(5)
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_int), value :: msglen
+    end function
+    integer(c_int) function adi_dump_save_start(path, dims, place, q, iteration, res0, job, msg, msglen) &
+        bind(c, name='adi_dump_save_start')
+      import :: c_int, c_int32_t, c_int64_t, c_double, c_char, c_ptr
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int32_t), intent(in) :: dims(6), place(9)
+      type(c_ptr), value :: q
+      integer(c_int64_t), value :: iteration
+      real(c_double), intent(in) :: res0(5)
+      type(c_ptr), intent(out) :: job
+      character(kind=c_char), intent(out) :: msg(*)
+      integer(c_int), value :: msglen
+    end function
+    integer(c_int) function adi_dump_save_finish(job, msg, msglen) bind(c, name='adi_dump_save_finish')
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: job
       character(kind=c_char), intent(out) :: msg(*)
       integer(c_int), value :: msglen
     end function
@@ -83,6 +102,42 @@ contains
     if (adi_dump_save(c_string(path), layout_dims(lay), int(p, c_int32_t), q, int(iteration, c_int64_t), res0, msg, &
         int(msg_len, c_int)) /= 0) call io_error(from_c(msg))
   end subroutine write_field_dump
+
+  !> write_field_dump's serial file on a thread of its own (fortran/dump_job.c):
+  !> job holds it until finish_field_dump, and q must stay as it is until
+  !> then (its ghost cells may change: the file holds the interior only). A
+  !> q that is not one contiguous array is written at once instead.
+  subroutine start_field_dump(path, lay, q, iteration, res0, job)
+    character(len=*), intent(in) :: path
+    type(layout_t), intent(in) :: lay
+    real(rk), intent(in), target :: q(-1:,-1:,-1:,:)
+    integer(ik8), intent(in) :: iteration
+    real(rk), intent(in) :: res0(5)
+    type(c_ptr), intent(out) :: job
+    character(kind=c_char, len=msg_len) :: msg
+    job = c_null_ptr
+    if (.not. is_contiguous(q)) then
+      call write_field_dump(path, lay, q, iteration, res0)
+      return
+    end if
+    msg = c_null_char
+    if (adi_dump_save_start(c_string(path), layout_dims(lay), int(serial_place(lay), c_int32_t), c_loc(q), &
+        int(iteration, c_int64_t), res0, job, msg, int(msg_len, c_int)) /= 0) call io_error(from_c(msg))
+  end subroutine start_field_dump
+
+  !> Wait for start_field_dump's file (nothing when job is null); a failure
+  !> stops the run as write_field_dump's does (exit code 5, the previous
+  !> file kept). job is null afterwards.
+  subroutine finish_field_dump(job)
+    type(c_ptr), intent(inout) :: job
+    character(kind=c_char, len=msg_len) :: msg
+    integer(c_int) :: rc
+    if (.not. c_associated(job)) return
+    msg = c_null_char
+    rc = adi_dump_save_finish(job, msg, int(msg_len, c_int))
+    job = c_null_ptr
+    if (rc /= 0) call io_error(from_c(msg))
+  end subroutine finish_field_dump
 
   !> Read a dump into q's interior. Its header is compared with the case
   !> (grid; for a rank file the rank, decomposition and offsets in place)

@@ -8,12 +8,13 @@
 !> decomposed run: all ranks call it.
 module run_files
   use, intrinsic :: iso_fortran_env, only: output_unit
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr
   use kinds, only: rk, ik8, ng
   use case_config, only: case_t
   use grid_layout, only: layout_t
   use solver_params, only: solver_params_t
   use backend, only: backend_t
-  use field_io, only: write_field_dump, read_field_dump
+  use field_io, only: write_field_dump, start_field_dump, finish_field_dump, read_field_dump
   use output_file, only: copy_output
   use output_vtk, only: write_vts, snapshot_stem, vtk_series_t, series_start, series_snapshot, series_final
   use output_tecplot, only: write_tecplot
@@ -41,8 +42,12 @@ module run_files
     !> the loop, the case and the grid's nodes included
     integer(ik8) :: clock0 = 0
     !> the iteration of the restart this run wrote last (-1: none yet); the
-    !> final field.dump of the same iteration is a copy of it
+    !> final field.dump of the same iteration is a second name of its file
     integer(ik8) :: restart_iteration = -1
+    !> the final restart being written on its own thread (save_final_restart),
+    !> and its iteration; write_outputs waits for it
+    type(c_ptr) :: restart_job = c_null_ptr
+    integer(ik8) :: restart_job_iteration = -1
   contains
     procedure :: init => files_init
     procedure :: start_series
@@ -52,6 +57,7 @@ module run_files
     procedure :: patch_forces
     procedure :: read_restart => read_grid_restart
     procedure :: save_restart => save_grid_restart
+    procedure, non_overridable :: save_final_restart
     procedure :: write_snapshot
     procedure :: write_outputs => write_grid_outputs
     procedure :: write_flow_vts => write_grid_vts
@@ -163,6 +169,41 @@ contains
     self%restart_iteration = iter
   end function save_grid_restart
 
+  !> The run's last restart (iteration iter, after its last iteration). A
+  !> run on one grid (this exact type) writes it on a thread of its own
+  !> (field_io's start_field_dump) while write_outputs makes the other files
+  !> from the same host state; write_outputs waits for it before field.dump,
+  !> which names its file. Every other kind of run (restart sets, blocks)
+  !> writes it at once through its save_restart. .false.: the state was not
+  !> finite, nothing written.
+  logical function save_final_restart(self, be, iter, ref) result(saved)
+    class(run_files_t), intent(inout) :: self
+    class(backend_t), intent(inout) :: be
+    integer(ik8), intent(in) :: iter
+    real(rk), intent(in) :: ref(5)
+    select type (self)
+    type is (run_files_t)
+      saved = finite_state_fetched(be)
+      if (.not. saved) return
+      ! the level's q is an allocatable component: its address stays until
+      ! the backend is finalised, after the outputs
+      call start_field_dump(self%restart_name, be%level(1)%lay, be%level(1)%f%q, iter, ref, self%restart_job)
+      self%restart_job_iteration = iter
+    class default
+      saved = self%save_restart(be, iter, ref)
+    end select
+  end function save_final_restart
+
+  !> Wait for save_final_restart's file; from then on it is the restart of
+  !> restart_job_iteration.
+  subroutine finish_final_restart(self)
+    class(run_files_t), intent(inout) :: self
+    if (self%restart_job_iteration < 0) return
+    call finish_field_dump(self%restart_job)
+    self%restart_iteration = self%restart_job_iteration
+    self%restart_job_iteration = -1
+  end subroutine finish_final_restart
+
   !> The snapshot of iteration iter (write_vtk), listed in flow.pvd.
   subroutine write_snapshot(self, be, iter)
     class(run_files_t), intent(inout) :: self
@@ -192,19 +233,21 @@ contains
     real(rk), intent(in) :: ref(5)
     call be%host_state()
     associate (g => be%level(1), cs => self%cs)
-      ! the restart of this iteration holds the same bytes (state, iteration,
-      ! reference residual), written and read back moments ago: a second name
-      ! of that file (a copy where the file system has no hard links) spares
-      ! a second pass of writes and checks
+      if (cs%write_vtk) call self%write_flow_vts(be, 'flow')
+      if (self%write_series) call series_final(self%series, iter)
+      call self%write_whole_grid(g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol, g%f%xc, g%f%ps)
+      call write_wall_loads(self%dir, g%sp, g%lay, g%f)
+      ! last, once the final restart (written meanwhile) is there: the restart
+      ! of this iteration holds the same bytes (state, iteration, reference
+      ! residual), written and read back: a second name of that file (a copy
+      ! where the file system has no hard links) spares a second pass of
+      ! writes and checks
+      call finish_final_restart(self)
       if (cs%write_dump .and. self%restart_iteration == iter) then
         call copy_output(self%restart_name, self%dir//'/field.dump')
       else if (cs%write_dump) then
         call write_field_dump(self%dir//'/field.dump', g%lay, g%f%q, iter, ref)
       end if
-      if (cs%write_vtk) call self%write_flow_vts(be, 'flow')
-      if (self%write_series) call series_final(self%series, iter)
-      call self%write_whole_grid(g%lay, g%sp, g%xn, g%f%qp, g%f%sf, g%f%vol, g%f%xc, g%f%ps)
-      call write_wall_loads(self%dir, g%sp, g%lay, g%f)
     end associate
   end subroutine write_grid_outputs
 
