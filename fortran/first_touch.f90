@@ -8,6 +8,7 @@
 !> maps 2 MiB instead of 4 KiB.
 module first_touch
   use, intrinsic :: iso_c_binding, only: c_ptr, c_size_t, c_loc
+  use, intrinsic :: iso_fortran_env, only: real32
   use kinds, only: rk
   implicit none
   private
@@ -18,7 +19,7 @@ module first_touch
   end interface zero_field
 
   interface advise_huge
-    module procedure advise_huge3, advise_huge4
+    module procedure advise_huge3, advise_huge4, advise_huge4_sp
   end interface advise_huge
 
   interface
@@ -42,6 +43,12 @@ contains
     real(rk), intent(in), target, contiguous :: a(:,:,:,:)
     if (size(a) > 0) call adi_advise_huge_pages(c_loc(a), int(size(a), c_size_t)*int(storage_size(a)/8, c_size_t))
   end subroutine advise_huge4
+
+  !> (an output's Float32 buffer)
+  subroutine advise_huge4_sp(a)
+    real(real32), intent(in), target, contiguous :: a(:,:,:,:)
+    if (size(a) > 0) call adi_advise_huge_pages(c_loc(a), int(size(a), c_size_t)*int(storage_size(a)/8, c_size_t))
+  end subroutine advise_huge4_sp
 
   subroutine zero_field3(a, nt)
     real(rk), intent(inout) :: a(:,:,:)

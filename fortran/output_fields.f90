@@ -23,6 +23,7 @@ module output_fields
   use solver_params
   use flow_math, only: rest_pressure
   use omp_policy, only: team_for
+  use first_touch, only: advise_huge
   implicit none
   private
   public :: out_var_t, out_vars, OV_VORTICITY, out_column_count
@@ -121,6 +122,7 @@ contains
     nc = out_vars(v)%ncomp
     lo = merge(0, 1, nodes)
     allocate(buf(nc, lo:lay%ni, lo:lay%nj, lo:lay%nk))
+    call advise_huge(buf)
     !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, val)
     do k = lo, lay%nk
       do j = lo, lay%nj
@@ -154,6 +156,7 @@ contains
     integer :: i, j, k, d, e(3)
     real(rk) :: acc(3), slo(3), shi(3), ulo(3), uhi(3)
     allocate(om(0:lay%ni+1, 0:lay%nj+1, 0:lay%nk+1, 3))
+    call advise_huge(om)
     !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i, d, e, acc, slo, shi, ulo, uhi)
     do k = 0, lay%nk + 1
       do j = 0, lay%nj + 1
@@ -220,6 +223,7 @@ contains
     real(rk), intent(in) :: qp(-1:,-1:,-1:,:)
     real(rk), allocatable, intent(out) :: pn(:,:,:,:)
     allocate(pn(0:lay%ni, 0:lay%nj, 0:lay%nk, nprim))
+    call advise_huge(pn)
     call node_means(qp(0:lay%ni+1, 0:lay%nj+1, 0:lay%nk+1, 1:nprim), pn, team_for(lay))
   end subroutine node_primitives
 end module output_fields

@@ -13,6 +13,7 @@ module output_vtk
   use output_file, only: out_file_t, out_open, out_check, out_writeback, out_commit
   use output_fields, only: out_vars, OV_VORTICITY, cell_vorticity, node_means, node_primitives, vts_values
   use omp_policy, only: team_for
+  use first_touch, only: advise_huge
   use sys_interface, only: earlier_snapshots
   implicit none
   private
@@ -213,6 +214,7 @@ contains
     write(vf%unit, iostat=ios, iomsg=msg) 24*npt
     call out_check(vf, ios, msg)
     allocate(coords(3, 0:ni, 0:nj, 0:nk))
+    call advise_huge(coords)
     !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i)
     do k = 0, nk
       do j = 0, nj
@@ -234,6 +236,7 @@ contains
       if (v == OV_VORTICITY) then
         call field_block(om(1:ni, 1:nj, 1:nk, :))
         allocate(nodes(0:ni, 0:nj, 0:nk, 3))
+        call advise_huge(nodes)
         call node_means(om, nodes, team_for(lay))
         call field_block(nodes)
         deallocate(nodes)
@@ -268,6 +271,7 @@ contains
       real(real32), allocatable :: fb(:,:,:,:)
       integer :: a, b, e
       allocate(fb(size(f, 4), size(f, 1), size(f, 2), size(f, 3)))
+      call advise_huge(fb)
       !$omp parallel do num_threads(team_for(lay)) collapse(2) private(a)
       do e = 1, size(f, 3)
         do b = 1, size(f, 2)
