@@ -19,8 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int adi_dump_save(const char *path, const int32_t *dims, const int32_t *place, const double *q, int64_t iteration,
-                  const double *res0, char *msg, int msglen);
+#include "field_format.h"
 
 typedef struct adi_dump_job {
   pthread_t thread;

@@ -95,6 +95,19 @@ int adi_commit_file(const char *tmp, const char *final, long long expected, char
   return 0;
 }
 
+/* "dst.tmp" (malloc'd; NULL when out of memory), a stale file or link of
+ * that name removed, never followed: where a second name or a copy of an
+ * output is made before its commit. */
+static char *fresh_tmp_of(const char *dst)
+{
+  char *tmp = malloc(strlen(dst) + 5);
+  if (tmp != NULL) {
+    sprintf(tmp, "%s.tmp", dst);
+    adi_remove_stale(tmp);
+  }
+  return tmp;
+}
+
 int adi_copy_file(const char *src, const char *dst, char *msg, size_t msglen)
 {
   enum { CHUNK = 4 << 20 };
@@ -108,15 +121,13 @@ int adi_copy_file(const char *src, const char *dst, char *msg, size_t msglen)
     if (in >= 0) close(in);
     return e;
   }
-  tmp = malloc(strlen(dst) + 5);
+  tmp = fresh_tmp_of(dst);
   buf = malloc(CHUNK);
   if (tmp == NULL || buf == NULL) {
     snprintf(msg, msglen, "out of memory copying \"%s\" to \"%s\"", src, dst);
     e = ENOMEM;
     goto done;
   }
-  sprintf(tmp, "%s.tmp", dst);
-  adi_remove_stale(tmp);
   out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (out < 0) {
     e = errno;
@@ -180,13 +191,11 @@ int adi_link_or_copy_file(const char *src, const char *dst, char *msg, size_t ms
     snprintf(msg, msglen, "cannot copy \"%s\": not a regular file", src);
     return EINVAL;
   }
-  tmp = malloc(strlen(dst) + 5);
+  tmp = fresh_tmp_of(dst);
   if (tmp == NULL) {
     snprintf(msg, msglen, "out of memory copying \"%s\" to \"%s\"", src, dst);
     return ENOMEM;
   }
-  sprintf(tmp, "%s.tmp", dst);
-  adi_remove_stale(tmp);
   /* src was synced by its own commit: the new name needs no data sync, only
    * the commit's (size check, rename, the folder's sync) */
   if (link(src, tmp) == 0) {

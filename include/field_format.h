@@ -164,6 +164,14 @@ void adi_dump_write(adi_dump_writer *w, const double *values, size_t n);
 int adi_dump_commit(adi_dump_writer *w, char *msg, size_t msglen);
 void adi_dump_abort(adi_dump_writer *w);
 
+/* The drivers' whole-field writer (fortran/field_io.f90; fortran/dump_job.c
+ * runs it on a thread): the interior of the padded field q(-1:ldi-2,
+ * -1:ldj-2, -1:ldk-2, 5), dims = ni, nj, nk, ldi, ldj, ldk; place = rank,
+ * npj, npk, the global grid (3), the block's 0-based offsets (3). The
+ * begin/write/commit sequence above, with its checks and commit. */
+int adi_dump_save(const char *path, const int32_t *dims, const int32_t *place, const double *q, int64_t iteration,
+                  const double *res0, char *msg, int msglen);
+
 /* The place of a serial file of ni x nj x nk cells. */
 adi_dump_place adi_dump_serial_place(int32_t ni, int32_t nj, int32_t nk);
 
