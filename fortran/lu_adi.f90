@@ -66,7 +66,9 @@ module lu_adi
 
 contains
 
-  !> the preconditioner's eps at cell (i,j,k) (low_mach_precond's precond_eps)
+  !> the preconditioner's eps at cell (i,j,k) (low_mach_precond's precond_eps); the GPU
+  !> kernels read the value the time step formed from the same primitives (the same bits:
+  !> cuda/common/lu_adi.h, adi_precond_eps)
   pure function eps_at(sp, qp, sc, vol, i, j, k) result(eps)
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(in) :: qp(-1:,-1:,-1:,:), sc(-1:,-1:,-1:,:), vol(-1:,-1:,-1:)

@@ -61,7 +61,8 @@ static void free_field(void *p, size_t es)
 
 static void free_all(adi_gpu_grid *g)
 {
-  double **fields[] = {&g->v.q, &g->v.qp, &g->v.res, &g->v.dq, &g->v.dtv, &g->v.wk, &g->d_forcing, &g->d_q0};
+  double **fields[] = {&g->v.q, &g->v.qp, &g->v.res, &g->v.dq, &g->v.dtv, &g->v.pce, &g->v.wk, &g->d_forcing,
+                       &g->d_q0};
   double **scratch[] = {&g->d_plane, &g->d_norms, &g->d_mrows, &g->d_mplane};
   const double **cfields[] = {&g->v.sf, &g->v.sc, &g->v.vol};
   size_t a;
@@ -276,7 +277,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
                      const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
                      const double *q, int coarse_level, grid_patches bp, const int *member_phys)
 {
-  int dev, rc, ldi_expected, float_wk;
+  int dev, rc, ldi_expected, float_wk, precond;
   size_t free_b = 0, total_b = 0, need;
   long long npts;
   struct cudaDeviceProp prop;
@@ -319,9 +320,12 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
    * decomposed grid: its halo exchanges and pipelined sweeps
    * (cuda/multi/block_driver.cu) move those fields as doubles in wk. */
   float_wk = sp->implicit_single == ADI_IMPLICIT_SINGLE && hooks == NULL;
+  /* low-Mach preconditioning: the time step's eps for the ADI stages (the
+   * view's pce) */
+  precond = sp->precondition == ADI_PRECOND_TURKEL;
 
   /* memory: every field of the host set but the cell centres, plus scratch */
-  need = (size_t)npts*(ADI_NFIELDS + (coarse_level ? 2*ADI_NVAR : 0))*sizeof(double)
+  need = (size_t)npts*(ADI_NFIELDS + (coarse_level ? 2*ADI_NVAR : 0) + precond)*sizeof(double)
        + (float_wk ? (size_t)npts*ADI_NWORK_ADI*sizeof(float) : 0)
        + (size_t)(5*sp->nk + 5)*sizeof(double)
        + (size_t)(sp->nj + 1)*(size_t)sp->nk*sizeof(double)
@@ -331,7 +335,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
   if (need + ((size_t)64 << 20) > free_b) {
     adi_gpu_set_error("grid %d x %d x %d needs %.2f GiB of GPU memory (%d fields of %lld points%s), but GPU %d "
                       "(%s) has %.2f GiB free of %.2f GiB: use a smaller grid, a GPU with more memory, "
-                      "or backend = 'cpu'", sp->ni, sp->nj, sp->nk, (double)need/GIB, (int)ADI_NFIELDS, npts,
+                      "or backend = 'cpu'", sp->ni, sp->nj, sp->nk, (double)need/GIB, (int)ADI_NFIELDS + precond, npts,
                       float_wk ? ", and the ADI work fields in single precision" : "", dev, prop.name,
                       (double)free_b/GIB, (double)total_b/GIB);
     return ADI_ERR_MEMORY;
@@ -369,6 +373,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
   if (rc == ADI_OK) rc = alloc_field(g, &g->v.res, ADI_NVAR);
   if (rc == ADI_OK) rc = alloc_field(g, &g->v.dq, ADI_NVAR);
   if (rc == ADI_OK) rc = alloc_field(g, &g->v.dtv, 1);
+  if (rc == ADI_OK && precond) rc = alloc_field(g, &g->v.pce, 1);
   if (rc == ADI_OK) rc = alloc_field(g, &g->v.wk, ADI_NWORK);
   if (rc == ADI_OK && float_wk) rc = alloc_bytes(g, (void **)&g->v.wkf, ADI_NWORK_ADI, sizeof(float));
   if (rc == ADI_OK) rc = upload_field(g, &g->v.sf, sf, ADI_NMETRIC);

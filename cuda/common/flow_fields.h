@@ -39,6 +39,13 @@ typedef struct adi_view {
    * grid, cuda/api/grid.cu). Read and written only through adi_wk_get and
    * adi_wk_put (and the merged family's sweeps, cuda/merged/adi_kernels.cu). */
   float *wkf;
+  /* precondition = 'turkel': the preconditioner's eps of each interior
+   * cell, written by the time step with dtv (time_step_point) from the
+   * primitives that the ADI stages of the same iteration read, so the
+   * kernels' ADI stages read it (adi_precond_eps) instead of forming it
+   * again, from all nine metrics, in each stage of each direction. NULL
+   * without preconditioning and in the host emulation, which forms it. */
+  double *pce;
   /* a coarse multigrid level's FAS forcing P (5 fields), NULL otherwise:
    * ADI stage 3 then drives res + P (solver_cpu.f90's add_forcing) */
   const double *forcing;
@@ -79,6 +86,7 @@ static inline adi_view adi_make_view(const adi_solver_params *sp, double *q, dou
   v.q = q; v.qp = qp; v.res = res; v.dq = dq; v.dtv = dtv; v.wk = wk;
   v.sf = sf; v.sc = sc; v.vol = vol;
   v.wkf = NULL;
+  v.pce = NULL;
   v.forcing = NULL;
   for (int f = 0; f < 6; ++f) v.phys[f] = 1;
   v.off[0] = 0; v.off[1] = 0; v.off[2] = 0;

@@ -185,7 +185,8 @@ ADI_HD static inline double adi4x_bwd(int single, double w, double flmn, double 
   return single ? (double)adi4_bwd_sp((float)w, (float)flmn, (float)x) : adi4_bwd(w, flmn, x);
 }
 
-/* the preconditioner's eps at point p (low_mach_precond.h's precond_eps) */
+/* the preconditioner's eps at point p (low_mach_precond.h's precond_eps),
+ * formed as lu_adi.f90's eps_at forms it: the host emulation's path */
 ADI_VIEW_TEMPLATE
 ADI_HD static inline double adi_precond_eps(const adi_view_t *v, int p)
 {
@@ -196,6 +197,19 @@ ADI_HD static inline double adi_precond_eps(const adi_view_t *v, int p)
   return precond_eps(&v->sp, ADI_FR(v, qp, 1, p), ADI_FR(v, qp, 2, p), ADI_FR(v, qp, 3, p), ADI_FR(v, qp, 4, p), c,
                      viscosity(&v->sp, ADI_FR(v, qp, 6, p)), ADI_RO(v->vol[p]), precond_ckmax(c, s));
 }
+
+#ifdef __cplusplus
+/* the kernels' preconditioned views: the value the time step of the same
+ * iteration formed with the same operations (time_step.h; its largest ck is
+ * precond_ckmax's), stored in pce: the same bits, one load instead of
+ * sixteen and four square roots. Every GPU grid with preconditioning has
+ * pce (cuda/api/grid.cu). */
+template <typename T>
+ADI_HD static inline double adi_precond_eps(const adi_view_wk<T, 1> *v, int p)
+{
+  return ADI_RO(v->pce[p]);
+}
+#endif
 
 /* ---- eigenvalues of direction d at point p and their split lam+-, |lam|_v:
  * ADI stage 1 (fortran/lu_adi.f90 adi_stage1_eigenvalues); the merged

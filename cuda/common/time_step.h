@@ -28,6 +28,7 @@ ADI_HD static inline void time_step_point(const adi_view *v, double cfl, int i, 
     double ckm = c2 > c3 ? c2 : c3, eps;
     ckm = c1 > ckm ? c1 : ckm;
     eps = precond_eps(&v->sp, rho, u, vv, w, c, mu, v->vol[p], ckm);
+    if (v->pce != NULL) v->pce[p] = eps;
     v->dtv[p] = cfl/((precond_radius(eps, u1, c1) + l1) + (precond_radius(eps, u2, c2) + l2) +
                      (precond_radius(eps, u3, c3) + l3));
   } else {
