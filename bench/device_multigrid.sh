@@ -264,6 +264,12 @@ EON
 # where OLD names another build's folder, its adiflow alternately in the same call (an A/B of set-up).
 whole() {
   local b r n t0 t1 deck bins="build${OLD:+ $OLD}"
+  # an adiflow takes its block shapes from tune/ beside it (the built-in ones without): an A/B
+  # whose binaries differ there measures the tables too
+  for b in $bins; do
+    cmp -s <(cat build/tune/*.txt 2>/dev/null) <(cat $b/tune/*.txt 2>/dev/null) \
+      || row "$b/tune differs from build/tune (or is missing): copy build/tune there for a fair A/B" WARN
+  done
   for r in $(seq ${RUNS:-3}); do
     for b in $bins; do
       for deck in cases/cube64_re1000.nml cases/cube128_re1000.nml; do
