@@ -128,6 +128,8 @@ V=(
   "pc_k1_v11_lev5_c8           10   200  5   v   1   1    8   2   auto turkel 1"
   "pc_k1_v12_lev5_c8           10   200  5   v   1   2    8   2   auto turkel 1"
   "pc_k1_v21_lev5_c8           10   200  5   v   2   1    8   2   auto turkel 1"
+  "pc_k1_v32_lev5_c16_cfl6_r100 6   100  5   v   3   2   16   2   auto turkel 1"
+  "pc_k1_v32_lev5_c16_cfl5_r50  5   50   5   v   3   2   16   2   auto turkel 1"
   "pc_single                   10   200  1   w   1   1    2   1   auto turkel 1 40000"
 )
 for v in "${V[@]}"; do
