@@ -104,7 +104,7 @@ include modules/common/host/host.mk
 HOST_LIB := $(OBJ)/libadihost.a
 # the C side of the drivers: system services, the dump reader/writer, the
 # safe commit of output files, the case file's text check; the host library
-C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/dump_job.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
+C_OBJS := $(OBJ)/sys_support.o $(OBJ)/run_folder.o $(OBJ)/history_file.o $(OBJ)/field_file.o $(OBJ)/crc64.o $(OBJ)/dump_job.o $(OBJ)/safe_file.o $(OBJ)/case_scan.o $(OBJ)/grid_layout_c.o \
           $(OBJ)/plot3d_file.o $(OBJ)/plot3d_write.o $(OBJ)/block_interfaces.o $(OBJ)/cgns_zone.o $(OBJ)/cgns_write.o \
           $(OBJ)/cgns_lib.o $(HOST_LIB)
 
@@ -178,7 +178,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
          $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d $(BUILD)/test_boundary_states \
          $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads $(BUILD)/test_patch_fill_c_vs_fortran \
          $(BUILD)/dump_fixtures $(BUILD)/test_block_interfaces $(BUILD)/cgns_fixture $(BUILD)/test_block_halos $(BUILD)/test_block_residual $(BUILD)/test_block_set \
-         $(BUILD)/test_block_split $(BUILD)/test_safe_file \
+         $(BUILD)/test_block_split $(BUILD)/test_safe_file $(BUILD)/test_crc64 \
          $(BUILD)/test_precond_c_vs_fortran
 # device copy bandwidth (bench/copy_bw.cu), and two grids of different sizes
 # in one process (tests/gpu/gpu_two_grids.c: run it on a GPU machine), with the
@@ -345,13 +345,15 @@ mpi-test: mpi
 	@bash tests/suites/run_mpi_tests.sh
 
 # tools (C)
-$(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortran/safe_file.c \
+$(BUILD)/compare_fields: validation/compare_fields.c fortran/field_file.c fortran/crc64.c fortran/safe_file.c \
   include/field_format.h fortran/safe_file.h $(HOST_LIB) | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) validation/compare_fields.c fortran/field_file.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) validation/compare_fields.c fortran/field_file.c fortran/crc64.c fortran/safe_file.c \
+	  $(HOST_LIB) -lm -pthread -o $@
 # fixtures of compare_fields' tolerance tests (tests/suites/run_tests.sh)
-$(BUILD)/dump_fixtures: tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c include/field_format.h \
-  fortran/safe_file.h $(HOST_LIB) | $(OBJ)
-	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) tests/suites/dump_fixtures.c fortran/field_file.c fortran/safe_file.c $(HOST_LIB) -lm -o $@
+$(BUILD)/dump_fixtures: tests/suites/dump_fixtures.c fortran/field_file.c fortran/crc64.c fortran/safe_file.c \
+  include/field_format.h fortran/safe_file.h $(HOST_LIB) | $(OBJ)
+	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) tests/suites/dump_fixtures.c fortran/field_file.c fortran/crc64.c \
+	  fortran/safe_file.c $(HOST_LIB) -lm -pthread -o $@
 # CGNS test files written through the library (tests/suites/cgns_tests.sh)
 $(BUILD)/cgns_fixture: tests/unit/cgns_fixture.c $(OBJ)/cgns_lib.o fortran/cgns_lib.h $(OBJ)/.cgns-flags | $(OBJ)
 	$(CC) $(CFLAGS) $(CGNS_FLAGS) -Ifortran $< $(OBJ)/cgns_lib.o -o $@
@@ -367,9 +369,9 @@ $(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h $(HOST_
 # the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)
 # the open-boundary validation cases (channel, plate, cylinder) against their published solutions
 $(BUILD)/open_flow_compare: validation/open_flow_compare.c fortran/plot3d_file.c fortran/plot3d_file.h fortran/field_file.c \
-  fortran/safe_file.c include/field_format.h $(HOST_LIB) | $(OBJ)
+  fortran/crc64.c fortran/safe_file.c include/field_format.h $(HOST_LIB) | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran $(HOST_INC) validation/open_flow_compare.c fortran/plot3d_file.c fortran/field_file.c \
-	  fortran/safe_file.c $(HOST_LIB) -lm -o $@
+	  fortran/crc64.c fortran/safe_file.c $(HOST_LIB) -lm -pthread -o $@
 $(BUILD)/cube_compare: validation/cube_compare.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
 	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 # grid-convergence analysis (observed order, Richardson, GCI) of centreline profiles
@@ -416,6 +418,9 @@ $(BUILD)/test_block_interfaces: tests/unit/test_block_interfaces.c $(OBJ)/plot3d
 # an output's second name, its copy fallback and the write-back hint (C only)
 $(BUILD)/test_safe_file: tests/unit/test_safe_file.c fortran/safe_file.c fortran/safe_file.h | $(OBJ)
 	$(CC) $(CFLAGS) -Ifortran $< fortran/safe_file.c -o $@
+# the dump format's CRC, summed on threads against serially (C only)
+$(BUILD)/test_crc64: tests/unit/test_crc64.c fortran/crc64.c include/field_format.h | $(OBJ)
+	$(CC) $(CFLAGS) $< fortran/crc64.c -pthread -o $@
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c $(STAGE_HDRS) | $(OBJ)
 	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@

@@ -25,50 +25,12 @@
 #include "host_file.h"
 #include "safe_file.h"
 
-enum { CHUNK_BYTES = 1 << 20 };   /* a multiple of 8: a chunk starts at a value */
+/* the reader's chunk and the writer's staging buffer: multiples of 8 (a
+ * chunk starts at a value), large enough for fortran/crc64.c to sum one on
+ * several threads and for few, large writes */
+enum { CHUNK_BYTES = 1 << 25 };
 
 static const char *var_name[5] = {"rho", "rho*u", "rho*v", "rho*w", "E"};
-
-/* ---- CRC-64/XZ, slicing by 8 ----
- * table[0] is the classic byte-at-a-time table of the reflected polynomial;
- * table[k][b] is the CRC contribution of byte b followed by k zero bytes, so
- * eight bytes are folded in with eight look-ups (about 8x the speed of the
- * byte loop: restart files of large grids are gigabytes, read back after
- * every write). */
-static uint64_t crc_table[8][256];
-static int crc_ready;
-
-static void crc_init(void)
-{
-  const uint64_t poly = 0xC96C5795D7870F42ull;   /* ECMA-182, bit-reflected */
-  for (int b = 0; b < 256; ++b) {
-    uint64_t c = (uint64_t)b;
-    for (int k = 0; k < 8; ++k) c = (c & 1u) ? (c >> 1) ^ poly : c >> 1;
-    crc_table[0][b] = c;
-  }
-  for (int b = 0; b < 256; ++b)
-    for (int k = 1; k < 8; ++k) crc_table[k][b] = (crc_table[k - 1][b] >> 8) ^ crc_table[0][crc_table[k - 1][b] & 0xffu];
-  crc_ready = 1;
-}
-
-uint64_t adi_crc64_update(uint64_t crc, const void *data, size_t nbytes)
-{
-  const unsigned char *p = (const unsigned char *)data;
-  if (!crc_ready) crc_init();
-  while (nbytes >= 8) {
-    /* the bytes in file order, whatever the machine's byte order */
-    uint64_t w = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-                 (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-    crc ^= w;
-    crc = crc_table[7][crc & 0xffu] ^ crc_table[6][(crc >> 8) & 0xffu] ^ crc_table[5][(crc >> 16) & 0xffu] ^
-          crc_table[4][(crc >> 24) & 0xffu] ^ crc_table[3][(crc >> 32) & 0xffu] ^ crc_table[2][(crc >> 40) & 0xffu] ^
-          crc_table[1][(crc >> 48) & 0xffu] ^ crc_table[0][crc >> 56];
-    p += 8;
-    nbytes -= 8;
-  }
-  while (nbytes-- > 0) crc = (crc >> 8) ^ crc_table[0][(crc ^ *p++) & 0xffu];
-  return crc;
-}
 
 adi_dump_place adi_dump_serial_place(int32_t ni, int32_t nj, int32_t nk)
 {
@@ -368,7 +330,7 @@ int adi_dump_verify(adi_dump_reader *r, char *msg, size_t msglen)
     snprintf(msg, msglen, "cannot seek in \"%s\": %s", path, strerror(errno));
     goto bad;
   }
-  chunk = malloc(CHUNK_BYTES);
+  chunk = malloc(r->size < (uint64_t)CHUNK_BYTES ? (size_t)r->size : (size_t)CHUNK_BYTES);
   if (!chunk) {
     snprintf(msg, msglen, "out of memory reading \"%s\"", path);
     goto bad;
@@ -463,7 +425,19 @@ static void writer_free(adi_dump_writer *w)
 {
   free(w->tmp);
   free(w->path);
+  free(w->stage);
   w->tmp = w->path = NULL;
+  w->stage = NULL;
+}
+
+/* the staged values: summed, then written in one call */
+static void flush_stage(adi_dump_writer *w)
+{
+  if (w->staged == 0) return;
+  w->crc = adi_crc64_update(w->crc, w->stage, w->staged);
+  errno = 0;
+  if (!w->err && fwrite(w->stage, 1, w->staged, w->f) != w->staged) w->err = errno ? errno : EIO;
+  w->staged = 0;
 }
 
 int adi_dump_begin(adi_dump_writer *w, const char *path, const adi_dump_header *h, char *msg, size_t msglen)
@@ -494,6 +468,12 @@ int adi_dump_begin(adi_dump_writer *w, const char *path, const adi_dump_header *
     writer_free(w);
     return e;
   }
+  {
+    /* the staging buffer: the data's size, at most a chunk (none if out of memory) */
+    uint64_t data = (uint64_t)w->h.ni * (uint64_t)w->h.nj * (uint64_t)w->h.nk * (uint64_t)w->h.nvar * 8u;
+    w->stage_cap = data < (uint64_t)CHUNK_BYTES ? (size_t)data : (size_t)CHUNK_BYTES;
+    w->stage = w->stage_cap > 0 ? malloc(w->stage_cap) : NULL;
+  }
   adi_dump_pack_header(hb, &w->h);
   w->crc = adi_crc64_update(w->crc, hb, sizeof hb);
   if (fwrite(hb, 1, sizeof hb, w->f) != sizeof hb) w->err = errno ? errno : EIO;
@@ -513,6 +493,20 @@ void adi_dump_write(adi_dump_writer *w, const double *values, size_t n)
   }
   w->nwritten += n;
   if (w->err) return;
+  if (w->stage != NULL) {
+    const unsigned char *src = (const unsigned char *)values;
+    size_t bytes = n * sizeof(double);
+    while (bytes > 0) {
+      size_t take = w->stage_cap - w->staged;
+      if (take > bytes) take = bytes;
+      memcpy(w->stage + w->staged, src, take);
+      w->staged += take;
+      src += take;
+      bytes -= take;
+      if (w->staged == w->stage_cap) flush_stage(w);
+    }
+    return;
+  }
   errno = 0;
   if (fwrite(values, sizeof(double), n, w->f) != n) w->err = errno ? errno : EIO;
   w->crc = adi_crc64_update(w->crc, values, n * sizeof(double));
@@ -520,9 +514,12 @@ void adi_dump_write(adi_dump_writer *w, const double *values, size_t n)
 
 int adi_dump_commit(adi_dump_writer *w, char *msg, size_t msglen)
 {
-  uint64_t csum = adi_crc64_final(w->crc);
+  uint64_t csum;
   adi_dump_reader back;
-  int e = w->err;
+  int e;
+  flush_stage(w);
+  csum = adi_crc64_final(w->crc);
+  e = w->err;
   if (w->bad_at >= 0) {
     /* a file that every reader refuses is not written at all */
     int m, ijk[3];

@@ -144,6 +144,10 @@ typedef struct adi_dump_writer {
   int64_t bad_at;        /* the first non-finite value's index, -1 if none */
   double bad_value;
   int err;               /* first errno seen, 0 if none */
+  /* values staged for one large write and one checksum pass (several
+   * threads; fortran/crc64.c); NULL: each call writes and sums its own */
+  unsigned char *stage;
+  size_t staged, stage_cap;
 } adi_dump_writer;
 
 /* Each returns 0, or non-zero with a one-line reason in msg (naming the file
