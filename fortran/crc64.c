@@ -7,11 +7,12 @@
  *
  * A long buffer is cut into pieces summed on threads of their own: a
  * restart of a 256^3 grid is 670 MB, summed when written and again when
- * read back, about 1.4 GB/s a thread. The CRC register is linear, so the
- * register after A then B is the register after A followed by len(B) zero
- * bytes, xor the register of B started from zero; the zero bytes are a
- * 64x64 matrix over GF(2), raised to len(B) by squaring. The result is the
- * same number whatever the pieces. */
+ * read back, and one thread's look-ups were a large part of the end of
+ * such a run (bench/log/2026-11-29-time-to-accuracy.md, section 16). The
+ * CRC register is linear, so the register after A then B is the register
+ * after A followed by len(B) zero bytes, xor the register of B started
+ * from zero; the zero bytes are a 64x64 matrix over GF(2), raised to
+ * len(B) by squaring. The result is the same number whatever the pieces. */
 #define _GNU_SOURCE   /* sched_getaffinity */
 #include "field_format.h"
 
