@@ -12,7 +12,8 @@
  * CRC register is linear, so the register after A then B is the register
  * after A followed by len(B) zero bytes, xor the register of B started
  * from zero; the zero bytes are a 64x64 matrix over GF(2), raised to
- * len(B) by squaring. The result is the same number whatever the pieces. */
+ * len(B) by squaring, each piece's on its own thread. The result is the
+ * same number whatever the pieces. */
 #define _GNU_SOURCE   /* sched_getaffinity */
 #include "field_format.h"
 
@@ -117,16 +118,21 @@ static uint64_t crc_zeros(uint64_t reg, size_t nbytes)
   return reg;
 }
 
+/* a piece: its bytes, the register it starts from, and the bytes after it
+ * in the buffer; its run leaves its share of the buffer's register in crc
+ * (its own register carried over the zero bytes that follow), so that the
+ * register of the whole buffer is the xor of the shares and every piece's
+ * operator is raised on its own thread */
 typedef struct crc_piece {
   const unsigned char *p;
-  size_t n;
+  size_t n, after;
   uint64_t crc;
 } crc_piece;
 
 static void *crc_piece_run(void *arg)
 {
   crc_piece *c = (crc_piece *)arg;
-  c->crc = crc_serial(c->crc, c->p, c->n);
+  c->crc = crc_zeros(crc_serial(c->crc, c->p, c->n), c->after);
   return NULL;
 }
 
@@ -147,6 +153,7 @@ uint64_t adi_crc64_update(uint64_t crc, const void *data, size_t nbytes)
   for (int i = 0; i < np; ++i) {
     pc[i].p = p + (size_t)i * per;
     pc[i].n = i == np - 1 ? nbytes - (size_t)i * per : per;
+    pc[i].after = nbytes - (size_t)i * per - pc[i].n;
     pc[i].crc = i == 0 ? crc : 0;
   }
   /* a piece whose thread cannot start is summed here instead */
@@ -156,7 +163,7 @@ uint64_t adi_crc64_update(uint64_t crc, const void *data, size_t nbytes)
     if (started[i]) pthread_join(th[i], NULL);
     else crc_piece_run(&pc[i]);
   }
-  crc = pc[0].crc;
-  for (int i = 1; i < np; ++i) crc = crc_zeros(crc, pc[i].n) ^ pc[i].crc;
+  crc = 0;
+  for (int i = 0; i < np; ++i) crc ^= pc[i].crc;
   return crc;
 }
