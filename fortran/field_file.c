@@ -430,13 +430,20 @@ static void writer_free(adi_dump_writer *w)
   w->stage = NULL;
 }
 
-/* the staged values: summed, then written in one call */
+/* n bytes (the header, values): summed into the file's CRC and written in one call
+ * (after a failed write only summed; the error is kept) */
+static void put_bytes(adi_dump_writer *w, const void *p, size_t n)
+{
+  w->crc = adi_crc64_update(w->crc, p, n);
+  errno = 0;
+  if (!w->err && fwrite(p, 1, n, w->f) != n) w->err = errno ? errno : EIO;
+}
+
+/* the staged values */
 static void flush_stage(adi_dump_writer *w)
 {
   if (w->staged == 0) return;
-  w->crc = adi_crc64_update(w->crc, w->stage, w->staged);
-  errno = 0;
-  if (!w->err && fwrite(w->stage, 1, w->staged, w->f) != w->staged) w->err = errno ? errno : EIO;
+  put_bytes(w, w->stage, w->staged);
   w->staged = 0;
 }
 
@@ -475,8 +482,7 @@ int adi_dump_begin(adi_dump_writer *w, const char *path, const adi_dump_header *
     w->stage = w->stage_cap > 0 ? malloc(w->stage_cap) : NULL;
   }
   adi_dump_pack_header(hb, &w->h);
-  w->crc = adi_crc64_update(w->crc, hb, sizeof hb);
-  if (fwrite(hb, 1, sizeof hb, w->f) != sizeof hb) w->err = errno ? errno : EIO;
+  put_bytes(w, hb, sizeof hb);
   return 0;
 }
 
@@ -507,9 +513,7 @@ void adi_dump_write(adi_dump_writer *w, const double *values, size_t n)
     }
     return;
   }
-  errno = 0;
-  if (fwrite(values, sizeof(double), n, w->f) != n) w->err = errno ? errno : EIO;
-  w->crc = adi_crc64_update(w->crc, values, n * sizeof(double));
+  put_bytes(w, values, n * sizeof(double));
 }
 
 int adi_dump_commit(adi_dump_writer *w, char *msg, size_t msglen)
