@@ -16,7 +16,9 @@
 !> extension that does it differently, and its call in the loop or the
 !> cycle.
 module backend
-  use kinds, only: rk
+  use kinds, only: rk, ik8
+  use omp_policy, only: team_for_cells
+  use first_touch, only: fill_components
   use multigrid_cycle, only: mg_levels_t
   use multigrid_levels, only: mg_level_t
   use grid_layout, only: layout_t
@@ -132,10 +134,14 @@ contains
   subroutine rest_state(sp, q)
     type(solver_params_t), intent(in) :: sp
     real(rk), intent(inout) :: q(:,:,:,:)
-    q(:,:,:,1) = 1.0_rk
-    q(:,:,:,2:4) = 0.0_rk
-    q(:,:,:,5) = rest_pressure(sp)/sp%gm1
+    call fill_components(q, [1.0_rk, 0.0_rk, 0.0_rk, 0.0_rk, rest_pressure(sp)/sp%gm1], team_of(q))
   end subroutine rest_state
+
+  !> The thread team for a field's planes (omp_policy's rule by cell count).
+  integer function team_of(q)
+    real(rk), intent(in) :: q(:,:,:,:)
+    team_of = team_for_cells(int(size(q, 1), ik8)*size(q, 2)*size(q, 3))
+  end function team_of
 
   !> The state of an external flow that does not restart (a grid with open
   !> patches): the free stream everywhere, density 1, speed 1 along alpha
@@ -152,12 +158,9 @@ contains
     real(rk), intent(in) :: alpha, beta
     real(rk), intent(inout) :: q(:,:,:,:)
     real(rk) :: fs(5), qf(5)
-    integer :: m
     fs = freestream_state(sp, alpha, beta)
     call prim_to_cons(sp, fs(1), fs(2), fs(3), fs(4), fs(5), qf)
-    do m = 1, 5
-      q(:,:,:,m) = qf(m)
-    end do
+    call fill_components(q, qf, team_of(q))
   end subroutine free_stream_state
 
   !> The state on the host for the outputs: fetched, its boundary fill and

@@ -12,7 +12,7 @@ module first_touch
   use kinds, only: rk
   implicit none
   private
-  public :: zero_field, advise_huge
+  public :: zero_field, fill_components, advise_huge
 
   interface zero_field
     module procedure zero_field3, zero_field4
@@ -60,6 +60,22 @@ contains
     end do
     !$omp end parallel do
   end subroutine zero_field3
+
+  !> a(:,:,:,m) = values(m) for every m, plane by plane over the team (a
+  !> uniform start state: the same values a whole-array assignment gives).
+  subroutine fill_components(a, values, nt)
+    real(rk), intent(inout) :: a(:,:,:,:)
+    real(rk), intent(in) :: values(:)
+    integer, intent(in) :: nt
+    integer :: k, m
+    do m = 1, size(a, 4)
+      !$omp parallel do num_threads(nt)
+      do k = 1, size(a, 3)
+        a(:, :, k, m) = values(m)
+      end do
+      !$omp end parallel do
+    end do
+  end subroutine fill_components
 
   subroutine zero_field4(a, nt)
     real(rk), intent(inout) :: a(:,:,:,:)

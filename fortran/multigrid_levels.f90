@@ -19,6 +19,8 @@ module multigrid_levels
   use flow_fields, only: fields_t, allocate_fields, host_field_count
   use grid_generation, only: fill_ghost_nodes
   use metrics, only: compute_metrics
+  use omp_policy, only: team_for
+  use first_touch, only: zero_field
   implicit none
   private
   public :: mg_level_t, plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
@@ -101,13 +103,12 @@ contains
     type(mg_level_t), intent(inout) :: levels(:)
     logical, intent(in), optional :: stage_work
     integer :: l
-    real(rk), allocatable :: xf(:,:,:,:), xc(:,:,:,:)
-    xf = levels(1)%xn
+    real(rk), allocatable :: xc(:,:,:,:)
+    ! each level's nodes from the next finer level's own (no copy of the fine grid's)
     do l = 2, nlev
-      call coarse_nodes(levels(1)%sp, xf, sizes(:, l), ratios(:, l), xc)
+      call coarse_nodes(levels(1)%sp, levels(l-1)%xn, sizes(:, l), ratios(:, l), xc)
       call init_level(levels(l), cs, xc, sizes(:, l), ratios(:, l), coarse_order, plain_roe, &
         real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk), stage_work)
-      call move_alloc(xc, xf)
     end do
   end subroutine build_coarse_levels
 
@@ -156,8 +157,8 @@ contains
     call compute_metrics(lv%lay, lv%xn, lv%f%sf, lv%f%sc, lv%f%vol, lv%f%xc)
     allocate(lv%forcing, mold=lv%f%q)
     allocate(lv%q0, mold=lv%f%q)
-    lv%forcing = 0.0_rk
-    lv%q0 = 0.0_rk
+    call zero_field(lv%forcing, team_for(lv%lay))
+    call zero_field(lv%q0, team_for(lv%lay))
   end subroutine init_level
 
   !> Host bytes of the coarse levels (for the memory check before allocation).
