@@ -87,22 +87,25 @@ program adiflow
   call validate_case(cs)
   lay = make_layout(cs%ni, cs%nj, cs%nk)
   call check_host_memory(lay)
+  gs = make_gpu_settings(cs)
+  why = gpu_settings_error(cs%backend, gs)
+  if (len(why) > 0) call case_error(why)
+  ! the GPU is looked for and its context made on a thread while the host
+  ! sets up the run (the nodes, the metrics, the levels, the run folder): the
+  ! look is waited for where the backend is chosen, the context before it starts
+  if (cs%backend /= 'cpu') call gpu_warm_up(gs, warm)
   ! the grid's nodes, read and checked before the run folder and the fields; a
   ! grid closed on itself joins its cut before the boundaries are set up
   call make_grid_nodes(cs, xn, cuts, in_part)
   if (in_part) then
     ! a one-block grid joined to itself over part of a face (a C-grid): run over blocks, cut at the part's ends
+    call gpu_warm_done(warm)
     call run_block_grid(cs, mg, case_path, started, code)
     if (code /= 0) error stop code, quiet=.true.
     stop
   end if
-  gs = make_gpu_settings(cs)
-  why = gpu_settings_error(cs%backend, gs)
-  if (len(why) > 0) call case_error(why)
-  use_gpu = gpu_chosen(cs%backend, gs)
-  ! the GPU's context is made on a thread while the host sets up the run (the
-  ! metrics, the levels, the run folder); waited for before the backend starts
-  if (use_gpu) call gpu_warm_up(gs, warm)
+  use_gpu = gpu_chosen(cs%backend, gs, warm)
+  if (.not. use_gpu) call gpu_warm_done(warm)
   call join_cuts(cs, cuts)
   sp = make_solver_params(cs, lay)
 

@@ -46,6 +46,11 @@ module gpu_bridge
       type(gpu_settings_t), intent(in) :: settings
       type(c_ptr), intent(out) :: warm
     end function
+    integer(c_int) function c_warm_usable(warm, settings) bind(c, name='adi_gpu_warm_usable')
+      import :: c_int, c_ptr, gpu_settings_t
+      type(c_ptr), value :: warm
+      type(gpu_settings_t), intent(in) :: settings
+    end function
     integer(c_int) function c_warm_finish(warm) bind(c, name='adi_gpu_warm_finish')
       import :: c_int, c_ptr
       type(c_ptr), value :: warm
@@ -259,34 +264,45 @@ contains
 
   !> Whether a run with case key backend = req runs on the GPU: 'cpu' never;
   !> 'gpu' always, or the run stops with the bridge's reason (exit code 4);
-  !> 'auto' where a GPU is usable, else on the CPU, saying so.
-  logical function gpu_chosen(req, settings) result(gpu)
+  !> 'auto' where a GPU is usable, else on the CPU, saying so. warm: a
+  !> warm-up started before (gpu_warm_up), whose thread looks for the GPU.
+  logical function gpu_chosen(req, settings, warm) result(gpu)
     character(len=*), intent(in) :: req
     type(gpu_settings_t), intent(in) :: settings
+    type(c_ptr), intent(in), optional :: warm
     select case (trim(req))
     case ('cpu')
       gpu = .false.
     case ('gpu')
-      if (adi_gpu_available(settings) == 0) call gpu_check(int(1, c_int), 'backend = ''gpu''')
+      if (.not. usable()) call gpu_check(int(1, c_int), 'backend = ''gpu''')
       gpu = .true.
     case default
-      gpu = adi_gpu_available(settings) /= 0
+      gpu = usable()
       if (.not. gpu) write(output_unit, '(a)') &
         'adiflow: backend = auto: no usable GPU found, running on the CPU backend'
     end select
+  contains
+    logical function usable()
+      if (present(warm)) then
+        usable = c_warm_usable(warm, settings) /= 0
+      else
+        usable = adi_gpu_available(settings) /= 0
+      end if
+    end function usable
   end function gpu_chosen
 
-  !> The GPU's context made on a thread of its own while the host sets up
-  !> the run (include/adiflow_bridge.h, adi_gpu_warm_start); warm: its
-  !> handle for gpu_warm_done.
+  !> The GPU looked for and its context made on a thread of their own while
+  !> the host sets up the run (include/adiflow_bridge.h, adi_gpu_warm_start);
+  !> warm: its handle for gpu_chosen and gpu_warm_done.
   subroutine gpu_warm_up(settings, warm)
     type(gpu_settings_t), intent(in) :: settings
     type(c_ptr), intent(out) :: warm
     call gpu_check(c_warm_start(settings, warm), 'starting the GPU''s context')
   end subroutine gpu_warm_up
 
-  !> Waits for gpu_warm_up's context (before the first GPU call of the run);
-  !> its error stops the run as any GPU error does.
+  !> Waits for gpu_warm_up's thread (before the first GPU call of the run,
+  !> or once the run chose the CPU); the context's error stops the run as
+  !> any GPU error does.
   subroutine gpu_warm_done(warm)
     type(c_ptr), intent(inout) :: warm
     call gpu_check(c_warm_finish(warm), 'making the GPU''s context')

@@ -65,15 +65,20 @@ static inline void adi_layout_set(adi_solver_params *sp)
 /* 1 when a GPU backend is compiled in and the device chosen is usable, else 0. */
 int adi_gpu_available(const adi_gpu_settings *settings);
 
-/* The device's context made on a thread of its own while the host goes on
- * setting up (reading the grid, its metrics and levels): a run's first
- * GPU call otherwise waits for it (a quarter of a second or more).
- * adi_gpu_warm_start starts it (*warm: its handle, NULL where nothing was
- * started); adi_gpu_warm_finish waits for it, frees the handle and returns
- * the context's error, if any. A process that exits before the finish
- * (bad input found later) waits for the thread first. */
+/* The device looked for and its context made on a thread of its own while
+ * the host goes on setting up (making the grid, its metrics and levels): a
+ * run's first GPU calls otherwise wait for them (the driver's start alone
+ * takes a tenth of a second or more). adi_gpu_warm_start starts it (*warm:
+ * its handle, NULL where nothing was started); adi_gpu_warm_usable waits
+ * for the look alone and answers as adi_gpu_available does (with its
+ * reason for adi_gpu_error_message); adi_gpu_warm_finish waits for the
+ * thread, frees the handle and returns the context's error, if any (none
+ * where the device was not usable: no context was made). A process that
+ * exits before the finish (bad input found later) waits for the thread
+ * first. */
 typedef struct adi_gpu_warm adi_gpu_warm;
 int adi_gpu_warm_start(const adi_gpu_settings *settings, adi_gpu_warm **warm);
+int adi_gpu_warm_usable(adi_gpu_warm *warm, const adi_gpu_settings *settings);
 int adi_gpu_warm_finish(adi_gpu_warm *warm);
 
 /* Describe the device chosen (name, memory) into buf. */

@@ -19,6 +19,11 @@ int adi_gpu_warm_start(const adi_gpu_settings *settings, adi_gpu_warm **warm)
   if (warm != NULL) *warm = NULL;
   return ADI_OK;
 }
+int adi_gpu_warm_usable(adi_gpu_warm *warm, const adi_gpu_settings *settings)
+{
+  (void)warm;
+  return adi_gpu_available(settings);
+}
 int adi_gpu_warm_finish(adi_gpu_warm *warm) { (void)warm; return ADI_OK; }
 /* nothing to release without a GPU backend (no grid can exist) */
 int adi_gpu_release_start(adi_gpu_grid **grids, int n, adi_gpu_release **release)

@@ -75,15 +75,32 @@ int adi_gpu_available(const adi_gpu_settings *settings)
   return device_usable(adi_settings_device(settings));
 }
 
+/* The warm-up: the device looked for (device_usable), then its context
+ * made, both on the thread; the answer to the first is posted as soon as
+ * it is known, so the host can choose its backend while the context is
+ * still in the making. */
 struct adi_gpu_warm {
   pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t looked_cv;
   int device;
-  cudaError_t err;   /* the context's creation, read after the join */
+  int looked;          /* device_usable has answered (under lock) */
+  int usable;          /* its answer */
+  char why[ADI_ERRLEN];   /* its reason when not usable: messages are per thread */
+  cudaError_t err;     /* the context's creation, read after the join */
 };
 
 static void *warm_body(void *arg)
 {
   adi_gpu_warm *w = (adi_gpu_warm *)arg;
+  int usable = device_usable(w->device);
+  if (!usable) snprintf(w->why, sizeof w->why, "%s", adi_gpu_last_error());
+  pthread_mutex_lock(&w->lock);
+  w->usable = usable;
+  w->looked = 1;
+  pthread_cond_broadcast(&w->looked_cv);
+  pthread_mutex_unlock(&w->lock);
+  if (!usable) return NULL;
   w->err = cudaSetDevice(w->device);
   if (w->err == cudaSuccess) w->err = cudaFree(0);
   return NULL;
@@ -104,6 +121,13 @@ static void warm_join_at_exit(void)
   }
 }
 
+static void warm_free(adi_gpu_warm *w)
+{
+  pthread_cond_destroy(&w->looked_cv);
+  pthread_mutex_destroy(&w->lock);
+  free(w);
+}
+
 int adi_gpu_warm_start(const adi_gpu_settings *settings, adi_gpu_warm **warm)
 {
   static int hooked;
@@ -113,20 +137,41 @@ int adi_gpu_warm_start(const adi_gpu_settings *settings, adi_gpu_warm **warm)
   w = (adi_gpu_warm *)calloc(1, sizeof *w);
   if (w == NULL) return ADI_OK;   /* no warm-up: the first GPU call makes the context */
   w->device = adi_settings_device(settings);
+  if (pthread_mutex_init(&w->lock, NULL) != 0) {
+    free(w);
+    return ADI_OK;
+  }
+  if (pthread_cond_init(&w->looked_cv, NULL) != 0) {
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+    return ADI_OK;
+  }
   if (!hooked) {
     if (atexit(warm_join_at_exit) != 0) {
-      free(w);
+      warm_free(w);
       return ADI_OK;
     }
     hooked = 1;
   }
   if (warm_pending != NULL || pthread_create(&w->thread, NULL, warm_body, w) != 0) {
-    free(w);
+    warm_free(w);
     return ADI_OK;
   }
   warm_pending = w;
   *warm = w;
   return ADI_OK;
+}
+
+int adi_gpu_warm_usable(adi_gpu_warm *warm, const adi_gpu_settings *settings)
+{
+  int usable;
+  if (warm == NULL) return adi_gpu_available(settings);
+  pthread_mutex_lock(&warm->lock);
+  while (!warm->looked) pthread_cond_wait(&warm->looked_cv, &warm->lock);
+  usable = warm->usable;
+  pthread_mutex_unlock(&warm->lock);
+  if (!usable) adi_gpu_set_error("%s", warm->why);
+  return usable;
 }
 
 int adi_gpu_warm_finish(adi_gpu_warm *warm)
@@ -136,7 +181,7 @@ int adi_gpu_warm_finish(adi_gpu_warm *warm)
   pthread_join(warm->thread, NULL);
   if (warm_pending == warm) warm_pending = NULL;
   err = warm->err;
-  free(warm);
+  warm_free(warm);
   if (err != cudaSuccess)
     return adi_gpu_fail(err, "making the GPU's context (" ADI_GPU_API_PREFIX "SetDevice, " ADI_GPU_API_PREFIX "Free)",
                         __FILE__, __LINE__);
