@@ -122,15 +122,36 @@ static int alloc_field(adi_gpu_grid *g, double **p, int ncomp)
   return alloc_bytes(g, (void **)p, ncomp, sizeof(double));
 }
 
-static int upload_field(adi_gpu_grid *g, const double **dst, const double *src, int ncomp)
+/* n bytes of host memory to the device. A large field is pinned for the
+ * copy (registered, copied by DMA, released): from pageable memory the
+ * runtime stages it through a small pinned buffer on one thread, which is
+ * slower than pinning it first. Where pinning fails the plain copy does it. */
+static int upload_bytes(void *dst, const void *src, size_t n, const char *what)
+{
+  const size_t pin_from = (size_t)32 << 20;
+  int pinned = 0;
+  if (n >= pin_from) {
+    pinned = cudaHostRegister((void *)src, n, cudaHostRegisterDefault) == cudaSuccess;
+    if (!pinned) cudaGetLastError();   /* not an error: the plain copy follows */
+  }
+  if (cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice) != cudaSuccess) {
+    cudaError_t err = cudaGetLastError();
+    if (pinned) cudaHostUnregister((void *)src);
+    return adi_gpu_fail(err, what, __FILE__, __LINE__);
+  }
+  if (pinned && cudaHostUnregister((void *)src) != cudaSuccess)
+    return adi_gpu_fail(cudaGetLastError(), "releasing pinned host memory after an upload", __FILE__, __LINE__);
+  return ADI_OK;
+}
+
+static int upload_field(adi_gpu_grid *g, const double **dst, const double *src, int ncomp, const char *what)
 {
   double *p = NULL;
   size_t n = (size_t)g->v.npts*(size_t)ncomp*sizeof(double);
   int rc = alloc_field(g, &p, ncomp);
   *dst = p;
   if (rc != ADI_OK) return rc;
-  ADI_GPU_CHECK(cudaMemcpy(p, src, n, cudaMemcpyHostToDevice));
-  return ADI_OK;
+  return upload_bytes(p, src, n, what);
 }
 
 /* ---------------------------------------------------------------- patches */
@@ -376,12 +397,10 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
   if (rc == ADI_OK && precond) rc = alloc_field(g, &g->v.pce, 1);
   if (rc == ADI_OK) rc = alloc_field(g, &g->v.wk, ADI_NWORK);
   if (rc == ADI_OK && float_wk) rc = alloc_bytes(g, (void **)&g->v.wkf, ADI_NWORK_ADI, sizeof(float));
-  if (rc == ADI_OK) rc = upload_field(g, &g->v.sf, sf, ADI_NMETRIC);
-  if (rc == ADI_OK) rc = upload_field(g, &g->v.sc, sc, ADI_NMETRIC);
-  if (rc == ADI_OK) rc = upload_field(g, &g->v.vol, vol, 1);
-  if (rc == ADI_OK && cudaMemcpy(g->v.q, q, (size_t)npts*ADI_NVAR*sizeof(double), cudaMemcpyHostToDevice)
-      != cudaSuccess)
-    rc = adi_gpu_fail(cudaGetLastError(), "uploading the state q", __FILE__, __LINE__);
+  if (rc == ADI_OK) rc = upload_field(g, &g->v.sf, sf, ADI_NMETRIC, "uploading the face metrics sf");
+  if (rc == ADI_OK) rc = upload_field(g, &g->v.sc, sc, ADI_NMETRIC, "uploading the cell metrics sc");
+  if (rc == ADI_OK) rc = upload_field(g, &g->v.vol, vol, 1, "uploading the cell volumes");
+  if (rc == ADI_OK) rc = upload_bytes(g->v.q, q, (size_t)npts*ADI_NVAR*sizeof(double), "uploading the state q");
   if (rc == ADI_OK && coarse_level) rc = alloc_field(g, &g->d_forcing, ADI_NVAR);
   if (rc == ADI_OK && coarse_level) rc = alloc_field(g, &g->d_q0, ADI_NVAR);
   if (rc == ADI_OK && coarse_level) g->v.forcing = g->d_forcing;
