@@ -107,6 +107,36 @@ int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int alig
   return launch_adi_point<double, 0>(v, kernel, d, sh, align, s);
 }
 
+/* ---- the preconditioner's eps across a block's faces of direction d ----
+ * ADI stage 2 of a direction swept across the blocks reads the eigenvalues
+ * of the cell across each face (launch_step), and with preconditioning they
+ * take that cell's eps, which the time step stores for the block's own
+ * cells only (pce). The two layers across the faces (0 and n + 1 along d,
+ * the block's own range across) get it formed from their ghost primitives
+ * and metrics as the CPU forms it there (adi_precond_eps of the plain view:
+ * fortran/lu_adi.f90's eps_at), so the stage reads the CPU's value. */
+__global__ void m_pce_faces_kernel(adi_view v, int d)
+{
+  int a = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);   /* the first direction across d */
+  int c = 1 + (int)(blockIdx.y*blockDim.y + threadIdx.y);   /* the second */
+  int n[3] = {v.ni, v.nj, v.nk}, e = d == 1 ? 1 : 0, f = d == 3 ? 1 : 2, x[3];
+  if (a > n[e] || c > n[f]) return;
+  x[d - 1] = blockIdx.z == 0 ? 0 : n[d - 1] + 1;
+  x[e] = a;
+  x[f] = c;
+  int p = adi_pt(&v, x[0], x[1], x[2]);
+  v.pce[p] = adi_precond_eps(&v, p);
+}
+
+int mlaunch_pce_faces(const adi_view *v, int d, cudaStream_t s)
+{
+  int n[3] = {v->ni, v->nj, v->nk}, e = d == 1 ? 1 : 0, f = d == 3 ? 1 : 2;
+  if (v->pce == NULL) return ADI_OK;
+  m_pce_faces_kernel<<<dim3((unsigned)m_div(n[e], 32), (unsigned)m_div(n[f], 4), 2), dim3(32, 4, 1), 0, s>>>(*v, d);
+  ADI_LAUNCH_CHECK("preconditioner eps across the block faces");
+  return ADI_OK;
+}
+
 /* ---- sweeps, one thread per line (b, c) and per component group; U
  * points' loads issued before their recurrence steps ---- */
 template <int U, typename T, int SP>

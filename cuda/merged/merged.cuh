@@ -39,6 +39,9 @@ static inline int m_x0(const adi_box *b, int align)
 int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int align, const double *d_cfl, int dep,
                        cudaStream_t s);
 int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s);
+/* with preconditioning: pce in the two cell layers across the faces of
+ * direction d, formed from their fields (a block swept across them) */
+int mlaunch_pce_faces(const adi_view *v, int d, cudaStream_t s);
 /* fused flux of direction d (sh.{x,y,z}: block, the extent along d >= 2) */
 int mlaunch_flux_fused(const adi_view *v, int d, m_shape sh, int first, int dep, cudaStream_t s);
 /* fused flux of direction d, marching along d (MS_FMARCH): sh = the

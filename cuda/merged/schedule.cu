@@ -333,7 +333,7 @@ static int launch(merged_state *m, int k, int d)
  * across the blocks, the pipelined sweep instead of ADI4. No lam+- halo:
  * ADI stage 2 always runs fused (ADI12/ADI123/ADI5F), recomputing the
  * neighbour's eigenvalues from its ghost primitives, which the q halo
- * already brought */
+ * already brought (with preconditioning, their eps first: mlaunch_pce_faces) */
 static int launch_step(merged_state *m, int s)
 {
   int k = m->steps[s].kernel, d = m->steps[s].d, rc;
@@ -342,6 +342,7 @@ static int launch_step(merged_state *m, int s)
     if (k == MK_ADIL && m->block->across[d]) {
       /* a direction swept across the blocks has no whole lines: ADI_line's
        * stages as launch_adi_three runs them, the sweep pipelined */
+      if ((rc = mlaunch_pce_faces(&m->v, d, m->s)) != ADI_OK) return rc;
       if ((rc = launch(m, MK_ADI123, d)) != ADI_OK) return rc;
       if ((rc = m->block->sweep(m->block->ctx, &m->v, d, m->s)) != ADI_OK) return rc;
       return launch(m, MK_ADI5, d);
