@@ -516,6 +516,30 @@ void adi_dump_write(adi_dump_writer *w, const double *values, size_t n)
   put_bytes(w, values, n * sizeof(double));
 }
 
+/* The written file read back as a reader takes it: its header, size and
+ * place (adi_dump_open_header), then the checksum of its bytes, summed as
+ * they are read by threads (adi_crc64_file). A reader also refuses a
+ * non-finite value (adi_dump_verify); here the writer refused those before
+ * the commit, and a matching checksum means the bytes are the ones it
+ * checked. */
+static int read_back(const adi_dump_writer *w, adi_dump_reader *back, char *msg, size_t msglen)
+{
+  adi_dump_expect ex = {{w->h.ni, w->h.nj, w->h.nk}, w->h.place};
+  uint64_t crc = ADI_CRC64_INIT, stored = 0;
+  int e;
+  if (adi_dump_open_header(back, w->tmp, 0, &ex, msg, msglen) != 0) return EIO;
+  e = adi_crc64_file(fileno(back->f), 0, back->size - 8u, &crc);
+  if (e == 0 && pread(fileno(back->f), &stored, 8, (off_t)(back->size - 8u)) != 8) e = EIO;
+  if (e != 0) {
+    snprintf(msg, msglen, "read error in \"%s\": %s", w->tmp, strerror(e));
+  } else if (stored != adi_crc64_final(crc)) {
+    snprintf(msg, msglen, "\"%s\" fails its checksum: the file is damaged", w->tmp);
+    e = EIO;
+  }
+  adi_dump_close(back);
+  return e;
+}
+
 int adi_dump_commit(adi_dump_writer *w, char *msg, size_t msglen)
 {
   uint64_t csum;
@@ -547,16 +571,12 @@ int adi_dump_commit(adi_dump_writer *w, char *msg, size_t msglen)
   /* the disk takes the bytes while they are read back below */
   adi_start_writeback(w->tmp);
   /* read the finished file back: size, header, place and checksum as a reader sees them */
-  {
-    adi_dump_expect ex = {{w->h.ni, w->h.nj, w->h.nk}, w->h.place};
-    if (adi_dump_open(&back, w->tmp, 0, &ex, msg, msglen) != 0) {
-      size_t used = strlen(msg);
-      snprintf(msg + used, msglen - used, " (read back after writing; the previous \"%s\" is kept)", w->path);
-      adi_dump_abort(w);
-      return EIO;
-    }
+  if (read_back(w, &back, msg, msglen) != 0) {
+    size_t used = strlen(msg);
+    snprintf(msg + used, msglen - used, " (read back after writing; the previous \"%s\" is kept)", w->path);
+    adi_dump_abort(w);
+    return EIO;
   }
-  adi_dump_close(&back);
   e = adi_commit_file(w->tmp, w->path, -1, msg, msglen);
   writer_free(w);
   return e;

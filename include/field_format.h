@@ -72,6 +72,10 @@
  * starting from ADI_CRC64_INIT; adi_crc64_final gives the stored value. */
 #define ADI_CRC64_INIT UINT64_MAX
 uint64_t adi_crc64_update(uint64_t crc, const void *data, size_t nbytes);
+/* the same over nbytes of file fd from offset off (read with pread, the
+ * pieces on threads as above): 0 with *crc updated, else the errno of a
+ * failed read (EIO where the file ends early) */
+int adi_crc64_file(int fd, uint64_t off, uint64_t nbytes, uint64_t *crc);
 static inline uint64_t adi_crc64_final(uint64_t crc) { return crc ^ UINT64_MAX; }
 
 /* Fletcher-64 over 32-bit little-endian words (versions 1 and 2, and

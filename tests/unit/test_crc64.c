@@ -3,11 +3,17 @@
  * operator) against the same bytes fed in small serial pieces, from the
  * initial register and from another one, at lengths that are not multiples
  * of 8 or of the piece count. OMP_NUM_THREADS = 13 before the first call:
- * the 45 MB buffer goes in 11 pieces of about 4 MB on any machine. */
+ * the 45 MB buffer goes in 11 pieces of about 4 MB on any machine. The
+ * same bytes written to a file and summed as read by threads
+ * (adi_crc64_file), whole and from an offset; a range past the file's end
+ * is a read error. */
 #define _POSIX_C_SOURCE 200809L   /* setenv */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "field_format.h"
 
@@ -61,6 +67,25 @@ int main(void)
                        big - ((size_t)9 << 20));
   b = adi_crc64_update(ADI_CRC64_INIT, buf, big);
   check(a == b, "two long calls (9 MB, then the rest) == one call");
+  {
+    char path[] = "/tmp/adiflow_test_crc64_XXXXXX";
+    int fd = mkstemp(path);
+    uint64_t c = ADI_CRC64_INIT;
+    if (fd < 0 || write(fd, buf, big) != (ssize_t)big) {
+      check(0, "writing the test buffer to a temporary file");
+    } else {
+      check(adi_crc64_file(fd, 0, big, &c) == 0 && c == b,
+            "the file of the 45 MB + 13 bytes, read and summed by threads (adi_crc64_file) == one call on the buffer");
+      c = 0x0123456789ABCDEFull;
+      check(adi_crc64_file(fd, 5, big - 5, &c) == 0 && c == adi_crc64_update(0x0123456789ABCDEFull, buf + 5, big - 5),
+            "the same from another register, 5 bytes in");
+      c = ADI_CRC64_INIT;
+      check(adi_crc64_file(fd, 0, big + 8, &c) == EIO && c == ADI_CRC64_INIT,
+            "8 bytes more than the file holds: EIO, the register untouched");
+    }
+    if (fd >= 0) close(fd);
+    unlink(path);
+  }
   buf[big / 2] ^= 1u;
   check(adi_crc64_update(ADI_CRC64_INIT, buf, big) != b, "one flipped bit in the middle changes the CRC");
   free(buf);
