@@ -14,7 +14,7 @@ module output_file
   use case_config, only: io_error
   implicit none
   private
-  public :: out_file_t, out_open, out_check, out_writeback, out_commit, remove_stale, commit_finished, blocked_output, copy_output
+  public :: out_wait, out_file_t, out_open, out_check, out_writeback, out_commit, remove_stale, commit_finished, blocked_output, copy_output
 
   type :: out_file_t
     integer :: unit = -1
@@ -41,6 +41,10 @@ module output_file
       import :: c_char
       character(kind=c_char), intent(in) :: path(*)
     end subroutine
+    integer(c_long_long) function adi_file_size(path) bind(c, name='adi_file_size')
+      import :: c_char, c_long_long
+      character(kind=c_char), intent(in) :: path(*)
+    end function
     subroutine adi_start_writeback(path) bind(c, name='adi_start_writeback')
       import :: c_char
       character(kind=c_char), intent(in) :: path(*)
@@ -63,8 +67,9 @@ contains
     of%tmp = trim(path)//'.tmp'
     call adi_remove_stale(c_string(of%tmp))
     if (as_stream) then
+      ! a binary file's large writes may run in the background (write_vts)
       open(newunit=of%unit, file=of%tmp, access='stream', form='unformatted', status='new', &
-        action='write', iostat=ios, iomsg=msg)
+        action='write', asynchronous='yes', iostat=ios, iomsg=msg)
     else
       open(newunit=of%unit, file=of%tmp, access='stream', form='formatted', status='new', &
         action='write', iostat=ios, iomsg=msg)
@@ -83,6 +88,30 @@ contains
       of%msg = msg
     end if
   end subroutine out_check
+
+  !> Wait for the unit's writes in the background (asynchronous ones) and
+  !> keep their failure. gfortran reports such a failure here with the
+  !> message of the waiting thread's last error, not the write's (a full
+  !> disk read "No such file or directory", and the unit's position is no
+  !> help either), so the message says what the disk holds instead: fewer
+  !> than the expected bytes (those the file holds once every write is
+  !> done: a full disk, a file-size limit), or a failed write.
+  subroutine out_wait(of, expected)
+    type(out_file_t), intent(inout) :: of
+    integer(c_long_long), intent(in) :: expected
+    integer :: ios
+    integer(c_long_long) :: got
+    character(len=160) :: m
+    wait(of%unit, iostat=ios)
+    if (ios == 0 .or. of%ios /= 0) return
+    got = adi_file_size(c_string(of%tmp))
+    if (got >= 0 .and. got < expected) then
+      write(m, '(i0,a,i0,a)') got, ' of ', expected, ' bytes reached the disk'
+    else
+      m = 'a write in the background did not complete'
+    end if
+    call out_check(of, ios, m)
+  end subroutine out_wait
 
   !> A large file's finished part goes to the disk while the writer makes
   !> the next (the library's buffer flushed, the kernel's write-back

@@ -10,7 +10,7 @@ module output_vtk
   use kinds, only: rk, ng
   use grid_layout, only: layout_t
   use solver_params
-  use output_file, only: out_file_t, out_open, out_check, out_writeback, out_commit
+  use output_file, only: out_file_t, out_open, out_check, out_wait, out_writeback, out_commit
   use output_fields, only: out_vars, OV_VORTICITY, cell_vorticity, node_means, node_primitives, vts_values
   use omp_policy, only: team_for
   use first_touch, only: advise_huge
@@ -25,6 +25,11 @@ module output_vtk
 
   !> A run's snapshot series and its collection file: the iterations of the
   !> snapshots listed so far.
+  !> a Float32 block of flow.vts's appended data (write_vts's two slots)
+  type :: f32_block
+    real(real32), allocatable :: a(:,:,:,:)
+  end type f32_block
+
   type :: vtk_series_t
     character(len=:), allocatable :: dir, ext     !< the run folder; '.vts' or '.pvts'
     integer(int64) :: last_iter = 0               !< the run's max_iter (snapshot_stem's width)
@@ -170,8 +175,13 @@ contains
     type(out_file_t) :: vf
     integer :: ios, i, j, k, v, ni, nj, nk
     integer(int64) :: npt, ncell, off, cell_off(size(out_vars)), point_off(size(out_vars))
-    real(rk), allocatable :: pn(:,:,:,:), om(:,:,:,:), nodes(:,:,:,:), coords(:,:,:,:)
-    real(real32), allocatable :: buf(:,:,:,:)
+    integer(int64) :: wrote   ! the file's bytes once the writes so far are done
+    real(rk), allocatable :: pn(:,:,:,:), om(:,:,:,:), nodes(:,:,:,:)
+    real(rk), allocatable, asynchronous :: coords(:,:,:,:)
+    ! two Float32 blocks: one written in the background (asynchronous
+    ! write) while the threads make the other
+    type(f32_block), asynchronous :: slot(2)
+    integer :: cur
     character(len=1), parameter :: nl = achar(10)
     character(len=64) :: ext
     character(len=512) :: msg
@@ -211,8 +221,11 @@ contains
     write(vf%unit, iostat=ios, iomsg=msg) '</CellData>'//nl//'</Piece>'//nl//'</StructuredGrid>'//nl// &
       '<AppendedData encoding="raw">'//nl//'_'
     call out_check(vf, ios, msg)
+    inquire(unit=vf%unit, pos=wrote)
+    wrote = wrote - 1 + 8 + 24*npt
     write(vf%unit, iostat=ios, iomsg=msg) 24*npt
     call out_check(vf, ios, msg)
+    cur = 1
     allocate(coords(3, 0:ni, 0:nj, 0:nk))
     call advise_huge(coords)
     !$omp parallel do num_threads(team_for(lay)) collapse(2) private(i)
@@ -226,10 +239,9 @@ contains
     !$omp end parallel do
     call write_run64(vf%unit, coords, size(coords, kind=int64), ios, msg)
     call out_check(vf, ios, msg)
-    deallocate(coords)
-    call out_writeback(vf)
 
-    ! every block made by threads into one Float32 buffer, written at once
+    ! every block made by threads into a Float32 buffer, written as one run
+    ! in the background while the next is made
     call node_primitives(lay, qp, pn)
     call cell_vorticity(lay, qp, sf, vol, om)
     do v = 1, size(out_vars)
@@ -241,47 +253,61 @@ contains
         call field_block(nodes)
         deallocate(nodes)
       else
-        call vts_values(lay, v, sp, qp, pn, .false., buf)
-        call put_block(buf)
-        call vts_values(lay, v, sp, qp, pn, .true., buf)
-        call put_block(buf)
+        call vts_values(lay, v, sp, qp, pn, .false., slot(cur)%a)
+        call put_block()
+        call vts_values(lay, v, sp, qp, pn, .true., slot(cur)%a)
+        call put_block()
       end if
     end do
+    call finish_write()
     write(vf%unit, iostat=ios, iomsg=msg) nl//'</AppendedData>'//nl//'</VTKFile>'//nl
     call out_check(vf, ios, msg)
     call out_commit(vf)
 
   contains
 
-    !> One array of the appended data: its byte count, then its values
-    !> (Float32, components innermost: VTK's tuple order) in one write.
-    subroutine put_block(b)
-      real(real32), intent(in), contiguous :: b(:,:,:,:)
-      write(vf%unit, iostat=ios, iomsg=msg) 4*int(size(b), int64)
-      call out_check(vf, ios, msg)
-      call write_run32(vf%unit, b, size(b, kind=int64), ios, msg)
-      call out_check(vf, ios, msg)
+    !> The write in the background finished (its error kept, its part sent
+    !> on to the disk); the coordinates' buffer is free from then on.
+    subroutine finish_write()
+      call out_wait(vf, wrote)
       call out_writeback(vf)
+      if (allocated(coords)) deallocate(coords)
+    end subroutine finish_write
+
+    !> One array of the appended data, slot(cur): its byte count, then its
+    !> values (Float32, components innermost: VTK's tuple order) in one
+    !> write, started in the background once the one before has finished;
+    !> the next block goes to the other slot, whose write has finished.
+    subroutine put_block()
+      call finish_write()
+      wrote = wrote + 8 + 4*size(slot(cur)%a, kind=int64)
+      write(vf%unit, iostat=ios, iomsg=msg) 4*size(slot(cur)%a, kind=int64)
+      call out_check(vf, ios, msg)
+      call write_run32(vf%unit, slot(cur)%a, size(slot(cur)%a, kind=int64), ios, msg)
+      call out_check(vf, ios, msg)
+      cur = 3 - cur
     end subroutine put_block
 
     !> put_block of a field f(:,:,:,component), converted by threads. The
     !> output variables are O(1) (well inside the float range); NaN stays NaN.
     subroutine field_block(f)
       real(rk), intent(in) :: f(:,:,:,:)
-      real(real32), allocatable :: fb(:,:,:,:)
       integer :: a, b, e
-      allocate(fb(size(f, 4), size(f, 1), size(f, 2), size(f, 3)))
-      call advise_huge(fb)
-      !$omp parallel do num_threads(team_for(lay)) collapse(2) private(a)
-      do e = 1, size(f, 3)
-        do b = 1, size(f, 2)
-          do a = 1, size(f, 1)
-            fb(:, a, b, e) = real(f(a, b, e, :), real32)
+      if (allocated(slot(cur)%a)) deallocate(slot(cur)%a)
+      allocate(slot(cur)%a(size(f, 4), size(f, 1), size(f, 2), size(f, 3)))
+      call advise_huge(slot(cur)%a)
+      associate (fb => slot(cur)%a)
+        !$omp parallel do num_threads(team_for(lay)) collapse(2) private(a)
+        do e = 1, size(f, 3)
+          do b = 1, size(f, 2)
+            do a = 1, size(f, 1)
+              fb(:, a, b, e) = real(f(a, b, e, :), real32)
+            end do
           end do
         end do
-      end do
-      !$omp end parallel do
-      call put_block(fb)
+        !$omp end parallel do
+      end associate
+      call put_block()
     end subroutine field_block
 
     !> The DataArray of output variable v, its components named.
@@ -311,22 +337,24 @@ contains
   !> shaped (components, ni, nj, nk) went out in millions of runs of 4 to 24
   !> bytes (most of flow.vts's time, whatever the disk); through this
   !> one-dimensional dummy it is one run.
+  !> The write is asynchronous: it goes on after the return, so b must stay
+  !> as it is until a wait on the unit (write_vts's finish_write).
   subroutine write_run32(unit, b, n, ios, msg)
     integer, intent(in) :: unit
     integer(int64), intent(in) :: n
-    real(real32), intent(in) :: b(n)
+    real(real32), intent(in), asynchronous :: b(n)
     integer, intent(out) :: ios
     character(len=*), intent(inout) :: msg
-    write(unit, iostat=ios, iomsg=msg) b
+    write(unit, iostat=ios, iomsg=msg, asynchronous='yes') b
   end subroutine write_run32
 
   !> write_run32 for the Float64 coordinates
   subroutine write_run64(unit, b, n, ios, msg)
     integer, intent(in) :: unit
     integer(int64), intent(in) :: n
-    real(rk), intent(in) :: b(n)
+    real(rk), intent(in), asynchronous :: b(n)
     integer, intent(out) :: ios
     character(len=*), intent(inout) :: msg
-    write(unit, iostat=ios, iomsg=msg) b
+    write(unit, iostat=ios, iomsg=msg, asynchronous='yes') b
   end subroutine write_run64
 end module output_vtk
