@@ -30,7 +30,7 @@ program adiflow
     settle_coarse_dissipation
   use multigrid_levels, only: plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
   use backend, only: backend_t
-  use backend_cpu, only: cpu_backend_t
+  use backend_cpu, only: cpu_backend_t, to_cpu_backend
   use backend_gpu, only: gpu_backend_t
   use run_files, only: run_files_t
   use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, adi_guard_output_signals, &
@@ -91,8 +91,11 @@ program adiflow
   why = gpu_settings_error(cs%backend, gs)
   if (len(why) > 0) call case_error(why)
   ! the GPU is looked for and its context made on a thread while the host
-  ! sets up the run (the nodes, the metrics, the levels, the run folder): the
-  ! look is waited for where the backend is chosen, the context before it starts
+  ! sets up the run (the nodes, the grid's fields and metrics, the levels, the
+  ! run folder); the context is waited for before the backend starts, the
+  ! look where the backend is chosen: with backend = 'gpu' before the run
+  ! folder and the fields (a missing GPU stops the run there), with 'auto'
+  ! once the grid is made (a run that finds no GPU turns to the CPU there)
   if (cs%backend /= 'cpu') call gpu_warm_up(gs, warm)
   ! the grid's nodes, read and checked before the run folder and the fields; a
   ! grid closed on itself joins its cut before the boundaries are set up
@@ -104,8 +107,6 @@ program adiflow
     if (code /= 0) error stop code, quiet=.true.
     stop
   end if
-  use_gpu = gpu_chosen(cs%backend, gs, warm)
-  if (.not. use_gpu) call gpu_warm_done(warm)
   call join_cuts(cs, cuts)
   sp = make_solver_params(cs, lay)
 
@@ -116,6 +117,7 @@ program adiflow
     lev_ratios, mg_note)
   if (allocated(ps%p)) call stop_levels_at_patches()
 
+  if (cs%backend == 'gpu') use_gpu = gpu_chosen(cs%backend, gs, warm)
   dir = run_folder(cs, case_path)
   if (make_dirs(dir, why) /= 0) call case_error(why)
   lock_fd = lock_run_dir(dir, why)
@@ -137,13 +139,22 @@ program adiflow
   write(output_unit, '(a)') '  implicit operator (LU-ADI): '//trim(implicit_text(cs))
   write(output_unit, '(a)') '  '//units_text(sp, has_open_patches(ps), cs%freestream_alpha, cs%freestream_beta)
 
-  if (use_gpu) then
+  if (cs%backend /= 'cpu') then
     be = gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == 'merged'), gs=gs)
   else
     be = cpu_backend_t()
   end if
   be%mg = mg
   call be%set_grid(sp, lay, xn, nlev)
+  if (cs%backend == 'auto') then
+    use_gpu = gpu_chosen(cs%backend, gs, warm)
+    if (.not. use_gpu) then
+      call gpu_warm_done(warm)
+      call to_cpu_backend(be)
+    end if
+  else
+    use_gpu = cs%backend == 'gpu'
+  end if
   if (allocated(ps%p)) be%level(1)%f%ps = ps
   call check_grid(lay, be%level(1)%f%vol)
   if (mg%levels > 1) call start_multigrid()

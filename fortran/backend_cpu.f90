@@ -10,13 +10,14 @@
 module backend_cpu
   use kinds, only: rk
   use backend, only: backend_t
+  use flow_fields, only: zero_stage_work
   use solver_cpu, only: cpu_iteration, residual_of_filled_state, add_forcing
   use residual_norms, only: compute_residual_norms
   use mass_constraint, only: total_mass, rescale_to_mass
   use multigrid_transfer, only: restrict_level, subtract_residual, coarse_correction, prolong_correction
   implicit none
   private
-  public :: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto, residual_with_forcing
+  public :: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto, residual_with_forcing, to_cpu_backend
 
   type, extends(backend_t) :: cpu_backend_t
   contains
@@ -32,6 +33,23 @@ module backend_cpu
   end type cpu_backend_t
 
 contains
+
+  !> be, whose grid was set (set_grid) for a backend that iterates elsewhere,
+  !> as the CPU reference with the same level 1 (its stage work fields
+  !> zeroed now, as allocate_fields zeroes them on the host); before the
+  !> coarse levels. A run that looked for a GPU while it made its grid and
+  !> found none.
+  subroutine to_cpu_backend(be)
+    class(backend_t), allocatable, intent(inout) :: be
+    class(backend_t), allocatable :: c
+    allocate(cpu_backend_t :: c)
+    c%mg = be%mg
+    c%nlev = be%nlev
+    call move_alloc(be%level, c%level)
+    call move_alloc(be%weight, c%weight)
+    call zero_stage_work(c%level(1)%lay, c%level(1)%f)
+    call move_alloc(c, be)
+  end subroutine to_cpu_backend
 
   !> One iteration of level l; a coarse level's forcing is allocated and
   !> enters as the optional argument, level 1's is not and stays absent.

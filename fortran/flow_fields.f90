@@ -8,7 +8,7 @@ module flow_fields
   use first_touch, only: zero_field, advise_huge
   implicit none
   private
-  public :: fields_t, allocate_fields, host_field_count, NWORK, NMETRIC
+  public :: fields_t, allocate_fields, zero_stage_work, host_field_count, NWORK, NMETRIC
 
   integer, parameter :: NWORK = 25     !< flux stages use 25 work fields, ADI 23
   integer, parameter :: NMETRIC = 9    !< 3 components x 3 directions
@@ -62,6 +62,17 @@ contains
     if (present(stage_work)) then
       if (.not. stage_work) return
     end if
-    call zero_field(f%dq, nt); call zero_field(f%dtv, nt); call zero_field(f%wk, nt)
+    call zero_stage_work(lay, f)
   end subroutine allocate_fields
+
+  !> The stage work fields' zeros, which allocate_fields leaves out for a
+  !> backend that iterates elsewhere (stage_work = .false.); for a run that
+  !> turns to the host after its fields were made.
+  subroutine zero_stage_work(lay, f)
+    type(layout_t), intent(in) :: lay
+    type(fields_t), intent(inout) :: f
+    integer :: nt
+    nt = team_for(lay)
+    call zero_field(f%dq, nt); call zero_field(f%dtv, nt); call zero_field(f%wk, nt)
+  end subroutine zero_stage_work
 end module flow_fields
