@@ -116,6 +116,11 @@ if [ "$MODE" = check ]; then
       --run-dir $W/san$m > $W/san$m.log 2>&1
     row "compute-sanitizer memcheck, 2 ranks, MG $m merged" "rc=$? $(grep -m1 'ERROR SUMMARY' $W/san$m.log)"
   done
+  # preconditioned: the eps across the block faces (mlaunch_pce_faces) in exact mode
+  $RUN -np 2 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 build/adiflow_mpi \
+    cases/cube64_re1000.nml --backend cuda --adi-mode exact --npj 2 --mg-levels 3 --max-iter 2 \
+    --run-dir $W/sanpc > $W/sanpc.log 2>&1
+  row "compute-sanitizer memcheck, 2 ranks, MG exact merged, preconditioned 64^3" "rc=$? $(grep -m1 'ERROR SUMMARY' $W/sanpc.log)"
   $RUN -np 2 compute-sanitizer --tool racecheck --error-exitcode 9 build/adiflow_mpi cases/cube32_gpu_check.nml \
     --backend cuda --adi-mode decoupled --npj 2 --mg-levels 3 --max-iter 1 --run-dir $W/sanr > $W/sanr.log 2>&1
   row "compute-sanitizer racecheck, 2 ranks, MG decoupled merged" "rc=$? $(grep -m1 'SUMMARY' $W/sanr.log)"
