@@ -23,13 +23,13 @@ module output_vtk
   !> snapshots SERIES_NNNNNNN.vts, their collection SERIES.pvd.
   character(len=*), parameter :: series = 'flow'
 
-  !> A run's snapshot series and its collection file: the iterations of the
-  !> snapshots listed so far.
   !> a Float32 block of flow.vts's appended data (write_vts's two slots)
   type :: f32_block
     real(real32), allocatable :: a(:,:,:,:)
   end type f32_block
 
+  !> A run's snapshot series and its collection file: the iterations of the
+  !> snapshots listed so far.
   type :: vtk_series_t
     character(len=:), allocatable :: dir, ext     !< the run folder; '.vts' or '.pvts'
     integer(int64) :: last_iter = 0               !< the run's max_iter (snapshot_stem's width)
