@@ -14,7 +14,7 @@ module output_file
   use case_config, only: io_error
   implicit none
   private
-  public :: out_wait, out_file_t, out_open, out_check, out_writeback, out_commit, remove_stale, commit_finished, blocked_output, copy_output
+  public :: out_file_t, out_open, out_check, out_wait, out_writeback, out_commit, remove_stale, commit_finished, blocked_output, copy_output
 
   type :: out_file_t
     integer :: unit = -1
