@@ -119,78 +119,30 @@ static uint64_t crc_zeros(uint64_t reg, size_t nbytes)
   return reg;
 }
 
-/* a piece: its bytes, the register it starts from, and the bytes after it
- * in the buffer; its run leaves its share of the buffer's register in crc
- * (its own register carried over the zero bytes that follow), so that the
- * register of the whole buffer is the xor of the shares and every piece's
- * operator is raised on its own thread */
+/* a piece: its bytes (in memory at p, or else in file fd from offset off),
+ * the register it starts from, and the bytes after it in the whole; its run
+ * leaves its share of the whole's register in crc (its own register carried
+ * over the zero bytes that follow), so that the register of the whole is the
+ * xor of the shares and every piece's operator is raised on its own thread */
 typedef struct crc_piece {
   const unsigned char *p;
-  size_t n, after;
-  uint64_t crc;
-} crc_piece;
-
-static void *crc_piece_run(void *arg)
-{
-  crc_piece *c = (crc_piece *)arg;
-  c->crc = crc_zeros(crc_serial(c->crc, c->p, c->n), c->after);
-  return NULL;
-}
-
-uint64_t adi_crc64_update(uint64_t crc, const void *data, size_t nbytes)
-{
-  crc_piece pc[CRC_MAX_PIECES];
-  pthread_t th[CRC_MAX_PIECES];
-  int started[CRC_MAX_PIECES];
-  const unsigned char *p = (const unsigned char *)data;
-  size_t per;
-  int np;
-  pthread_once(&crc_once, crc_init);
-  np = (int)(nbytes / CRC_PIECE);
-  if (np > crc_cpus) np = crc_cpus;
-  if (np > CRC_MAX_PIECES) np = CRC_MAX_PIECES;
-  if (np < 2) return crc_serial(crc, p, nbytes);
-  per = nbytes / (size_t)np;
-  for (int i = 0; i < np; ++i) {
-    pc[i].p = p + (size_t)i * per;
-    pc[i].n = i == np - 1 ? nbytes - (size_t)i * per : per;
-    pc[i].after = nbytes - (size_t)i * per - pc[i].n;
-    pc[i].crc = i == 0 ? crc : 0;
-  }
-  /* a piece whose thread cannot start is summed here instead */
-  for (int i = 1; i < np; ++i) started[i] = pthread_create(&th[i], NULL, crc_piece_run, &pc[i]) == 0;
-  crc_piece_run(&pc[0]);
-  for (int i = 1; i < np; ++i) {
-    if (started[i]) pthread_join(th[i], NULL);
-    else crc_piece_run(&pc[i]);
-  }
-  crc = 0;
-  for (int i = 0; i < np; ++i) crc ^= pc[i].crc;
-  return crc;
-}
-
-/* ---- the CRC of a file's bytes, each piece read by its own thread: the
- * reads (the kernel's copies from the page cache) are as much of a read-back
- * as the sums ---- */
-
-typedef struct crc_file_piece {
   int fd;
   uint64_t off, n, after;
   uint64_t crc;
-  int err;
-} crc_file_piece;
+  int err;   /* a failed read of the file: its errno (EIO: the file ended early) */
+} crc_piece;
 
-static void *crc_file_piece_run(void *arg)
+/* a file piece's bytes read and summed in CRC_PIECE chunks */
+static void crc_read_piece(crc_piece *c)
 {
-  crc_file_piece *c = (crc_file_piece *)arg;
   size_t cap = c->n < CRC_PIECE ? (size_t)c->n : CRC_PIECE;
   unsigned char *buf = malloc(cap > 0 ? cap : 1);
   uint64_t at = c->off, left = c->n;
   if (buf == NULL) {
     c->err = ENOMEM;
-    return NULL;
+    return;
   }
-  while (left > 0 && c->err == 0) {
+  while (left > 0) {
     size_t want = left < cap ? (size_t)left : cap;
     ssize_t got = pread(c->fd, buf, want, (off_t)at);
     if (got < 0 && errno == EINTR) continue;
@@ -203,17 +155,26 @@ static void *crc_file_piece_run(void *arg)
     left -= (uint64_t)got;
   }
   free(buf);
+}
+
+static void *crc_piece_run(void *arg)
+{
+  crc_piece *c = (crc_piece *)arg;
+  if (c->p != NULL)
+    c->crc = crc_serial(c->crc, c->p, (size_t)c->n);
+  else
+    crc_read_piece(c);
   if (c->err == 0) c->crc = crc_zeros(c->crc, (size_t)c->after);
   return NULL;
 }
 
-int adi_crc64_file(int fd, uint64_t off, uint64_t nbytes, uint64_t *crc)
+/* the pieces of nbytes (at least CRC_PIECE bytes each, at most the threads
+ * allowed; 1 for a short whole), the first started from register crc: their
+ * count; each piece's place set but its source (p or fd) */
+static int crc_split(uint64_t nbytes, uint64_t crc, crc_piece pc[CRC_MAX_PIECES])
 {
-  crc_file_piece pc[CRC_MAX_PIECES];
-  pthread_t th[CRC_MAX_PIECES];
-  int started[CRC_MAX_PIECES];
-  uint64_t per;
   int np;
+  uint64_t per;
   pthread_once(&crc_once, crc_init);
   np = (int)(nbytes / CRC_PIECE);
   if (np > crc_cpus) np = crc_cpus;
@@ -221,22 +182,58 @@ int adi_crc64_file(int fd, uint64_t off, uint64_t nbytes, uint64_t *crc)
   if (np < 1) np = 1;
   per = nbytes / (uint64_t)np;
   for (int i = 0; i < np; ++i) {
-    pc[i].fd = fd;
-    pc[i].off = off + (uint64_t)i * per;
+    pc[i].p = NULL;
+    pc[i].fd = -1;
+    pc[i].off = (uint64_t)i * per;
     pc[i].n = i == np - 1 ? nbytes - (uint64_t)i * per : per;
     pc[i].after = nbytes - (uint64_t)i * per - pc[i].n;
-    pc[i].crc = i == 0 ? *crc : 0;
+    pc[i].crc = i == 0 ? crc : 0;
     pc[i].err = 0;
   }
-  for (int i = 1; i < np; ++i) started[i] = pthread_create(&th[i], NULL, crc_file_piece_run, &pc[i]) == 0;
-  crc_file_piece_run(&pc[0]);
+  return np;
+}
+
+/* every piece run, each but the first on a thread of its own (a piece whose
+ * thread cannot start is summed here instead); 0 with the whole's register
+ * in *crc, or the first piece's error */
+static int crc_run(crc_piece *pc, int np, uint64_t *crc)
+{
+  pthread_t th[CRC_MAX_PIECES];
+  int started[CRC_MAX_PIECES];
+  for (int i = 1; i < np; ++i) started[i] = pthread_create(&th[i], NULL, crc_piece_run, &pc[i]) == 0;
+  crc_piece_run(&pc[0]);
   for (int i = 1; i < np; ++i) {
     if (started[i]) pthread_join(th[i], NULL);
-    else crc_file_piece_run(&pc[i]);
+    else crc_piece_run(&pc[i]);
   }
   for (int i = 0; i < np; ++i)
     if (pc[i].err != 0) return pc[i].err;
   *crc = 0;
   for (int i = 0; i < np; ++i) *crc ^= pc[i].crc;
   return 0;
+}
+
+uint64_t adi_crc64_update(uint64_t crc, const void *data, size_t nbytes)
+{
+  crc_piece pc[CRC_MAX_PIECES];
+  const unsigned char *p = (const unsigned char *)data;
+  int np = crc_split(nbytes, crc, pc);
+  if (np < 2) return crc_serial(crc, p, nbytes);
+  for (int i = 0; i < np; ++i) pc[i].p = p + pc[i].off;
+  (void)crc_run(pc, np, &crc);   /* memory pieces do not fail */
+  return crc;
+}
+
+/* ---- the CRC of a file's bytes, each piece read by its own thread: the
+ * reads (the kernel's copies from the page cache) are as much of a read-back
+ * as the sums ---- */
+int adi_crc64_file(int fd, uint64_t off, uint64_t nbytes, uint64_t *crc)
+{
+  crc_piece pc[CRC_MAX_PIECES];
+  int np = crc_split(nbytes, *crc, pc);
+  for (int i = 0; i < np; ++i) {
+    pc[i].fd = fd;
+    pc[i].off += off;
+  }
+  return crc_run(pc, np, crc);
 }

@@ -80,13 +80,8 @@ contains
   subroutine zero_field4(a, nt)
     real(rk), intent(inout) :: a(:,:,:,:)
     integer, intent(in) :: nt
-    integer :: k, m
-    do m = 1, size(a, 4)
-      !$omp parallel do num_threads(nt)
-      do k = 1, size(a, 3)
-        a(:, :, k, m) = 0.0_rk
-      end do
-      !$omp end parallel do
-    end do
+    real(rk) :: zeros(size(a, 4))
+    zeros = 0.0_rk
+    call fill_components(a, zeros, nt)
   end subroutine zero_field4
 end module first_touch
