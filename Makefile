@@ -59,7 +59,10 @@ CUDA_PTX  := $(patsubst sm_%,compute_%,$(CUDA_ARCH))
 # The Fortran sources are preprocessed (-cpp): the case-key lists
 # (fortran/case_keys/) and the rows the C headers are made from (include/*.def,
 # cuda/common/*.def) expand into Fortran there
-FFLAGS_REQUIRED := -fopenmp -ffp-contract=off -std=f2018 -ffree-line-length-none -cpp -Iinclude -Ifortran -Icuda/common
+# -Werror=trampolines: a pointer to an internal procedure is a trampoline
+# on the stack, and the linker then marks the program's stack executable
+FFLAGS_REQUIRED := -fopenmp -ffp-contract=off -std=f2018 -ffree-line-length-none -cpp -Iinclude -Ifortran -Icuda/common \
+                   -Werror=trampolines
 FFLAGS_RELEASE  := -O2 -g -fno-backtrace -ffpe-summary=none
 FFLAGS_DEBUG    := $(FFLAGS_RELEASE) -fno-fast-math -Wall -Wno-maybe-uninitialized -Wno-compare-reals \
                    -Wno-unused-dummy-argument -fcheck=bounds
@@ -92,7 +95,7 @@ endif
 # multi-GPU block bridge (F_BLOCK) go into build/adiflow_mpi only.
 F_ALL     := $(basename $(notdir $(wildcard fortran/*.f90)))
 F_PROGRAM := adiflow grid_check
-F_MPI     := mpi_decomp mpi_settings multigrid_gather backend_mpi_block backend_mpi_gpu run_files_mpi block_ranks_mpi \
+F_MPI     := mpi_decomp mpi_settings mpi_input_errors multigrid_gather backend_mpi_block backend_mpi_gpu run_files_mpi block_ranks_mpi \
              run_files_blocks_mpi backend_blocks_ranks_gpu adiflow_mpi
 F_BLOCK   := gpu_block_bridge
 F_MODULES := $(filter-out $(F_PROGRAM) $(F_MPI) $(F_BLOCK),$(F_ALL))

@@ -63,6 +63,7 @@ program adiflow_mpi
   use output_file, only: blocked_output
   use mpi_decomp
   use mpi_settings, only: settings_of, compare_settings
+  use mpi_input_errors, only: input_agreement, input_error, block_input_error
   use parallel_config, only: parallel_config_t, read_parallel_config, validate_parallel_config
   use gpu_settings, only: gpu_settings_t
   use gpu_block_bridge, only: block_transport_text
@@ -278,16 +279,6 @@ contains
     call finish(code)
   end subroutine run_blocks_over_ranks
 
-  !> case_error's handler in a multi-block run: every rank meets the same
-  !> error in the same place (each reads the whole input), so rank 0 alone
-  !> says it and every rank stops with exit code 2.
-  subroutine block_input_error(m)
-    character(len=*), intent(in) :: m
-    case_error_handler => null()
-    if (rank == 0) write(error_unit, '(a)') 'adiflow_mpi: error: '//trim(m)
-    call finish(2)
-  end subroutine block_input_error
-
   !> All ranks must reach MPI; a rank that never arrives stops the job after
   !> ADIFLOW_MPI_STARTUP_TIMEOUT seconds (default 120) instead of hanging.
   subroutine startup_barrier()
@@ -406,33 +397,6 @@ contains
     call finish(merge(0, 2, agreed(1) == 0 .and. -agreed(2) == 0))
   end subroutine usage_if_asked
 
-  !> Collective: .false. on any rank stops every rank with exit code 2 (the
-  !> rank that failed has printed why).
-  subroutine input_agreement(mine_ok)
-    logical, intent(in) :: mine_ok
-    logical :: all_ok
-    integer :: ierr
-    call MPI_Allreduce(mine_ok, all_ok, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD, ierr)
-    call mpi_check(ierr, 'MPI_Allreduce (input check)')
-    if (.not. all_ok) call finish(2)
-  end subroutine input_agreement
-
-  !> case_error's handler while the input is read: this rank's message, then
-  !> the agreement the other ranks are waiting in, then exit code 2.
-  subroutine input_error(m)
-    character(len=*), intent(in) :: m
-    character(len=16) :: rs
-    case_error_handler => null()
-    if (rank == 0) then
-      write(error_unit, '(a)') 'adiflow_mpi: error: '//trim(m)
-    else
-      write(rs, '(i0)') rank
-      write(error_unit, '(a)') 'adiflow_mpi: error: rank '//trim(rs)//': '//trim(m)
-    end if
-    flush(error_unit)
-    call input_agreement(.false.)
-    call finish(2)
-  end subroutine input_error
 
   !> Every rank must run the same case (fortran/mpi_settings.f90): any key of
   !> any group, after the command-line overrides, that differs from rank 0's

@@ -341,6 +341,21 @@ try "compare_fields: one file only" 2 "usage: compare_fields" ./build/compare_fi
 ./build/adiflow "$T/small.nml" --backend cpu --max-iter 3 --run-dir "$T/it3" > /dev/null 2>&1
 try "compare_fields: different states give exit 1" 1 "DIFFERENT" ./build/compare_fields "$T/a.dump" "$T/it3/field.dump"
 
+# ------------------------------------------------------------- hardening
+# No executable may ask for an executable stack (a trampoline of a pointer to
+# an internal Fortran procedure, or an object without .note.GNU-stack, does):
+# an overflow could then run code it wrote there. The Makefile refuses
+# trampolines (-Werror=trampolines); this checks what was linked.
+if command -v readelf > /dev/null 2>&1; then
+  for x in build/adiflow build/adiflow_mpi build/compare_fields build/make_grid build/cube_compare build/ghia_compare \
+           build/grid_check build/open_flow_compare; do
+    [ -x "$x" ] || continue
+    st=$(readelf -lW "$x" 2>/dev/null | awk '$1 == "GNU_STACK" {print $(NF-1)}')
+    if [ "$st" = RW ]; then ok "$x: the stack is not executable (GNU_STACK $st)"
+    else bad "$x: GNU_STACK flags '${st:-none}', wanted RW (an executable stack)"; fi
+  done
+fi
+
 # ------------------------------------------------------------- adiflow_mpi
 if [ -x build/adiflow_mpi ] && command -v mpirun > /dev/null 2>&1; then
   MPI="mpirun --allow-run-as-root -np 2 ./build/adiflow_mpi"
