@@ -28,7 +28,9 @@
 !> 'decoupled' sweeps every block alone (interface increments zero).
 !> pipeline_chunks = 0 (automatic): 4 on the CPU; 1 on GPUs, where a chunk
 !> of lines is too few threads to fill the device and each chunk's sweep
-!> costs as much as the whole one (measured, bench/RESULTS.md).
+!> costs as much as the whole one (measured, bench/RESULTS.md). On GPUs a
+!> sweep takes at most one chunk per 4096 lines across it (so a multigrid
+!> cycle's coarse levels sweep whole, cuda/multi/block_driver.cu).
 !> The s/iter column counts from the end of the first iteration (which
 !> carries the start-up: transport connections, first launches); the first
 !> iteration's own time is printed once.
@@ -174,7 +176,12 @@ program adiflow_mpi
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') '  decomposition: npj x npk = ', dc%npj, ' x ', dc%npk, &
       ' over ', nranks, ' ranks (rank 0 block ', dc%nloc(2), ' x ', dc%nloc(3), ' in j x k)'
     if (dc%exact) then
-      write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', dc%chunks, ' chunks)'
+      if (use_gpu .and. dc%chunks > 1) then
+        write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', dc%chunks, &
+          ' chunks, at most one per 4096 lines across a sweep)'
+      else
+        write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', dc%chunks, ' chunks)'
+      end if
     else
       write(output_unit, '(a)') '  LU-ADI across blocks: decoupled (interface increments held at zero)'
     end if

@@ -298,6 +298,23 @@ static void chunk_range(int ncr, int nch, int cc, int *clo, int *chi)
   *chi = off + cnt;
 }
 
+/* The chunks of a pipelined sweep across ncr lines of ni cells: the
+ * requested count, but never fewer than ADI_PIPE_MIN_LINES lines a chunk.
+ * A chunk's sweep is one thread per (line, variable); below some 20k
+ * threads it no longer keeps enough loads in flight to run at the memory's
+ * pace, so its time stops shrinking with its size while each chunk still
+ * pays its message's latency: on a multigrid cycle's coarse levels a
+ * level's whole cross-section is one chunk. The two ranks of a pipe hold
+ * the same ni and ncr (the block column along d), so they cut alike. */
+enum { ADI_PIPE_MIN_LINES = 4096 };
+static int pipe_chunks(int want, int ni, int ncr)
+{
+  long long most = (long long)ni*ncr/ADI_PIPE_MIN_LINES;
+  int nch = want < ncr ? want : ncr;
+  if (nch > most) nch = (int)most;
+  return nch < 1 ? 1 : nch;
+}
+
 static dim3 line_grid(const adi_view *v, int clo, int chi)
 {
   return dim3((unsigned)((v->ni + 31)/32), (unsigned)((chi - clo + 1 + 3)/4), 5);
@@ -307,11 +324,10 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
 {
   struct block_state *b = (struct block_state *)ctx;
   int n = d == 2 ? v->nj : v->nk, ncr = d == 2 ? v->nk : v->nj;
-  int nch = b->chunks < ncr ? b->chunks : ncr, lo = b->swp[2*(d - 2)], hi = b->swp[2*(d - 2) + 1];
+  int nch = pipe_chunks(b->chunks, v->ni, ncr), lo = b->swp[2*(d - 2)], hi = b->swp[2*(d - 2) + 1];
   int c, clo, chi, rc, dir;
   size_t cnt;
   dim3 blk(32, 4, 1);
-  if (nch < 1) nch = 1;
   rc = timing_begin(b, K_SWEEP, d, s);
   if (rc != ADI_OK) return rc;
   /* the pipe stream starts when the compute stream reaches the sweep: the
@@ -479,16 +495,23 @@ static int warm_up(struct block_state *b)
 static int alloc_buffers(struct block_state *b, const adi_solver_params *sp)
 {
   int ldi = sp->ldi, ldj = sp->ldj, ldk = sp->ldk, s, kk, d;
-  int ncr = sp->nj > sp->nk ? sp->nj : sp->nk;
+  int ncr, nch, lines_max = 1;
   size_t cross = (size_t)(ldj > ldk ? ldj : ldk);
   b->halo_cap = (size_t)ldi*cross*(size_t)(2*ADI_NVAR > 6 ? 2*ADI_NVAR : 6);
   ADI_GPU_CHECK(cudaMalloc((void **)&b->sl, b->halo_cap*sizeof(double)));
   ADI_GPU_CHECK(cudaMalloc((void **)&b->sh, b->halo_cap*sizeof(double)));
   ADI_GPU_CHECK(cudaMalloc((void **)&b->rl, b->halo_cap*sizeof(double)));
   ADI_GPU_CHECK(cudaMalloc((void **)&b->rh, b->halo_cap*sizeof(double)));
-  b->nch_max = b->chunks < ncr ? b->chunks : ncr;
-  if (b->nch_max < 1) b->nch_max = 1;
-  b->chunk_cap = (size_t)sp->ni*5*(size_t)(ncr/b->nch_max + 1);
+  /* the pipelined sweeps along j (across nk lines) and k (across nj):
+   * the most chunks and the most lines in one chunk of either */
+  b->nch_max = 1;
+  for (d = 2; d <= 3; ++d) {
+    ncr = d == 2 ? sp->nk : sp->nj;
+    nch = pipe_chunks(b->chunks, sp->ni, ncr);
+    if (nch > b->nch_max) b->nch_max = nch;
+    if ((ncr + nch - 1)/nch > lines_max) lines_max = (ncr + nch - 1)/nch;
+  }
+  b->chunk_cap = (size_t)sp->ni*5*(size_t)lines_max;
   ADI_GPU_CHECK(cudaMalloc((void **)&b->psend, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
   ADI_GPU_CHECK(cudaMalloc((void **)&b->precv, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
   b->ev_recv = (cudaEvent_t *)calloc((size_t)(2*b->nch_max), sizeof(cudaEvent_t));
