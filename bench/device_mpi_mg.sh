@@ -43,6 +43,9 @@ nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader | tee -a $T
 NG=${NG:-$(nvidia-smi -L | grep -c '^GPU')}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 RUN="mpirun --allow-run-as-root --bind-to none --oversubscribe"
+# a derived deck must carry every substitution asked of it (a pattern that no longer matches
+# would measure another case silently)
+has() { local f=$1; shift; for k in "$@"; do grep -q "$k" $f || { echo "$f: no '$k' (a deck changed?)" >&2; exit 3; }; done; }
 decomps() { # the j x k decompositions of n ranks
   case $1 in 1) echo "1x1";; 2) echo "2x1 1x2";; 3) echo "3x1 1x3";; 4) echo "4x1 1x4 2x2";; esac
 }
@@ -85,6 +88,17 @@ if [ "$MODE" = check ]; then
       --run-dir $r > $r.log 2>&1
     build/compare_fields $W/ser_$b/field.dump $r/field.dump --tol 1e-12 > $r.cmp 2>&1
     row "fast MG $b exact ${NG}x1 GPUs vs serial strict CPU, <= 1e-12" "$([ $? = 0 ] && echo PASS || echo FAIL) $(tail -n 1 $r.cmp)"
+  done
+  # exact mode's pipeline cut into chunks (--chunks 4): the fine level's 256 x 64 lines across a
+  # sweep take 4 (pipe_chunks: one per 4096 lines), the coarser levels 1; strict, vs the serial CPU
+  sed -e "s/ni = 32, nj = 32, nk = 32/ni = 256, nj = 64, nk = 64/" cases/cube32_gpu_check.nml > $W/ch.nml
+  has $W/ch.nml "ni = 256, nj = 64, nk = 64"
+  $S/adiflow $W/ch.nml --backend cpu --mg-levels 3 --max-iter 10 --run-dir $W/ser_ch > $W/ser_ch.log 2>&1
+  for dd in 2x1 1x2 $([ $NG -ge 4 ] && echo 1x4); do
+    pj=${dd%x*}; pk=${dd#*x}; r=$W/ch_$dd
+    $RUN -np $((pj*pk)) $S/adiflow_mpi $W/ch.nml --backend cuda --kernels merged --adi-mode exact --npj $pj --npk $pk \
+      --chunks 4 --mg-levels 3 --max-iter 10 --run-dir $r > $r.log 2>&1
+    row "strict MG 256x64x64 exact ${dd} GPUs, 4 pipeline chunks: field / history" "rc=$? $(same $W/ser_ch/field.dump $r/field.dump) / $(same <(hist $W/ser_ch/residual.dat) <(hist $r/residual.dat))"
   done
   # levels the blocks cannot carry, gathered onto rank 0 (its CPU): 16x16x8 with 4 levels
   C=tests/cases/mpi_mg_cube.nml
@@ -143,9 +157,6 @@ fi
 # the recorded figures' cube and cycle (W(2,2) over 5 levels, unpreconditioned), a deck of its own:
 # the shipped cases/cube64_re1000.nml has since changed its cycle (V(2,2) over 3 levels, preconditioned)
 MGDECK=bench/cases/mg_cube_w22.nml
-# a derived deck must carry every substitution asked of it (a pattern that no longer matches
-# would measure another case silently)
-has() { local f=$1; shift; for k in "$@"; do grep -q "$k" $f || { echo "$f: no '$k' (bench/cases changed?)" >&2; exit 3; }; done; }
 
 if [ "$MODE" = scale ] || [ "$MODE" = weak4 ] || [ "$MODE" = graph ] || [ "$MODE" = chunks ]; then
   CYC=${CYC:-20}
