@@ -190,7 +190,7 @@ TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestr
 # for them (tune/sm_XY.txt; never in the source tree)
 TUNE_TABLES := $(patsubst cuda/tune/%,$(BUILD)/tune/%,$(wildcard cuda/tune/*.txt))
 ifneq ($(GPU_LIBS),)
-TOOLS += $(BUILD)/copy_bw $(BUILD)/gpu_two_grids $(TUNE_TABLES)
+TOOLS += $(BUILD)/copy_bw $(BUILD)/pipe_sweep $(BUILD)/gpu_two_grids $(TUNE_TABLES)
 endif
 $(BUILD)/tune/%.txt: cuda/tune/%.txt
 	@mkdir -p $(dir $@)
@@ -459,6 +459,9 @@ $(BUILD)/test_patch_fill_c_vs_fortran: tests/c_vs_fortran/test_patch_fill_c_vs_f
 
 # device-to-device copy bandwidth, the reference of bench/device_merged.sh
 $(BUILD)/copy_bw: bench/copy_bw.cu | $(OBJ)
+	$(NVCC) $(NVFLAGS) $< -o $@
+# exact mode's pipelined sweep kernels timed alone, by chunks (bench/device_kernels.sh)
+$(BUILD)/pipe_sweep: bench/pipe_sweep.cu $(GPU_HDRS) | $(OBJ)
 	$(NVCC) $(NVFLAGS) $< -o $@
 # two grids in one process through the bridge's handles (C, over the CUDA objects)
 $(BUILD)/gpu_two_grids: tests/gpu/gpu_two_grids.c include/adiflow_bridge.h include/adiflow_params.h $(GPU_OBJS) | $(OBJ)

@@ -22,6 +22,9 @@
 #                                        strong 256^3, both modes
 #   bash bench/device_mpi_mg.sh chunks   exact mode's pipelined sweep in CH chunks (default 1 2 4 8),
 #                                        weak 256^3/GPU and strong 256^3 on NG = 2 or 4 GPUs (split k)
+#   bash bench/device_mpi_mg.sh pipe     one GPU: exact mode's pipelined sweep kernels alone (build/pipe_sweep):
+#                                        a 256^3 block swept along k whole and in 2..32 chunks, and
+#                                        the coarse levels' blocks, microseconds per chunk
 #   bash bench/device_mpi_mg.sh cube512  the 512^3 cube at Re = 1000 to 7 orders on 4 GPUs (LEV levels,
 #                                        MODE512 decoupled|exact, DUMP512=.true. adds field.dump)
 #   bash bench/device_mpi_mg.sh transport  the MPI host-staged transport against NCCL on 2 GPUs
@@ -49,6 +52,10 @@ has() { local f=$1; shift; for k in "$@"; do grep -q "$k" $f || { echo "$f: no '
 decomps() { # the j x k decompositions of n ranks
   case $1 in 1) echo "1x1";; 2) echo "2x1 1x2";; 3) echo "3x1 1x3";; 4) echo "4x1 1x4 2x2";; esac
 }
+
+if [ "$MODE" = pipe ]; then
+  build/pipe_sweep ${PIPE_N:-256} 20 | tee -a $T
+fi
 
 if [ "$MODE" = check ]; then
   S=build/strict

@@ -50,6 +50,7 @@
 #include "kernels.cuh"
 #include "block_hooks.cuh"
 #include "block_transport.cuh"
+#include "block_sweep.cuh"
 #include "../api/block_grid.cuh"
 
 /* a transport call: the transport has recorded its failure (file:line) */
@@ -144,27 +145,6 @@ __global__ void block_row_copy(adi_view v, int d, int a, int clo, int chi, doubl
   idx = ((size_t)(c - clo)*5 + (size_t)(m - 1))*(size_t)v.ni + (size_t)(i - 1);
   if (unpack) ADI_F(&v, wk, WK_WCH + m, p) = buf[idx];
   else buf[idx] = ADI_F(&v, wk, WK_WCH + m, p);
-}
-
-/* The recurrences of one chunk of lines, one thread per (line,
- * characteristic variable): adi_stage4_fwd_var / adi_stage4_bwd_var of
- * cuda/common/mpi_decomp.h, which load a batch of points ahead of their
- * steps (tests/unit/test_block_sweep.c checks them against adi_stage4_line
- * on the CPU, bit for bit). */
-__global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, int has_lo)
-{
-  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
-  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
-  if (i > v.ni || c > chi) return;
-  adi_stage4_fwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_lo);
-}
-
-__global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, int has_hi)
-{
-  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
-  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
-  if (i > v.ni || c > chi) return;
-  adi_stage4_bwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_hi);
 }
 
 /* ---------------------------------------------------------------- timing */
@@ -315,10 +295,7 @@ static int pipe_chunks(int want, int ni, int ncr)
   return nch < 1 ? 1 : nch;
 }
 
-static dim3 line_grid(const adi_view *v, int clo, int chi)
-{
-  return dim3((unsigned)((v->ni + 31)/32), (unsigned)((chi - clo + 1 + 3)/4), 5);
-}
+static dim3 line_grid(const adi_view *v, int clo, int chi) { return block_sweep_grid(v->ni, clo, chi); }
 
 static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
 {
@@ -327,7 +304,7 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
   int nch = pipe_chunks(b->chunks, v->ni, ncr), lo = b->swp[2*(d - 2)], hi = b->swp[2*(d - 2) + 1];
   int c, clo, chi, rc, dir;
   size_t cnt;
-  dim3 blk(32, 4, 1);
+  dim3 blk = block_sweep_threads();
   rc = timing_begin(b, K_SWEEP, d, s);
   if (rc != ADI_OK) return rc;
   /* the pipe stream starts when the compute stream reaches the sweep: the
