@@ -34,7 +34,10 @@
 #                                        fields and histories bit-identical; then s/iter of both
 #                                        on bench/cases/strong256.nml (100 iterations, fast
 #                                        build, merged, exact and decoupled). About 2 minutes.
-# Prints a table last. NG: the GPUs to use (default: all visible).
+# Prints a table last. NG: the GPUs to use (default: all visible); on a machine with fewer GPUs,
+# ADIFLOW_BLOCK_SHARE_GPU=1 NG=4 bash bench/device_mpi_mg.sh check runs the identity checks with ranks
+# sharing the GPUs (halos through host memory).
+
 set -u
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/out}; W=/tmp/mpimg; rm -rf $W; mkdir -p $W $O
@@ -46,6 +49,8 @@ nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader | tee -a $T
 NG=${NG:-$(nvidia-smi -L | grep -c '^GPU')}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 RUN="mpirun --allow-run-as-root --bind-to none --oversubscribe"
+# NG larger than the GPUs with ADIFLOW_BLOCK_SHARE_GPU=1: the ranks share them (results only, no timings)
+[ -n "${ADIFLOW_BLOCK_SHARE_GPU:-}" ] && RUN="$RUN -x ADIFLOW_BLOCK_SHARE_GPU"
 # a derived deck must carry every substitution asked of it (a pattern that no longer matches
 # would measure another case silently)
 has() { local f=$1; shift; for k in "$@"; do grep -q "$k" $f || { echo "$f: no '$k' (a deck changed?)" >&2; exit 3; }; done; }

@@ -367,6 +367,9 @@ static int pick_transport(const adi_block_transport_ops **tx)
   char have[64];
   int k, pos = 0;
   *tx = transport(0);
+  /* ranks sharing GPUs (check_device): NCCL refuses two ranks on one GPU,
+   * host memory carries their halos */
+  if ((want == NULL || want[0] == '\0') && adi_settings_flag("ADIFLOW_BLOCK_SHARE_GPU", -1, 0)) want = "mpi";
   if (want == NULL || want[0] == '\0') return ADI_OK;
   /* RCCL is NCCL's API: either word names the collective library */
   if (strcasecmp(want, "rccl") == 0) want = "nccl";
@@ -625,13 +628,20 @@ static void set_capturable(struct block_state *b)
   b->hooks.capturable = b->tx->stream_ordered && !b->timing && adi_settings_flag("ADIFLOW_BLOCK_GRAPH", -1, 1);
 }
 
-static int check_device(int rank, int device)
+/* The GPU of a rank: its node-local rank's. ADIFLOW_BLOCK_SHARE_GPU=1
+ * lets more ranks than GPUs share them in turn (node-local rank modulo the
+ * GPUs), their halos through host memory: for checking a decomposition's
+ * results on a machine with fewer GPUs (the ranks then take turns on a GPU,
+ * so their timings mean nothing). */
+static int check_device(int rank, int *device)
 {
   int ndev = adi_gpu_device_count();
-  if (device < 0 || device >= ndev)
+  if (ndev > 0 && *device >= ndev && adi_settings_flag("ADIFLOW_BLOCK_SHARE_GPU", -1, 0)) *device %= ndev;
+  if (*device < 0 || *device >= ndev)
     return adi_gpu_fail_msg(ADI_ERR_NO_DEVICE, "rank %d wants GPU %d of its node (one rank per GPU, by node-local "
-                            "rank) but the node has %d usable GPU(s): start at most %d ranks per node",
-                            rank, device, ndev, ndev);
+                            "rank) but the node has %d usable GPU(s): start at most %d ranks per node (or, to "
+                            "check results only, let ranks share GPUs: ADIFLOW_BLOCK_SHARE_GPU=1)",
+                            rank, *device, ndev, ndev);
   return ADI_OK;
 }
 
@@ -650,7 +660,7 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
   *grid = NULL;
   if (sp == NULL || phys == NULL || off == NULL || nglob == NULL || nbr == NULL || swp == NULL || ids == NULL)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: a null argument");
-  if ((rc = check_device(rank, device)) != ADI_OK) return rc;
+  if ((rc = check_device(rank, &device)) != ADI_OK) return rc;
   if ((rc = block_state_new(&b, sp, settings, phys, off, nglob, nbr, swp, exact, chunks, rank, nranks, device))
       != ADI_OK)
     return rc;
