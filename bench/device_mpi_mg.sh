@@ -15,7 +15,7 @@
 #   bash bench/device_mpi_mg.sh scale    per multigrid cycle, 1-2-4 GPUs, both modes: weak
 #                                        256^3 per GPU, strong 256^3 and 512^3
 #   bash bench/device_mpi_mg.sh weak4    weak 256^3 per GPU on 4 GPUs: 2x2 against 1x4, exact mode's
-#                                        pipeline with 1 and 4 chunks
+#                                        pipeline with 1 and WCH chunks (default 8)
 #   bash bench/device_mpi_mg.sh graph    a block's iteration as one graph with its NCCL exchanges
 #                                        (ADIFLOW_BLOCK_GRAPH=1, the default) against launches one by
 #                                        one (=0), alternating, weak 256^3/GPU on NG = 2 or 4 GPUs and
@@ -197,15 +197,16 @@ fi
 
 if [ "$MODE" = weak4 ]; then
   # weak scaling on 4 GPUs, the decomposition and exact mode's pipeline chunks:
-  # 2x2 (256 x 512 x 512) against 1x4 (256 x 256 x 1024), exact with 1 and 4 chunks
+  # 2x2 (256 x 512 x 512) against 1x4 (256 x 256 x 1024), exact with 1 and WCH chunks
   go s1_256 1 c256 exact 1 1
   go w4_dec_2x2 4 w4 decoupled 2 2
   go w4_dec_1x4 4 w4k decoupled 1 4
   go w4_ex_2x2 4 w4 exact 2 2
   go w4_ex_1x4 4 w4k exact 1 4
-  EXTRA="--chunks 4" go w4_ex_2x2_c4 4 w4 exact 2 2
-  EXTRA="--chunks 4" go w4_ex_1x4_c4 4 w4k exact 1 4
-  for k in w4_dec_2x2 w4_dec_1x4 w4_ex_2x2 w4_ex_1x4 w4_ex_2x2_c4 w4_ex_1x4_c4; do
+  wc=${WCH:-8}
+  EXTRA="--chunks $wc" go w4_ex_2x2_c$wc 4 w4 exact 2 2
+  EXTRA="--chunks $wc" go w4_ex_1x4_c$wc 4 w4k exact 1 4
+  for k in w4_dec_2x2 w4_dec_1x4 w4_ex_2x2 w4_ex_1x4 w4_ex_2x2_c$wc w4_ex_1x4_c$wc; do
     row "weak 256^3/GPU on 4 GPUs, $k: s/cycle, efficiency" "${t[$k]} $(eff ${t[s1_256]} ${t[$k]} 1)"
   done
 fi
