@@ -66,8 +66,13 @@ FFLAGS_REQUIRED := -fopenmp -ffp-contract=off -std=f2018 -ffree-line-length-none
 FFLAGS_RELEASE  := -O2 -g -fno-backtrace -ffpe-summary=none
 FFLAGS_DEBUG    := $(FFLAGS_RELEASE) -fno-fast-math -Wall -Wno-maybe-uninitialized -Wno-compare-reals \
                    -Wno-unused-dummy-argument -fcheck=bounds
-CFLAGS_REQUIRED := -std=c11 -ffp-contract=off -Iinclude
-CFLAGS_DEFAULT  := -O2 -g -Wall -Wextra
+# The host code that reads input and writes files (C) is built with stack
+# canaries and glibc's checked string and memory calls; every executable is
+# linked with a read-only relocation table bound at start (RELRO + BIND_NOW),
+# as Debian builds its own packages. The -Wl flags are passed at link only.
+HARDEN_LINK     := -Wl,-z,relro,-z,now
+CFLAGS_REQUIRED := -std=c11 -ffp-contract=off -Iinclude -fstack-protector-strong $(HARDEN_LINK)
+CFLAGS_DEFAULT  := -O2 -g -Wall -Wextra -D_FORTIFY_SOURCE=2
 ifneq ($(origin FFLAGS),command line)
 FFLAGS := $(if $(filter 1,$(DEBUG)),$(FFLAGS_DEBUG),$(FFLAGS_RELEASE))
 endif
@@ -160,7 +165,7 @@ LIBGFORTRAN_A := $(call static_archive,libgfortran.a)
 LIBQUADMATH_A := $(call static_archive,libquadmath.a)
 LIBSTDCXX_A   := $(call static_archive,libstdc++.a)
 endif
-LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS)),$(FFLAGS)) \
+LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS)),$(FFLAGS)) $(HARDEN_LINK) \
               $(if $(and $(LIBGFORTRAN_A),$(LIBQUADMATH_A)),-static-libgfortran)
 LINK_LIBS  := $(if $(LIBSTDCXX_A),$(patsubst -lstdc++,$(LIBSTDCXX_A),$(GPU_LIBS)),$(GPU_LIBS)) \
               $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread) \
@@ -315,7 +320,7 @@ else
 MPI_GPU_OBJS := $(GPU_OBJS) $(OBJ)/block_stub.o
 MPI_GPU_LIBS := $(GPU_LIBS)
 endif
-MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS)),$(FFLAGS))
+MPI_LINK_FLAGS := $(if $(LIBGOMP_A),$(filter-out -fopenmp,$(FFLAGS)),$(FFLAGS)) $(HARDEN_LINK)
 MPI_LINK_LIBS := $(MPI_GPU_LIBS) $(if $(LIBGOMP_A),$(LIBGOMP_A) -lpthread)
 # NCCL found or not: the driver's list of transports differs, so a change recompiles it
 $(OBJ)/.block-ccl-$(ADI_BLOCK_CCL): | $(OBJ)
@@ -366,7 +371,7 @@ $(BUILD)/make_grid: validation/make_grid.c $(OBJ)/plot3d_write.o $(OBJ)/safe_fil
 # a Plot3D grid read and checked as a run reads it (fortran/grid_file.f90)
 $(BUILD)/grid_check: fortran/grid_check.f90 $(F_OBJS) $(C_OBJS) $(GPU_OBJS)
 	@mkdir -p $(BUILD)/testmod/grid_check
-	$(FC) $(FFLAGS) -J$(BUILD)/testmod/grid_check -I$(OBJ) $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
+	$(FC) $(FFLAGS) $(HARDEN_LINK) -J$(BUILD)/testmod/grid_check -I$(OBJ) $< $(F_OBJS) $(C_OBJS) $(GPU_OBJS) $(GPU_LIBS) -o $@
 $(BUILD)/ghia_compare: validation/ghia_compare.c validation/profile_io.h $(HOST_LIB) | $(OBJ)
 	$(CC) $(CFLAGS) $(HOST_INC) $< $(HOST_LIB) -lm -o $@
 # the cube's centrelines and extrema against Albensoeder & Kuhlmann (2005)

@@ -345,7 +345,9 @@ try "compare_fields: different states give exit 1" 1 "DIFFERENT" ./build/compare
 # No executable may ask for an executable stack (a trampoline of a pointer to
 # an internal Fortran procedure, or an object without .note.GNU-stack, does):
 # an overflow could then run code it wrote there. The Makefile refuses
-# trampolines (-Werror=trampolines); this checks what was linked.
+# trampolines (-Werror=trampolines); this checks what was linked. And each is
+# linked with its relocations read-only after start (RELRO with BIND_NOW),
+# so that an overflow cannot redirect a library call through them.
 if command -v readelf > /dev/null 2>&1; then
   for x in build/adiflow build/adiflow_mpi build/compare_fields build/make_grid build/cube_compare build/ghia_compare \
            build/grid_check build/open_flow_compare; do
@@ -353,6 +355,9 @@ if command -v readelf > /dev/null 2>&1; then
     st=$(readelf -lW "$x" 2>/dev/null | awk '$1 == "GNU_STACK" {print $(NF-1)}')
     if [ "$st" = RW ]; then ok "$x: the stack is not executable (GNU_STACK $st)"
     else bad "$x: GNU_STACK flags '${st:-none}', wanted RW (an executable stack)"; fi
+    if readelf -lW "$x" 2>/dev/null | grep -q GNU_RELRO && readelf -dW "$x" 2>/dev/null | grep -Eq 'BIND_NOW|Flags:.* NOW'
+    then ok "$x: relocations read-only after start (RELRO, BIND_NOW)"
+    else bad "$x: not linked with -z relro -z now"; fi
   done
 fi
 
