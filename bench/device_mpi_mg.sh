@@ -168,14 +168,15 @@ fi
 
 # the recorded figures' cube and cycle (W(2,2) over 5 levels, unpreconditioned), a deck of its own:
 # the shipped cases/cube64_re1000.nml has since changed its cycle (V(2,2) over 3 levels, preconditioned)
-MGDECK=bench/cases/mg_cube_w22.nml
+# (MGDECK=bench/cases/mg_cube_v42.nml: the shipped 256^3 deck's preconditioned V(4,2) cycle instead)
+MGDECK=${MGDECK:-bench/cases/mg_cube_w22.nml}
 
 if [ "$MODE" = scale ] || [ "$MODE" = weak4 ] || [ "$MODE" = graph ] || [ "$MODE" = chunks ]; then
   CYC=${CYC:-20}
-  mk() { # name n: the benchmark cube (MGDECK) at n^3 cells, 5 levels of W(2,2)-cycles
+  mk() { # name n: the benchmark cube (MGDECK) at n^3 cells, its 5-level cycle
     sed -e "s/ni = 64, nj = 64, nk = 64/ni = $2, nj = $2, nk = $2/" \
       -e "s/max_iter = 2000, tol = 1.0e-7/max_iter = $CYC, tol = 0.0/" $MGDECK > $W/$1.nml
-    has $W/$1.nml "ni = $2, nj = $2, nk = $2" "max_iter = $CYC, tol = 0.0" "levels = 5, cycle = 'w'"
+    has $W/$1.nml "ni = $2, nj = $2, nk = $2" "max_iter = $CYC, tol = 0.0" "levels = 5,"
   }
   mk c256 256; mk c512 512
   sed -e "s/ni = 256, nj = 256, nk = 256/ni = 256, nj = 512, nk = 256/" $W/c256.nml > $W/w2.nml
