@@ -44,6 +44,7 @@ program adiflow_mpi
   use mpi_f08
   !$ use omp_lib, only: omp_set_num_threads
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit
+  use, intrinsic :: iso_c_binding, only: c_int
   use kinds, only: rk, ik8, ng
   use grid_layout
   use solver_params
@@ -68,7 +69,7 @@ program adiflow_mpi
   use mpi_input_errors, only: input_agreement, input_error, block_input_error
   use parallel_config, only: parallel_config_t, read_parallel_config, validate_parallel_config
   use gpu_settings, only: gpu_settings_t
-  use gpu_block_bridge, only: block_transport_text
+  use gpu_block_bridge, only: block_transport_text, adi_gpu_block_ranks_fit, adi_gpu_device_count
   use gpu_bridge, only: gpu_settings_error, adi_gpu_available, gpu_error_text, gpu_device_info, &
     ADI_KERNELS_SPLIT, ADI_KERNELS_MERGED
   use backend_mpi_block, only: block_backend_t
@@ -97,6 +98,7 @@ program adiflow_mpi
   character(len=:), allocatable :: case_path, dir, why, mg_note, gather_why
   character(len=400) :: msg
   logical :: ok, use_gpu
+  logical :: shared_gpus = .false.           ! ranks taking turns on a node's GPUs (ADIFLOW_BLOCK_SHARE_GPU)
   integer(ik8) :: it0, started
   real(rk) :: res0(5)
   integer :: rank, nranks, lock_fd, okflag, code
@@ -133,7 +135,7 @@ program adiflow_mpi
   gs = make_gpu_settings(cs)
   why = gpu_settings_error(cs%backend, gs)
   if (len(why) > 0) call stop_all(2, why)
-  use_gpu = choose_backend()
+  use_gpu = choose_backend(.true.)
   call choose_process_grid(nranks, cs%nj, cs%nk, cs%ni, pc%npj, pc%npk, dc%npj, dc%npk, ok, msg)
   if (.not. ok) call stop_all(2, msg)
 
@@ -185,7 +187,11 @@ program adiflow_mpi
     else
       write(output_unit, '(a)') '  LU-ADI across blocks: decoupled (interface increments held at zero)'
     end if
-    if (use_gpu) then
+    if (use_gpu .and. shared_gpus) then
+      write(output_unit, '(a,i0,a)') '  backend: gpu, ', nranks, ' ranks taking turns on fewer GPUs (ADIFLOW_BLOCK_SHARE_GPU: '// &
+        'results only, no speed; '//trim(block_transport_text())//' halos), '//trim(cs%kernels)//' kernels; rank 0 on '// &
+        trim(gpu_device_info(gs))
+    else if (use_gpu) then
       write(output_unit, '(a,i0,a)') '  backend: gpu, ', nranks, ' GPUs (one per rank, '//trim(block_transport_text())//' halos), '// &
         trim(cs%kernels)//' kernels; rank 0 on '//trim(gpu_device_info(gs))
     else
@@ -267,7 +273,7 @@ contains
     gs = make_gpu_settings(cs)
     why = gpu_settings_error(cs%backend, gs)
     if (len(why) > 0) call stop_all(2, why)
-    if (choose_backend()) then
+    if (choose_backend(.false.)) then
       ! one GPU a rank: the node-local rank's
       call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
       call MPI_Comm_rank(node, local_rank)
@@ -417,19 +423,36 @@ contains
 
   !> GPU when asked for (every rank must have one) or, for 'auto', when
   !> every rank sees one; all ranks take the same decision.
-  logical function choose_backend() result(gpu)
-    logical :: mine, all_have
+  logical function choose_backend(may_share) result(gpu)
+    logical, intent(in) :: may_share   ! ADIFLOW_BLOCK_SHARE_GPU applies (the decomposed grid's blocks)
+    logical :: mine, all_have, fit, all_fit
+    type(MPI_Comm) :: node
+    integer :: on_node, most_on_node
     mine = adi_gpu_available(gs) /= 0
     call MPI_Allreduce(mine, all_have, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD)
+    ! one rank per GPU: a node with more ranks than GPUs cannot give each its own
+    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
+    call MPI_Comm_size(node, on_node)
+    call MPI_Comm_free(node)
+    fit = .not. mine .or. adi_gpu_block_ranks_fit(int(on_node, c_int), merge(1_c_int, 0_c_int, may_share)) /= 0
+    call MPI_Allreduce(fit, all_fit, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD)
+    call MPI_Allreduce(on_node, most_on_node, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD)
+    shared_gpus = mine .and. on_node > adi_gpu_device_count()
     select case (trim(cs%backend))
     case ('cpu')
       gpu = .false.
     case ('gpu')
       if (.not. all_have) call stop_all(2, 'backend = ''gpu'' but not every rank sees a usable GPU ('// &
         'one rank per GPU; a build made without nvcc or hipcc has no GPU backend): '//trim(gpu_error_text()))
+      if (.not. all_fit) call stop_all(2, 'backend = ''gpu'' but '//int_text(most_on_node)//' ranks share a '// &
+        'node with fewer GPUs: one rank per GPU, so start at most as many ranks per node as it has GPUs '// &
+        trim(merge('(to check results only, ADIFLOW_BLOCK_SHARE_GPU=1 lets ranks share them)', &
+                   '(the ranks of a multi-block grid cannot share one)                      ', may_share)))
       gpu = .true.
     case default
-      gpu = all_have
+      gpu = all_have .and. all_fit
+      if (all_have .and. .not. all_fit .and. rank == 0) write(output_unit, '(a)') '  note: backend = ''auto'' '// &
+        'runs on the CPU: '//int_text(most_on_node)//' ranks share a node with fewer GPUs (one rank per GPU)'
     end select
   end function choose_backend
 

@@ -10,7 +10,8 @@ module gpu_block_bridge
   use sys_interface, only: from_c
   implicit none
   private
-  public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_init, adi_gpu_block_init_level
+  public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_ranks_fit, adi_gpu_block_init, &
+    adi_gpu_block_init_level
   public :: adi_gpu_block_finalize, block_timing_report, block_transport_text, ADI_BLOCK_ID_BYTES
   public :: adi_set_link_open, adi_set_link_send, adi_set_link_recv, adi_set_link_flush, adi_set_link_close
 
@@ -29,6 +30,10 @@ module gpu_block_bridge
     end function
     integer(c_int) function adi_gpu_device_count() bind(c, name='adi_gpu_device_count')
       import :: c_int
+    end function
+    integer(c_int) function adi_gpu_block_ranks_fit(ranks_on_node, may_share) bind(c, name='adi_gpu_block_ranks_fit')
+      import :: c_int
+      integer(c_int), value :: ranks_on_node, may_share
     end function
     integer(c_int) function adi_gpu_block_init(grid, sp, kernels, settings, sf, sc, vol, q, phys, off, nglob, &
         nbr, swp, exact, chunks, rank, nranks, ids, device, timeout_s) bind(c, name='adi_gpu_block_init')

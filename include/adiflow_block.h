@@ -39,6 +39,12 @@ int adi_gpu_block_transport_name(char *buf, int buflen);
 /* Number of visible GPUs (0 when none). */
 int adi_gpu_device_count(void);
 
+/* Whether ranks_on_node ranks of one node can each have a GPU there: one
+ * rank per GPU, or, where may_share, more ranks than GPUs with
+ * ADIFLOW_BLOCK_SHARE_GPU=1 (adi_gpu_block_init's blocks; cuda/multi/
+ * block_driver.cu); 0 in a build without a GPU backend. */
+int adi_gpu_block_ranks_fit(int ranks_on_node, int may_share);
+
 /* adi_gpu_init for block `rank` of `nranks`: on success *grid is the
  * block's grid handle (every adi_gpu_* call of include/adiflow_bridge.h
  * takes it; its halo buffers, communicators and streams hang off it), on

@@ -65,6 +65,36 @@ for k in split merged; do
   [ $rc -eq 0 ] && ok "strict build, $k kernels: gpu_test.sh passed (bit-identical to the CPU)" \
     || bad "strict build, $k kernels: gpu_test.sh failed"
 done
+# 5. adiflow_mpi with more ranks on the node than it has GPUs (one rank per GPU): 'auto' says so and runs
+# on the CPU, 'gpu' stops with exit 2 before a run folder, ADIFLOW_BLOCK_SHARE_GPU=1 lets them share
+# (results only), and a multi-block grid's ranks, which cannot share, are refused with the reason
+if [ -x "$FAST/adiflow_mpi" ] && command -v mpirun > /dev/null; then
+  NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  NP=$((NGPU + 1))
+  MPI="mpirun --allow-run-as-root --oversubscribe -np $NP"
+  timeout 300 $MPI "$FAST/adiflow_mpi" cases/cube32_gpu_check.nml --max-iter 4 --run-dir "$T/ma" > "$T/ma.log" 2>&1; rc=$?
+  [ $rc -eq 0 ] && grep -q "ranks share a node with fewer GPUs" "$T/ma.log" && grep -q "backend: cpu" "$T/ma.log" \
+    && ok "adiflow_mpi, $NP ranks on $NGPU GPU(s), backend auto: a note, then the CPU (exit 0)" \
+    || bad "adiflow_mpi, $NP ranks on $NGPU GPU(s), backend auto (exit $rc): $(tail -n 2 "$T/ma.log" | tr '\n' ' ')"
+  timeout 300 $MPI "$FAST/adiflow_mpi" cases/cube32_gpu_check.nml --backend gpu --max-iter 4 --run-dir "$T/mg" \
+    > "$T/mg.log" 2>&1; rc=$?
+  [ $rc -eq 2 ] && [ ! -e "$T/mg" ] && grep -q "one rank per GPU" "$T/mg.log" \
+    && ok "adiflow_mpi, $NP ranks on $NGPU GPU(s), backend gpu: exit 2 before a run folder, the reason said" \
+    || bad "adiflow_mpi, $NP ranks on $NGPU GPU(s), backend gpu (exit $rc): $(grep -m1 error "$T/mg.log")"
+  timeout 300 $MPI -x ADIFLOW_BLOCK_SHARE_GPU=1 "$FAST/adiflow_mpi" cases/cube32_gpu_check.nml --backend gpu \
+    --adi-mode exact --max-iter 4 --run-dir "$T/ms" > "$T/ms.log" 2>&1; rc=$?
+  [ $rc -eq 0 ] && grep -q "ranks taking turns on fewer GPUs" "$T/ms.log" \
+    && ok "adiflow_mpi, $NP ranks sharing $NGPU GPU(s) (ADIFLOW_BLOCK_SHARE_GPU=1): runs on the GPUs (exit 0)" \
+    || bad "adiflow_mpi, ranks sharing GPUs (exit $rc): $(tail -n 2 "$T/ms.log" | tr '\n' ' ')"
+  # the NACA deck's C-grid in 3 blocks (made here: the device has no build's cases/grids)
+  BUILD=$FAST bash validation/naca_case.sh grid 1 "$T/grids" > /dev/null 2>&1
+  cp cases/naca0012_re5000.nml "$T/mb.nml"
+  timeout 300 $MPI -x ADIFLOW_BLOCK_SHARE_GPU=1 "$FAST/adiflow_mpi" "$T/mb.nml" --backend gpu \
+    --max-iter 2 --run-dir "$T/mb" > "$T/mb.log" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "multi-block grid cannot share" "$T/mb.log" \
+    && ok "adiflow_mpi, a multi-block grid's $NP ranks on $NGPU GPU(s): refused (exit 2), they cannot share" \
+    || bad "adiflow_mpi, multi-block ranks on fewer GPUs (exit $rc): $(grep -m1 error "$T/mb.log")"
+fi
 printf '\n| check | result |\n|---|---|\n'
 awk -v a="$t0" -v b="$t1" 'BEGIN { printf "| cube64_re1000, 600 GPU iterations incl. outputs | %.1f s |\n", b - a }'
 echo "$pass passed, $fail failed"

@@ -633,6 +633,12 @@ static void set_capturable(struct block_state *b)
  * GPUs), their halos through host memory: for checking a decomposition's
  * results on a machine with fewer GPUs (the ranks then take turns on a GPU,
  * so their timings mean nothing). */
+int adi_gpu_block_ranks_fit(int ranks_on_node, int may_share)
+{
+  int ndev = adi_gpu_device_count();
+  return ndev > 0 && (ranks_on_node <= ndev || (may_share && adi_settings_flag("ADIFLOW_BLOCK_SHARE_GPU", -1, 0)));
+}
+
 static int check_device(int rank, int *device)
 {
   int ndev = adi_gpu_device_count();

@@ -13,6 +13,7 @@ int adi_gpu_block_transport_name(char *buf, int buflen)
   return ADI_ERR_NO_DEVICE;
 }
 int adi_gpu_device_count(void) { return 0; }
+int adi_gpu_block_ranks_fit(int ranks_on_node, int may_share) { (void)ranks_on_node; (void)may_share; return 0; }
 int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                        const adi_gpu_settings *settings, const double *sf,
                        const double *sc, const double *vol, const double *q, const int phys[6], const int off[3],
