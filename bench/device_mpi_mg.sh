@@ -202,8 +202,8 @@ if [ "$MODE" = weak4 ]; then
   go s1_256 1 c256 exact 1 1
   go w4_dec_2x2 4 w4 decoupled 2 2
   go w4_dec_1x4 4 w4k decoupled 1 4
-  go w4_ex_2x2 4 w4 exact 2 2
-  go w4_ex_1x4 4 w4k exact 1 4
+  EXTRA="--chunks 1" go w4_ex_2x2 4 w4 exact 2 2
+  EXTRA="--chunks 1" go w4_ex_1x4 4 w4k exact 1 4
   wc=${WCH:-8}
   EXTRA="--chunks $wc" go w4_ex_2x2_c$wc 4 w4 exact 2 2
   EXTRA="--chunks $wc" go w4_ex_1x4_c$wc 4 w4k exact 1 4

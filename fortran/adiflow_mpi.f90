@@ -26,11 +26,12 @@
 !> npj = npk = 0: automatic (smallest interface area). adi_mode = 'exact'
 !> reproduces the single-domain solver bit for bit (pipelined sweeps);
 !> 'decoupled' sweeps every block alone (interface increments zero).
-!> pipeline_chunks = 0 (automatic): 4 on the CPU; 1 on GPUs, where a chunk
-!> of lines is too few threads to fill the device and each chunk's sweep
-!> costs as much as the whole one (measured, bench/RESULTS.md). On GPUs a
-!> sweep takes at most one chunk per 4096 lines across it (so a multigrid
-!> cycle's coarse levels sweep whole, cuda/multi/block_driver.cu).
+!> pipeline_chunks = 0 (automatic): 4 on the CPU; 8 on GPUs, where a sweep
+!> takes at most one chunk per 4096 lines across it (fewer lines no longer
+!> fill the device), so a multigrid cycle's coarse levels, where a chunk
+!> would add its message's latency and save nothing, sweep whole
+!> (cuda/multi/block_driver.cu; 8 against 1, 4 and 16 on 2 GPUs:
+!> bench/log/2026-11-29-exact-pipeline.md).
 !> The s/iter column counts from the end of the first iteration (which
 !> carries the start-up: transport connections, first launches); the first
 !> iteration's own time is printed once.
@@ -144,7 +145,7 @@ program adiflow_mpi
   call decomp_setup(dc, MPI_COMM_WORLD, [cs%ni, cs%nj, cs%nk], dc%npj, dc%npk, sp_g%bc)
   dc%exact = pc%adi_mode == 'exact'
   dc%chunks = pc%pipeline_chunks
-  if (dc%chunks == 0) dc%chunks = merge(1, 4, use_gpu)
+  if (dc%chunks == 0) dc%chunks = merge(8, 4, use_gpu)
   lay = make_layout(dc%nloc(1), dc%nloc(2), dc%nloc(3))
   call files%init(cs, 'adiflow_mpi', dir, dir//'/restart.decomp + restart.rNNNNN.itN.bin', rank == 0, started)
   files%vts_ext = '.pvts'
