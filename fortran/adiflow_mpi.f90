@@ -181,7 +181,7 @@ program adiflow_mpi
     if (dc%exact) then
       if (use_gpu .and. dc%chunks > 1) then
         write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', dc%chunks, &
-          ' chunks, at most one per 4096 lines across a sweep)'
+          ' chunks, fewer where a sweep crosses few lines)'
       else
         write(output_unit, '(a,i0,a)') '  LU-ADI across blocks: exact (pipelined sweeps, ', dc%chunks, ' chunks)'
       end if

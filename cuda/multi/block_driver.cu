@@ -628,17 +628,17 @@ static void set_capturable(struct block_state *b)
   b->hooks.capturable = b->tx->stream_ordered && !b->timing && adi_settings_flag("ADIFLOW_BLOCK_GRAPH", -1, 1);
 }
 
-/* The GPU of a rank: its node-local rank's. ADIFLOW_BLOCK_SHARE_GPU=1
- * lets more ranks than GPUs share them in turn (node-local rank modulo the
- * GPUs), their halos through host memory: for checking a decomposition's
- * results on a machine with fewer GPUs (the ranks then take turns on a GPU,
- * so their timings mean nothing). */
 int adi_gpu_block_ranks_fit(int ranks_on_node, int may_share)
 {
   int ndev = adi_gpu_device_count();
   return ndev > 0 && (ranks_on_node <= ndev || (may_share && adi_settings_flag("ADIFLOW_BLOCK_SHARE_GPU", -1, 0)));
 }
 
+/* The GPU of a rank: its node-local rank's. ADIFLOW_BLOCK_SHARE_GPU=1
+ * lets more ranks than GPUs share them in turn (node-local rank modulo the
+ * GPUs), their halos through host memory: for checking a decomposition's
+ * results on a machine with fewer GPUs (the ranks then take turns on a GPU,
+ * so their timings mean nothing). */
 static int check_device(int rank, int *device)
 {
   int ndev = adi_gpu_device_count();
