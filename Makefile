@@ -465,7 +465,7 @@ $(BUILD)/test_patch_fill_c_vs_fortran: tests/c_vs_fortran/test_patch_fill_c_vs_f
 # device-to-device copy bandwidth, the reference of bench/device_merged.sh
 $(BUILD)/copy_bw: bench/copy_bw.cu | $(OBJ)
 	$(NVCC) $(NVFLAGS) $< -o $@
-# exact mode's pipelined sweep kernels timed alone, by chunks (bench/device_kernels.sh)
+# exact mode's pipelined sweep kernels timed alone, by chunks (bench/device_mpi_mg.sh pipe)
 $(BUILD)/pipe_sweep: bench/pipe_sweep.cu $(GPU_HDRS) | $(OBJ)
 	$(NVCC) $(NVFLAGS) $< -o $@
 # two grids in one process through the bridge's handles (C, over the CUDA objects)
