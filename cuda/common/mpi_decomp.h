@@ -11,14 +11,15 @@
 /* ---- ADI stage 4 split for a block of a decomposed line (the multi-GPU
  * exact mode, cuda/multi/block_driver.cu): the forward, then the backward
  * recurrence of one characteristic variable m of the line (b, c), with the
- * operations of adi_stage4_line in the same order. has_lo: the value of cell
- * 0 (the block below's last forward value, received into the ghost row)
- * starts the recurrence at cell 1, as the single line's own cell 0 would;
- * has_hi: cell n+1 holds the block above's first backward value. Without
- * them, the line's own end conditions (adi_stage4_line exactly). wk, not
- * adi_wk_get/put: a block keeps the ADI fields in wk (wkf NULL,
- * cuda/api/grid.cu), where block_driver.cu's row copies and halos find
- * them. ---- */
+ * operations of adi_stage4_line in the same order. has_lo: the block below's
+ * last forward value (the GPU kernels take it from the received row,
+ * adi_stage4_fwd_var from the ghost cell 0) starts the recurrence at cell 1,
+ * as the single line's own cell 0 would; has_hi: the block above's first
+ * backward value (cell n+1) starts the backward one. Without them, the
+ * line's own end conditions (adi_stage4_line exactly). The _from forms
+ * return the value the block passes on. wk, not adi_wk_get/put: a block
+ * keeps the ADI fields in wk (wkf NULL, cuda/api/grid.cu), where
+ * block_driver.cu's halos find them. ---- */
 /* The loads of ADI_SWEEP_BATCH points are issued before their steps: the
  * same operations on the same values in the same order as one point at a
  * time, but on the GPU, where one thread walks a line, a point's loads no
@@ -34,7 +35,11 @@
 #define ADI_UNROLL
 #endif
 
-ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, int c, int m, int has_lo)
+/* the forward recurrence from x_lo, the block below's last forward value
+ * (has_lo), else from the line's own first cell; returns the value it leaves
+ * at cell n, the one the block above starts from */
+ADI_HD static inline double adi_stage4_fwd_from(const adi_view *v, int d, int b, int c, int m, int has_lo,
+                                                double x_lo)
 {
   int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, nb, t, pa, pc[3];
   int single = adi_single(v);
@@ -42,7 +47,7 @@ ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, in
   cell_index(d, 1, b, c, pc);
   pa = adi_pt(v, pc[0], pc[1], pc[2]);
   if (has_lo) {
-    x = ADI_F(v, wk, r, pa - e);
+    x = x_lo;
     a = 1;
   } else {
     x = adi4x_fwd_first(single, ADI_F(v, wk, r, pa), ADI_F(v, wk, WK_RDIAG + s, pa));
@@ -66,9 +71,23 @@ ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, in
         ADI_F(v, wk, r, pa + t*e) = x;
       }
   }
+  return x;
 }
 
-ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, int c, int m, int has_hi)
+/* the same, has_lo's value read from the ghost cell 0 */
+ADI_HD static inline void adi_stage4_fwd_var(const adi_view *v, int d, int b, int c, int m, int has_lo)
+{
+  int pc[3];
+  cell_index(d, 0, b, c, pc);
+  (void)adi_stage4_fwd_from(v, d, b, c, m, has_lo,
+                            has_lo ? ADI_F(v, wk, WK_WCH + m, adi_pt(v, pc[0], pc[1], pc[2])) : 0.0);
+}
+
+/* the backward recurrence from x_hi, the block above's first backward
+ * value (has_hi), else from the line's own last cell; returns the value it
+ * leaves at cell 1, the one the block below starts from */
+ADI_HD static inline double adi_stage4_bwd_from(const adi_view *v, int d, int b, int c, int m, int has_hi,
+                                                double x_hi)
 {
   int n = adi_ncells(v, d), e = adi_stride(v, d), r = WK_WCH + m, s = adi_eig_of_char(m), a, nb, t, pa, pc[3];
   int single = adi_single(v);
@@ -76,7 +95,7 @@ ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, in
   cell_index(d, n, b, c, pc);
   pa = adi_pt(v, pc[0], pc[1], pc[2]);
   if (has_hi) {
-    x = ADI_F(v, wk, r, pa + e);
+    x = x_hi;
     a = n;
   } else {
     x = ADI_F(v, wk, r, pa);
@@ -98,6 +117,16 @@ ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, in
         ADI_F(v, wk, r, pa - t*e) = x;
       }
   }
+  return x;
+}
+
+/* the same, has_hi's value read from the ghost cell n + 1 */
+ADI_HD static inline void adi_stage4_bwd_var(const adi_view *v, int d, int b, int c, int m, int has_hi)
+{
+  int pc[3];
+  cell_index(d, adi_ncells(v, d) + 1, b, c, pc);
+  (void)adi_stage4_bwd_from(v, d, b, c, m, has_hi,
+                            has_hi ? ADI_F(v, wk, WK_WCH + m, adi_pt(v, pc[0], pc[1], pc[2])) : 0.0);
 }
 
 #endif

@@ -130,23 +130,6 @@ __global__ void block_slab_copy(double *a, ptrdiff_t npts, int ldi, int ldj, int
   else buf[t] = a[p];
 }
 
-/* Row a (local, along d) of the characteristic variables of the lines
- * i = 1..ni, c = clo..chi into buf (or back), in adi_stage4_pipelined's
- * pack_row order: i fastest, then m, then c. */
-__global__ void block_row_copy(adi_view v, int d, int a, int clo, int chi, double *buf, int unpack)
-{
-  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
-  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
-  int m = 1 + (int)blockIdx.z, pc[3], p;
-  size_t idx;
-  if (i > v.ni || c > chi) return;
-  cell_index(d, a, i, c, pc);
-  p = adi_pt(&v, pc[0], pc[1], pc[2]);
-  idx = ((size_t)(c - clo)*5 + (size_t)(m - 1))*(size_t)v.ni + (size_t)(i - 1);
-  if (unpack) ADI_F(&v, wk, WK_WCH + m, p) = buf[idx];
-  else buf[idx] = ADI_F(&v, wk, WK_WCH + m, p);
-}
-
 /* ---------------------------------------------------------------- timing */
 
 static int timing_begin(struct block_state *b, int kind, int d, cudaStream_t s)
@@ -300,7 +283,7 @@ static dim3 line_grid(const adi_view *v, int clo, int chi) { return block_sweep_
 static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
 {
   struct block_state *b = (struct block_state *)ctx;
-  int n = d == 2 ? v->nj : v->nk, ncr = d == 2 ? v->nk : v->nj;
+  int ncr = d == 2 ? v->nk : v->nj;
   int nch = pipe_chunks(b->chunks, v->ni, ncr), lo = b->swp[2*(d - 2)], hi = b->swp[2*(d - 2) + 1];
   int c, clo, chi, rc, dir;
   size_t cnt;
@@ -308,7 +291,7 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
   rc = timing_begin(b, K_SWEEP, d, s);
   if (rc != ADI_OK) return rc;
   /* the pipe stream starts when the compute stream reaches the sweep: the
-   * previous sweep's unpacks have read their buffers by then */
+   * previous sweep's kernels have read its receive buffers by then */
   ADI_GPU_CHECK(cudaEventRecord(b->ev_start, s));
   ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_start, 0));
   for (dir = 0; dir < 2; ++dir) {            /* 0: forward (upwards), 1: backward (downwards) */
@@ -322,19 +305,18 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
         TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, rb, cnt, from, b->pipe));
         ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[slot], b->pipe));
         ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_recv[slot], 0));
-        block_row_copy<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir == 0 ? 0 : n + 1, clo, chi, rb, 1);
-        ADI_LAUNCH_CHECK("block_row_copy (unpack)");
       }
+      /* the sweep reads the neighbour's row from rb and leaves its own in sb */
       if (dir == 0) {
-        block_sweep_fwd<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, clo, chi, from >= 0);
+        block_sweep_fwd<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, clo, chi, from >= 0 ? rb : NULL,
+                                                               to >= 0 ? sb : NULL);
         ADI_LAUNCH_CHECK("block_sweep_fwd");
       } else {
-        block_sweep_bwd<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, clo, chi, from >= 0);
+        block_sweep_bwd<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, clo, chi, from >= 0 ? rb : NULL,
+                                                               to >= 0 ? sb : NULL);
         ADI_LAUNCH_CHECK("block_sweep_bwd");
       }
       if (to >= 0) {
-        block_row_copy<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir == 0 ? n : 1, clo, chi, sb, 0);
-        ADI_LAUNCH_CHECK("block_row_copy (pack)");
         ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[slot], s));
         ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[slot], 0));
         TX_CHECK(b->tx->send(b->tp, ADI_CH_PIPE, sb, cnt, to, b->pipe));

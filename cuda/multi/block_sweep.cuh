@@ -10,20 +10,39 @@
 
 #include "mpi_decomp.h"
 
-__global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, int has_lo)
+/* rb: the chunk's row from the neighbour the sweep comes from (NULL: the
+ * line's own end), sb: where the row for the neighbour it goes to is left
+ * (NULL: none); both in the order of the pipeline's messages, i fastest,
+ * then the variable, then the line across. Reading and leaving them here
+ * saves each chunk a copy into and out of the ghost rows (two kernels a
+ * message on the pipeline's critical path). */
+static __device__ __forceinline__ size_t block_sweep_row_index(int ni, int i, int c, int clo, int m)
 {
-  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
-  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
-  if (i > v.ni || c > chi) return;
-  adi_stage4_fwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_lo);
+  return ((size_t)(c - clo)*5 + (size_t)(m - 1))*(size_t)ni + (size_t)(i - 1);
 }
 
-__global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, int has_hi)
+__global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, const double *rb, double *sb)
 {
   int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
-  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y);
+  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y), m = 1 + (int)blockIdx.z;
+  size_t k;
+  double x;
   if (i > v.ni || c > chi) return;
-  adi_stage4_bwd_var(&v, d, i, c, 1 + (int)blockIdx.z, has_hi);
+  k = block_sweep_row_index(v.ni, i, c, clo, m);
+  x = adi_stage4_fwd_from(&v, d, i, c, m, rb != NULL, rb != NULL ? rb[k] : 0.0);
+  if (sb != NULL) sb[k] = x;
+}
+
+__global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, const double *rb, double *sb)
+{
+  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
+  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y), m = 1 + (int)blockIdx.z;
+  size_t k;
+  double x;
+  if (i > v.ni || c > chi) return;
+  k = block_sweep_row_index(v.ni, i, c, clo, m);
+  x = adi_stage4_bwd_from(&v, d, i, c, m, rb != NULL, rb != NULL ? rb[k] : 0.0);
+  if (sb != NULL) sb[k] = x;
 }
 
 /* the launch shape of a chunk: 32 x 4 threads over (i, c), the variable in z */

@@ -51,9 +51,9 @@ int main(void)
    * and a remainder */
   const int cut[2][4] = {{0, 3, 13, 29}, {0, 9, 12, 21}};
   ptrdiff_t npts, p;
-  double *ref, *blk;
+  double *ref, *blk, *pass_on, *pass_on_init;
   unsigned seed = 12345u;
-  int d, b, c, m, f, k, nb, nc, single;
+  int d, b, c, m, f, k, nb, nc, single, bad;
   char what[200];
 
   memset(&sp, 0, sizeof sp);
@@ -62,7 +62,9 @@ int main(void)
   npts = (ptrdiff_t)sp.ldi*sp.ldj*sp.ldk;
   ref = malloc((size_t)(ADI_NWORK*npts)*sizeof(double));
   blk = malloc((size_t)(ADI_NWORK*npts)*sizeof(double));
-  if (ref == NULL || blk == NULL) return 1;
+  pass_on = malloc((size_t)(ADI_NWORK*npts)*sizeof(double));
+  pass_on_init = malloc((size_t)(ADI_NWORK*npts)*sizeof(double));
+  if (ref == NULL || blk == NULL || pass_on == NULL || pass_on_init == NULL) return 1;
 
   /* both implicit precisions: in single mode the work fields hold floats
    * (promoted), as the single-precision stages leave them */
@@ -81,6 +83,7 @@ int main(void)
         ref[(ptrdiff_t)f*npts + p] = single ? (double)(float)x : x;
       }
     memcpy(blk, ref, (size_t)(ADI_NWORK*npts)*sizeof(double));
+    memcpy(pass_on_init, ref, (size_t)(ADI_NWORK*npts)*sizeof(double));
 
     v = adi_make_view(&sp, NULL, NULL, NULL, NULL, NULL, ref, NULL, NULL, NULL);
     nb = sp.ni; nc = d == 2 ? sp.nk : sp.nj;
@@ -104,6 +107,30 @@ int main(void)
              "bit for bit (all work fields), implicit_precision %s", d == 2 ? 'j' : 'k', cut[d - 2][1] - cut[d - 2][0],
              cut[d - 2][2] - cut[d - 2][1], cut[d - 2][3] - cut[d - 2][2], single ? "single" : "double");
     check(memcmp(ref, blk, (size_t)(ADI_NWORK*npts)*sizeof(double)) == 0, what);
+    /* the GPU kernels' form: each block's value handed to the next as an
+     * argument (adi_stage4_fwd_from / _bwd_from return it), no ghost cell
+     * read; and a wrong value handed on must change the result */
+    for (bad = 0; bad <= 1; ++bad) {
+      double *w = bad ? blk : pass_on;
+      memcpy(w, pass_on_init, (size_t)(ADI_NWORK*npts)*sizeof(double));
+      for (c = 1; c <= nc; ++c)
+        for (b = 1; b <= nb; ++b)
+          for (m = 1; m <= 5; ++m) {
+            double x = 0.0;
+            for (k = 0; k < 3; ++k) {
+              adi_view bv = block_view(&sp, &v, d, cut[d - 2][k], cut[d - 2][k + 1], w, npts);
+              x = adi_stage4_fwd_from(&bv, d, b, c, m, k > 0, k > 0 && bad && b == 1 && c == 1 ? x*1.5 : x);
+            }
+            for (k = 2; k >= 0; --k) {
+              adi_view bv = block_view(&sp, &v, d, cut[d - 2][k], cut[d - 2][k + 1], w, npts);
+              x = adi_stage4_bwd_from(&bv, d, b, c, m, k < 2, x);
+            }
+          }
+      snprintf(what, sizeof what, "LU-ADI sweep along %c over 3 blocks, the values handed on as arguments: %s, "
+               "implicit_precision %s", d == 2 ? 'j' : 'k', bad ? "a wrong one changes the result" :
+               "== the whole lines, bit for bit", single ? "single" : "double");
+      check((memcmp(ref, w, (size_t)(ADI_NWORK*npts)*sizeof(double)) == 0) == !bad, what);
+    }
     /* the test must be able to fail: the recurrences changed something */
     {
       double *orig = malloc((size_t)(ADI_NWORK*npts)*sizeof(double));
@@ -125,7 +152,7 @@ int main(void)
       free(orig);
     }
   }
-  free(ref); free(blk);
+  free(ref); free(blk); free(pass_on); free(pass_on_init);
   printf("%d passed, %d failed\n", pass, fail);
   return fail != 0;
 }
