@@ -36,7 +36,7 @@ program adiflow
   use sys_interface, only: adi_install_signal_handlers, adi_host_memory_available, adi_guard_output_signals, &
     make_dirs, lock_run_dir
   use gpu_bridge, only: gpu_chosen, gpu_device_info, gpu_settings_error, gpu_warm_up, gpu_warm_done, ADI_KERNELS_SPLIT, &
-    ADI_KERNELS_MERGED
+    ADI_KERNELS_MERGED, adi_gpu_narrow_visible
   use gpu_settings, only: gpu_settings_t
   !$ use omp_lib, only: omp_get_max_threads, omp_set_num_threads
   implicit none
@@ -96,7 +96,11 @@ program adiflow
   ! look where the backend is chosen: with backend = 'gpu' before the run
   ! folder and the fields (a missing GPU stops the run there), with 'auto'
   ! once the grid is made (a run that finds no GPU turns to the CPU there)
-  if (cs%backend /= 'cpu') call gpu_warm_up(gs, warm)
+  if (cs%backend /= 'cpu') then
+    ! one process, one GPU: the driver starts the chosen GPU alone (the user's CUDA_VISIBLE_DEVICES stands)
+    call adi_gpu_narrow_visible(gs)
+    call gpu_warm_up(gs, warm)
+  end if
   ! the grid's nodes, read and checked before the run folder and the fields; a
   ! grid closed on itself joins its cut before the boundaries are set up
   call make_grid_nodes(cs, xn, cuts, in_part)

@@ -17,7 +17,7 @@ module gpu_bridge
   public :: adi_gpu_available, adi_gpu_init, adi_gpu_iterate, adi_gpu_residual_norms
   public :: adi_gpu_download_state, adi_gpu_upload_state, adi_gpu_finalize
   public :: adi_gpu_download_residual, adi_gpu_download_forcing
-  public :: gpu_warm_up, gpu_warm_done, gpu_release_start, gpu_release_done
+  public :: gpu_warm_up, gpu_warm_done, gpu_release_start, gpu_release_done, adi_gpu_narrow_visible
   public :: adi_gpu_set_timing, gpu_check, gpu_device_info, gpu_timing_report, gpu_settings_problem
   public :: adi_gpu_residual_plane_sums, gpu_error_text
   public :: adi_gpu_mass_plane_sums, adi_gpu_scale_state
@@ -41,6 +41,10 @@ module gpu_bridge
       import :: c_int, gpu_settings_t
       type(gpu_settings_t), intent(in) :: settings
     end function
+    subroutine adi_gpu_narrow_visible(settings) bind(c, name='adi_gpu_narrow_visible')
+      import :: gpu_settings_t
+      type(gpu_settings_t), intent(in) :: settings
+    end subroutine
     integer(c_int) function c_warm_start(settings, warm) bind(c, name='adi_gpu_warm_start')
       import :: c_int, c_ptr, gpu_settings_t
       type(gpu_settings_t), intent(in) :: settings

@@ -12,6 +12,7 @@ static const char *no_cuda =
 static int fail(void) { return ADI_ERR_NO_DEVICE; }
 
 int adi_gpu_available(const adi_gpu_settings *settings) { (void)settings; return 0; }
+void adi_gpu_narrow_visible(const adi_gpu_settings *settings) { (void)settings; }
 /* nothing to warm up without a GPU backend */
 int adi_gpu_warm_start(const adi_gpu_settings *settings, adi_gpu_warm **warm)
 {

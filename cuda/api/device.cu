@@ -23,6 +23,14 @@ static int device_usable(int dev)
   int n = 0;
   struct cudaDeviceProp prop;
   cudaError_t err = cudaGetDeviceCount(&n);
+  /* the chosen GPU made the process's only one (adi_gpu_narrow_visible) and
+   * none left: the number names no GPU of this machine */
+  if (adi_settings_narrowed() && (err == cudaErrorNoDevice || (err == cudaSuccess && n == 0))) {
+    cudaGetLastError();
+    adi_gpu_set_error("GPU %d (ADIFLOW_DEVICE or the &gpu group's device) is not on this machine: " ADI_GPU_SMI
+                      " lists its GPUs, numbered from 0", adi_settings_device_label(NULL));
+    return 0;
+  }
   if (err != cudaSuccess) {
     adi_gpu_fail(err, "looking for a GPU (" ADI_GPU_API_PREFIX "GetDeviceCount)", __FILE__, __LINE__);
     cudaGetLastError();
@@ -46,7 +54,7 @@ static int device_usable(int dev)
   }
   if (prop.major < 7) {
     adi_gpu_set_error("GPU %d (%s) has compute capability %d.%d; the " ADI_GPU_API_NAME " backend needs 7.0 or "
-                      "newer: run with backend = 'cpu'", dev, prop.name, prop.major, prop.minor);
+                      "newer: run with backend = 'cpu'", adi_device_label(dev), prop.name, prop.major, prop.minor);
     return 0;
   }
   return 1;
@@ -292,11 +300,13 @@ int adi_gpu_device_info(const adi_gpu_settings *settings, char *buf, int buflen)
 #if ADI_GPU_HIP
   /* HIP versions read major*10^7 + minor*10^5 + patch */
   snprintf(buf, (size_t)buflen, "GPU %d, %s (%s, wavefront %d, %d CUs, %.1f GiB; driver HIP %d.%d, "
-           "runtime %d.%d)", dev, prop.name, prop.gcnArchName, prop.warpSize, prop.multiProcessorCount,
+           "runtime %d.%d)", adi_settings_device_label(settings), prop.name, prop.gcnArchName, prop.warpSize,
+           prop.multiProcessorCount,
            (double)prop.totalGlobalMem/GIB, drv/10000000, (drv/100000)%100, rt/10000000, (rt/100000)%100);
 #else
   snprintf(buf, (size_t)buflen, "GPU %d, %s (compute capability %d.%d, %d SMs, %.1f GiB; driver CUDA %d.%d, "
-           "runtime %d.%d)", dev, prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+           "runtime %d.%d)", adi_settings_device_label(settings), prop.name, prop.major, prop.minor,
+           prop.multiProcessorCount,
            (double)prop.totalGlobalMem/GIB, drv/1000, (drv%1000)/10, rt/1000, (rt%1000)/10);
 #endif
   return ADI_OK;
@@ -312,24 +322,24 @@ static int check_launch_limits(const struct cudaDeviceProp *prop, int dev, const
   int threads = bx*by, ws = prop->warpSize;
   if (ws < 1 || ws > ADI_WARP_SIZE_MAX || (ws & (ws - 1)) != 0) {
     adi_gpu_set_error("GPU %d (%s) runs warps of %d threads (warpSize); adiflow's kernels need a power of two "
-                      "up to %d (their lane masks have 64 bits): run with backend = 'cpu'", dev, prop->name, ws,
+                      "up to %d (their lane masks have 64 bits): run with backend = 'cpu'", adi_device_label(dev), prop->name, ws,
                       ADI_WARP_SIZE_MAX);
     return ADI_ERR_CONFIG;
   }
   if (threads % ws != 0) {
     adi_gpu_set_error("the %s kernels' blocks of %d x %d = %d threads are not a whole number of warps on GPU %d "
-                      "(%s), whose warps have %d threads (warpSize)", family, bx, by, threads, dev, prop->name, ws);
+                      "(%s), whose warps have %d threads (warpSize)", family, bx, by, threads, adi_device_label(dev), prop->name, ws);
     return ADI_ERR_CONFIG;
   }
   if (threads > prop->maxThreadsPerBlock || bx > prop->maxThreadsDim[0] || by > prop->maxThreadsDim[1]) {
     adi_gpu_set_error("the %s kernels' blocks of %d x %d threads exceed the limits of GPU %d (%s): %d threads per "
-                      "block (maxThreadsPerBlock), %d x %d (maxThreadsDim)", family, bx, by, dev, prop->name,
+                      "block (maxThreadsPerBlock), %d x %d (maxThreadsDim)", family, bx, by, adi_device_label(dev), prop->name,
                       prop->maxThreadsPerBlock, prop->maxThreadsDim[0], prop->maxThreadsDim[1]);
     return ADI_ERR_CONFIG;
   }
   if (shmem > (size_t)ADI_PROP_SHMEM_PER_BLOCK(*prop)) {
     adi_gpu_set_error("the %s kernels need %zu bytes of shared memory per block, but GPU %d (%s) offers %zu "
-                      "(" ADI_PROP_SHMEM_PER_BLOCK_NAME ")", family, shmem, dev, prop->name,
+                      "(" ADI_PROP_SHMEM_PER_BLOCK_NAME ")", family, shmem, adi_device_label(dev), prop->name,
                       (size_t)ADI_PROP_SHMEM_PER_BLOCK(*prop));
     return ADI_ERR_CONFIG;
   }
@@ -346,7 +356,7 @@ int adi_gpu_select_device(int dev, const adi_solver_params *sp, struct cudaDevic
   if ((unsigned)(sp->nk + 4) > (unsigned)prop->maxGridSize[2] ||
       (unsigned)((sp->nj + 4 + ADI_BLOCK_Y - 1)/ADI_BLOCK_Y) > (unsigned)prop->maxGridSize[1]) {
     adi_gpu_set_error("grid %d x %d x %d exceeds the launch grid limits of GPU %d (%s)", sp->ni, sp->nj, sp->nk,
-                              dev, prop->name);
+                              adi_device_label(dev), prop->name);
     return ADI_ERR_CONFIG;
   }
   /* warp size, block size and shared memory (the split family has no tiles) */

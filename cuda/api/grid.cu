@@ -357,7 +357,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
     adi_gpu_set_error("grid %d x %d x %d needs %.2f GiB of GPU memory (%d fields of %lld points%s), but GPU %d "
                       "(%s) has %.2f GiB free of %.2f GiB: use a smaller grid, a GPU with more memory, "
                       "or backend = 'cpu'", sp->ni, sp->nj, sp->nk, (double)need/GIB, (int)ADI_NFIELDS + precond, npts,
-                      float_wk ? ", and the ADI work fields in single precision" : "", dev, prop.name,
+                      float_wk ? ", and the ADI work fields in single precision" : "", adi_device_label(dev), prop.name,
                       (double)free_b/GIB, (double)total_b/GIB);
     return ADI_ERR_MEMORY;
   }
@@ -424,7 +424,7 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
       char first[ADI_ERRLEN];
       adi_gpu_error_message(first, (int)sizeof first);
       adi_gpu_set_error("grid %d x %d x %d needs %.2f GiB of GPU memory; allocating it on GPU %d (%s) failed: %s",
-                        sp->ni, sp->nj, sp->nk, (double)need/GIB, dev, prop.name, first);
+                        sp->ni, sp->nj, sp->nk, (double)need/GIB, adi_device_label(dev), prop.name, first);
     }
     discard(g);
     return rc;

@@ -143,13 +143,44 @@ static const char *env_set(const char *name)
   return s && *s ? s : NULL;
 }
 
-/* ADIFLOW_DEVICE, else the settings' device, else 0; a block grid uses its
- * rank's GPU instead (hooks->device, chosen by the driver) */
-int adi_settings_device(const adi_gpu_settings *s)
+/* The GPU the user chose, where adi_gpu_narrow_visible left it the only
+ * one visible to the process (-1: not narrowed). Process-wide, as the
+ * environment variable it mirrors is. */
+static int g_narrowed = -1;
+
+/* ADIFLOW_DEVICE, else the settings' device, else 0: the GPU's number on
+ * the host */
+int adi_settings_device_label(const adi_gpu_settings *s)
 {
   const char *e = env_set("ADIFLOW_DEVICE");
+  if (g_narrowed >= 0) return g_narrowed;
   if (e) return atoi(e);
   return s && s->device >= 0 ? s->device : 0;
+}
+
+/* the same as the process numbers it (0 once narrowed); a block grid uses
+ * its rank's GPU instead (hooks->device, chosen by the driver) */
+int adi_settings_device(const adi_gpu_settings *s)
+{
+  return g_narrowed >= 0 ? 0 : adi_settings_device_label(s);
+}
+
+int adi_settings_narrowed(void) { return g_narrowed >= 0; }
+
+int adi_device_label(int dev) { return g_narrowed >= 0 && dev == 0 ? g_narrowed : dev; }
+
+void adi_gpu_narrow_visible(const adi_gpu_settings *s)
+{
+#if !ADI_GPU_HIP
+  char v[16];
+  int dev = adi_settings_device_label(s);
+  /* a variable set, even empty (no GPU), is the user's choice */
+  if (g_narrowed >= 0 || dev < 0 || getenv(ADI_GPU_VISIBLE_ENV) != NULL) return;
+  snprintf(v, sizeof v, "%d", dev);
+  if (setenv(ADI_GPU_VISIBLE_ENV, v, 0) == 0) g_narrowed = dev;
+#else
+  (void)s;
+#endif
 }
 
 /* an on/off setting: the variable ("0" off, anything else on), else the

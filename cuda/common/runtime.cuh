@@ -35,6 +35,12 @@ const char *adi_gpu_last_error(void);
 /* ---- settings ---- */
 /* the GPU index: ADIFLOW_DEVICE, else s->device if >= 0, else 0 */
 int adi_settings_device(const adi_gpu_settings *s);
+/* the chosen GPU's number on the host (adi_settings_device's differs once
+ * adi_gpu_narrow_visible made it the process's only GPU), and whether it did */
+int adi_settings_device_label(const adi_gpu_settings *s);
+int adi_settings_narrowed(void);
+/* a process GPU number as the host numbers it, for messages */
+int adi_device_label(int dev);
 /* an on/off setting: the variable ("0" off, anything else on), else value if >= 0, else dflt */
 int adi_settings_flag(const char *env, int value, int dflt);
 /* a text setting: the variable, else value; NULL when neither is set */
