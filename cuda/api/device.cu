@@ -322,19 +322,20 @@ static int check_launch_limits(const struct cudaDeviceProp *prop, int dev, const
   int threads = bx*by, ws = prop->warpSize;
   if (ws < 1 || ws > ADI_WARP_SIZE_MAX || (ws & (ws - 1)) != 0) {
     adi_gpu_set_error("GPU %d (%s) runs warps of %d threads (warpSize); adiflow's kernels need a power of two "
-                      "up to %d (their lane masks have 64 bits): run with backend = 'cpu'", adi_device_label(dev), prop->name, ws,
-                      ADI_WARP_SIZE_MAX);
+                      "up to %d (their lane masks have 64 bits): run with backend = 'cpu'", adi_device_label(dev),
+                      prop->name, ws, ADI_WARP_SIZE_MAX);
     return ADI_ERR_CONFIG;
   }
   if (threads % ws != 0) {
     adi_gpu_set_error("the %s kernels' blocks of %d x %d = %d threads are not a whole number of warps on GPU %d "
-                      "(%s), whose warps have %d threads (warpSize)", family, bx, by, threads, adi_device_label(dev), prop->name, ws);
+                      "(%s), whose warps have %d threads (warpSize)", family, bx, by, threads, adi_device_label(dev),
+                      prop->name, ws);
     return ADI_ERR_CONFIG;
   }
   if (threads > prop->maxThreadsPerBlock || bx > prop->maxThreadsDim[0] || by > prop->maxThreadsDim[1]) {
     adi_gpu_set_error("the %s kernels' blocks of %d x %d threads exceed the limits of GPU %d (%s): %d threads per "
-                      "block (maxThreadsPerBlock), %d x %d (maxThreadsDim)", family, bx, by, adi_device_label(dev), prop->name,
-                      prop->maxThreadsPerBlock, prop->maxThreadsDim[0], prop->maxThreadsDim[1]);
+                      "block (maxThreadsPerBlock), %d x %d (maxThreadsDim)", family, bx, by, adi_device_label(dev),
+                      prop->name, prop->maxThreadsPerBlock, prop->maxThreadsDim[0], prop->maxThreadsDim[1]);
     return ADI_ERR_CONFIG;
   }
   if (shmem > (size_t)ADI_PROP_SHMEM_PER_BLOCK(*prop)) {

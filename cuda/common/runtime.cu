@@ -152,8 +152,9 @@ static int g_narrowed = -1;
  * the host */
 int adi_settings_device_label(const adi_gpu_settings *s)
 {
-  const char *e = env_set("ADIFLOW_DEVICE");
+  const char *e;
   if (g_narrowed >= 0) return g_narrowed;
+  e = env_set("ADIFLOW_DEVICE");
   if (e) return atoi(e);
   return s && s->device >= 0 ? s->device : 0;
 }
