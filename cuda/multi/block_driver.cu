@@ -307,15 +307,9 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
         ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_recv[slot], 0));
       }
       /* the sweep reads the neighbour's row from rb and leaves its own in sb */
-      if (dir == 0) {
-        block_sweep_fwd<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, clo, chi, from >= 0 ? rb : NULL,
-                                                               to >= 0 ? sb : NULL);
-        ADI_LAUNCH_CHECK("block_sweep_fwd");
-      } else {
-        block_sweep_bwd<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, clo, chi, from >= 0 ? rb : NULL,
-                                                               to >= 0 ? sb : NULL);
-        ADI_LAUNCH_CHECK("block_sweep_bwd");
-      }
+      block_sweep<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir, clo, chi, from >= 0 ? rb : NULL,
+                                                         to >= 0 ? sb : NULL);
+      ADI_LAUNCH_CHECK("block_sweep");
       if (to >= 0) {
         ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[slot], s));
         ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[slot], 0));

@@ -1,9 +1,9 @@
-/* The pipelined sweep's kernels: the recurrences of one chunk of lines
- * (clo..chi across the sweep direction d), one thread per (line,
- * characteristic variable): adi_stage4_fwd_var / adi_stage4_bwd_var of
- * cuda/common/mpi_decomp.h, which load a batch of points ahead of their
- * steps (tests/unit/test_block_sweep.c checks them against
- * adi_stage4_line on the CPU, bit for bit). Launched by
+/* The pipelined sweep's kernel: the forward or the backward recurrence of
+ * one chunk of lines (clo..chi across the sweep direction d), one thread
+ * per (line, characteristic variable): adi_stage4_fwd_from /
+ * adi_stage4_bwd_from of cuda/common/mpi_decomp.h, which load a batch of
+ * points ahead of their steps (tests/unit/test_block_sweep.c checks them
+ * against adi_stage4_line on the CPU, bit for bit). Launched by
  * cuda/multi/block_driver.cu, timed alone by bench/pipe_sweep.cu. */
 #ifndef ADIFLOW_BLOCK_SWEEP_CUH
 #define ADIFLOW_BLOCK_SWEEP_CUH
@@ -21,27 +21,18 @@ static __device__ __forceinline__ size_t block_sweep_row_index(int ni, int i, in
   return ((size_t)(c - clo)*5 + (size_t)(m - 1))*(size_t)ni + (size_t)(i - 1);
 }
 
-__global__ void block_sweep_fwd(adi_view v, int d, int clo, int chi, const double *rb, double *sb)
+/* dir 0: forward (upwards along d), 1: backward */
+__global__ void block_sweep(adi_view v, int d, int dir, int clo, int chi, const double *rb, double *sb)
 {
   int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y), m = 1 + (int)blockIdx.z;
   size_t k;
-  double x;
+  double x0, x;
   if (i > v.ni || c > chi) return;
   k = block_sweep_row_index(v.ni, i, c, clo, m);
-  x = adi_stage4_fwd_from(&v, d, i, c, m, rb != NULL, rb != NULL ? rb[k] : 0.0);
-  if (sb != NULL) sb[k] = x;
-}
-
-__global__ void block_sweep_bwd(adi_view v, int d, int clo, int chi, const double *rb, double *sb)
-{
-  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
-  int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y), m = 1 + (int)blockIdx.z;
-  size_t k;
-  double x;
-  if (i > v.ni || c > chi) return;
-  k = block_sweep_row_index(v.ni, i, c, clo, m);
-  x = adi_stage4_bwd_from(&v, d, i, c, m, rb != NULL, rb != NULL ? rb[k] : 0.0);
+  x0 = rb != NULL ? rb[k] : 0.0;
+  x = dir == 0 ? adi_stage4_fwd_from(&v, d, i, c, m, rb != NULL, x0)
+               : adi_stage4_bwd_from(&v, d, i, c, m, rb != NULL, x0);
   if (sb != NULL) sb[k] = x;
 }
 
