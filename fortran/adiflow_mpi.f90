@@ -265,9 +265,8 @@ contains
     class(blocks_backend_t), allocatable :: bb
     class(block_set_files_t), allocatable :: bf
     type(mpi_block_ranks_t) :: tr
-    type(MPI_Comm) :: node
     character(len=:), allocatable :: g
-    integer :: local_rank
+    integer :: local_rank, on_node
     g = 'grid file "'//trim(cs%grid_file)//'" holds '//int_text(nblocks)//' blocks: '
     if (pc%npj > 1 .or. pc%npk > 1) call stop_all(2, g//'the ranks take whole blocks, npj and npk do not '// &
       'apply: leave them out (or 0)')
@@ -276,9 +275,7 @@ contains
     if (len(why) > 0) call stop_all(2, why)
     if (choose_backend(.false.)) then
       ! one GPU a rank: the node-local rank's
-      call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
-      call MPI_Comm_rank(node, local_rank)
-      call MPI_Comm_free(node)
+      call node_place(local_rank, on_node)
       gs%device = local_rank
       bb = blocks_ranks_gpu_backend_t(kernels=merge(ADI_KERNELS_MERGED, ADI_KERNELS_SPLIT, trim(cs%kernels) == &
         'merged'), gs=gs)
@@ -427,14 +424,11 @@ contains
   logical function choose_backend(may_share) result(gpu)
     logical, intent(in) :: may_share   ! ADIFLOW_BLOCK_SHARE_GPU applies (the decomposed grid's blocks)
     logical :: mine, all_have, fit, all_fit
-    type(MPI_Comm) :: node
-    integer :: on_node, most_on_node
+    integer :: local_rank, on_node, most_on_node
     mine = adi_gpu_available(gs) /= 0
     call MPI_Allreduce(mine, all_have, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD)
     ! one rank per GPU: a node with more ranks than GPUs cannot give each its own
-    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
-    call MPI_Comm_size(node, on_node)
-    call MPI_Comm_free(node)
+    call node_place(local_rank, on_node)
     fit = .not. mine .or. adi_gpu_block_ranks_fit(int(on_node, c_int), merge(1_c_int, 0_c_int, may_share)) /= 0
     call MPI_Allreduce(fit, all_fit, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD)
     call MPI_Allreduce(on_node, most_on_node, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD)

@@ -33,7 +33,8 @@ module backend_mpi_gpu
     adi_gpu_upload_state
   use solver_cpu, only: add_forcing
   use gpu_block_bridge
-  use mpi_decomp, only: decomp_t, mpi_fail, plane_chain_in, plane_chain_out, TAG_NORMS, mpi_mass_chain_in, mpi_mass_chain_out
+  use mpi_decomp, only: decomp_t, mpi_fail, plane_chain_in, plane_chain_out, TAG_NORMS, mpi_mass_chain_in, mpi_mass_chain_out, &
+    node_place
   use backend_mpi_block, only: block_backend_t
   implicit none
   private
@@ -77,17 +78,14 @@ contains
   !> then the coarse levels with their decompositions.
   subroutine block_gpu_start(self)
     class(block_gpu_backend_t), intent(inout) :: self
-    type(MPI_Comm) :: node
-    integer :: rank, nranks, local_rank, st, ln, l
+    integer :: rank, nranks, local_rank, on_node, st, ln, l
     character(kind=c_char) :: ids(ADI_BLOCK_ID_BYTES)
     character(len=32) :: v
     integer(c_int) :: phys(6), nbr(4), swp(4)
     real(rk) :: tmax
     call MPI_Comm_rank(MPI_COMM_WORLD, rank)
     call MPI_Comm_size(MPI_COMM_WORLD, nranks)
-    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
-    call MPI_Comm_rank(node, local_rank)
-    call MPI_Comm_free(node)
+    call node_place(local_rank, on_node)
     ids = achar(0)
     if (rank == 0) call self%gpu_ok(adi_gpu_block_make_ids(ids), 'making the block transport''s ids')
     call MPI_Bcast(ids, ADI_BLOCK_ID_BYTES, MPI_CHARACTER, 0, MPI_COMM_WORLD)

@@ -42,6 +42,7 @@ module mpi_decomp
   public :: adi_stage4_pipelined, mpi_residual_norms, mpi_total_mass, mpi_mass_fix
   public :: mpi_mass_chain_in, mpi_mass_chain_out, plane_chain_in, plane_chain_out, TAG_NORMS
   public :: gather_interior, gather_k_planes, write_block_vts, write_pvts, mpi_fail, mpi_check, any_rank
+  public :: node_place
 
   integer, parameter :: eig_of_char(5) = [1, 1, 1, 2, 3]
   integer, parameter :: TAG_NORMS = 3000, TAG_MASS = 3001   !< the plane-sum chains along j
@@ -82,6 +83,19 @@ contains
     call MPI_Error_string(ierr, es, n, e)
     call mpi_fail(what//' failed: '//trim(es), 1)
   end subroutine mpi_check
+
+  !> This rank's place on its node: its node-local rank (one GPU a rank:
+  !> the GPU it takes) and the number of ranks on the node.
+  subroutine node_place(local_rank, on_node)
+    integer, intent(out) :: local_rank, on_node
+    type(MPI_Comm) :: node
+    integer :: rank
+    call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node)
+    call MPI_Comm_rank(node, local_rank)
+    call MPI_Comm_size(node, on_node)
+    call MPI_Comm_free(node)
+  end subroutine node_place
 
   !> .true. on every rank when flag is .true. on any rank.
   logical function any_rank(comm, flag)
