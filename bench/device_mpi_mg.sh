@@ -4,7 +4,8 @@
 # build/adiflow_mpi, build/compare_fields, build/strict (make BUILD=build/strict
 # STRICT=1 all mpi) and build/mpilibs (OpenMPI's Fortran bindings, where the
 # machine lacks them).
-#   bash bench/device_mpi_mg.sh check    (DECKS= : skip the sweep) strict bit-identity of multigrid on GPU blocks:
+#   bash bench/device_mpi_mg.sh check    (DECKS= : skip the sweep) strict bit-identity of multigrid on GPU blocks
+#                                        (coarse levels whole on every rank, decomposed, gathered):
 #                                        exact mode vs serial build/adiflow with the same
 #                                        levels (fields and residual history, work units
 #                                        included) on every decomposition of 2, 3 and 4 GPUs,
@@ -83,11 +84,18 @@ if [ "$MODE" = check ]; then
         done
       done
     done
+    # the coarse levels decomposed too (whole_cells 0; by default GPU ranks run the levels of
+    # at most 131072 cells whole on every rank, fortran/multigrid_whole.f90)
+    r=$W/ex0_${b}
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --kernels merged --adi-mode exact --npj 1 --npk 2 --whole-cells 0 \
+      --mg-levels $L --max-iter $N --run-dir $r > $r.log 2>&1
+    row "strict MG $b L=$L exact 1x2 GPUs merged, no whole levels: field / history" "rc=$? $(same $W/ser_$b/field.dump $r/field.dump) / $(same <(hist $W/ser_$b/residual.dat) <(hist $r/residual.dat))"
     # decoupled: the GPU blocks equal the CPU blocks of the same decomposition
     pj=$NG; [ $NG -ge 4 ] && pj=2
     pk=$((NG/pj))
+    # (the CPU ranks' whole_cells default is none: the GPU's given to both)
     $RUN -np $NG $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npj $pj --npk $pk --mg-levels $L \
-      --max-iter $N --run-dir $W/dc_$b > $W/dc_$b.log 2>&1
+      --whole-cells 131072 --max-iter $N --run-dir $W/dc_$b > $W/dc_$b.log 2>&1
     for k in merged split; do
       r=$W/dg_${b}_$k
       $RUN -np $NG $S/adiflow_mpi $C --backend cuda --kernels $k --adi-mode decoupled --npj $pj --npk $pk \
@@ -113,17 +121,34 @@ if [ "$MODE" = check ]; then
     row "strict MG 256x64x64 exact ${dd} GPUs, 4 pipeline chunks: field / history" "rc=$? $(same $W/ser_ch/field.dump $r/field.dump) / $(same <(hist $W/ser_ch/residual.dat) <(hist $r/residual.dat))"
   done
   # levels the blocks cannot carry, gathered onto rank 0 (its CPU): 16x16x8 with 4 levels
+  # (whole_cells 0: otherwise levels 2..4 run whole on every rank, above the gathered ones)
   C=tests/cases/mpi_mg_cube.nml
   $S/adiflow $C --backend cpu --run-dir $W/sg_g > $W/sg_g.log 2>&1
   for dd in 2x1 1x2; do
     pj=${dd%x*}; pk=${dd#*x}
     r=$W/g_$dd
-    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj $pj --npk $pk --run-dir $r > $r.log 2>&1
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj $pj --npk $pk --whole-cells 0 --run-dir $r > $r.log 2>&1
     row "strict MG gathered levels, exact ${dd} GPUs vs serial CPU: field / history" "rc=$? $(same $W/sg_g/field.dump $r/field.dump) / $(same <(hist $W/sg_g/residual.dat) <(hist $r/residual.dat)) $(grep -m1 -o 'levels [0-9.]* gathered' $r.log)"
-    $RUN -np 2 $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npj $pj --npk $pk --run-dir $r.dc > $r.dc.log 2>&1
-    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode decoupled --npj $pj --npk $pk --run-dir $r.dg > $r.dg.log 2>&1
+    $RUN -np 2 $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npj $pj --npk $pk --whole-cells 0 --run-dir $r.dc > $r.dc.log 2>&1
+    $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode decoupled --npj $pj --npk $pk --whole-cells 0 --run-dir $r.dg > $r.dg.log 2>&1
     row "strict MG gathered levels, decoupled ${dd}: GPU vs CPU" "rc=$? $(same $r.dc/field.dump $r.dg/field.dump)"
   done
+  # the coarse levels whole on every rank's GPU (whole_cells 256: levels 2..4, 40: 3..4), shared
+  # from the blocks and taken back on the devices, over the build's transport and over MPI
+  for wc in 256 40; do
+    for dd in 2x1 1x2; do
+      pj=${dd%x*}; pk=${dd#*x}; r=$W/w_${dd}_$wc
+      $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj $pj --npk $pk --whole-cells $wc --run-dir $r > $r.log 2>&1
+      row "strict MG whole levels (whole_cells $wc), exact ${dd} GPUs vs serial CPU: field / history" "rc=$? $(same $W/sg_g/field.dump $r/field.dump) / $(same <(hist $W/sg_g/residual.dat) <(hist $r/residual.dat)) $(grep -m1 -o 'levels [0-9.]* whole' $r.log)"
+    done
+  done
+  r=$W/w_mpi
+  $RUN -np 2 -x ADIFLOW_BLOCK_TRANSPORT=mpi $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj 1 --npk 2 --whole-cells 256 \
+    --run-dir $r > $r.log 2>&1
+  row "strict MG whole levels, exact 1x2 GPUs, MPI host-staged transport vs serial CPU" "rc=$? $(same $W/sg_g/field.dump $r/field.dump)"
+  $RUN -np 2 $S/adiflow_mpi $C --backend cpu --adi-mode decoupled --npj 1 --npk 2 --whole-cells 256 --run-dir $W/wdc > $W/wdc.log 2>&1
+  $RUN -np 2 $S/adiflow_mpi $C --backend cuda --adi-mode decoupled --npj 1 --npk 2 --whole-cells 256 --run-dir $W/wdg > $W/wdg.log 2>&1
+  row "strict MG whole levels, decoupled 1x2: GPU vs CPU" "rc=$? $(same $W/wdc/field.dump $W/wdg/field.dump)"
   if [ $NG -ge 3 ]; then
     $RUN -np 3 $S/adiflow_mpi $C --backend cuda --adi-mode exact --npj 3 --run-dir $W/g_3 > $W/g_3.log 2>&1
     row "strict MG gathered from level 2 (uneven blocks), exact 3x1 GPUs vs serial CPU" "rc=$? $(same $W/sg_g/field.dump $W/g_3/field.dump)"
@@ -136,10 +161,11 @@ if [ "$MODE" = check ]; then
   $S/adiflow $C --backend cpu --run-dir $W/sgs > $W/sgs.log 2>&1
   $RUN -np 1 $S/adiflow_mpi $C --backend cuda --kernels merged --run-dir $W/sg1 > $W/sg1.log 2>&1
   row "strict single-grid 1 rank merged (ADI_line, graph) vs serial CPU" "$(same $W/sgs/field.dump $W/sg1/field.dump)"
-  for m in exact decoupled; do
+  # (levels 2..3 of the 32^3 cube whole on every rank; decoupled also with them decomposed)
+  for m in exact decoupled decoupled0; do
     $RUN -np 2 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 build/adiflow_mpi \
-      cases/cube32_gpu_check.nml --backend cuda --adi-mode $m --npj 2 --mg-levels 3 --max-iter 2 \
-      --run-dir $W/san$m > $W/san$m.log 2>&1
+      cases/cube32_gpu_check.nml --backend cuda --adi-mode ${m%0} --npj 2 --mg-levels 3 --max-iter 2 \
+      $([ $m = decoupled0 ] && echo --whole-cells 0) --run-dir $W/san$m > $W/san$m.log 2>&1
     row "compute-sanitizer memcheck, 2 ranks, MG $m merged" "rc=$? $(grep -m1 'ERROR SUMMARY' $W/san$m.log)"
   done
   # preconditioned: the eps across the block faces (mlaunch_pce_faces) in exact mode

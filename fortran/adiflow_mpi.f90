@@ -2,10 +2,10 @@
 !> k (MPI; i stays whole), on CPUs or one GPU per rank. Same case files as build/adiflow;
 !> the decomposition comes from an optional second namelist group in the
 !> case file (ignored by build/adiflow)
-!>     &parallel  npj = 2, npk = 1, adi_mode = 'exact', pipeline_chunks = 0 /
+!>     &parallel  npj = 2, npk = 1, adi_mode = 'exact', pipeline_chunks = 0, whole_cells = -1 /
 !> or from the command line:
 !>   mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] [--adi-mode exact|decoupled]
-!>          [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] [--backend auto|cpu|cuda]
+!>          [--chunks N] [--whole-cells N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] [--backend auto|cpu|cuda]
 !>          [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] [--mg-levels N]
 !> &multigrid (CPU and GPU backends): the levels the grid allows, as
 !> build/adiflow plans them, in the same FAS cycle. Each coarse level is
@@ -14,7 +14,11 @@
 !> halving); the levels below are gathered onto rank 0, which runs them
 !> whole on its CPU while the other ranks wait (fortran/multigrid_gather.f90),
 !> and rank 0 says from which level on. Exact mode equals build/adiflow with
-!> the same levels bit for bit.
+!> the same levels bit for bit. whole_cells: the levels of at most that
+!> many cells run whole on every rank, without messages
+!> (fortran/multigrid_whole.f90; -1, automatic: 131072 on GPUs, where a
+!> coarse block's iteration costs the latency of its messages, none on
+!> CPUs), unless a gathered level comes first.
 !> grid_file: every rank reads the whole grid (its ghost nodes, periodic
 !> images included, as build/adiflow makes them) and takes its block's
 !> window of it, so a block's ghost nodes across a block boundary are its
@@ -62,6 +66,7 @@ program adiflow_mpi
     settle_coarse_dissipation
   use multigrid_levels, only: plan_levels, coarse_nodes, init_level, level_sizes_text
   use multigrid_gather, only: first_gathered_level, gathered_text
+  use multigrid_whole, only: first_whole_level, whole_text
   use text_util, only: int_text
   use sys_interface, only: adi_install_signal_handlers, adi_guard_output_signals, make_dirs, lock_run_dir
   use output_file, only: blocked_output
@@ -107,6 +112,9 @@ program adiflow_mpi
   logical :: in_part = .false.               ! a one-block grid joined to itself in part (run_blocks_over_ranks)
   ! multigrid: the levels the grid allows (nlev), the first gathered onto rank 0 (0: none)
   integer :: nlev = 1, gather_from = 0
+  ! and the first that runs whole on every rank (0: none), below whole_cells cells
+  integer :: whole_from = 0
+  integer(ik8) :: whole_cells = 0
   integer, allocatable :: lev_sizes(:,:), lev_ratios(:,:)
 
   call MPI_Init()
@@ -336,7 +344,8 @@ contains
     call read_case(case_path, cs)
     call read_parallel_config(case_path, pc)
     call read_multigrid_config(case_path, mg)
-    call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --mg-levels N')
+    call apply_overrides(cs, mpi_option, '--npj N, --npk N, --adi-mode exact|decoupled, --chunks N, --whole-cells N, '// &
+      '--mg-levels N')
     call take_grid_sizes(cs, case_path, nblocks)
     ! checked here, with the other input, so that only rank 0 speaks
     call validate_parallel_config(pc)
@@ -402,7 +411,7 @@ contains
     call mpi_check(ierr, 'MPI_Allreduce (usage)')
     if (agreed(1) < 0) return
     if (rank == 0) write(output_unit, '(a)') 'usage: mpirun -np P adiflow_mpi CASE.nml [--npj N] [--npk N] '// &
-      '[--adi-mode exact|decoupled] [--chunks N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] '// &
+      '[--adi-mode exact|decoupled] [--chunks N] [--whole-cells N] [--max-iter N] [--run-dir DIR] [--restart] [--accept-old-restart] '// &
       '[--backend auto|cpu|gpu] [--kernels split|merged] [--implicit-precision double|single] [--mass-fix] '// &
       '[--mg-levels N]'
     call finish(merge(0, 2, agreed(1) == 0 .and. -agreed(2) == 0))
@@ -460,6 +469,7 @@ contains
     case ('--npj'); pc%npj = int_option(flag, value)
     case ('--npk'); pc%npk = int_option(flag, value)
     case ('--chunks'); pc%pipeline_chunks = int_option(flag, value)
+    case ('--whole-cells'); pc%whole_cells = int_option(flag, value)
     case ('--mg-levels'); mg%levels = int_option(flag, value)
     case default
       mpi_option = .false.
@@ -478,6 +488,13 @@ contains
     ! stops where a patch edge would fall inside a coarse cell
     if (allocated(ps_g%p)) call coarse_patch_sets(ps_g, lev_sizes, lev_ratios, nlev, mg_note, ps_lev)
     call first_gathered_level(dc, nlev, lev_ratios, gather_from, gather_why)
+    ! (GPU levels whole on a rank keep the serial GPU's ADI storage, which
+    ! differs from a block's with implicit_precision = 'single')
+    whole_cells = int(pc%whole_cells, ik8)
+    if (pc%whole_cells < 0) whole_cells = merge(131072_ik8, 0_ik8, use_gpu .and. cs%implicit_precision /= 'single')
+    if (use_gpu .and. cs%implicit_precision == 'single') whole_cells = 0
+    whole_from = first_whole_level(nlev, lev_sizes, whole_cells, nranks, gather_from)
+    if (whole_from > 0) gather_from = 0
   end subroutine plan_block_levels
 
   !> The coarse levels (plan_block_levels): those the blocks carry
@@ -495,10 +512,11 @@ contains
         ' levels, using ', nlev, ': '//mg_note
       if (nlev == mg%levels .and. len(mg_note) > 0) write(output_unit, '(a)') '  multigrid: '//mg_note
       if (gather_from > 0) write(output_unit, '(a)') '  multigrid: '//gathered_text(gather_from, nlev, gather_why)
+      if (whole_from > 0) write(output_unit, '(a)') '  multigrid: '//whole_text(whole_from, nlev, whole_cells)
     end if
     if (nlev == 1) return
     cr = 1
-    do l = 2, merge(gather_from - 1, nlev, gather_from > 0)
+    do l = 2, merge(whole_from, merge(gather_from - 1, nlev, gather_from > 0), whole_from > 0)
       cr = cr*lev_ratios(:, l)
       ! level 2 from the fine nodes themselves (a copy of them is 3.3 GB at 512^3)
       if (l == 2) then
@@ -519,6 +537,8 @@ contains
       call move_alloc(xc, xg)
     end do
     if (gather_from > 0) call be%start_gathering(cs, sp_g, xn_g, gather_from, lev_sizes, lev_ratios, &
+      mg%coarse_order, mg%coarse_roe_low_mach == 'none', ps_lev)
+    if (whole_from > 0) call be%start_whole(cs, sp_g, xn_g, whole_from, lev_sizes, lev_ratios, &
       mg%coarse_order, mg%coarse_roe_low_mach == 'none', ps_lev)
     be%weight = be%level%weight
     ! as build/adiflow checks each level (a coarse level of a curved grid may fold)

@@ -91,7 +91,8 @@ contains
     real(rk), intent(in) :: cfl
     call self%residual(l, cfl)
     associate (g => self%level(l))
-      if (l > 1) call add_forcing(g%lay, g%forcing, g%f%res)
+      ! a coarse level's (level 1 of the whole levels of fortran/multigrid_whole.f90 is one too)
+      if (allocated(g%forcing)) call add_forcing(g%lay, g%forcing, g%f%res)
     end associate
   end subroutine residual_with_forcing
 

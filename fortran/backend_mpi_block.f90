@@ -32,6 +32,18 @@
 !>       scattered_state(l), overridable, takes it from there (the GPU
 !>       uploads it; nothing on the CPU).
 !>   decomposed_levels()        G-1, or nlev when nothing is gathered
+!>                              (W with whole levels)
+!>
+!> Whole levels (the handle whole, fortran/multigrid_whole.f90: W =
+!> whole%first, 0 when none): levels W..nlev small enough to run whole on
+!> every rank. Level W is also a block (the transfers between it and level
+!> W-1 stay the blocks'); smooth, restrict and prolong of l >= W are the
+!> whole levels' serial ones, and around them:
+!>   share_whole(W)   after the blocks restricted onto level W: every
+!>       block's state and forcing into the whole level on every rank
+!>       (overridable: the GPU shares them on the devices)
+!>   take_whole(W)    before the blocks prolong level W onto W-1: this
+!>       rank's part of the whole level's state into its block
 module backend_mpi_block
   use kinds, only: rk, ik8
   use case_config, only: case_t
@@ -39,6 +51,7 @@ module backend_mpi_block
   use boundary_patches, only: patch_set_t
   use backend_cpu, only: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto, residual_with_forcing
   use multigrid_gather, only: gathered_levels_t
+  use multigrid_whole, only: whole_levels_t
   use multigrid_levels, only: mg_level_t
   use solver_cpu, only: add_forcing
   use lu_adi
@@ -51,6 +64,7 @@ module backend_mpi_block
   type, extends(cpu_backend_t) :: block_backend_t
     type(decomp_t), allocatable :: dcl(:)   !< dcl(l): level l's decomposition (dcl(1): the grid's), l < G
     type(gathered_levels_t) :: gathered     !< levels G..nlev on rank 0 (G = gathered%first; 0: none)
+    type(whole_levels_t) :: whole           !< levels W..nlev whole on every rank (W = whole%first; 0: none)
   contains
     procedure :: smooth => block_smooth
     procedure :: restrict => block_restrict
@@ -68,6 +82,10 @@ module backend_mpi_block
     procedure, non_overridable :: prolong_gathered
     procedure :: gathered_residual => block_gathered_residual
     procedure :: scattered_state => block_scattered_state
+    procedure, non_overridable :: start_whole
+    procedure, non_overridable :: is_whole
+    procedure :: share_whole => block_share_whole
+    procedure :: take_whole => block_take_whole
   end type block_backend_t
 
 contains
@@ -81,6 +99,10 @@ contains
     real(rk), intent(in) :: cfl
     integer :: d
     logical :: across
+    if (self%is_whole(l)) then
+      call self%whole%serial%smooth(self%whole%index_of(l), cfl)
+      return
+    end if
     if (self%is_gathered(l)) then
       call self%smooth_gathered(l, cfl)
       return
@@ -116,10 +138,13 @@ contains
     class(block_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
-    if (self%is_gathered(l + 1)) then
+    if (self%is_whole(l)) then
+      call self%whole%serial%restrict(self%whole%index_of(l), cfl)
+    else if (self%is_gathered(l + 1)) then
       call self%restrict_gathered(l, cfl)
     else
       call cpu_restrict(self, l, cfl)
+      if (self%is_whole(l + 1)) call self%share_whole(l + 1)
     end if
   end subroutine block_restrict
 
@@ -128,9 +153,12 @@ contains
   subroutine block_prolong(self, l)
     class(block_backend_t), intent(inout) :: self
     integer, intent(in) :: l
-    if (self%is_gathered(l + 1)) then
+    if (self%is_whole(l)) then
+      call self%whole%serial%prolong(self%whole%index_of(l))
+    else if (self%is_gathered(l + 1)) then
       call self%prolong_gathered(l)
     else
+      if (self%is_whole(l + 1)) call self%take_whole(l + 1)
       call cpu_prolong(self, l)
     end if
   end subroutine block_prolong
@@ -199,8 +227,61 @@ contains
   !> Levels 1..decomposed_levels() are this rank's blocks.
   pure integer function decomposed_levels(self)
     class(block_backend_t), intent(in) :: self
-    decomposed_levels = merge(self%gathered%first - 1, self%nlev, self%gathered%first > 0)
+    if (self%whole%first > 0) then
+      decomposed_levels = self%whole%first
+    else
+      decomposed_levels = merge(self%gathered%first - 1, self%nlev, self%gathered%first > 0)
+    end if
   end function decomposed_levels
+
+  !> Levels first..nlev whole on every rank (multigrid_whole's start: built
+  !> from the whole grid's nodes xn_g; sizes, ratios: the plan; ps_lev: each
+  !> level's patches, when the grid has them); levels first+1..nlev get
+  !> their ratios and weights here (the cycle counts the work units).
+  !> Collective; levels 1..first and dcl(first) must be set up.
+  subroutine start_whole(self, cs, sp_g, xn_g, first, sizes, ratios, coarse_order, plain_roe, ps_lev)
+    class(block_backend_t), intent(inout) :: self
+    type(case_t), intent(in) :: cs
+    type(solver_params_t), intent(in) :: sp_g
+    real(rk), intent(in) :: xn_g(:,:,:,:)
+    integer, intent(in) :: first, sizes(:,:), ratios(:,:), coarse_order
+    logical, intent(in) :: plain_roe
+    type(patch_set_t), allocatable, intent(in) :: ps_lev(:)
+    integer :: l
+    call self%whole%start(self%dcl(first), cs, sp_g, xn_g, first, self%nlev, sizes, ratios, coarse_order, &
+      plain_roe, ps_lev, self%host_iterates())
+    do l = first + 1, self%nlev
+      self%level(l)%ratio = ratios(:, l)
+      self%level(l)%weight = real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk)
+    end do
+  end subroutine start_whole
+
+  !> Level l runs whole on every rank.
+  pure logical function is_whole(self, l)
+    class(block_backend_t), intent(in) :: self
+    integer, intent(in) :: l
+    is_whole = self%whole%first > 0 .and. l >= self%whole%first
+  end function is_whole
+
+  !> After the blocks restricted onto level l (= W): every block's state
+  !> and forcing into the whole level, on every rank (collective).
+  subroutine block_share_whole(self, l)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    associate (g => self%level(l))
+      call self%whole%share_state(g%lay, g%f%q, g%forcing)
+    end associate
+  end subroutine block_share_whole
+
+  !> Before the blocks prolong level l (= W): this rank's part of the whole
+  !> level's state into its block (the prolongation fills the ghosts).
+  subroutine block_take_whole(self, l)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    associate (g => self%level(l))
+      call self%whole%take_state(g%lay, g%f%q)
+    end associate
+  end subroutine block_take_whole
 
   !> Level l has a cell of zero or negative volume in this rank's part of
   !> it: its block, or on rank 0 the whole gathered level (none elsewhere).
@@ -208,7 +289,9 @@ contains
     class(block_backend_t), intent(in) :: self
     integer, intent(in) :: l
     folded_cells = .false.
-    if (self%is_gathered(l)) then
+    if (self%is_whole(l)) then
+      folded_cells = folded(self%whole%serial%level(self%whole%index_of(l)))
+    else if (self%is_gathered(l)) then
       if (self%gathered%rank == 0) folded_cells = folded(self%gathered%serial%level(self%gathered%index_of(l)))
     else
       folded_cells = folded(self%level(l))

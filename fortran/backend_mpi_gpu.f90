@@ -16,11 +16,15 @@
 !> G..nlev gathered onto rank 0 run on its CPU, as the CPU block's
 !> (fortran/backend_mpi_block.f90): level G-1's state, residual and forcing
 !> come down from the device for the gather, the corrected state goes back
-!> up after the scatter. A failed bridge call stops every rank (MPI_Abort,
-!> exit code 4).
+!> up after the scatter. The levels W..nlev that run whole on every rank
+!> (fortran/multigrid_whole.f90) run on each rank's GPU as build/adiflow's
+!> GPU levels (wdev), level W shared from the blocks and taken back on the
+!> device (adi_gpu_block_share_level, adi_gpu_block_take_level: the fine
+!> block's transport, no host copy). A failed bridge call stops every rank
+!> (MPI_Abort, exit code 4).
 module backend_mpi_gpu
   use, intrinsic :: iso_fortran_env, only: output_unit
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_null_ptr
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_null_ptr, c_ptr
   use mpi_f08
   use text_util, only: int_text
   use kinds, only: rk
@@ -45,6 +49,7 @@ module backend_mpi_gpu
     type(gpu_settings_t) :: gs      !< the &gpu group (the device is the rank's node-local GPU)
     integer :: chunks = 1           !< pipeline chunks of lines in exact mode
     type(gpu_grid_t), allocatable :: dev(:)   !< dev(l): level l of this rank's block on its GPU
+    type(gpu_grid_t), allocatable :: wdev(:)  !< wdev(n): whole level W+n-1 on this rank's GPU
   contains
     procedure :: start => block_gpu_start
     procedure :: smooth => block_gpu_smooth
@@ -52,6 +57,8 @@ module backend_mpi_gpu
     procedure :: prolong => block_gpu_prolong
     procedure :: gathered_residual => block_gpu_gathered_residual
     procedure :: scattered_state => block_gpu_scattered_state
+    procedure :: share_whole => block_gpu_share_whole
+    procedure :: take_whole => block_gpu_take_whole
     procedure :: norms => block_gpu_norms
     procedure :: fix_mass => block_gpu_fix_mass
     procedure :: fetch_state => block_gpu_fetch_state
@@ -108,6 +115,19 @@ contains
           'initialisation of multigrid level '//trim(int_text(l)))
       end associate
     end do
+    if (self%whole%first > 0) then
+      associate (w => self%whole)
+        allocate(self%wdev(w%serial%nlev))
+        do l = 1, w%serial%nlev
+          associate (g => w%serial%level(l))
+            call self%gpu_ok(adi_gpu_block_init_whole(self%wdev(l)%ptr, self%dev(1)%ptr, g%sp, self%kernels, self%gs, &
+              g%f%sf, g%f%sc, g%f%vol, g%f%q), 'initialisation of whole multigrid level '//trim(int_text(w%first + l - 1)))
+          end associate
+        end do
+        call self%gpu_ok(adi_gpu_block_share_reserve(self%dev(1)%ptr, int(w%serial%level(1)%lay%ni, c_int), &
+          int(w%ext, c_int), int(size(w%ext, 2), c_int)), 'buffers of the whole multigrid levels')
+      end associate
+    end if
   end subroutine block_gpu_start
 
   !> A decomposition's physical faces and neighbours as the bridge takes
@@ -128,6 +148,10 @@ contains
     class(block_gpu_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
+    if (self%is_whole(l)) then
+      call self%gpu_ok(adi_gpu_iterate(self%wdev(self%whole%index_of(l))%ptr, cfl), 'iteration (whole level)')
+      return
+    end if
     if (self%is_gathered(l)) then
       call self%smooth_gathered(l, cfl)
       return
@@ -140,28 +164,68 @@ contains
     class(block_gpu_backend_t), intent(inout) :: self
     integer, intent(in) :: l
     real(rk), intent(in) :: cfl
+    if (self%is_whole(l)) then
+      associate (n => self%whole%index_of(l))
+        call gpu_restrict_pair(self%wdev(n)%ptr, self%wdev(n + 1)%ptr)
+      end associate
+      return
+    end if
     if (self%is_gathered(l + 1)) then
       call self%restrict_gathered(l, cfl)
       return
     end if
-    associate (fine => self%dev(l)%ptr, coarse => self%dev(l + 1)%ptr)
+    call gpu_restrict_pair(self%dev(l)%ptr, self%dev(l + 1)%ptr)
+    if (self%is_whole(l + 1)) call self%share_whole(l + 1)
+  contains
+    !> fortran/backend_gpu.f90's four calls
+    subroutine gpu_restrict_pair(fine, coarse)
+      type(c_ptr), intent(in) :: fine, coarse
       call self%gpu_ok(adi_gpu_residual(fine, cfl), 'multigrid residual')
       call self%gpu_ok(adi_gpu_mg_restrict(fine, coarse, self%level(l + 1)%ratio), 'multigrid restriction')
       call self%gpu_ok(adi_gpu_residual(coarse, cfl), 'multigrid coarse residual')
       call self%gpu_ok(adi_gpu_mg_forcing(coarse), 'multigrid forcing')
-    end associate
+    end subroutine gpu_restrict_pair
   end subroutine block_gpu_restrict
 
   subroutine block_gpu_prolong(self, l)
     class(block_gpu_backend_t), intent(inout) :: self
     integer, intent(in) :: l
+    if (self%is_whole(l)) then
+      associate (n => self%whole%index_of(l))
+        call self%gpu_ok(adi_gpu_mg_prolong(self%wdev(n)%ptr, self%wdev(n + 1)%ptr, self%level(l + 1)%ratio), &
+          'multigrid prolongation (whole levels)')
+      end associate
+      return
+    end if
     if (self%is_gathered(l + 1)) then
       call self%prolong_gathered(l)
       return
     end if
+    if (self%is_whole(l + 1)) call self%take_whole(l + 1)
     call self%gpu_ok(adi_gpu_mg_prolong(self%dev(l)%ptr, self%dev(l + 1)%ptr, self%level(l + 1)%ratio), &
       'multigrid prolongation')
   end subroutine block_gpu_prolong
+
+  !> After the blocks restricted onto level l (= W): every block's state
+  !> and forcing into each rank's whole level on its GPU.
+  subroutine block_gpu_share_whole(self, l)
+    class(block_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    call self%gpu_ok(adi_gpu_block_share_level(self%dev(1)%ptr, self%dev(l)%ptr, self%wdev(1)%ptr, &
+      int(self%whole%ext, c_int), int(size(self%whole%ext, 2), c_int)), 'sharing multigrid level '// &
+      trim(int_text(l))//' with every rank')
+  end subroutine block_gpu_share_whole
+
+  !> Before the blocks prolong level l (= W): this rank's part of its whole
+  !> level's state into its block, on the device.
+  subroutine block_gpu_take_whole(self, l)
+    class(block_gpu_backend_t), intent(inout) :: self
+    integer, intent(in) :: l
+    associate (e => self%whole%ext(:, self%whole%rank + 1))
+      call self%gpu_ok(adi_gpu_block_take_level(self%dev(l)%ptr, self%wdev(1)%ptr, int(e(1), c_int), &
+        int(e(2), c_int)), 'multigrid level '//trim(int_text(l))//' from the whole level')
+    end associate
+  end subroutine block_gpu_take_whole
 
   !> Before level l (= G-1) is gathered: its residual on the device, then
   !> state, residual and (l > 1) forcing down to the host, where the forcing
@@ -232,6 +296,11 @@ contains
     if (.not. allocated(self%dev)) return
     if (len_trim(block_timing_report(self%dev(1)%ptr)) > 0) write(output_unit, '(a)') &
       trim(block_timing_report(self%dev(1)%ptr))
+    if (allocated(self%wdev)) then
+      do l = size(self%wdev), 1, -1
+        st = gpu_finalize(self%wdev(l))
+      end do
+    end if
     do l = self%decomposed_levels(), 2, -1
       st = gpu_finalize(self%dev(l))
     end do

@@ -13,6 +13,7 @@ module gpu_block_bridge
   public :: adi_gpu_block_make_ids, adi_gpu_device_count, adi_gpu_block_ranks_fit, adi_gpu_block_init, &
     adi_gpu_block_init_level
   public :: adi_gpu_block_finalize, block_timing_report, block_transport_text, ADI_BLOCK_ID_BYTES
+  public :: adi_gpu_block_init_whole, adi_gpu_block_share_reserve, adi_gpu_block_share_level, adi_gpu_block_take_level
   public :: adi_set_link_open, adi_set_link_send, adi_set_link_recv, adi_set_link_flush, adi_set_link_close
 
   !> include/adiflow_block.h's: the transport rank 0 chose, then its ids
@@ -59,6 +60,35 @@ module gpu_block_bridge
       type(gpu_settings_t), intent(in) :: settings
       real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
       integer(c_int), intent(in) :: phys(6), off(3), nglob(3), nbr(4), swp(4)
+    end function
+    integer(c_int) function adi_gpu_block_init_whole(grid, fine, sp, kernels, settings, sf, sc, vol, q) &
+        bind(c, name='adi_gpu_block_init_whole')
+      import :: c_int, c_ptr, c_double, solver_params_t, gpu_settings_t
+      type(c_ptr), intent(out) :: grid
+      type(c_ptr), value :: fine
+      type(solver_params_t), intent(in) :: sp
+      integer(c_int), value :: kernels
+      type(gpu_settings_t), intent(in) :: settings
+      real(c_double), intent(in) :: sf(*), sc(*), vol(*), q(*)
+    end function
+    integer(c_int) function adi_gpu_block_share_reserve(fine, ni, ext, nranks) bind(c, name='adi_gpu_block_share_reserve')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: fine
+      integer(c_int), value :: ni
+      integer(c_int), intent(in) :: ext(*)
+      integer(c_int), value :: nranks
+    end function
+    integer(c_int) function adi_gpu_block_share_level(fine, blk, whole, ext, nranks) &
+        bind(c, name='adi_gpu_block_share_level')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: fine, blk, whole
+      integer(c_int), intent(in) :: ext(*)
+      integer(c_int), value :: nranks
+    end function
+    integer(c_int) function adi_gpu_block_take_level(blk, whole, joff, koff) bind(c, name='adi_gpu_block_take_level')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: blk, whole
+      integer(c_int), value :: joff, koff
     end function
     integer(c_int) function c_block_timing_report(grid, buf, n) bind(c, name='adi_gpu_block_timing_report')
       import :: c_int, c_char, c_ptr

@@ -80,6 +80,30 @@ int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_
                              const double *vol, const double *q, const int phys[6], const int off[3],
                              const int nglob[3], const int nbr[4], const int swp[4]);
 
+/* The coarse multigrid levels that run whole on every rank (build/adiflow_mpi,
+ * fortran/multigrid_whole.f90; none of them gets a decomposition):
+ *   adi_gpu_block_init_whole     one such level: adi_gpu_init_level's grid
+ *                                (box boundary types) on the GPU of block
+ *                                `fine` (a grid of adi_gpu_block_init)
+ *   adi_gpu_block_share_reserve  once, at set-up: buffers for the first of
+ *                                them; ext[4*r .. 4*r+3] = rank r's j and k
+ *                                offsets and cell counts of its block of
+ *                                that level, ni its cells in i
+ *   adi_gpu_block_share_level    every rank's block of that level (blk:
+ *                                restricted, its forcing made) into whole,
+ *                                its grid on this rank: state and forcing,
+ *                                through the fine block's transport
+ *   adi_gpu_block_take_level     blk's interior state = whole's at blk's
+ *                                offsets (before blk's prolongation)
+ * Plain copies: the whole level holds the blocks' bits. Free the whole
+ * levels before the fine block. */
+int adi_gpu_block_init_whole(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_solver_params *sp, int kernels,
+                             const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                             const double *q);
+int adi_gpu_block_share_reserve(adi_gpu_grid *fine, int ni, const int *ext, int nranks);
+int adi_gpu_block_share_level(adi_gpu_grid *fine, adi_gpu_grid *blk, adi_gpu_grid *whole, const int *ext, int nranks);
+int adi_gpu_block_take_level(adi_gpu_grid *blk, adi_gpu_grid *whole, int joff, int koff);
+
 /* Event timings of the exchanges and pipelined sweeps (ADIFLOW_GPU_TIMING=1);
  * an empty text without them. ADI_ERR_USAGE for a grid of no block. */
 int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen);

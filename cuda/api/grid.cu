@@ -245,14 +245,14 @@ typedef struct grid_patches {
 
 static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp, int kernels,
                      const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                     const double *q, int coarse_level, grid_patches bp, const int *member_phys);
+                     const double *q, int coarse_level, grid_patches bp, const int *member_phys, int device);
 
 int adi_gpu_init(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
                  const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
                  const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps)
 {
   grid_patches bp = {npatch, patches, face_maps};
-  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 0, bp, NULL);
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 0, bp, NULL, -1);
 }
 
 int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int kernels,
@@ -260,7 +260,7 @@ int adi_gpu_init_level(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
                        const double *q, int npatch, const adi_bc_patch *patches, const int *face_maps)
 {
   grid_patches bp = {npatch, patches, face_maps};
-  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 1, bp, NULL);
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 1, bp, NULL, -1);
 }
 
 /* a block of a decomposed grid: the box's boundary types (the GPU blocks of
@@ -270,7 +270,18 @@ int adi_gpu_init_block(adi_gpu_grid **grid, const adi_block_hooks *hooks, const 
                        const double *vol, const double *q, int coarse_level)
 {
   grid_patches none = {0, NULL, NULL};
-  return init_grid(grid, hooks, sp, kernels, settings, sf, sc, vol, q, coarse_level, none, NULL);
+  return init_grid(grid, hooks, sp, kernels, settings, sf, sc, vol, q, coarse_level, none, NULL, -1);
+}
+
+/* a coarse level of a decomposed grid whole on the GPU of a rank (the box's
+ * boundary types, device the rank's): adi_gpu_init_level's grid */
+int adi_gpu_init_whole_level(adi_gpu_grid **grid, int device, const adi_solver_params *sp, int kernels,
+                             const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                             const double *q)
+{
+  grid_patches none = {0, NULL, NULL};
+  if (device < 0) return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_init_whole_level: device %d", device);
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, 1, none, NULL, device);
 }
 
 /* a block of a multi-block set on one GPU: its boundary patches, which of
@@ -287,7 +298,7 @@ int adi_gpu_init_member(adi_gpu_grid **grid, const adi_solver_params *sp, int ke
     if (phys[f] != 0 && phys[f] != 1)
       return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_init_member: phys[%d] is %d; 1 (the block's own boundary) "
                               "or 0 (an interface) allowed", f, phys[f]);
-  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, coarse_level != 0, bp, phys);
+  return init_grid(grid, NULL, sp, kernels, settings, sf, sc, vol, q, coarse_level != 0, bp, phys, -1);
 }
 
 /* coarse_level: also the forcing and q0 fields; bp: the boundary patches;
@@ -296,7 +307,7 @@ int adi_gpu_init_member(adi_gpu_grid **grid, const adi_solver_params *sp, int ke
  * view, forcing, patches and flags included */
 static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const adi_solver_params *sp, int kernels,
                      const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
-                     const double *q, int coarse_level, grid_patches bp, const int *member_phys)
+                     const double *q, int coarse_level, grid_patches bp, const int *member_phys, int device)
 {
   int dev, rc, ldi_expected, float_wk, precond;
   size_t free_b = 0, total_b = 0, need;
@@ -331,8 +342,9 @@ static int init_grid(adi_gpu_grid **grid, const adi_block_hooks *hooks, const ad
     return ADI_ERR_CONFIG;
   }
 
-  /* block mode: one GPU per rank, chosen by the driver */
-  dev = hooks != NULL ? hooks->device : adi_settings_device(settings);
+  /* block mode: one GPU per rank, chosen by the driver (also for the whole
+   * coarse levels of its grid: device) */
+  dev = hooks != NULL ? hooks->device : device >= 0 ? device : adi_settings_device(settings);
   rc = adi_gpu_select_device(dev, sp, &prop);
   if (rc != ADI_OK) return rc;
 

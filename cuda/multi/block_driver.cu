@@ -103,6 +103,12 @@ struct block_state {
   int pending[K_COUNT][4];
   double ms[K_COUNT][4];
   long long calls[K_COUNT][4];
+  /* the fine block's: a coarse level that runs whole on every rank
+   * (adi_gpu_block_share_level): this rank's part packed, every rank's
+   * received, at wat[r] doubles (r = 0..nranks) */
+  double *wsend, *wrecv;
+  size_t *wat;
+  cudaEvent_t ev_whole;
 };
 
 /* ---------------------------------------------------------------- kernels */
@@ -507,6 +513,10 @@ static void block_destroy(void *ctx)
   if (b->rh) cudaFree(b->rh);
   if (b->psend) cudaFree(b->psend);
   if (b->precv) cudaFree(b->precv);
+  if (b->wsend) cudaFree(b->wsend);
+  if (b->wrecv) cudaFree(b->wrecv);
+  free(b->wat);
+  if (b->ev_whole) cudaEventDestroy(b->ev_whole);
   for (s = 0; s < 2*b->nch_max; ++s) {
     if (b->ev_recv && b->ev_recv[s]) cudaEventDestroy(b->ev_recv[s]);
     if (b->ev_sent && b->ev_sent[s]) cudaEventDestroy(b->ev_sent[s]);
@@ -635,7 +645,7 @@ int adi_gpu_block_init(adi_gpu_grid **grid, const adi_solver_params *sp, int ker
                        double timeout_s)
 {
   int rc;
-  struct block_state *b;
+  struct block_state *b = NULL;
   adi_gpu_grid *g = NULL;
   if (grid == NULL)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init: no place for the grid handle (a null first argument)");
@@ -709,7 +719,7 @@ int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen)
                                       "LU-ADI sweep, pipelined", "compute while a halo is in flight",
                                       "wait for a halo after that (exposed)"};
   const adi_block_hooks *h = NULL;
-  struct block_state *b;
+  struct block_state *b = NULL;
   int kk, d, pos = 0, rc;
   float t;
   if (buf == NULL || buflen < 1) return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_timing_report: no buffer");
@@ -743,4 +753,99 @@ int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen)
 int adi_gpu_block_finalize(adi_gpu_grid *grid)
 {
   return adi_gpu_finalize(grid);
+}
+
+/* ---------------------------------------------------- whole coarse levels */
+
+/* The fine block's state, for the calls below (fn names them) */
+static int fine_state(adi_gpu_grid *fine, const char *fn, struct block_state **out)
+{
+  const adi_block_hooks *h = NULL;
+  int rc;
+  if ((rc = adi_gpu_grid_block(fine, fn, &h)) != ADI_OK) return rc;
+  if (h == NULL || !((struct block_state *)h->ctx)->ready || ((struct block_state *)h->ctx)->shared_transport)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s: the grid is no live fine block (made by adi_gpu_block_init)", fn);
+  *out = (struct block_state *)h->ctx;
+  return ADI_OK;
+}
+
+int adi_gpu_block_init_whole(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_solver_params *sp, int kernels,
+                             const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                             const double *q)
+{
+  struct block_state *fb = NULL;
+  int rc;
+  if (grid == NULL)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_init_whole: no place for the grid handle (a null first "
+                            "argument)");
+  *grid = NULL;
+  if ((rc = fine_state(fine, "adi_gpu_block_init_whole", &fb)) != ADI_OK) return rc;
+  return adi_gpu_init_whole_level(grid, fb->hooks.device, sp, kernels, settings, sf, sc, vol, q);
+}
+
+/* ext[4*r .. 4*r+3]: rank r's j and k offsets and cell counts in the level */
+int adi_gpu_block_share_reserve(adi_gpu_grid *fine, int ni, const int *ext, int nranks)
+{
+  struct block_state *b = NULL;
+  size_t most = 0, step;
+  int rc, r;
+  if ((rc = fine_state(fine, "adi_gpu_block_share_reserve", &b)) != ADI_OK) return rc;
+  if (ext == NULL || nranks != b->nranks || ni < 1)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_share_reserve: %d ranks' blocks of %d cells in i for a grid "
+                            "of %d ranks", nranks, ni, b->nranks);
+  if (b->wat != NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_block_share_reserve: called twice");
+  b->wat = (size_t *)calloc((size_t)nranks + 1, sizeof *b->wat);
+  if (b->wat == NULL) return adi_gpu_fail_msg(ADI_ERR_MEMORY, "%s", "adi_gpu_block_share_reserve: out of host memory");
+  for (r = 0; r < nranks; ++r) {
+    if (ext[4*r + 2] < 0 || ext[4*r + 3] < 0)
+      return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_block_share_reserve: rank %d's block has %d x %d cells", r,
+                              ext[4*r + 2], ext[4*r + 3]);
+    step = (size_t)ni*(size_t)ext[4*r + 2]*(size_t)ext[4*r + 3]*2*ADI_NVAR;
+    b->wat[r + 1] = b->wat[r] + step;
+    if (step > most) most = step;
+  }
+  ADI_GPU_CHECK(cudaMalloc((void **)&b->wsend, (b->wat[b->rank + 1] - b->wat[b->rank] + 1)*sizeof(double)));
+  ADI_GPU_CHECK(cudaMalloc((void **)&b->wrecv, (b->wat[nranks] + 1)*sizeof(double)));
+  ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_whole, cudaEventDisableTiming));
+  /* one group: this rank's part out to one rank, another's in */
+  TX_CHECK(b->tx->reserve(b->tp, ADI_CH_HALO, b->wat[b->rank + 1] - b->wat[b->rank] + most));
+  return ADI_OK;
+}
+
+/* Every rank's block of the level (blk, restricted, its forcing made) into
+ * whole, the same level whole on this rank's GPU: this rank's part packed,
+ * exchanged with every other rank (rank + s gets it while rank - s's comes
+ * in, s = 1 .. nranks-1: one send and one receive a group, whatever the
+ * transport), every part unpacked at its place. The halo channel on the
+ * halo stream: the cycle is on one level at a time, so the channel is idle. */
+int adi_gpu_block_share_level(adi_gpu_grid *fine, adi_gpu_grid *blk, adi_gpu_grid *whole, const int *ext, int nranks)
+{
+  struct block_state *b = NULL;
+  size_t mine;
+  int rc, r, s, to, from;
+  if ((rc = fine_state(fine, "adi_gpu_block_share_level", &b)) != ADI_OK) return rc;
+  if (b->wat == NULL || ext == NULL || nranks != b->nranks)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_block_share_level: no adi_gpu_block_share_reserve for these "
+                            "ranks");
+  mine = b->wat[b->rank + 1] - b->wat[b->rank];
+  if ((rc = adi_gpu_pack_level_on(blk, b->wsend, b->halo, b->ev_whole)) != ADI_OK) return rc;
+  for (s = 1; s < nranks; ++s) {
+    to = (b->rank + s) % nranks;
+    from = (b->rank - s + nranks) % nranks;
+    TX_CHECK(b->tx->group_start(b->tp, ADI_CH_HALO));
+    TX_CHECK(b->tx->send(b->tp, ADI_CH_HALO, b->wsend, mine, to, b->halo));
+    TX_CHECK(b->tx->recv(b->tp, ADI_CH_HALO, b->wrecv + b->wat[from], b->wat[from + 1] - b->wat[from], from,
+                         b->halo));
+    TX_CHECK(b->tx->group_end(b->tp, ADI_CH_HALO));
+  }
+  for (r = 0; r < nranks; ++r)
+    if ((rc = adi_gpu_unpack_level_on(whole, r == b->rank ? b->wsend : b->wrecv + b->wat[r], ext[4*r], ext[4*r + 1],
+                                      ext[4*r + 2], ext[4*r + 3], b->halo, b->ev_whole)) != ADI_OK)
+      return rc;
+  return ADI_OK;
+}
+
+int adi_gpu_block_take_level(adi_gpu_grid *blk, adi_gpu_grid *whole, int joff, int koff)
+{
+  return adi_gpu_take_level_part(blk, whole, joff, koff);
 }

@@ -37,6 +37,29 @@ int adi_gpu_block_init_level(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_
   if (grid != NULL) *grid = NULL;
   return ADI_ERR_NO_DEVICE;
 }
+int adi_gpu_block_init_whole(adi_gpu_grid **grid, adi_gpu_grid *fine, const adi_solver_params *sp, int kernels,
+                             const adi_gpu_settings *settings, const double *sf, const double *sc, const double *vol,
+                             const double *q)
+{
+  (void)fine; (void)sp; (void)kernels; (void)settings; (void)sf; (void)sc; (void)vol; (void)q;
+  if (grid != NULL) *grid = NULL;
+  return ADI_ERR_NO_DEVICE;
+}
+int adi_gpu_block_share_reserve(adi_gpu_grid *fine, int ni, const int *ext, int nranks)
+{
+  (void)fine; (void)ni; (void)ext; (void)nranks;
+  return ADI_ERR_NO_DEVICE;
+}
+int adi_gpu_block_share_level(adi_gpu_grid *fine, adi_gpu_grid *blk, adi_gpu_grid *whole, const int *ext, int nranks)
+{
+  (void)fine; (void)blk; (void)whole; (void)ext; (void)nranks;
+  return ADI_ERR_NO_DEVICE;
+}
+int adi_gpu_block_take_level(adi_gpu_grid *blk, adi_gpu_grid *whole, int joff, int koff)
+{
+  (void)blk; (void)whole; (void)joff; (void)koff;
+  return ADI_ERR_NO_DEVICE;
+}
 int adi_gpu_block_timing_report(adi_gpu_grid *grid, char *buf, int buflen)
 {
   (void)grid;

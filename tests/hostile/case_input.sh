@@ -122,6 +122,9 @@ if [ -x build/adiflow_mpi ] && command -v mpirun > /dev/null 2>&1; then
   try "case input, adiflow_mpi: pipeline_chunks beyond 100000 names the value" 2 \
     "pipeline_chunks = 100001 is out of range: allowed 0 to 100000 \(0 = automatic\)" \
     $MPI2 "$T/cim.nml" --backend cpu --chunks 100001 --run-dir "$CI"
+  try "case input, adiflow_mpi: whole_cells below -1 names the value" 2 \
+    "whole_cells = -2 is out of range: must be >= -1 \(-1 = automatic, 0 = none\)" \
+    $MPI2 "$T/cim.nml" --backend cpu --whole-cells -2 --run-dir "$CI"
   nml "ni = 8, nj = 8, nk = 4, mach = 1e-8" "$T/cimm.nml"
   try "case input, adiflow_mpi: mach = 1e-8 is refused" 2 "mach = 1E-8 is out of range: allowed 0.001 to 5" \
     $MPI2 "$T/cimm.nml" --backend cpu --run-dir "$CI"

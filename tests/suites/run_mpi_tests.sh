@@ -13,7 +13,8 @@
 # Multigrid keeps every level the grid allows: those the blocks cannot halve
 # run gathered on rank 0, and exact mode still equals build/adiflow bit for
 # bit (2x1, 1x2, 2x2, 3x1, 1x3; the fine level itself gathered on the last
-# two; mass_fix, a restart, grid files, patches), decoupled mode converges.
+# two; mass_fix, a restart, grid files, patches), decoupled mode converges;
+# with whole_cells the coarse levels run whole on every rank, bit for bit too.
 # A multi-block grid file spreads its blocks over the ranks: every file of
 # build/adiflow's run bit for bit (1, 2, 3 ranks, a restart across rank
 # counts), refusals by name.
@@ -74,6 +75,32 @@ for g in "2 2 1 4 3" "2 1 2 3 2" "4 2 2 3 2" "3 3 1 2 1" "3 1 3 2 1"; do
     && cmp -s "$T/s_mg4/field.dump" "$T/$d/field.dump" && cmp -s <(mghist "$T/s_mg4/residual.dat") <(mghist "$T/$d/residual.dat")' \
     "multigrid, exact, ${pj}x$pk: 4 levels, $lv gathered onto rank 0 (said once), field and residual history (work units too) == build/adiflow, bit for bit"
 done
+# coarse levels whole on every rank (whole_cells, fortran/multigrid_whole.f90): the
+# blocks restrict onto level W and take its corrected state back, every rank runs
+# levels W..nlev whole; exact mode still equals build/adiflow bit for bit. On
+# 16x16x8: 256 cells makes levels 2..4 whole, 40 levels 3..4; 16x24x8 on 3x1
+# (j blocks of 8) with 48 cells levels 3..4 (its level 4 could not be split)
+for g in "2 2 1 256 2..4" "2 1 2 256 2..4" "4 2 2 256 2..4" "2 2 1 40 3..4"; do
+  set -- $g; np=$1; pj=$2; pk=$3; wc=$4; wl=$5; d=mgw_${pj}x${pk}_$wc
+  rc=$(mpi $np $d $MG --npj $pj --npk $pk --adi-mode exact --whole-cells $wc)
+  expect '[ $rc -eq 0 ] && [ $(grep -cF "levels $wl whole on every rank (at most $wc cells" "$T/$d.log") -eq 1 ] && ! grep -q gathered "$T/$d.log" \
+    && cmp -s "$T/s_mg4/field.dump" "$T/$d/field.dump" && cmp -s <(mghist "$T/s_mg4/residual.dat") <(mghist "$T/$d/residual.dat")' \
+    "multigrid, exact, ${pj}x$pk, whole_cells $wc: levels $wl whole on every rank (said once), field and residual history == build/adiflow, bit for bit"
+done
+sed 's/nj = 16/nj = 24/' $MG > "$T/mg24.nml"
+rc=$(ser s_mg24 "$T/mg24.nml"); rc2=$(mpi 3 mgw_3x1 "$T/mg24.nml" --npj 3 --npk 1 --adi-mode exact --whole-cells 48)
+expect '[ "$rc$rc2" = 00 ] && grep -q "nj = 24" "$T/mg24.nml" && grep -qF "levels 3..4 whole on every rank" "$T/mgw_3x1.log" \
+  && cmp -s "$T/s_mg24/field.dump" "$T/mgw_3x1/field.dump" && cmp -s <(mghist "$T/s_mg24/residual.dat") <(mghist "$T/mgw_3x1/residual.dat")' \
+  "multigrid, exact, 3x1 (16x24x8), whole_cells 48: levels 3..4 whole on every rank, bit-identical to build/adiflow"
+# where the blocks cannot halve a level above the whole ones, that level is gathered as before
+rc=$(mpi 3 mgw_3g $MG --npj 3 --npk 1 --adi-mode exact --whole-cells 256)
+expect '[ $rc -eq 0 ] && grep -q "levels 2..4 gathered onto rank 0" "$T/mgw_3g.log" && ! grep -q "whole on every rank" "$T/mgw_3g.log" \
+  && cmp -s "$T/s_mg4/field.dump" "$T/mgw_3g/field.dump"' \
+  "multigrid, exact, 3x1 with whole_cells 256: level 2 cannot be split, so levels 2..4 are gathered (no whole levels), bit-identical"
+# one rank has nothing to share: whole_cells changes nothing there
+rc=$(mpi 1 mgw_1 $MG --whole-cells 256)
+expect '[ $rc -eq 0 ] && ! grep -q "whole on every rank" "$T/mgw_1.log" && cmp -s "$T/s_mg4/field.dump" "$T/mgw_1/field.dump"' \
+  "multigrid on one rank with whole_cells 256: no whole levels (nothing to save), bit-identical"
 # low-Mach preconditioning (fortran/low_mach_precond.f90) over the blocks: exact mode bit for bit
 PCD=tests/cases/mg_cube16_turkel.nml
 rc=$(ser s_pc $PCD)
@@ -110,6 +137,11 @@ sed -e 's/reynolds = 400.0/reynolds = 100.0/' \
 rc=$(mpi 2 mg_st_ex "$T/mg_steady.nml" --npj 2 --adi-mode exact); rc2=$(mpi 2 mg_st_dc "$T/mg_steady.nml" --npj 2 --adi-mode decoupled)
 expect '[ "$rc$rc2" = 00 ] && grep -q "converged at iteration" "$T/mg_st_ex.log" && grep -q "converged at iteration" "$T/mg_st_dc.log" && ./$B/compare_fields "$T/mg_st_ex/field.dump" "$T/mg_st_dc/field.dump" --tol 1e-8 > /dev/null 2>&1' \
   "multigrid + mass_fix, 2x1 (level 4 gathered): decoupled converges 10 orders to exact mode's steady state within 1e-8 (max|a-b|/max|a| per variable)"
+
+# decoupled mode with whole coarse levels (they run as one domain) converges to the same state
+rc=$(mpi 2 mg_st_dw "$T/mg_steady.nml" --npj 2 --adi-mode decoupled --whole-cells 256)
+expect '[ $rc -eq 0 ] && grep -q "converged at iteration" "$T/mg_st_dw.log" && grep -qF "levels 2..4 whole on every rank" "$T/mg_st_dw.log" && ./$B/compare_fields "$T/mg_st_ex/field.dump" "$T/mg_st_dw/field.dump" --tol 1e-8 > /dev/null 2>&1' \
+  "multigrid + mass_fix, 2x1, whole_cells 256 (levels 2..4 whole): decoupled converges 10 orders to exact mode's steady state within 1e-8"
 
 # ---- a curvilinear grid read from a Plot3D file: exact mode == build/adiflow ----
 # every rank takes its window of the whole grid's nodes: across a block
