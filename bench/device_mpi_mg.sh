@@ -23,6 +23,9 @@
 #                                        strong 256^3, both modes
 #   bash bench/device_mpi_mg.sh chunks   exact mode's pipelined sweep in CH chunks (default 1 2 4 8),
 #                                        weak 256^3/GPU and strong 256^3 on NG = 2 or 4 GPUs (split k)
+#   bash bench/device_mpi_mg.sh whole    the coarse levels whole on every rank (--whole-cells 0, -1 =
+#                                        the GPU default 131072, 524288), weak 256^3/GPU and strong
+#                                        256^3 on NG = 2 or 4 GPUs (split k), both modes
 #   bash bench/device_mpi_mg.sh pipe     one GPU: exact mode's pipelined sweep kernels alone (build/pipe_sweep):
 #                                        a 256^3 block swept along k whole and in 2..32 chunks, and
 #                                        the coarse levels' blocks, microseconds per chunk
@@ -197,7 +200,7 @@ fi
 # (MGDECK=bench/cases/mg_cube_v42.nml: the shipped 256^3 deck's preconditioned V(4,2) cycle instead)
 MGDECK=${MGDECK:-bench/cases/mg_cube_w22.nml}
 
-if [ "$MODE" = scale ] || [ "$MODE" = weak4 ] || [ "$MODE" = graph ] || [ "$MODE" = chunks ]; then
+if [ "$MODE" = scale ] || [ "$MODE" = weak4 ] || [ "$MODE" = graph ] || [ "$MODE" = chunks ] || [ "$MODE" = whole ]; then
   CYC=${CYC:-20}
   mk() { # name n: the benchmark cube (MGDECK) at n^3 cells, its 5-level cycle
     sed -e "s/ni = 64, nj = 64, nk = 64/ni = $2, nj = $2, nk = $2/" \
@@ -275,6 +278,26 @@ if [ "$MODE" = chunks ]; then
   for c in ${CH:-1 2 4 8}; do
     row "$np GPUs exact 1x$np, $c chunks: weak 256^3/GPU s/cycle, eff.; strong 256^3 s/cycle, eff." \
       "${t[wex_c$c]} $(eff ${t[s1_256]} ${t[wex_c$c]} 1); ${t[sex_c$c]} $(eff ${t[s1_256]} ${t[sex_c$c]} $np)"
+  done
+fi
+
+if [ "$MODE" = whole ]; then
+  # the coarse levels whole on every rank: none (0), the GPU default (-1: 131072 cells) and a level more
+  # (524288), weak 256^3/GPU and strong 256^3 along k on NG = 2 or 4 GPUs, both modes
+  go s1_256 1 c256 exact 1 1
+  np=$([ $NG -ge 4 ] && echo 4 || echo 2); wk=$([ $np = 4 ] && echo w4k || echo w2k)
+  for m in exact decoupled; do
+    for wc in 0 -1 524288; do
+      EXTRA="--whole-cells $wc" go ww_${m}_$wc $np $wk $m 1 $np
+      EXTRA="--whole-cells $wc" go sw_${m}_$wc $np c256 $m 1 $np
+    done
+  done
+  row "1 GPU 256^3 MG cycle (5 levels W, merged): s/cycle" "${t[s1_256]}"
+  for m in exact decoupled; do
+    for wc in 0 -1 524288; do
+      row "$np GPUs $m 1x$np, whole_cells $wc: weak 256^3/GPU s/cycle, eff.; strong 256^3 s/cycle, eff." \
+        "${t[ww_${m}_$wc]} $(eff ${t[s1_256]} ${t[ww_${m}_$wc]} 1); ${t[sw_${m}_$wc]} $(eff ${t[s1_256]} ${t[sw_${m}_$wc]} $np)"
+    done
   done
 fi
 
