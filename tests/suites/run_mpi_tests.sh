@@ -241,6 +241,10 @@ for g in "2 2 1" "2 1 2" "4 2 2" "3 3 1" "3 1 3"; do
   expect 'same_forces "$T/s_pm_mg" "$T/${d}_mg"' \
     "patches + multigrid, exact, ${pj}x$pk: forces.dat as build/adiflow's (values within 1e-12), last row = forces.csv"
 done
+# the same with level 2 whole on every rank (its patches the whole grid's, as build/adiflow's)
+rc=$(mpi 2 pm_whole "$PM" --npj 1 --npk 2 --adi-mode exact --mg-levels 3 --whole-cells 100)
+expect '[ $rc -eq 0 ] && grep -q "level 2 whole on every rank" "$T/pm_whole.log" && same_run "$T/s_pm_mg" "$T/pm_whole"' \
+  "patches + multigrid, exact, 1x2, whole_cells 100: level 2 whole on every rank, every file bit-identical to build/adiflow"
 rc1=$(mpi 4 pm_half "$PM" --npj 2 --npk 2 --max-iter 10); rc2=$(mpi 4 pm_half "$PM" --npj 2 --npk 2 --restart)
 expect '[ "$rc1$rc2" = 00 ] && grep -q "restarting from .* at iteration 10" "$T/pm_half.log" && same_run "$T/s_pm" "$T/pm_half"' \
   "patches, restart on 2x2: 10 + restart + 10 bit-identical to 20 serial iterations (the restart keeps its state, not the free stream)"
