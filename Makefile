@@ -100,7 +100,7 @@ endif
 # multi-GPU block bridge (F_BLOCK) go into build/adiflow_mpi only.
 F_ALL     := $(basename $(notdir $(wildcard fortran/*.f90)))
 F_PROGRAM := adiflow grid_check
-F_MPI     := mpi_decomp mpi_settings mpi_input_errors multigrid_gather multigrid_whole backend_mpi_block backend_mpi_gpu run_files_mpi block_ranks_mpi \
+F_MPI     := mpi_decomp mpi_settings mpi_input_errors level_blocks multigrid_gather multigrid_whole backend_mpi_block backend_mpi_gpu run_files_mpi block_ranks_mpi \
              run_files_blocks_mpi backend_blocks_ranks_gpu adiflow_mpi
 F_BLOCK   := gpu_block_bridge
 F_MODULES := $(filter-out $(F_PROGRAM) $(F_MPI) $(F_BLOCK),$(F_ALL))

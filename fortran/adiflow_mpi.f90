@@ -491,7 +491,7 @@ contains
     ! (GPU levels whole on a rank keep the serial GPU's ADI storage, which
     ! differs from a block's with implicit_precision = 'single')
     whole_cells = int(pc%whole_cells, ik8)
-    if (pc%whole_cells < 0) whole_cells = merge(131072_ik8, 0_ik8, use_gpu .and. cs%implicit_precision /= 'single')
+    if (pc%whole_cells < 0) whole_cells = merge(131072_ik8, 0_ik8, use_gpu)
     if (use_gpu .and. cs%implicit_precision == 'single') whole_cells = 0
     whole_from = first_whole_level(nlev, lev_sizes, whole_cells, nranks, gather_from)
     if (whole_from > 0) gather_from = 0

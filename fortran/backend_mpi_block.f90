@@ -83,6 +83,7 @@ module backend_mpi_block
     procedure :: gathered_residual => block_gathered_residual
     procedure :: scattered_state => block_scattered_state
     procedure, non_overridable :: start_whole
+    procedure, non_overridable, private :: set_level_shares
     procedure, non_overridable :: is_whole
     procedure :: share_whole => block_share_whole
     procedure :: take_whole => block_take_whole
@@ -208,14 +209,22 @@ contains
     integer, intent(in) :: first, sizes(:,:), ratios(:,:), coarse_order
     logical, intent(in) :: plain_roe
     type(patch_set_t), allocatable, intent(in) :: ps_lev(:)
-    integer :: l
     call self%gathered%start(self%dcl(first - 1), cs, sp_g, xn_g, first, self%nlev, sizes, ratios, coarse_order, &
       plain_roe, ps_lev)
-    do l = first, self%nlev
+    call self%set_level_shares(first, sizes, ratios)
+  end subroutine start_gathering
+
+  !> Levels from..nlev, which this rank holds no block of: their ratios and
+  !> weights (fine-grid work units an iteration) from the plan, for the cycle.
+  subroutine set_level_shares(self, from, sizes, ratios)
+    class(block_backend_t), intent(inout) :: self
+    integer, intent(in) :: from, sizes(:,:), ratios(:,:)
+    integer :: l
+    do l = from, self%nlev
       self%level(l)%ratio = ratios(:, l)
       self%level(l)%weight = real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk)
     end do
-  end subroutine start_gathering
+  end subroutine set_level_shares
 
   !> Level l runs whole on rank 0 (and is skipped elsewhere).
   pure logical function is_gathered(self, l)
@@ -247,13 +256,9 @@ contains
     integer, intent(in) :: first, sizes(:,:), ratios(:,:), coarse_order
     logical, intent(in) :: plain_roe
     type(patch_set_t), allocatable, intent(in) :: ps_lev(:)
-    integer :: l
     call self%whole%start(self%dcl(first), cs, sp_g, xn_g, first, self%nlev, sizes, ratios, coarse_order, &
       plain_roe, ps_lev, self%host_iterates())
-    do l = first + 1, self%nlev
-      self%level(l)%ratio = ratios(:, l)
-      self%level(l)%weight = real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk)
-    end do
+    call self%set_level_shares(first + 1, sizes, ratios)
   end subroutine start_whole
 
   !> Level l runs whole on every rank.

@@ -39,22 +39,15 @@ module multigrid_gather
   use multigrid_levels, only: mg_level_t, coarse_nodes, init_level
   use backend_cpu, only: cpu_backend_t
   use mpi_decomp, only: decomp_t, block_range, mpi_check
+  use level_blocks, only: level_blocks_t
   implicit none
   private
   public :: gathered_levels_t, first_gathered_level, gathered_text
 
-  type :: gathered_levels_t
+  !> (level_blocks_t: every rank's block of level G-1)
+  type, extends(level_blocks_t) :: gathered_levels_t
     integer :: first = 0              !< G: the first gathered level (0: none, every level decomposed)
     type(cpu_backend_t) :: serial     !< rank 0: the shadow (level 1) and levels G..nlev (2..)
-    type(MPI_Comm) :: comm            !< the grid's ranks
-    integer :: rank = 0
-    !> every rank's block of level G-1: ext(:, r+1) = its j and k offsets
-    !> and cell counts; lines(r+1) its i-lines (j x k), at(r+1) the lines
-    !> of the blocks before it
-    integer, allocatable :: ext(:,:), lines(:), at(:)
-    !> one i-line of one field (ni doubles): the unit of the gather and the
-    !> scatter, so that their counts stay far below the integer limit
-    type(MPI_Datatype) :: line
   contains
     procedure :: start => gathered_start
     procedure :: gather_state
@@ -136,25 +129,9 @@ contains
     logical, intent(in) :: plain_roe
     type(patch_set_t), allocatable, intent(in) :: ps_lev(:)
     real(rk), allocatable :: xg(:,:,:,:), xc(:,:,:,:)
-    integer :: l, n, ierr, mine(4)
+    integer :: l, n
     self%first = first
-    self%comm = dcp%comm
-    self%rank = dcp%rank
-    allocate(self%ext(4, dcp%nranks))
-    mine = [dcp%off(2), dcp%off(3), dcp%nloc(2), dcp%nloc(3)]
-    call MPI_Allgather(mine, 4, MPI_INTEGER, self%ext, 4, MPI_INTEGER, self%comm, ierr)
-    call mpi_check(ierr, 'MPI_Allgather (multigrid: the blocks of the last decomposed level)')
-    self%lines = self%ext(3, :)*self%ext(4, :)
-    allocate(self%at(dcp%nranks))
-    self%at(1) = 0
-    do n = 2, dcp%nranks
-      self%at(n) = self%at(n - 1) + self%lines(n - 1)
-    end do
-    ! (kept until MPI_Finalize: the handle lives as long as the run)
-    call MPI_Type_contiguous(sizes(1, first - 1), MPI_DOUBLE_PRECISION, self%line, ierr)
-    call mpi_check(ierr, 'MPI_Type_contiguous (multigrid: an i-line)')
-    call MPI_Type_commit(self%line, ierr)
-    call mpi_check(ierr, 'MPI_Type_commit (multigrid: an i-line)')
+    call self%start_blocks(dcp, sizes(1, first - 1), 'the last decomposed level')
     if (self%rank /= 0) return
 
     associate (s => self%serial)
@@ -211,33 +188,18 @@ contains
     class(gathered_levels_t), intent(inout) :: self
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: q(-1:,-1:,-1:,:), res(-1:,-1:,-1:,:)
-    real(rk), allocatable :: mine(:), all(:)
-    integer :: nl, r, ierr
-    nl = lay%nj*lay%nk*nvar
-    allocate(mine(2*int(nl, ik8)*lay%ni))
-    mine = [reshape(q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nvar), [size(mine)/2]), &
-            reshape(res(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nvar), [size(mine)/2])]
+    real(rk), allocatable :: all(:)
+    integer :: r, ierr
     allocate(all(merge(2*nvar*sum(int(self%lines, ik8))*lay%ni, 0_ik8, self%rank == 0)))
-    call MPI_Gatherv(mine, 2*nl, self%line, all, 2*nvar*self%lines, 2*nvar*self%at, self%line, 0, self%comm, ierr)
+    call MPI_Gatherv(self%pack_pair(lay, q, res), 2*lay%nj*lay%nk*nvar, self%line, all, 2*nvar*self%lines, &
+      2*nvar*self%at, self%line, 0, self%comm, ierr)
     call mpi_check(ierr, 'MPI_Gatherv (multigrid: a level to rank 0)')
     if (self%rank /= 0) return
     associate (f => self%serial%level(1)%f)
       do r = 1, size(self%lines)
-        call put_block(r, 2*nvar*int(self%at(r), ik8)*lay%ni, f%q)
-        call put_block(r, (2*nvar*int(self%at(r), ik8) + nvar*self%lines(r))*lay%ni, f%res)
+        call self%put_pair(r, lay%ni, all, f%q, f%res)
       end do
     end associate
-  contains
-    !> Rank r-1's nvar fields from all(at+1:) into a's part of the whole grid.
-    subroutine put_block(r, at, a)
-      integer, intent(in) :: r
-      integer(ik8), intent(in) :: at
-      real(rk), intent(inout) :: a(-1:,-1:,-1:,:)
-      associate (e => self%ext(:, r), ni => lay%ni)
-        a(1:ni, e(1)+1:e(1)+e(3), e(2)+1:e(2)+e(4), 1:nvar) = &
-          reshape(all(at+1:at+int(nvar*self%lines(r), ik8)*ni), [ni, e(3), e(4), nvar])
-      end associate
-    end subroutine put_block
   end subroutine gather_state
 
   !> The interior cells of the shadow's q on rank 0 into q of every rank's

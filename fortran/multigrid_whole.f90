@@ -35,21 +35,15 @@ module multigrid_whole
   use multigrid_levels, only: coarse_nodes, init_level
   use backend_cpu, only: cpu_backend_t
   use mpi_decomp, only: decomp_t, mpi_check
+  use level_blocks, only: level_blocks_t
   implicit none
   private
   public :: whole_levels_t, first_whole_level, whole_text
 
-  type :: whole_levels_t
+  !> (level_blocks_t: every rank's block of level W)
+  type, extends(level_blocks_t) :: whole_levels_t
     integer :: first = 0              !< W: the first whole level (0: none)
     type(cpu_backend_t) :: serial     !< level(n) = grid level W+n-1, whole, on every rank
-    type(MPI_Comm) :: comm            !< the grid's ranks
-    integer :: rank = 0
-    !> every rank's block of level W: ext(:, r+1) = its j and k offsets and
-    !> cell counts; lines(r+1) its i-lines (j x k), at(r+1) the lines of
-    !> the blocks before it
-    integer, allocatable :: ext(:,:), lines(:), at(:)
-    !> one i-line of one field (ni doubles): the unit of the exchange
-    type(MPI_Datatype) :: line
   contains
     procedure :: start => whole_start
     procedure :: share_state
@@ -107,25 +101,9 @@ contains
     logical, intent(in) :: plain_roe, stage_work
     type(patch_set_t), allocatable, intent(in) :: ps_lev(:)
     real(rk), allocatable :: xg(:,:,:,:), xc(:,:,:,:)
-    integer :: l, n, ierr, mine(4)
+    integer :: l, n
     self%first = first
-    self%comm = dcw%comm
-    self%rank = dcw%rank
-    allocate(self%ext(4, dcw%nranks))
-    mine = [dcw%off(2), dcw%off(3), dcw%nloc(2), dcw%nloc(3)]
-    call MPI_Allgather(mine, 4, MPI_INTEGER, self%ext, 4, MPI_INTEGER, self%comm, ierr)
-    call mpi_check(ierr, 'MPI_Allgather (multigrid: the blocks of the first whole level)')
-    self%lines = self%ext(3, :)*self%ext(4, :)
-    allocate(self%at(dcw%nranks))
-    self%at(1) = 0
-    do n = 2, dcw%nranks
-      self%at(n) = self%at(n - 1) + self%lines(n - 1)
-    end do
-    ! (kept until MPI_Finalize: the handle lives as long as the run)
-    call MPI_Type_contiguous(sizes(1, first), MPI_DOUBLE_PRECISION, self%line, ierr)
-    call mpi_check(ierr, 'MPI_Type_contiguous (multigrid: an i-line)')
-    call MPI_Type_commit(self%line, ierr)
-    call mpi_check(ierr, 'MPI_Type_commit (multigrid: an i-line)')
+    call self%start_blocks(dcw, sizes(1, first), 'the first whole level')
 
     associate (s => self%serial)
       s%nlev = nlev - first + 1
@@ -164,32 +142,17 @@ contains
     class(whole_levels_t), intent(inout) :: self
     type(layout_t), intent(in) :: lay
     real(rk), intent(in) :: q(-1:,-1:,-1:,:), forcing(-1:,-1:,-1:,:)
-    real(rk), allocatable :: mine(:), all(:)
-    integer :: nl, r, ierr
-    nl = lay%nj*lay%nk*nvar
-    allocate(mine(2*int(nl, ik8)*lay%ni))
-    mine = [reshape(q(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nvar), [size(mine)/2]), &
-            reshape(forcing(1:lay%ni, 1:lay%nj, 1:lay%nk, 1:nvar), [size(mine)/2])]
+    real(rk), allocatable :: all(:)
+    integer :: r, ierr
     allocate(all(2*nvar*sum(int(self%lines, ik8))*lay%ni))
-    call MPI_Allgatherv(mine, 2*nl, self%line, all, 2*nvar*self%lines, 2*nvar*self%at, self%line, self%comm, ierr)
+    call MPI_Allgatherv(self%pack_pair(lay, q, forcing), 2*lay%nj*lay%nk*nvar, self%line, all, 2*nvar*self%lines, &
+      2*nvar*self%at, self%line, self%comm, ierr)
     call mpi_check(ierr, 'MPI_Allgatherv (multigrid: a level to every rank)')
     associate (w => self%serial%level(1))
       do r = 1, size(self%lines)
-        call put_block(r, 2*nvar*int(self%at(r), ik8)*lay%ni, w%f%q)
-        call put_block(r, (2*nvar*int(self%at(r), ik8) + nvar*self%lines(r))*lay%ni, w%forcing)
+        call self%put_pair(r, lay%ni, all, w%f%q, w%forcing)
       end do
     end associate
-  contains
-    !> Rank r-1's nvar fields from all(at+1:) into a's part of the whole level.
-    subroutine put_block(r, at, a)
-      integer, intent(in) :: r
-      integer(ik8), intent(in) :: at
-      real(rk), intent(inout) :: a(-1:,-1:,-1:,:)
-      associate (e => self%ext(:, r), ni => lay%ni)
-        a(1:ni, e(1)+1:e(1)+e(3), e(2)+1:e(2)+e(4), 1:nvar) = &
-          reshape(all(at+1:at+int(nvar*self%lines(r), ik8)*ni), [ni, e(3), e(4), nvar])
-      end associate
-    end subroutine put_block
   end subroutine share_state
 
   !> This rank's part of the whole level's state into q of its block of

@@ -158,25 +158,6 @@ int adi_gpu_pack_halo(adi_gpu_grid *src, const int lo[3], const int hi[3], const
   return ADI_OK;
 }
 
-/* s goes on after g's queued work; g's later work after what is then queued on s (ev recorded there) */
-static int stream_after_grid(cudaStream_t s, adi_gpu_grid *g)
-{
-  if (!g->mg_event_ready) {
-    ADI_GPU_CHECK(cudaEventCreateWithFlags(&g->mg_event, cudaEventDisableTiming));
-    g->mg_event_ready = 1;
-  }
-  ADI_GPU_CHECK(cudaEventRecord(g->mg_event, g->stream));
-  ADI_GPU_CHECK(cudaStreamWaitEvent(s, g->mg_event, 0));
-  return ADI_OK;
-}
-
-static int grid_after_stream(adi_gpu_grid *g, cudaStream_t s, cudaEvent_t ev)
-{
-  ADI_GPU_CHECK(cudaEventRecord(ev, s));
-  ADI_GPU_CHECK(cudaStreamWaitEvent(g->stream, ev, 0));
-  return ADI_OK;
-}
-
 int adi_gpu_pack_halo_on(adi_gpu_grid *src, const int lo[3], const int hi[3], const int from_beg[3],
                          const int to_beg[3], const int t[3], double *dbuf, cudaStream_t s, cudaEvent_t ev)
 {
@@ -188,11 +169,11 @@ int adi_gpu_pack_halo_on(adi_gpu_grid *src, const int lo[3], const int hi[3], co
     return rc;
   if (empty) return ADI_OK;
   if (dbuf == NULL) return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_pack_halo_on: a null buffer");
-  if ((rc = stream_after_grid(s, src)) != ADI_OK) return rc;
+  if ((rc = adi_gpu_stream_after_grid(s, src)) != ADI_OK) return rc;
   halo_pack_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(src->v, m, b, dbuf);
   ADI_LAUNCH_CHECK("halo_pack_kernel");
   /* the sending block's next update overwrites the cells this read */
-  return grid_after_stream(src, s, ev);
+  return adi_gpu_grid_after_stream(src, s, ev);
 }
 
 int adi_gpu_unpack_halo_on(adi_gpu_grid *dst, const int lo[3], const int hi[3], const double *dbuf, cudaStream_t s,
@@ -214,10 +195,10 @@ int adi_gpu_unpack_halo_on(adi_gpu_grid *dst, const int lo[3], const int hi[3], 
                             "%d block's cells and two ghost layers", lo[0], lo[1], lo[2], hi[0], hi[1], hi[2],
                             n_dst[0], n_dst[1], n_dst[2]);
   /* the receiving block's work so far may still read the ghosts this writes */
-  if ((rc = stream_after_grid(s, dst)) != ADI_OK) return rc;
+  if ((rc = adi_gpu_stream_after_grid(s, dst)) != ADI_OK) return rc;
   halo_unpack_kernel<<<adi_grid_dim(&b), adi_block_dim(), 0, s>>>(dst->v, b, dbuf);
   ADI_LAUNCH_CHECK("halo_unpack_kernel");
-  return grid_after_stream(dst, s, ev);
+  return adi_gpu_grid_after_stream(dst, s, ev);
 }
 
 int adi_gpu_unpack_halo(adi_gpu_grid *dst, const int lo[3], const int hi[3], const double *buf)

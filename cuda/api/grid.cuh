@@ -85,6 +85,12 @@ int adi_gpu_check_grid(const adi_gpu_grid *g, const char *fn);
 /* the stream of `waiter` goes on only after the work queued so far on
  * `first` (cuda/api/multigrid.cu) */
 int adi_gpu_order_after(adi_gpu_grid *waiter, adi_gpu_grid *first);
+/* the same between a grid and another stream s (a copy that runs beside the
+ * grid's own stream, cuda/api/block_set.cu, whole_level.cu): s after g's
+ * queued work; g's later work after s's (ev: the caller's event, recorded
+ * on s) */
+int adi_gpu_stream_after_grid(cudaStream_t s, adi_gpu_grid *g);
+int adi_gpu_grid_after_stream(adi_gpu_grid *g, cudaStream_t s, cudaEvent_t ev);
 
 #define REQUIRE_INIT(fn)                                                        \
   do {                                                                          \

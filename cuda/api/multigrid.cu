@@ -69,16 +69,30 @@ static int fill_level(adi_gpu_grid *g)
   return ADI_OK;
 }
 
+/* stream s goes on only after the work queued so far on g's */
+int adi_gpu_stream_after_grid(cudaStream_t s, adi_gpu_grid *g)
+{
+  if (!g->mg_event_ready) {
+    ADI_GPU_CHECK(cudaEventCreateWithFlags(&g->mg_event, cudaEventDisableTiming));
+    g->mg_event_ready = 1;
+  }
+  ADI_GPU_CHECK(cudaEventRecord(g->mg_event, g->stream));
+  ADI_GPU_CHECK(cudaStreamWaitEvent(s, g->mg_event, 0));
+  return ADI_OK;
+}
+
+/* g's stream goes on only after the work queued so far on s (ev recorded there) */
+int adi_gpu_grid_after_stream(adi_gpu_grid *g, cudaStream_t s, cudaEvent_t ev)
+{
+  ADI_GPU_CHECK(cudaEventRecord(ev, s));
+  ADI_GPU_CHECK(cudaStreamWaitEvent(g->stream, ev, 0));
+  return ADI_OK;
+}
+
 /* the stream of `waiter` goes on only after the work queued so far on `first` */
 int adi_gpu_order_after(adi_gpu_grid *waiter, adi_gpu_grid *first)
 {
-  if (!first->mg_event_ready) {
-    ADI_GPU_CHECK(cudaEventCreateWithFlags(&first->mg_event, cudaEventDisableTiming));
-    first->mg_event_ready = 1;
-  }
-  ADI_GPU_CHECK(cudaEventRecord(first->mg_event, first->stream));
-  ADI_GPU_CHECK(cudaStreamWaitEvent(waiter->stream, first->mg_event, 0));
-  return ADI_OK;
+  return adi_gpu_stream_after_grid(waiter->stream, first);
 }
 
 /* fine and coarse: live grids, coarse a level of adi_gpu_init_level (or

@@ -48,24 +48,6 @@ __global__ void level_take_kernel(adi_view blk, adi_view whole, int j0, int k0, 
     ADI_F(&blk, q, m, adi_pt(&blk, i, j, k)) = ADI_F(&whole, q, m, adi_pt(&whole, i, j + j0, k + k0));
 }
 
-static int stream_waits_for(cudaStream_t s, adi_gpu_grid *g)
-{
-  if (!g->mg_event_ready) {
-    ADI_GPU_CHECK(cudaEventCreateWithFlags(&g->mg_event, cudaEventDisableTiming));
-    g->mg_event_ready = 1;
-  }
-  ADI_GPU_CHECK(cudaEventRecord(g->mg_event, g->stream));
-  ADI_GPU_CHECK(cudaStreamWaitEvent(s, g->mg_event, 0));
-  return ADI_OK;
-}
-
-static int grid_waits_for(adi_gpu_grid *g, cudaStream_t s, cudaEvent_t ev)
-{
-  ADI_GPU_CHECK(cudaEventRecord(ev, s));
-  ADI_GPU_CHECK(cudaStreamWaitEvent(g->stream, ev, 0));
-  return ADI_OK;
-}
-
 static int copy_level(adi_gpu_grid *g, int j0, int k0, int nj, int nk, double *buf, int unpack, cudaStream_t s)
 {
   long long n = (long long)g->v.ni*nj*nk*LEVEL_FIELDS;
@@ -83,10 +65,10 @@ int adi_gpu_pack_level_on(adi_gpu_grid *blk, double *dbuf, cudaStream_t s, cudaE
   if (blk->d_forcing == NULL || dbuf == NULL)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "%s", "adi_gpu_pack_level_on: a null buffer, or a grid that is no coarse "
                             "level");
-  if ((rc = stream_waits_for(s, blk)) != ADI_OK) return rc;
+  if ((rc = adi_gpu_stream_after_grid(s, blk)) != ADI_OK) return rc;
   if ((rc = copy_level(blk, 0, 0, blk->v.nj, blk->v.nk, dbuf, 0, s)) != ADI_OK) return rc;
   /* the block's next restriction overwrites what this read */
-  return grid_waits_for(blk, s, ev);
+  return adi_gpu_grid_after_stream(blk, s, ev);
 }
 
 int adi_gpu_unpack_level_on(adi_gpu_grid *whole, const double *dbuf, int joff, int koff, int nj, int nk,
@@ -101,9 +83,9 @@ int adi_gpu_unpack_level_on(adi_gpu_grid *whole, const double *dbuf, int joff, i
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "adi_gpu_unpack_level_on: cells j %d..%d, k %d..%d outside a %d x %d x %d "
                             "level", joff + 1, joff + nj, koff + 1, koff + nk, whole->v.ni, whole->v.nj, whole->v.nk);
   /* the whole level's work so far (its last visit) may still read what this writes */
-  if ((rc = stream_waits_for(s, whole)) != ADI_OK) return rc;
+  if ((rc = adi_gpu_stream_after_grid(s, whole)) != ADI_OK) return rc;
   if ((rc = copy_level(whole, joff, koff, nj, nk, (double *)dbuf, 1, s)) != ADI_OK) return rc;
-  return grid_waits_for(whole, s, ev);
+  return adi_gpu_grid_after_stream(whole, s, ev);
 }
 
 int adi_gpu_take_level_part(adi_gpu_grid *blk, adi_gpu_grid *whole, int joff, int koff)
