@@ -220,7 +220,7 @@ if [ "$MODE" = scale ] || [ "$MODE" = weak4 ] || [ "$MODE" = graph ] || [ "$MODE
       ${EXTRA:-} --run-dir $r > $r.log 2>&1
     local rc=$?; [ $rc = 0 ] || tail -n 4 $r.log
     t1=$(date +%s.%N)
-    t[$1]=$(spi $r.log)
+    t[$1]=$(spc $r.log $CYC)
     echo "$1 rc=$rc s/cycle=${t[$1]} wall=$(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.1f s", b-a}') $(grep -m1 -o 'multigrid: [0-9]* levels' $r.log)"
   }
 fi

@@ -286,42 +286,66 @@ static int pipe_chunks(int want, int ni, int ncr)
 
 static dim3 line_grid(const adi_view *v, int clo, int chi) { return block_sweep_grid(v->ni, clo, chi); }
 
+/* Step x of a pipelined sweep along d: the forward chunks 0..nch-1 are
+ * steps 0..nch-1, the backward ones nch..2*nch-1; from/to: the ranks the
+ * step's row comes from and goes to (-1: the line's end), its chunk's
+ * lines and the doubles of its row. */
+struct pipe_step { int dir, clo, chi, from, to; size_t cnt; };
+
+static struct pipe_step pipe_step_of(const struct block_state *b, const adi_view *v, int d, int nch, int x)
+{
+  struct pipe_step p;
+  int ncr = d == 2 ? v->nk : v->nj, lo = b->swp[2*(d - 2)], hi = b->swp[2*(d - 2) + 1];
+  p.dir = x/nch;
+  chunk_range(ncr, nch, x%nch, &p.clo, &p.chi);
+  p.from = p.dir == 0 ? lo : hi;
+  p.to = p.dir == 0 ? hi : lo;
+  p.cnt = (size_t)v->ni*5*(size_t)(p.chi - p.clo + 1);
+  return p;
+}
+
+/* The pipelined sweep: the forward chunks upwards, then the backward ones
+ * downwards. Each step's send is in one group with the next step's
+ * receive, so that a rank in the middle of the pipe pays one hand-over a
+ * step, not a send and then a receive; a receive that follows no send of
+ * the rank's own is posted at once, ahead of the sweeps (its own slot of
+ * precv). The pipe stream starts when the compute stream reaches the
+ * sweep: the previous sweep's kernels have read its receive buffers by
+ * then. */
 static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
 {
   struct block_state *b = (struct block_state *)ctx;
   int ncr = d == 2 ? v->nk : v->nj;
-  int nch = pipe_chunks(b->chunks, v->ni, ncr), lo = b->swp[2*(d - 2)], hi = b->swp[2*(d - 2) + 1];
-  int c, clo, chi, rc, dir;
-  size_t cnt;
+  int nch = pipe_chunks(b->chunks, v->ni, ncr), nst = 2*nch, x, rc;
+  struct pipe_step p = pipe_step_of(b, v, d, nch, 0), q;
   dim3 blk = block_sweep_threads();
   rc = timing_begin(b, K_SWEEP, d, s);
   if (rc != ADI_OK) return rc;
-  /* the pipe stream starts when the compute stream reaches the sweep: the
-   * previous sweep's kernels have read its receive buffers by then */
   ADI_GPU_CHECK(cudaEventRecord(b->ev_start, s));
   ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_start, 0));
-  for (dir = 0; dir < 2; ++dir) {            /* 0: forward (upwards), 1: backward (downwards) */
-    int from = dir == 0 ? lo : hi, to = dir == 0 ? hi : lo;
-    for (c = 0; c < nch; ++c) {
-      int slot = dir*nch + c;
-      double *rb = b->precv + (size_t)slot*b->chunk_cap, *sb = b->psend + (size_t)slot*b->chunk_cap;
-      chunk_range(ncr, nch, c, &clo, &chi);
-      cnt = (size_t)v->ni*5*(size_t)(chi - clo + 1);
-      if (from >= 0) {
-        TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, rb, cnt, from, b->pipe));
-        ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[slot], b->pipe));
-        ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_recv[slot], 0));
-      }
-      /* the sweep reads the neighbour's row from rb and leaves its own in sb */
-      block_sweep<<<line_grid(v, clo, chi), blk, 0, s>>>(*v, d, dir, clo, chi, from >= 0 ? rb : NULL,
-                                                         to >= 0 ? sb : NULL);
-      ADI_LAUNCH_CHECK("block_sweep");
-      if (to >= 0) {
-        ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[slot], s));
-        ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[slot], 0));
-        TX_CHECK(b->tx->send(b->tp, ADI_CH_PIPE, sb, cnt, to, b->pipe));
-      }
+  if (p.from >= 0) {
+    TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, b->precv, p.cnt, p.from, b->pipe));
+    ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[0], b->pipe));
+  }
+  for (x = 0; x < nst; ++x, p = q) {
+    double *rb = b->precv + (size_t)x*b->chunk_cap, *sb = b->psend + (size_t)x*b->chunk_cap;
+    int next = x + 1 < nst;
+    q = next ? pipe_step_of(b, v, d, nch, x + 1) : p;
+    next = next && q.from >= 0;
+    if (p.from >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_recv[x], 0));
+    block_sweep<<<line_grid(v, p.clo, p.chi), blk, 0, s>>>(*v, d, p.dir, p.clo, p.chi, p.from >= 0 ? rb : NULL,
+                                                           p.to >= 0 ? sb : NULL);
+    ADI_LAUNCH_CHECK("block_sweep");
+    if (p.to >= 0) {
+      ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[x], s));
+      ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[x], 0));
     }
+    if (p.to < 0 && !next) continue;
+    TX_CHECK(b->tx->group_start(b->tp, ADI_CH_PIPE));
+    if (p.to >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_PIPE, sb, p.cnt, p.to, b->pipe));
+    if (next) TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, rb + b->chunk_cap, q.cnt, q.from, b->pipe));
+    TX_CHECK(b->tx->group_end(b->tp, ADI_CH_PIPE));
+    if (next) ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[x + 1], b->pipe));
   }
   /* join: stage 5 and the next sweep's packs wait for the sends and receives */
   ADI_GPU_CHECK(cudaEventRecord(b->ev_done, b->pipe));
@@ -414,13 +438,14 @@ static int open_transport(struct block_state *b, const char ids[ADI_BLOCK_ID_BYT
 }
 
 /* The most one group of each channel carries: an exchange's send and
- * receive, one chunk row, the warm-up's double each way per neighbour.
+ * receive, two chunk rows (a step's send and the next step's receive), the
+ * warm-up's double each way per neighbour.
  * A coarse level asks the fine block's transport for its own (smaller). */
 static int reserve_staging(struct block_state *b)
 {
   size_t warm = 2*8;
   TX_CHECK(b->tx->reserve(b->tp, ADI_CH_HALO, 2*b->halo_cap > warm ? 2*b->halo_cap : warm));
-  TX_CHECK(b->tx->reserve(b->tp, ADI_CH_PIPE, b->chunk_cap > warm ? b->chunk_cap : warm));
+  TX_CHECK(b->tx->reserve(b->tp, ADI_CH_PIPE, 2*b->chunk_cap > warm ? 2*b->chunk_cap : warm));
   return ADI_OK;
 }
 
