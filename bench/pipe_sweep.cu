@@ -53,7 +53,8 @@ static double time_sweep(const adi_view *v, int nch, int reps, cudaEvent_t e0, c
     for (dir = 0; dir < 2; ++dir)
       for (c = 0; c < nch; ++c) {
         int clo = 1 + (int)((long long)ncr*c/nch), chi = (int)((long long)ncr*(c + 1)/nch);
-        block_sweep<<<block_sweep_grid(v->ni, clo, chi), block_sweep_threads()>>>(*v, 3, dir, clo, chi, NULL, NULL);
+        block_sweep<<<block_sweep_grid(1, v->ni, clo, chi), block_sweep_threads()>>>(*v, 3, dir, 1, v->ni, clo, chi, NULL,
+                                                                                   NULL);
         CK(cudaGetLastError());
       }
   }

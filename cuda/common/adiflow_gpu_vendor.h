@@ -342,6 +342,7 @@ template <typename F> static inline hipError_t adi_hip_func_set_attribute(F *ker
 #define cudaStreamCaptureModeThreadLocal hipStreamCaptureModeThreadLocal
 #define cudaStreamCaptureModeRelaxed hipStreamCaptureModeRelaxed
 #define cudaGraphInstantiate(exec, graph, flags) hipGraphInstantiateWithFlags(exec, graph, flags)
+#define cudaGraphInstantiateFlagUseNodePriority hipGraphInstantiateFlagUseNodePriority
 #define cudaGraphLaunch hipGraphLaunch
 #define cudaGraphExecDestroy hipGraphExecDestroy
 #define cudaGraphDestroy hipGraphDestroy

@@ -27,6 +27,17 @@
 #include "adiflow_gpu_vendor.h"
 #include "flow_fields.h"
 
+/* What a schedule runs around the staged sweep's chunks (sweep_staged):
+ * local before a chunk's forward sweep (the work of the directions before
+ * d on the chunk's lines: the block sweeps them alone), update after its
+ * backward sweep (stage 5 of d); both on the stream given, for the cells
+ * with i in ilo..ihi, queued only. */
+typedef struct adi_stage_work {
+  void *ctx;
+  int (*local)(void *ctx, int ilo, int ihi, cudaStream_t s);
+  int (*update)(void *ctx, int ilo, int ihi, cudaStream_t s);
+} adi_stage_work;
+
 typedef struct adi_block_hooks {
   void *ctx;                 /* the block driver's state of this grid: first argument of every hook */
   int (*exchange_q)(void *ctx, const adi_view *v, int d, cudaStream_t s);
@@ -39,6 +50,17 @@ typedef struct adi_block_hooks {
   int (*exchange_end)(void *ctx, const adi_view *v, int what, int d, cudaStream_t s);
   int overlap;               /* 1: the split schedule overlaps (ADIFLOW_BLOCK_OVERLAP=0: off) */
   int (*sweep)(void *ctx, const adi_view *v, int d, cudaStream_t s);
+  /* The staged sweep of d = 3 where j is the block's own and k is swept
+   * across the blocks (staged = 1: exact mode, a transport that queues on
+   * streams): the lines cut by i, so that a chunk's stages before the sweep
+   * (w->local: ADI_line along j and stages 1-3 along k of those i) come
+   * chunk by chunk, and the GPU runs them while the pipeline waits for its
+   * neighbours: the forward and backward chunks on streams of their own,
+   * of the device's highest priority, the local and update work at the
+   * lowest. Replaces the schedule's steps from ADI_line along j through
+   * stage 5 along k; the same operations on every line, so the same bits. */
+  int (*sweep_staged)(void *ctx, const adi_view *v, int d, cudaStream_t s, const adi_stage_work *w);
+  int staged;
   /* frees ctx (buffers, streams, communicators, the hooks themselves):
    * adi_gpu_finalize calls it last, after the grid's own clean-up */
   void (*destroy)(void *ctx);

@@ -72,9 +72,16 @@ __global__ void m_adi_point_kernel(adi_view_wk<T, PC> view, int d, adi_box b, in
 }
 
 template <int K, typename T, int PC>
-static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int align, cudaStream_t s)
+static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int align, int ilo, int ihi, cudaStream_t s)
 {
-  int x0 = m_x0(&b, align);
+  int x0;
+  /* (ilo > ihi: the whole box) */
+  if (ilo <= ihi) {
+    if (ilo > b.lo[0]) b.lo[0] = ilo;
+    if (ihi < b.hi[0]) b.hi[0] = ihi;
+    if (b.lo[0] > b.hi[0]) return ADI_OK;
+  }
+  x0 = m_x0(&b, align);
   dim3 grid((unsigned)m_div(b.hi[0] - x0 + 1, sh.x), (unsigned)m_div(b.hi[1] - b.lo[1] + 1, sh.y),
             (unsigned)(b.hi[2] - b.lo[2] + 1));
   m_adi_point_kernel<K, T, PC><<<grid, dim3((unsigned)sh.x, (unsigned)sh.y, 1), 0, s>>>(adi_view_as<T, PC>(v), d, b, x0);
@@ -83,12 +90,13 @@ static int launch_point(const adi_view *v, int d, adi_box b, m_shape sh, int ali
 }
 
 #define ADI_MK_CASE_ADIPT(id, box) \
-  case MK_##id: return launch_point<MK_##id, T, PC>(v, d, box, sh, align, s);
+  case MK_##id: return launch_point<MK_##id, T, PC>(v, d, box, sh, align, ilo, ihi, s);
 #define ADI_MK_CASE_FLUXPT(id, box)
 #define ADI_MK_CASE_OWN(id, box)
 /* the kinds this build holds (adi_merged_kernel_built) */
 template <typename T, int PC>
-static int launch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s)
+static int launch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, int ilo, int ihi,
+                            cudaStream_t s)
 {
   switch (kernel) {
 #define ADI_X(id, name, launch, use, box, body) ADI_MK_IF_##use(ADI_MK_CASE_##launch(id, box))
@@ -98,13 +106,19 @@ static int launch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, in
   }
 }
 
-int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s)
+int mlaunch_adi_point_irange(const adi_view *v, int kernel, int d, m_shape sh, int align, int ilo, int ihi,
+                             cudaStream_t s)
 {
   /* 5 of d with 1-3 of d + 1: d = 1, 2 only */
   if (kernel == MK_ADI5F && d >= 3) return ADI_ERR_USAGE;
-  if (adi_storage_float(v)) return launch_adi_point<float, 0>(v, kernel, d, sh, align, s);
-  if (adi_precond(v)) return launch_adi_point<double, 1>(v, kernel, d, sh, align, s);
-  return launch_adi_point<double, 0>(v, kernel, d, sh, align, s);
+  if (adi_storage_float(v)) return launch_adi_point<float, 0>(v, kernel, d, sh, align, ilo, ihi, s);
+  if (adi_precond(v)) return launch_adi_point<double, 1>(v, kernel, d, sh, align, ilo, ihi, s);
+  return launch_adi_point<double, 0>(v, kernel, d, sh, align, ilo, ihi, s);
+}
+
+int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s)
+{
+  return mlaunch_adi_point_irange(v, kernel, d, sh, align, 1, 0, s);
 }
 
 /* ---- the preconditioner's eps across a block's faces of direction d ----

@@ -221,7 +221,7 @@ __device__ static void adil_sweep_scan(T *sm, int L, int pitch, int n, int nl, i
 }
 
 template <int D, typename T, int SP, int PC = 0>
-__global__ void __launch_bounds__(ADIL_BOUND(D)) m_adi_line_kernel(adi_view_wk<T, PC> view, int L)
+__global__ void __launch_bounds__(ADIL_BOUND(D)) m_adi_line_kernel(adi_view_wk<T, PC> view, int L, int blo, int bhi)
 {
   static_assert(SP == 1 || sizeof(T) == sizeof(double), "float storage is single mode");
   extern __shared__ __align__(16) unsigned char adil_raw[];
@@ -229,9 +229,8 @@ __global__ void __launch_bounds__(ADIL_BOUND(D)) m_adi_line_kernel(adi_view_wk<T
   const adi_view_wk<T, PC> *v = &view;
   const int single = SP;
   const int n = adi_ncells(v, D), pitch = n + 1;
-  const int nb = D == 1 ? v->nj : v->ni;
-  const int b0 = 1 + (int)blockIdx.x*L, c = 1 + (int)blockIdx.y;
-  const int nl = min(L, nb - b0 + 1), ncell = nl*n, tid = (int)threadIdx.x, nt = (int)blockDim.x;
+  const int b0 = blo + (int)blockIdx.x*L, c = 1 + (int)blockIdx.y;
+  const int nl = min(L, bhi - b0 + 1), ncell = nl*n, tid = (int)threadIdx.x, nt = (int)blockDim.x;
   const int e = adi_stride(v, D);
   int idx, l, a0, p, s, m;
   double lp[3], ln[3], lv[3], r[5], ch[5], dt;
@@ -287,29 +286,37 @@ __global__ void __launch_bounds__(ADIL_BOUND(D)) m_adi_line_kernel(adi_view_wk<T
 }
 
 template <typename T, int SP, int PC = 0>
-static int launch_line(const adi_view *v, int d, int lines, int threads, int dep, cudaStream_t s)
+static int launch_line(const adi_view *v, int d, int lines, int threads, int blo, int bhi, int dep, cudaStream_t s)
 {
-  int nb = d == 1 ? v->nj : v->ni, nc = d == 3 ? v->nj : v->nk;
+  int nc = d == 3 ? v->nj : v->nk;
   size_t smem = madil_smem_bytes(adi_ncells(v, d), lines, sizeof(T) == sizeof(float));
-  dim3 grid((unsigned)m_div(nb, lines), (unsigned)nc, 1), block((unsigned)threads, 1, 1);
+  dim3 grid((unsigned)m_div(bhi - blo + 1, lines), (unsigned)nc, 1), block((unsigned)threads, 1, 1);
   switch (d) {
-  case 1: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<1, T, SP, PC>, grid, block, smem, s, adi_view_as<T, PC>(v), lines)); break;
-  case 2: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<2, T, SP, PC>, grid, block, smem, s, adi_view_as<T, PC>(v), lines)); break;
-  default: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<3, T, SP, PC>, grid, block, smem, s, adi_view_as<T, PC>(v), lines)); break;
+  case 1: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<1, T, SP, PC>, grid, block, smem, s, adi_view_as<T, PC>(v), lines, blo, bhi)); break;
+  case 2: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<2, T, SP, PC>, grid, block, smem, s, adi_view_as<T, PC>(v), lines, blo, bhi)); break;
+  default: ADI_GPU_CHECK(adi_launch_dep(dep, m_adi_line_kernel<3, T, SP, PC>, grid, block, smem, s, adi_view_as<T, PC>(v), lines, blo, bhi)); break;
   }
   ADI_LAUNCH_CHECK("ADI_line");
   return ADI_OK;
 }
 
-int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], int dep, cudaStream_t s)
+int mlaunch_adi_line_range(const adi_view *v, int d, int lines, int threads, const size_t cap[4], int blo, int bhi,
+                           int dep, cudaStream_t s)
 {
   size_t smem = madil_smem_bytes(adi_ncells(v, d), lines, adi_storage_float(v));
-  if (lines < 1 || smem > cap[d] || threads < 1 || threads > ADIL_MAXT) return ADI_ERR_CONFIG;
+  int nb = d == 1 ? v->nj : v->ni;
+  if (lines < 1 || smem > cap[d] || threads < 1 || threads > ADIL_MAXT || blo < 1 || bhi > nb || blo > bhi)
+    return ADI_ERR_CONFIG;
   if (d > 1 && smem > ADIL_SMEM_PAIR) threads = 2*threads;
-  if (adi_storage_float(v)) return launch_line<float, 1>(v, d, lines, threads, dep, s);
-  if (adi_single(v)) return launch_line<double, 1>(v, d, lines, threads, dep, s);
-  if (adi_precond(v)) return launch_line<double, 0, 1>(v, d, lines, threads, dep, s);
-  return launch_line<double, 0>(v, d, lines, threads, dep, s);
+  if (adi_storage_float(v)) return launch_line<float, 1>(v, d, lines, threads, blo, bhi, dep, s);
+  if (adi_single(v)) return launch_line<double, 1>(v, d, lines, threads, blo, bhi, dep, s);
+  if (adi_precond(v)) return launch_line<double, 0, 1>(v, d, lines, threads, blo, bhi, dep, s);
+  return launch_line<double, 0>(v, d, lines, threads, blo, bhi, dep, s);
+}
+
+int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], int dep, cudaStream_t s)
+{
+  return mlaunch_adi_line_range(v, d, lines, threads, cap, 1, d == 1 ? v->nj : v->ni, dep, s);
 }
 
 template <typename T, int SP, int PC = 0>

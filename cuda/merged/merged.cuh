@@ -39,6 +39,9 @@ static inline int m_x0(const adi_box *b, int align)
 int mlaunch_flux_point(const adi_view *v, int kernel, int d, m_shape sh, int align, const double *d_cfl, int dep,
                        cudaStream_t s);
 int mlaunch_adi_point(const adi_view *v, int kernel, int d, m_shape sh, int align, cudaStream_t s);
+/* the same over the cells of its box with i in ilo..ihi */
+int mlaunch_adi_point_irange(const adi_view *v, int kernel, int d, m_shape sh, int align, int ilo, int ihi,
+                             cudaStream_t s);
 /* with preconditioning: pce in the two cell layers across the faces of
  * direction d, formed from their fields (a block swept across them) */
 int mlaunch_pce_faces(const adi_view *v, int d, cudaStream_t s);
@@ -58,6 +61,10 @@ int mkernels_setup(size_t adil_cap[4]);
 /* every ADI stage of direction d (MS_ADIL, cuda/merged/adi_line.cu): lines
  * per block (from madil_lines with the same cap), threads per block (<= 512) */
 int mlaunch_adi_line(const adi_view *v, int d, int lines, int threads, const size_t cap[4], int dep, cudaStream_t s);
+/* the same for the lines blo..bhi only (their first index across d: j for
+ * d = 1, i for d = 2 and 3) */
+int mlaunch_adi_line_range(const adi_view *v, int d, int lines, int threads, const size_t cap[4], int blo, int bhi,
+                           int dep, cudaStream_t s);
 /* the lines per block (<= want) whose shared arrays fit in cap[d] bytes; 0:
  * not even one line fits (the three-kernel path runs instead) */
 int madil_lines(const adi_view *v, int d, int want, const size_t cap[4]);

@@ -334,11 +334,54 @@ static int launch(merged_state *m, int k, int d)
  * ADI stage 2 always runs fused (ADI12/ADI123/ADI5F), recomputing the
  * neighbour's eigenvalues from its ghost primitives, which the q halo
  * already brought (with preconditioning, their eps first: mlaunch_pce_faces) */
+/* the shape a kernel of the merged family launches with along d */
+static m_shape shape_of(const merged_state *m, int k, int d)
+{
+  return (m->flags & MS_TUNE) ? m->shape[k][d] : default_shape(k, d);
+}
+
+/* The staged sweep (block_hooks.cuh, sweep_staged): a block that sweeps j
+ * alone and k across the blocks, ADI_line fitting its j lines. */
+static int staged_jk(const merged_state *m)
+{
+  return m->block != NULL && m->block->staged && !m->block->across[2] && m->block->across[3] &&
+         madil_lines(&m->v, 2, shape_of(m, MK_ADIL, 2).x, m->adil_cap) > 0;
+}
+
+/* its work around a chunk of i: ADI_line along j on the chunk's lines,
+ * then stages 1-3 along k on its cells; afterwards stage 5 along k */
+static int stage_local(void *ctx, int ilo, int ihi, cudaStream_t st)
+{
+  merged_state *m = (merged_state *)ctx;
+  m_shape sh = shape_of(m, MK_ADIL, 2);
+  int rc = mlaunch_adi_line_range(&m->v, 2, madil_lines(&m->v, 2, sh.x, m->adil_cap), sh.y, m->adil_cap, ilo, ihi,
+                                  0, st);
+  if (rc != ADI_OK) return rc;
+  return mlaunch_adi_point_irange(&m->v, MK_ADI123, 3, shape_of(m, MK_ADI123, 3), (m->flags & MS_ALIGN) != 0, ilo,
+                                  ihi, st);
+}
+
+static int stage_update(void *ctx, int ilo, int ihi, cudaStream_t st)
+{
+  merged_state *m = (merged_state *)ctx;
+  return mlaunch_adi_point_irange(&m->v, MK_ADI5, 3, shape_of(m, MK_ADI5, 3), (m->flags & MS_ALIGN) != 0, ilo, ihi,
+                                  st);
+}
+
 static int launch_step(merged_state *m, int s)
 {
   int k = m->steps[s].kernel, d = m->steps[s].d, rc;
   if (m->block != NULL) {
     if (k == MK_BC && d >= 2 && (rc = m->block->exchange_q(m->block->ctx, &m->v, d, m->s)) != ADI_OK) return rc;
+    if (k == MK_ADIL && d >= 2 && staged_jk(m)) {
+      /* j and k together in the staged sweep, at j's step; nothing at k's
+       * (with preconditioning k's stage 2 reads eps across the block faces:
+       * formed first, from fields the ADI does not change) */
+      adi_stage_work w = {m, stage_local, stage_update};
+      if (d == 3) return ADI_OK;
+      if ((rc = mlaunch_pce_faces(&m->v, 3, m->s)) != ADI_OK) return rc;
+      return m->block->sweep_staged(m->block->ctx, &m->v, 3, m->s, &w);
+    }
     if (k == MK_ADIL && m->block->across[d]) {
       /* a direction swept across the blocks has no whole lines: ADI_line's
        * stages as launch_adi_three runs them, the sweep pipelined */
@@ -537,7 +580,9 @@ static int capture_graph(merged_state *m)
   rc = launch_all(m, 0);
   err = cudaStreamEndCapture(m->s, &m->graph);
   if (rc != ADI_OK || err != cudaSuccess) { cudaGetLastError(); m->graph = NULL; return 0; }
-  err = cudaGraphInstantiate(&m->exec, m->graph, 0);
+  /* the kernels keep their streams' priorities (the staged sweep's pipe
+   * before its local work) */
+  err = cudaGraphInstantiate(&m->exec, m->graph, cudaGraphInstantiateFlagUseNodePriority);
   if (err != cudaSuccess) {
     cudaGetLastError();
     cudaGraphDestroy(m->graph);

@@ -97,6 +97,11 @@ struct block_state {
   int nch_max;
   cudaEvent_t *ev_recv, *ev_sent;      /* 2*nch_max each */
   cudaEvent_t ev_start, ev_done;
+  /* the staged sweep (sweep_staged): its forward and backward chunks'
+   * streams (highest priority) and the update's (lowest), a chunk's local
+   * work done (nch_max), the streams' ends */
+  cudaStream_t fwd_s, bwd_s, upd_s;
+  cudaEvent_t *ev_local, ev_join[5];
   /* ADIFLOW_GPU_TIMING: elapsed time of each operation, by kind and d */
   int timing;
   cudaEvent_t t0[K_COUNT][4], t1[K_COUNT][4];
@@ -275,7 +280,7 @@ static void chunk_range(int ncr, int nch, int cc, int *clo, int *chi)
  * pays its message's latency: on a multigrid cycle's coarse levels a
  * level's whole cross-section is one chunk. The two ranks of a pipe hold
  * the same ni and ncr (the block column along d), so they cut alike. */
-enum { ADI_PIPE_MIN_LINES = 4096 };
+enum { ADI_PIPE_MIN_LINES = 4096, ADI_STAGE_MAX = 64 };
 static int pipe_chunks(int want, int ni, int ncr)
 {
   long long most = (long long)ni*ncr/ADI_PIPE_MIN_LINES;
@@ -284,7 +289,6 @@ static int pipe_chunks(int want, int ni, int ncr)
   return nch < 1 ? 1 : nch;
 }
 
-static dim3 line_grid(const adi_view *v, int clo, int chi) { return block_sweep_grid(v->ni, clo, chi); }
 
 /* Step x of a pipelined sweep along d: the forward chunks 0..nch-1 are
  * steps 0..nch-1, the backward ones nch..2*nch-1; from/to: the ranks the
@@ -333,8 +337,9 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
     q = next ? pipe_step_of(b, v, d, nch, x + 1) : p;
     next = next && q.from >= 0;
     if (p.from >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_recv[x], 0));
-    block_sweep<<<line_grid(v, p.clo, p.chi), blk, 0, s>>>(*v, d, p.dir, p.clo, p.chi, p.from >= 0 ? rb : NULL,
-                                                           p.to >= 0 ? sb : NULL);
+    block_sweep<<<block_sweep_grid(1, v->ni, p.clo, p.chi), blk, 0, s>>>(*v, d, p.dir, 1, v->ni, p.clo, p.chi,
+                                                                         p.from >= 0 ? rb : NULL,
+                                                                         p.to >= 0 ? sb : NULL);
     ADI_LAUNCH_CHECK("block_sweep");
     if (p.to >= 0) {
       ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[x], s));
@@ -350,6 +355,101 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
   /* join: stage 5 and the next sweep's packs wait for the sends and receives */
   ADI_GPU_CHECK(cudaEventRecord(b->ev_done, b->pipe));
   ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_done, 0));
+  return timing_end(b, K_SWEEP, d, s);
+}
+
+/* The staged sweep's chunks: lines cut by i (ni of them across, nj lines
+ * each), as many as pipe_chunks allows */
+static int stage_chunks(const struct block_state *b, int ni, int nj)
+{
+  int nch = pipe_chunks(b->chunks, nj, ni);
+  return nch < ADI_STAGE_MAX ? nch : ADI_STAGE_MAX;
+}
+
+/* hooks.sweep_staged (d = 3; block_hooks.cuh): chunk c is the lines with i
+ * in its range, all j. The local work of every chunk is queued on s in
+ * order; the forward chunks on fwd_s, each after its local work and the
+ * row from below; the backward chunks on bwd_s, each after the rank's own
+ * forward chunk and the row from above; each chunk's update on upd_s
+ * after its backward chunk. The forward rows travel on the pipe channel
+ * (pipe stream), the backward rows on the halo channel (halo stream: no
+ * exchange is in flight between the boundary fill's exchanges and the
+ * ADI's end), each channel's sends and receives in chunk order, grouped as
+ * in sweep_pipelined. All of it starts when s reaches the sweep and joins
+ * s at its end. */
+static int sweep_staged(void *ctx, const adi_view *v, int d, cudaStream_t s, const adi_stage_work *w)
+{
+  struct block_state *b = (struct block_state *)ctx;
+  int nch = stage_chunks(b, v->ni, v->nj), lo = b->swp[2], hi = b->swp[3], c, rc, ilo[ADI_STAGE_MAX], ihi[ADI_STAGE_MAX];
+  cudaStream_t st[5] = {b->pipe, b->halo, b->fwd_s, b->bwd_s, b->upd_s};
+  size_t cnt[ADI_STAGE_MAX];
+  dim3 blk = block_sweep_threads();
+  if (d != 3 || nch > b->nch_max || nch > ADI_STAGE_MAX)
+    return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: a staged sweep along d = %d in %d chunks", d, nch);
+  for (c = 0; c < nch; ++c) {
+    chunk_range(v->ni, nch, c, &ilo[c], &ihi[c]);
+    cnt[c] = (size_t)(ihi[c] - ilo[c] + 1)*5*(size_t)v->nj;
+  }
+  rc = timing_begin(b, K_SWEEP, d, s);
+  if (rc != ADI_OK) return rc;
+  ADI_GPU_CHECK(cudaEventRecord(b->ev_start, s));
+  for (c = 0; c < 5; ++c) ADI_GPU_CHECK(cudaStreamWaitEvent(st[c], b->ev_start, 0));
+  /* every chunk's local work, in order */
+  for (c = 0; c < nch; ++c) {
+    if ((rc = w->local(w->ctx, ilo[c], ihi[c], s)) != ADI_OK) return rc;
+    ADI_GPU_CHECK(cudaEventRecord(b->ev_local[c], s));
+  }
+  /* forward: slots 0..nch-1 of precv and psend */
+  if (lo >= 0) {
+    TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, b->precv, cnt[0], lo, b->pipe));
+    ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[0], b->pipe));
+  }
+  for (c = 0; c < nch; ++c) {
+    double *rb = b->precv + (size_t)c*b->chunk_cap, *sb = b->psend + (size_t)c*b->chunk_cap;
+    int next = c + 1 < nch && lo >= 0;
+    ADI_GPU_CHECK(cudaStreamWaitEvent(b->fwd_s, b->ev_local[c], 0));
+    if (lo >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(b->fwd_s, b->ev_recv[c], 0));
+    block_sweep<<<block_sweep_grid(ilo[c], ihi[c], 1, v->nj), blk, 0, b->fwd_s>>>(
+      *v, d, 0, ilo[c], ihi[c], 1, v->nj, lo >= 0 ? rb : NULL, hi >= 0 ? sb : NULL);
+    ADI_LAUNCH_CHECK("block_sweep (staged, forward)");
+    ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[c], b->fwd_s));
+    if (hi >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[c], 0));
+    if (hi < 0 && !next) continue;
+    TX_CHECK(b->tx->group_start(b->tp, ADI_CH_PIPE));
+    if (hi >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_PIPE, sb, cnt[c], hi, b->pipe));
+    if (next) TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, rb + b->chunk_cap, cnt[c + 1], lo, b->pipe));
+    TX_CHECK(b->tx->group_end(b->tp, ADI_CH_PIPE));
+    if (next) ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[c + 1], b->pipe));
+  }
+  /* backward: slots nch..2*nch-1 */
+  if (hi >= 0) {
+    TX_CHECK(b->tx->recv(b->tp, ADI_CH_HALO, b->precv + (size_t)nch*b->chunk_cap, cnt[0], hi, b->halo));
+    ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[nch], b->halo));
+  }
+  for (c = 0; c < nch; ++c) {
+    int x = nch + c, next = c + 1 < nch && hi >= 0;
+    double *rb = b->precv + (size_t)x*b->chunk_cap, *sb = b->psend + (size_t)x*b->chunk_cap;
+    ADI_GPU_CHECK(cudaStreamWaitEvent(b->bwd_s, b->ev_sent[c], 0));
+    if (hi >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(b->bwd_s, b->ev_recv[x], 0));
+    block_sweep<<<block_sweep_grid(ilo[c], ihi[c], 1, v->nj), blk, 0, b->bwd_s>>>(
+      *v, d, 1, ilo[c], ihi[c], 1, v->nj, hi >= 0 ? rb : NULL, lo >= 0 ? sb : NULL);
+    ADI_LAUNCH_CHECK("block_sweep (staged, backward)");
+    ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[x], b->bwd_s));
+    ADI_GPU_CHECK(cudaStreamWaitEvent(b->upd_s, b->ev_sent[x], 0));
+    if ((rc = w->update(w->ctx, ilo[c], ihi[c], b->upd_s)) != ADI_OK) return rc;
+    if (lo >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(b->halo, b->ev_sent[x], 0));
+    if (lo < 0 && !next) continue;
+    TX_CHECK(b->tx->group_start(b->tp, ADI_CH_HALO));
+    if (lo >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_HALO, sb, cnt[c], lo, b->halo));
+    if (next) TX_CHECK(b->tx->recv(b->tp, ADI_CH_HALO, rb + b->chunk_cap, cnt[c + 1], hi, b->halo));
+    TX_CHECK(b->tx->group_end(b->tp, ADI_CH_HALO));
+    if (next) ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[x + 1], b->halo));
+  }
+  /* join: the iteration's next steps wait for every stream of the sweep */
+  for (c = 0; c < 5; ++c) {
+    ADI_GPU_CHECK(cudaEventRecord(b->ev_join[c], st[c]));
+    ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_join[c], 0));
+  }
   return timing_end(b, K_SWEEP, d, s);
 }
 
@@ -499,6 +599,11 @@ static int alloc_buffers(struct block_state *b, const adi_solver_params *sp)
     if ((ncr + nch - 1)/nch > lines_max) lines_max = (ncr + nch - 1)/nch;
   }
   b->chunk_cap = (size_t)sp->ni*5*(size_t)lines_max;
+  /* the staged sweep's chunks along k: i ranges, all j */
+  nch = stage_chunks(b, sp->ni, sp->nj);
+  if (nch > b->nch_max) b->nch_max = nch;
+  if ((size_t)((sp->ni + nch - 1)/nch)*5*(size_t)sp->nj > b->chunk_cap)
+    b->chunk_cap = (size_t)((sp->ni + nch - 1)/nch)*5*(size_t)sp->nj;
   ADI_GPU_CHECK(cudaMalloc((void **)&b->psend, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
   ADI_GPU_CHECK(cudaMalloc((void **)&b->precv, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
   b->ev_recv = (cudaEvent_t *)calloc((size_t)(2*b->nch_max), sizeof(cudaEvent_t));
@@ -510,8 +615,22 @@ static int alloc_buffers(struct block_state *b, const adi_solver_params *sp)
   }
   ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_start, cudaEventDisableTiming));
   ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_done, cudaEventDisableTiming));
-  ADI_GPU_CHECK(cudaStreamCreateWithFlags(&b->pipe, cudaStreamNonBlocking));
-  ADI_GPU_CHECK(cudaStreamCreateWithFlags(&b->halo, cudaStreamNonBlocking));
+  {
+    /* the pipe's messages and chunks first wherever they are ready: the
+     * device's highest priority (numerically least); the staged sweep's
+     * updates its lowest */
+    int least = 0, greatest = 0;
+    ADI_GPU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    ADI_GPU_CHECK(cudaStreamCreateWithPriority(&b->pipe, cudaStreamNonBlocking, greatest));
+    ADI_GPU_CHECK(cudaStreamCreateWithPriority(&b->halo, cudaStreamNonBlocking, greatest));
+    ADI_GPU_CHECK(cudaStreamCreateWithPriority(&b->fwd_s, cudaStreamNonBlocking, greatest));
+    ADI_GPU_CHECK(cudaStreamCreateWithPriority(&b->bwd_s, cudaStreamNonBlocking, greatest));
+    ADI_GPU_CHECK(cudaStreamCreateWithPriority(&b->upd_s, cudaStreamNonBlocking, least));
+  }
+  b->ev_local = (cudaEvent_t *)calloc((size_t)b->nch_max, sizeof(cudaEvent_t));
+  if (b->ev_local == NULL) return adi_gpu_fail_msg(ADI_ERR_MEMORY, "out of host memory");
+  for (s = 0; s < b->nch_max; ++s) ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_local[s], cudaEventDisableTiming));
+  for (s = 0; s < 5; ++s) ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_join[s], cudaEventDisableTiming));
   ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_packed, cudaEventDisableTiming));
   for (s = 0; s < 2; ++s)
     for (d = 0; d < 4; ++d) ADI_GPU_CHECK(cudaEventCreateWithFlags(&b->ev_unpacked[s][d], cudaEventDisableTiming));
@@ -547,6 +666,14 @@ static void block_destroy(void *ctx)
     if (b->ev_sent && b->ev_sent[s]) cudaEventDestroy(b->ev_sent[s]);
   }
   free(b->ev_recv); free(b->ev_sent);
+  for (s = 0; s < b->nch_max; ++s)
+    if (b->ev_local && b->ev_local[s]) cudaEventDestroy(b->ev_local[s]);
+  free(b->ev_local);
+  for (s = 0; s < 5; ++s)
+    if (b->ev_join[s]) cudaEventDestroy(b->ev_join[s]);
+  if (b->fwd_s) cudaStreamDestroy(b->fwd_s);
+  if (b->bwd_s) cudaStreamDestroy(b->bwd_s);
+  if (b->upd_s) cudaStreamDestroy(b->upd_s);
   if (b->ev_start) cudaEventDestroy(b->ev_start);
   if (b->ev_done) cudaEventDestroy(b->ev_done);
   for (kk = 0; kk < K_COUNT; ++kk)
@@ -584,6 +711,7 @@ static int block_state_new(struct block_state **out, const adi_solver_params *sp
   b->hooks.exchange_end = exchange_end;
   b->hooks.overlap = adi_settings_flag("ADIFLOW_BLOCK_OVERLAP", settings ? settings->overlap : -1, 1);
   b->hooks.sweep = sweep_pipelined;
+  b->hooks.sweep_staged = sweep_staged;
   b->hooks.destroy = block_destroy;
   for (f = 0; f < 6; ++f) b->hooks.phys[f] = phys[f] ? 1 : 0;
   for (f = 0; f < 3; ++f) { b->hooks.off[f] = off[f]; b->hooks.nglob[f] = nglob[f]; }
@@ -637,6 +765,11 @@ static int block_grid(adi_gpu_grid **g, struct block_state *b, const adi_solver_
 static void set_capturable(struct block_state *b)
 {
   b->hooks.capturable = b->tx->stream_ordered && !b->timing && adi_settings_flag("ADIFLOW_BLOCK_GRAPH", -1, 1);
+  /* the staged sweep (sweep_staged) where k alone is swept across the
+   * blocks: its streams run the forward and backward chunks apart, which a
+   * transport that blocks the host in every transfer (MPI's) would serialise */
+  b->hooks.staged = b->tx->stream_ordered && b->exact && b->hooks.across[3] && !b->hooks.across[2] &&
+                    adi_settings_flag("ADIFLOW_BLOCK_STAGED", -1, 1);
 }
 
 int adi_gpu_block_ranks_fit(int ranks_on_node, int may_share)

@@ -12,24 +12,28 @@
 
 /* rb: the chunk's row from the neighbour the sweep comes from (NULL: the
  * line's own end), sb: where the row for the neighbour it goes to is left
- * (NULL: none); both in the order of the pipeline's messages, i fastest,
- * then the variable, then the line across. Reading and leaving them here
- * saves each chunk a copy into and out of the ghost rows (two kernels a
- * message on the pipeline's critical path). */
-static __device__ __forceinline__ size_t block_sweep_row_index(int ni, int i, int c, int clo, int m)
+ * (NULL: none); both in the order of the pipeline's messages, i fastest
+ * (ilo..ihi), then the variable, then the line across (clo..chi). Reading
+ * and leaving them here saves each chunk a copy into and out of the ghost
+ * rows (two kernels a message on the pipeline's critical path). A chunk is
+ * the lines ilo..ihi x clo..chi: all i and a range across (the pipelined
+ * sweep), or a range of i and all across (the staged sweep, whose chunks
+ * follow the local direction's lines, block_driver.cu). */
+static __device__ __forceinline__ size_t block_sweep_row_index(int ilo, int ihi, int i, int c, int clo, int m)
 {
-  return ((size_t)(c - clo)*5 + (size_t)(m - 1))*(size_t)ni + (size_t)(i - 1);
+  return ((size_t)(c - clo)*5 + (size_t)(m - 1))*(size_t)(ihi - ilo + 1) + (size_t)(i - ilo);
 }
 
 /* dir 0: forward (upwards along d), 1: backward */
-__global__ void block_sweep(adi_view v, int d, int dir, int clo, int chi, const double *rb, double *sb)
+__global__ void block_sweep(adi_view v, int d, int dir, int ilo, int ihi, int clo, int chi, const double *rb,
+                            double *sb)
 {
-  int i = 1 + (int)(blockIdx.x*blockDim.x + threadIdx.x);
+  int i = ilo + (int)(blockIdx.x*blockDim.x + threadIdx.x);
   int c = clo + (int)(blockIdx.y*blockDim.y + threadIdx.y), m = 1 + (int)blockIdx.z;
   size_t k;
   double x0, x;
-  if (i > v.ni || c > chi) return;
-  k = block_sweep_row_index(v.ni, i, c, clo, m);
+  if (i > ihi || c > chi) return;
+  k = block_sweep_row_index(ilo, ihi, i, c, clo, m);
   x0 = rb != NULL ? rb[k] : 0.0;
   x = dir == 0 ? adi_stage4_fwd_from(&v, d, i, c, m, rb != NULL, x0)
                : adi_stage4_bwd_from(&v, d, i, c, m, rb != NULL, x0);
@@ -37,9 +41,9 @@ __global__ void block_sweep(adi_view v, int d, int dir, int clo, int chi, const 
 }
 
 /* the launch shape of a chunk: 32 x 4 threads over (i, c), the variable in z */
-static inline dim3 block_sweep_grid(int ni, int clo, int chi)
+static inline dim3 block_sweep_grid(int ilo, int ihi, int clo, int chi)
 {
-  return dim3((unsigned)((ni + 31)/32), (unsigned)((chi - clo + 1 + 3)/4), 5);
+  return dim3((unsigned)((ihi - ilo + 1 + 31)/32), (unsigned)((chi - clo + 1 + 3)/4), 5);
 }
 static inline dim3 block_sweep_threads(void) { return dim3(32, 4, 1); }
 
