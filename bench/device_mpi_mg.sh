@@ -26,6 +26,9 @@
 #   bash bench/device_mpi_mg.sh whole    the coarse levels whole on every rank (--whole-cells 0, -1 =
 #                                        the GPU default 131072, 524288), weak 256^3/GPU and strong
 #                                        256^3 on NG = 2 or 4 GPUs (split k), both modes
+#   bash bench/device_mpi_mg.sh staged   exact mode's staged k sweep (the default where k alone is split)
+#                                        against the pipelined one (ADIFLOW_BLOCK_STAGED=0), alternated
+#                                        twice: weak 256^3/GPU and strong 256^3 along k on NG = 2 or 4 GPUs
 #   bash bench/device_mpi_mg.sh pipe     one GPU: exact mode's pipelined sweep kernels alone (build/pipe_sweep):
 #                                        a 256^3 block swept along k whole and in 2..32 chunks, and
 #                                        the coarse levels' blocks, microseconds per chunk
@@ -200,7 +203,8 @@ fi
 # (MGDECK=bench/cases/mg_cube_v42.nml: the shipped 256^3 deck's preconditioned V(4,2) cycle instead)
 MGDECK=${MGDECK:-bench/cases/mg_cube_w22.nml}
 
-if [ "$MODE" = scale ] || [ "$MODE" = weak4 ] || [ "$MODE" = graph ] || [ "$MODE" = chunks ] || [ "$MODE" = whole ]; then
+if [ "$MODE" = scale ] || [ "$MODE" = weak4 ] || [ "$MODE" = graph ] || [ "$MODE" = chunks ] || [ "$MODE" = whole ] ||
+   [ "$MODE" = staged ]; then
   CYC=${CYC:-20}
   mk() { # name n: the benchmark cube (MGDECK) at n^3 cells, its 5-level cycle
     sed -e "s/ni = 64, nj = 64, nk = 64/ni = $2, nj = $2, nk = $2/" \
@@ -278,6 +282,26 @@ if [ "$MODE" = chunks ]; then
   for c in ${CH:-1 2 4 8}; do
     row "$np GPUs exact 1x$np, $c chunks: weak 256^3/GPU s/cycle, eff.; strong 256^3 s/cycle, eff." \
       "${t[wex_c$c]} $(eff ${t[s1_256]} ${t[wex_c$c]} 1); ${t[sex_c$c]} $(eff ${t[s1_256]} ${t[sex_c$c]} $np)"
+  done
+fi
+
+if [ "$MODE" = staged ]; then
+  go s1_256 1 c256 exact 1 1
+  np=$([ $NG -ge 4 ] && echo 4 || echo 2); wk=$([ $np = 4 ] && echo w4k || echo w2k)
+  RUN0=$RUN
+  for rep in a b; do
+    for g in 1 0; do
+      RUN="$RUN0 -x ADIFLOW_BLOCK_STAGED=$g" go wst${g}_$rep $np $wk exact 1 $np
+      RUN="$RUN0 -x ADIFLOW_BLOCK_STAGED=$g" go sst${g}_$rep $np c256 exact 1 $np
+    done
+  done
+  RUN=$RUN0
+  row "1 GPU 256^3 MG cycle (5 levels W, merged): s/cycle" "${t[s1_256]}"
+  for rep in a b; do
+    for g in 1 0; do
+      row "$np GPUs exact 1x$np, staged $g ($rep): weak 256^3/GPU s/cycle, eff.; strong 256^3 s/cycle, eff." \
+        "${t[wst${g}_$rep]} $(eff ${t[s1_256]} ${t[wst${g}_$rep]} 1); ${t[sst${g}_$rep]} $(eff ${t[s1_256]} ${t[sst${g}_$rep]} $np)"
+    done
   done
 fi
 
