@@ -285,6 +285,12 @@ static double kernel_bytes(const adi_view *v, int k, int d)
 
 /* ---------------------------------------------------------------- launch */
 
+/* the shape a kernel of the merged family launches with along d */
+static m_shape shape_of(const merged_state *m, int k, int d)
+{
+  return (m->flags & MS_TUNE) ? m->shape[k][d] : default_shape(k, d);
+}
+
 static int launch(merged_state *m, int k, int d);
 
 /* MS_ADIL on a line too long for the line kernel's shared memory: the same
@@ -301,7 +307,7 @@ static int launch_adi_three(merged_state *m, int d)
 static int launch(merged_state *m, int k, int d)
 {
   const adi_view *v = &m->v;
-  m_shape sh = (m->flags & MS_TUNE) ? m->shape[k][d] : default_shape(k, d);
+  m_shape sh = shape_of(m, k, d);
   int align = (m->flags & MS_ALIGN) != 0;
   int dep = (m->flags & MS_DEP) != 0;   /* launches that may overlap the kernel before (merged_setup) */
   switch (adi_merged_launch(k)) {   /* the launch column of ADI_MERGED_KERNELS */
@@ -326,18 +332,6 @@ static int launch(merged_state *m, int k, int d)
   default:
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: merged kernel %d has no launcher", k);
   }
-}
-
-/* Step s of the schedule. Block mode (cuda/common/block_hooks.cuh): the
- * halo rows of d before its fill; in exact mode, for a direction swept
- * across the blocks, the pipelined sweep instead of ADI4. No lam+- halo:
- * ADI stage 2 always runs fused (ADI12/ADI123/ADI5F), recomputing the
- * neighbour's eigenvalues from its ghost primitives, which the q halo
- * already brought (with preconditioning, their eps first: mlaunch_pce_faces) */
-/* the shape a kernel of the merged family launches with along d */
-static m_shape shape_of(const merged_state *m, int k, int d)
-{
-  return (m->flags & MS_TUNE) ? m->shape[k][d] : default_shape(k, d);
 }
 
 /* The staged sweep (block_hooks.cuh, sweep_staged): a block that sweeps j
@@ -368,6 +362,13 @@ static int stage_update(void *ctx, int ilo, int ihi, cudaStream_t st)
                                   st);
 }
 
+/* Step s of the schedule. Block mode (cuda/common/block_hooks.cuh): the
+ * halo rows of d before its fill; in exact mode, for a direction swept
+ * across the blocks, the pipelined sweep instead of ADI4, or, where k alone
+ * is, j and k together in the staged sweep (staged_jk). No lam+- halo:
+ * ADI stage 2 always runs fused (ADI12/ADI123/ADI5F), recomputing the
+ * neighbour's eigenvalues from its ghost primitives, which the q halo
+ * already brought (with preconditioning, their eps first: mlaunch_pce_faces) */
 static int launch_step(merged_state *m, int s)
 {
   int k = m->steps[s].kernel, d = m->steps[s].d, rc;
