@@ -126,6 +126,11 @@ if [ "$MODE" = check ]; then
       --chunks 4 --mg-levels 3 --max-iter 10 --run-dir $r > $r.log 2>&1
     row "strict MG 256x64x64 exact ${dd} GPUs, 4 pipeline chunks: field / history" "rc=$? $(same $W/ser_ch/field.dump $r/field.dump) / $(same <(hist $W/ser_ch/residual.dat) <(hist $r/residual.dat))"
   done
+  # (along k alone the sweep is staged by default: the plain pipeline too)
+  r=$W/ch_1x2_plain
+  $RUN -np 2 -x ADIFLOW_BLOCK_STAGED=0 $S/adiflow_mpi $W/ch.nml --backend cuda --kernels merged --adi-mode exact --npj 1 --npk 2 \
+    --chunks 4 --mg-levels 3 --max-iter 10 --run-dir $r > $r.log 2>&1
+  row "strict MG 256x64x64 exact 1x2 GPUs, 4 chunks, not staged: field / history" "rc=$? $(same $W/ser_ch/field.dump $r/field.dump) / $(same <(hist $W/ser_ch/residual.dat) <(hist $r/residual.dat))"
   # levels the blocks cannot carry, gathered onto rank 0 (its CPU): 16x16x8 with 4 levels
   # (whole_cells 0: otherwise levels 2..4 run whole on every rank, above the gathered ones)
   C=tests/cases/mpi_mg_cube.nml
