@@ -45,14 +45,14 @@
 !>   take_whole(W)    before the blocks prolong level W onto W-1: this
 !>       rank's part of the whole level's state into its block
 module backend_mpi_block
-  use kinds, only: rk, ik8
+  use kinds, only: rk
   use case_config, only: case_t
   use solver_params, only: solver_params_t
   use boundary_patches, only: patch_set_t
   use backend_cpu, only: cpu_backend_t, cpu_restrict, cpu_prolong, restrict_onto, residual_with_forcing
   use multigrid_gather, only: gathered_levels_t
   use multigrid_whole, only: whole_levels_t
-  use multigrid_levels, only: mg_level_t
+  use multigrid_levels, only: mg_level_t, level_weight
   use solver_cpu, only: add_forcing
   use lu_adi
   use mpi_decomp, only: decomp_t, halo_exchange, block_boundary_conditions, adi_stage4_pipelined, &
@@ -222,7 +222,7 @@ contains
     integer :: l
     do l = from, self%nlev
       self%level(l)%ratio = ratios(:, l)
-      self%level(l)%weight = real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk)
+      self%level(l)%weight = level_weight(sizes, l)
     end do
   end subroutine set_level_shares
 

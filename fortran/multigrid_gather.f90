@@ -36,7 +36,7 @@ module multigrid_gather
   use boundary_patches, only: patch_set_t
   use metrics, only: compute_metrics
   use flow_fields, only: NMETRIC
-  use multigrid_levels, only: mg_level_t, coarse_nodes, init_level
+  use multigrid_levels, only: mg_level_t, coarse_nodes, init_level, level_weight
   use backend_cpu, only: cpu_backend_t
   use mpi_decomp, only: decomp_t, block_range, mpi_check
   use level_blocks, only: level_blocks_t
@@ -148,7 +148,7 @@ contains
         n = l - first + 2
         call coarse_nodes(sp_g, xg, sizes(:, l), ratios(:, l), xc)
         call init_level(s%level(n), cs, xc, sizes(:, l), ratios(:, l), coarse_order, plain_roe, &
-          real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk))
+          level_weight(sizes, l))
         if (allocated(ps_lev)) s%level(n)%f%ps = ps_lev(l)
         call move_alloc(xc, xg)
       end do

@@ -24,7 +24,7 @@ module multigrid_levels
   implicit none
   private
   public :: mg_level_t, plan_levels, build_coarse_levels, level_sizes_text, coarse_bytes
-  public :: coarse_nodes, init_level
+  public :: coarse_nodes, init_level, level_weight
 
   !> One level: the grid (1) or a coarse level (2..n). ratio: the
   !> coarsening factor (1 or 2) per direction from the next finer level;
@@ -108,9 +108,16 @@ contains
     do l = 2, nlev
       call coarse_nodes(levels(1)%sp, levels(l-1)%xn, sizes(:, l), ratios(:, l), xc)
       call init_level(levels(l), cs, xc, sizes(:, l), ratios(:, l), coarse_order, plain_roe, &
-        real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk), stage_work)
+        level_weight(sizes, l), stage_work)
     end do
   end subroutine build_coarse_levels
+
+  !> Level l's weight in fine-grid work units an iteration: its cells over
+  !> the fine grid's (sizes(:, l): the plan's cells of each level).
+  pure real(rk) function level_weight(sizes, l)
+    integer, intent(in) :: sizes(:,:), l
+    level_weight = real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk)
+  end function level_weight
 
   !> The nodes of a level of n cells: every ratio-th node of the finer
   !> level's nodes xf, ghost nodes by the boundary rules of sp's faces.

@@ -32,7 +32,7 @@ module multigrid_whole
   use case_config, only: case_t
   use solver_params, only: solver_params_t
   use boundary_patches, only: patch_set_t
-  use multigrid_levels, only: coarse_nodes, init_level
+  use multigrid_levels, only: coarse_nodes, init_level, level_weight
   use backend_cpu, only: cpu_backend_t
   use mpi_decomp, only: decomp_t, mpi_check
   use level_blocks, only: level_blocks_t
@@ -119,7 +119,7 @@ contains
         if (l >= first) then
           n = l - first + 1
           call init_level(s%level(n), cs, xc, sizes(:, l), ratios(:, l), coarse_order, plain_roe, &
-            real(product(int(sizes(:, l), ik8)), rk)/real(product(int(sizes(:, 1), ik8)), rk), stage_work)
+            level_weight(sizes, l), stage_work)
           if (allocated(ps_lev)) s%level(n)%f%ps = ps_lev(l)
         end if
         call move_alloc(xc, xg)
