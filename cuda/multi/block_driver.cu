@@ -290,6 +290,36 @@ static int pipe_chunks(int want, int ni, int ncr)
 }
 
 
+/* A chunk's forward (dir 0) or backward sweep over the lines ilo..ihi x
+ * clo..chi on stream st (block_sweep.cuh: rb, sb the rows from and for the
+ * neighbours, NULL at the line's ends) */
+static int sweep_chunk(const adi_view *v, int d, int dir, int ilo, int ihi, int clo, int chi, const double *rb,
+                       double *sb, cudaStream_t st)
+{
+  block_sweep<<<block_sweep_grid(ilo, ihi, clo, chi), block_sweep_threads(), 0, st>>>(*v, d, dir, ilo, ihi, clo, chi,
+                                                                                      rb, sb);
+  ADI_LAUNCH_CHECK("block_sweep");
+  return ADI_OK;
+}
+
+/* A pipeline step's hand-over on channel ch, whose stream is cs: once cs
+ * reaches `done` (the step's sweep), its row sb of n doubles to rank `to`,
+ * in one group with the next step's receive of nn doubles from rank `from`
+ * into rb, whose arrival `arrived` then marks on cs (to, from: -1 none). A
+ * receive alone (to -1) is posted at once. */
+static int hand_over(struct block_state *b, int ch, cudaStream_t cs, cudaEvent_t done, const double *sb, size_t n,
+                     int to, double *rb, size_t nn, int from, cudaEvent_t arrived)
+{
+  if (to >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(cs, done, 0));
+  if (to < 0 && from < 0) return ADI_OK;
+  TX_CHECK(b->tx->group_start(b->tp, ch));
+  if (to >= 0) TX_CHECK(b->tx->send(b->tp, ch, sb, n, to, cs));
+  if (from >= 0) TX_CHECK(b->tx->recv(b->tp, ch, rb, nn, from, cs));
+  TX_CHECK(b->tx->group_end(b->tp, ch));
+  if (from >= 0) ADI_GPU_CHECK(cudaEventRecord(arrived, cs));
+  return ADI_OK;
+}
+
 /* Step x of a pipelined sweep along d: the forward chunks 0..nch-1 are
  * steps 0..nch-1, the backward ones nch..2*nch-1; from/to: the ranks the
  * step's row comes from and goes to (-1: the line's end), its chunk's
@@ -322,35 +352,24 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
   int ncr = d == 2 ? v->nk : v->nj;
   int nch = pipe_chunks(b->chunks, v->ni, ncr), nst = 2*nch, x, rc;
   struct pipe_step p = pipe_step_of(b, v, d, nch, 0), q;
-  dim3 blk = block_sweep_threads();
   rc = timing_begin(b, K_SWEEP, d, s);
   if (rc != ADI_OK) return rc;
   ADI_GPU_CHECK(cudaEventRecord(b->ev_start, s));
   ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_start, 0));
-  if (p.from >= 0) {
-    TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, b->precv, p.cnt, p.from, b->pipe));
-    ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[0], b->pipe));
-  }
+  if ((rc = hand_over(b, ADI_CH_PIPE, b->pipe, NULL, NULL, 0, -1, b->precv, p.cnt, p.from, b->ev_recv[0])) != ADI_OK)
+    return rc;
   for (x = 0; x < nst; ++x, p = q) {
     double *rb = b->precv + (size_t)x*b->chunk_cap, *sb = b->psend + (size_t)x*b->chunk_cap;
     int next = x + 1 < nst;
     q = next ? pipe_step_of(b, v, d, nch, x + 1) : p;
     next = next && q.from >= 0;
     if (p.from >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(s, b->ev_recv[x], 0));
-    block_sweep<<<block_sweep_grid(1, v->ni, p.clo, p.chi), blk, 0, s>>>(*v, d, p.dir, 1, v->ni, p.clo, p.chi,
-                                                                         p.from >= 0 ? rb : NULL,
-                                                                         p.to >= 0 ? sb : NULL);
-    ADI_LAUNCH_CHECK("block_sweep");
-    if (p.to >= 0) {
-      ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[x], s));
-      ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[x], 0));
-    }
-    if (p.to < 0 && !next) continue;
-    TX_CHECK(b->tx->group_start(b->tp, ADI_CH_PIPE));
-    if (p.to >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_PIPE, sb, p.cnt, p.to, b->pipe));
-    if (next) TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, rb + b->chunk_cap, q.cnt, q.from, b->pipe));
-    TX_CHECK(b->tx->group_end(b->tp, ADI_CH_PIPE));
-    if (next) ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[x + 1], b->pipe));
+    rc = sweep_chunk(v, d, p.dir, 1, v->ni, p.clo, p.chi, p.from >= 0 ? rb : NULL, p.to >= 0 ? sb : NULL, s);
+    if (rc != ADI_OK) return rc;
+    if (p.to >= 0) ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[x], s));
+    rc = hand_over(b, ADI_CH_PIPE, b->pipe, b->ev_sent[x], sb, p.cnt, p.to, rb + b->chunk_cap, q.cnt,
+                   next ? q.from : -1, next ? b->ev_recv[x + 1] : NULL);
+    if (rc != ADI_OK) return rc;
   }
   /* join: stage 5 and the next sweep's packs wait for the sends and receives */
   ADI_GPU_CHECK(cudaEventRecord(b->ev_done, b->pipe));
@@ -383,7 +402,6 @@ static int sweep_staged(void *ctx, const adi_view *v, int d, cudaStream_t s, con
   int nch = stage_chunks(b, v->ni, v->nj), lo = b->swp[2], hi = b->swp[3], c, rc, ilo[ADI_STAGE_MAX], ihi[ADI_STAGE_MAX];
   cudaStream_t st[5] = {b->pipe, b->halo, b->fwd_s, b->bwd_s, b->upd_s};
   size_t cnt[ADI_STAGE_MAX];
-  dim3 blk = block_sweep_threads();
   if (d != 3 || nch > b->nch_max || nch > ADI_STAGE_MAX)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: a staged sweep along d = %d in %d chunks", d, nch);
   for (c = 0; c < nch; ++c) {
@@ -400,50 +418,37 @@ static int sweep_staged(void *ctx, const adi_view *v, int d, cudaStream_t s, con
     ADI_GPU_CHECK(cudaEventRecord(b->ev_local[c], s));
   }
   /* forward: slots 0..nch-1 of precv and psend */
-  if (lo >= 0) {
-    TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, b->precv, cnt[0], lo, b->pipe));
-    ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[0], b->pipe));
-  }
+  if ((rc = hand_over(b, ADI_CH_PIPE, b->pipe, NULL, NULL, 0, -1, b->precv, cnt[0], lo, b->ev_recv[0])) != ADI_OK)
+    return rc;
   for (c = 0; c < nch; ++c) {
     double *rb = b->precv + (size_t)c*b->chunk_cap, *sb = b->psend + (size_t)c*b->chunk_cap;
     int next = c + 1 < nch && lo >= 0;
     ADI_GPU_CHECK(cudaStreamWaitEvent(b->fwd_s, b->ev_local[c], 0));
     if (lo >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(b->fwd_s, b->ev_recv[c], 0));
-    block_sweep<<<block_sweep_grid(ilo[c], ihi[c], 1, v->nj), blk, 0, b->fwd_s>>>(
-      *v, d, 0, ilo[c], ihi[c], 1, v->nj, lo >= 0 ? rb : NULL, hi >= 0 ? sb : NULL);
-    ADI_LAUNCH_CHECK("block_sweep (staged, forward)");
+    rc = sweep_chunk(v, d, 0, ilo[c], ihi[c], 1, v->nj, lo >= 0 ? rb : NULL, hi >= 0 ? sb : NULL, b->fwd_s);
+    if (rc != ADI_OK) return rc;
     ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[c], b->fwd_s));
-    if (hi >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(b->pipe, b->ev_sent[c], 0));
-    if (hi < 0 && !next) continue;
-    TX_CHECK(b->tx->group_start(b->tp, ADI_CH_PIPE));
-    if (hi >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_PIPE, sb, cnt[c], hi, b->pipe));
-    if (next) TX_CHECK(b->tx->recv(b->tp, ADI_CH_PIPE, rb + b->chunk_cap, cnt[c + 1], lo, b->pipe));
-    TX_CHECK(b->tx->group_end(b->tp, ADI_CH_PIPE));
-    if (next) ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[c + 1], b->pipe));
+    rc = hand_over(b, ADI_CH_PIPE, b->pipe, b->ev_sent[c], sb, cnt[c], hi, rb + b->chunk_cap, next ? cnt[c + 1] : 0,
+                   next ? lo : -1, next ? b->ev_recv[c + 1] : NULL);
+    if (rc != ADI_OK) return rc;
   }
   /* backward: slots nch..2*nch-1 */
-  if (hi >= 0) {
-    TX_CHECK(b->tx->recv(b->tp, ADI_CH_HALO, b->precv + (size_t)nch*b->chunk_cap, cnt[0], hi, b->halo));
-    ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[nch], b->halo));
-  }
+  rc = hand_over(b, ADI_CH_HALO, b->halo, NULL, NULL, 0, -1, b->precv + (size_t)nch*b->chunk_cap, cnt[0], hi,
+                 b->ev_recv[nch]);
+  if (rc != ADI_OK) return rc;
   for (c = 0; c < nch; ++c) {
     int x = nch + c, next = c + 1 < nch && hi >= 0;
     double *rb = b->precv + (size_t)x*b->chunk_cap, *sb = b->psend + (size_t)x*b->chunk_cap;
     ADI_GPU_CHECK(cudaStreamWaitEvent(b->bwd_s, b->ev_sent[c], 0));
     if (hi >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(b->bwd_s, b->ev_recv[x], 0));
-    block_sweep<<<block_sweep_grid(ilo[c], ihi[c], 1, v->nj), blk, 0, b->bwd_s>>>(
-      *v, d, 1, ilo[c], ihi[c], 1, v->nj, hi >= 0 ? rb : NULL, lo >= 0 ? sb : NULL);
-    ADI_LAUNCH_CHECK("block_sweep (staged, backward)");
+    rc = sweep_chunk(v, d, 1, ilo[c], ihi[c], 1, v->nj, hi >= 0 ? rb : NULL, lo >= 0 ? sb : NULL, b->bwd_s);
+    if (rc != ADI_OK) return rc;
     ADI_GPU_CHECK(cudaEventRecord(b->ev_sent[x], b->bwd_s));
     ADI_GPU_CHECK(cudaStreamWaitEvent(b->upd_s, b->ev_sent[x], 0));
     if ((rc = w->update(w->ctx, ilo[c], ihi[c], b->upd_s)) != ADI_OK) return rc;
-    if (lo >= 0) ADI_GPU_CHECK(cudaStreamWaitEvent(b->halo, b->ev_sent[x], 0));
-    if (lo < 0 && !next) continue;
-    TX_CHECK(b->tx->group_start(b->tp, ADI_CH_HALO));
-    if (lo >= 0) TX_CHECK(b->tx->send(b->tp, ADI_CH_HALO, sb, cnt[c], lo, b->halo));
-    if (next) TX_CHECK(b->tx->recv(b->tp, ADI_CH_HALO, rb + b->chunk_cap, cnt[c + 1], hi, b->halo));
-    TX_CHECK(b->tx->group_end(b->tp, ADI_CH_HALO));
-    if (next) ADI_GPU_CHECK(cudaEventRecord(b->ev_recv[x + 1], b->halo));
+    rc = hand_over(b, ADI_CH_HALO, b->halo, b->ev_sent[x], sb, cnt[c], lo, rb + b->chunk_cap, next ? cnt[c + 1] : 0,
+                   next ? hi : -1, next ? b->ev_recv[x + 1] : NULL);
+    if (rc != ADI_OK) return rc;
   }
   /* join: the iteration's next steps wait for every stream of the sweep */
   for (c = 0; c < 5; ++c) {
