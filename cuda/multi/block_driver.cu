@@ -378,11 +378,42 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
 }
 
 /* The staged sweep's chunks: lines cut by i (ni of them across, nj lines
- * each), as many as pipe_chunks allows */
+ * each) into as many units as pipe_chunks allows, the first half of them
+ * taken two at a time. A rank's last chunks set how long the sweep runs
+ * on after its local work (the chain through every rank and back), its
+ * first ones are waited for by nobody while the local work goes on, and
+ * every chunk costs its launches and hand-overs (bench/log/2026-11-29-
+ * exact-pipeline.md, section 18). Whole units, not uneven cuts: the point
+ * kernels along k run whole warps of i (MS_ALIGN), so a chunk that is not
+ * a unit's multiple runs some of them part empty. */
+static int stage_units(const struct block_state *b, int ni, int nj)
+{
+  int n = pipe_chunks(b->chunks, nj, ni);
+  return n < ADI_STAGE_MAX ? n : ADI_STAGE_MAX;
+}
+
+/* the units taken two at a time make the first units/4 chunks */
+static int stage_paired(int units)
+{
+  return units/4;
+}
+
 static int stage_chunks(const struct block_state *b, int ni, int nj)
 {
-  int nch = pipe_chunks(b->chunks, nj, ni);
-  return nch < ADI_STAGE_MAX ? nch : ADI_STAGE_MAX;
+  int n = stage_units(b, ni, nj);
+  return n - stage_paired(n);
+}
+
+/* chunk c of a staged sweep across ni cells of i, in units units: i = *ilo .. *ihi */
+static void stage_range(int ni, int units, int c, int *ilo, int *ihi)
+{
+  int np = stage_paired(units), lo, hi;
+  if (c < np) {
+    chunk_range(ni, units, 2*c, ilo, &hi);
+    chunk_range(ni, units, 2*c + 1, &lo, ihi);
+  } else {
+    chunk_range(ni, units, c + np, ilo, ihi);
+  }
 }
 
 /* hooks.sweep_staged (d = 3; block_hooks.cuh): chunk c is the lines with i
@@ -399,13 +430,14 @@ static int stage_chunks(const struct block_state *b, int ni, int nj)
 static int sweep_staged(void *ctx, const adi_view *v, int d, cudaStream_t s, const adi_stage_work *w)
 {
   struct block_state *b = (struct block_state *)ctx;
-  int nch = stage_chunks(b, v->ni, v->nj), lo = b->swp[2], hi = b->swp[3], c, rc, ilo[ADI_STAGE_MAX], ihi[ADI_STAGE_MAX];
+  int units = stage_units(b, v->ni, v->nj), nch = stage_chunks(b, v->ni, v->nj), lo = b->swp[2], hi = b->swp[3], c, rc;
+  int ilo[ADI_STAGE_MAX], ihi[ADI_STAGE_MAX];
   cudaStream_t st[5] = {b->pipe, b->halo, b->fwd_s, b->bwd_s, b->upd_s};
   size_t cnt[ADI_STAGE_MAX];
   if (d != 3 || nch > b->nch_max || nch > ADI_STAGE_MAX)
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: a staged sweep along d = %d in %d chunks", d, nch);
   for (c = 0; c < nch; ++c) {
-    chunk_range(v->ni, nch, c, &ilo[c], &ihi[c]);
+    stage_range(v->ni, units, c, &ilo[c], &ihi[c]);
     cnt[c] = (size_t)(ihi[c] - ilo[c] + 1)*5*(size_t)v->nj;
   }
   rc = timing_begin(b, K_SWEEP, d, s);
@@ -607,8 +639,11 @@ static int alloc_buffers(struct block_state *b, const adi_solver_params *sp)
   /* the staged sweep's chunks along k: i ranges, all j */
   nch = stage_chunks(b, sp->ni, sp->nj);
   if (nch > b->nch_max) b->nch_max = nch;
-  if ((size_t)((sp->ni + nch - 1)/nch)*5*(size_t)sp->nj > b->chunk_cap)
-    b->chunk_cap = (size_t)((sp->ni + nch - 1)/nch)*5*(size_t)sp->nj;
+  for (s = 0; s < nch; ++s) {
+    int ilo, ihi;
+    stage_range(sp->ni, stage_units(b, sp->ni, sp->nj), s, &ilo, &ihi);
+    if ((size_t)(ihi - ilo + 1)*5*(size_t)sp->nj > b->chunk_cap) b->chunk_cap = (size_t)(ihi - ilo + 1)*5*(size_t)sp->nj;
+  }
   ADI_GPU_CHECK(cudaMalloc((void **)&b->psend, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
   ADI_GPU_CHECK(cudaMalloc((void **)&b->precv, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
   b->ev_recv = (cudaEvent_t *)calloc((size_t)(2*b->nch_max), sizeof(cudaEvent_t));
