@@ -181,7 +181,7 @@ TOOLS := $(BUILD)/compare_fields $(BUILD)/ghia_compare $(BUILD)/gridstudy $(BUIL
          $(BUILD)/make_grid $(BUILD)/grid_check $(BUILD)/open_flow_compare
 TESTS := $(BUILD)/test_roe_flux $(BUILD)/test_conservation $(BUILD)/test_freestream \
          $(BUILD)/test_adi_sweep $(BUILD)/test_math_c_vs_fortran $(BUILD)/test_stages_c_vs_fortran \
-         $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_mass_constraint \
+         $(BUILD)/test_merged_c_vs_fortran $(BUILD)/test_block_sweep $(BUILD)/test_block_chunks $(BUILD)/test_mass_constraint \
          $(BUILD)/test_params_layout $(BUILD)/test_multigrid_c_vs_fortran $(BUILD)/test_implicit_precision \
          $(BUILD)/test_convergence_rate $(BUILD)/test_plot3d $(BUILD)/test_boundary_states \
          $(BUILD)/test_boundary_patches $(BUILD)/test_wall_loads $(BUILD)/test_patch_fill_c_vs_fortran \
@@ -432,6 +432,9 @@ $(BUILD)/test_crc64: tests/unit/test_crc64.c fortran/crc64.c include/field_forma
 # the multi-GPU exact mode's split sweeps against whole-line sweeps (C only)
 $(BUILD)/test_block_sweep: tests/unit/test_block_sweep.c $(STAGE_HDRS) | $(OBJ)
 	$(CC) $(CFLAGS) -Icuda/common $< -lm -o $@
+# how exact mode's sweeps across GPU blocks are cut into chunks (C only)
+$(BUILD)/test_block_chunks: tests/unit/test_block_chunks.c cuda/multi/block_chunks.h | $(OBJ)
+	$(CC) $(CFLAGS) -Icuda/multi $< -o $@
 # the GPU launch sequence over the shared stage bodies, emulated on the CPU
 $(BUILD)/test_stages_c_vs_fortran: tests/c_vs_fortran/test_stages_c_vs_fortran.f90 tests/c_vs_fortran/stages_host_emul.c \
   $(STAGE_HDRS) $(F_OBJS) $(C_OBJS) $(GPU_OBJS) tests/unit/test_util.f90 tests/unit/case_setup.f90

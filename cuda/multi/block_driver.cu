@@ -51,6 +51,7 @@
 #include "block_hooks.cuh"
 #include "block_transport.cuh"
 #include "block_sweep.cuh"
+#include "block_chunks.h"
 #include "../api/block_grid.cuh"
 
 /* a transport call: the transport has recorded its failure (file:line) */
@@ -263,33 +264,6 @@ static int halo_lam(void *ctx, const adi_view *v, int d, cudaStream_t s)
 
 /* ---------------------------------------------------------------- sweeps */
 
-/* chunk cc (0-based) of ncr lines over nch chunks, mpi_decomp's split_range */
-static void chunk_range(int ncr, int nch, int cc, int *clo, int *chi)
-{
-  int cnt = ncr/nch + (cc < ncr%nch ? 1 : 0);
-  int off = cc*(ncr/nch) + (cc < ncr%nch ? cc : ncr%nch);
-  *clo = off + 1;
-  *chi = off + cnt;
-}
-
-/* The chunks of a pipelined sweep across ncr lines of ni cells: the
- * requested count, but never fewer than ADI_PIPE_MIN_LINES lines a chunk.
- * A chunk's sweep is one thread per (line, variable); below some 20k
- * threads it no longer keeps enough loads in flight to run at the memory's
- * pace, so its time stops shrinking with its size while each chunk still
- * pays its message's latency: on a multigrid cycle's coarse levels a
- * level's whole cross-section is one chunk. The two ranks of a pipe hold
- * the same ni and ncr (the block column along d), so they cut alike. */
-enum { ADI_PIPE_MIN_LINES = 4096, ADI_STAGE_MAX = 64 };
-static int pipe_chunks(int want, int ni, int ncr)
-{
-  long long most = (long long)ni*ncr/ADI_PIPE_MIN_LINES;
-  int nch = want < ncr ? want : ncr;
-  if (nch > most) nch = (int)most;
-  return nch < 1 ? 1 : nch;
-}
-
-
 /* A chunk's forward (dir 0) or backward sweep over the lines ilo..ihi x
  * clo..chi on stream st (block_sweep.cuh: rb, sb the rows from and for the
  * neighbours, NULL at the line's ends) */
@@ -377,45 +351,6 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
   return timing_end(b, K_SWEEP, d, s);
 }
 
-/* The staged sweep's chunks: lines cut by i (ni of them across, nj lines
- * each) into as many units as pipe_chunks allows, the first half of them
- * taken two at a time. A rank's last chunks set how long the sweep runs
- * on after its local work (the chain through every rank and back), its
- * first ones are waited for by nobody while the local work goes on, and
- * every chunk costs its launches and hand-overs (bench/log/2026-11-29-
- * exact-pipeline.md, section 18). Whole units, not uneven cuts: the point
- * kernels along k run whole warps of i (MS_ALIGN), so a chunk that is not
- * a unit's multiple runs some of them part empty. */
-static int stage_units(const struct block_state *b, int ni, int nj)
-{
-  int n = pipe_chunks(b->chunks, nj, ni);
-  return n < ADI_STAGE_MAX ? n : ADI_STAGE_MAX;
-}
-
-/* the units taken two at a time make the first units/4 chunks */
-static int stage_paired(int units)
-{
-  return units/4;
-}
-
-static int stage_chunks(const struct block_state *b, int ni, int nj)
-{
-  int n = stage_units(b, ni, nj);
-  return n - stage_paired(n);
-}
-
-/* chunk c of a staged sweep across ni cells of i, in units units: i = *ilo .. *ihi */
-static void stage_range(int ni, int units, int c, int *ilo, int *ihi)
-{
-  int np = stage_paired(units), lo, hi;
-  if (c < np) {
-    chunk_range(ni, units, 2*c, ilo, &hi);
-    chunk_range(ni, units, 2*c + 1, &lo, ihi);
-  } else {
-    chunk_range(ni, units, c + np, ilo, ihi);
-  }
-}
-
 /* hooks.sweep_staged (d = 3; block_hooks.cuh): chunk c is the lines with i
  * in its range, all j. The local work of every chunk is queued on s in
  * order; the forward chunks on fwd_s, each after its local work and the
@@ -430,7 +365,7 @@ static void stage_range(int ni, int units, int c, int *ilo, int *ihi)
 static int sweep_staged(void *ctx, const adi_view *v, int d, cudaStream_t s, const adi_stage_work *w)
 {
   struct block_state *b = (struct block_state *)ctx;
-  int units = stage_units(b, v->ni, v->nj), nch = stage_chunks(b, v->ni, v->nj), lo = b->swp[2], hi = b->swp[3], c, rc;
+  int units = stage_units(b->chunks, v->ni, v->nj), nch = stage_chunks(b->chunks, v->ni, v->nj), lo = b->swp[2], hi = b->swp[3], c, rc;
   int ilo[ADI_STAGE_MAX], ihi[ADI_STAGE_MAX];
   cudaStream_t st[5] = {b->pipe, b->halo, b->fwd_s, b->bwd_s, b->upd_s};
   size_t cnt[ADI_STAGE_MAX];
@@ -637,11 +572,11 @@ static int alloc_buffers(struct block_state *b, const adi_solver_params *sp)
   }
   b->chunk_cap = (size_t)sp->ni*5*(size_t)lines_max;
   /* the staged sweep's chunks along k: i ranges, all j */
-  nch = stage_chunks(b, sp->ni, sp->nj);
+  nch = stage_chunks(b->chunks, sp->ni, sp->nj);
   if (nch > b->nch_max) b->nch_max = nch;
   for (s = 0; s < nch; ++s) {
     int ilo, ihi;
-    stage_range(sp->ni, stage_units(b, sp->ni, sp->nj), s, &ilo, &ihi);
+    stage_range(sp->ni, stage_units(b->chunks, sp->ni, sp->nj), s, &ilo, &ihi);
     if ((size_t)(ihi - ilo + 1)*5*(size_t)sp->nj > b->chunk_cap) b->chunk_cap = (size_t)(ihi - ilo + 1)*5*(size_t)sp->nj;
   }
   ADI_GPU_CHECK(cudaMalloc((void **)&b->psend, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
