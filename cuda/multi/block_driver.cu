@@ -365,8 +365,8 @@ static int sweep_pipelined(void *ctx, const adi_view *v, int d, cudaStream_t s)
 static int sweep_staged(void *ctx, const adi_view *v, int d, cudaStream_t s, const adi_stage_work *w)
 {
   struct block_state *b = (struct block_state *)ctx;
-  int units = stage_units(b->chunks, v->ni, v->nj), nch = stage_chunks(b->chunks, v->ni, v->nj), lo = b->swp[2], hi = b->swp[3], c, rc;
-  int ilo[ADI_STAGE_MAX], ihi[ADI_STAGE_MAX];
+  int units = stage_units(b->chunks, v->ni, v->nj), nch = stage_chunks(b->chunks, v->ni, v->nj);
+  int lo = b->swp[2], hi = b->swp[3], c, rc, ilo[ADI_STAGE_MAX], ihi[ADI_STAGE_MAX];
   cudaStream_t st[5] = {b->pipe, b->halo, b->fwd_s, b->bwd_s, b->upd_s};
   size_t cnt[ADI_STAGE_MAX];
   if (d != 3 || nch > b->nch_max || nch > ADI_STAGE_MAX)
@@ -576,8 +576,10 @@ static int alloc_buffers(struct block_state *b, const adi_solver_params *sp)
   if (nch > b->nch_max) b->nch_max = nch;
   for (s = 0; s < nch; ++s) {
     int ilo, ihi;
+    size_t rows;
     stage_range(sp->ni, stage_units(b->chunks, sp->ni, sp->nj), s, &ilo, &ihi);
-    if ((size_t)(ihi - ilo + 1)*5*(size_t)sp->nj > b->chunk_cap) b->chunk_cap = (size_t)(ihi - ilo + 1)*5*(size_t)sp->nj;
+    rows = (size_t)(ihi - ilo + 1)*5*(size_t)sp->nj;
+    if (rows > b->chunk_cap) b->chunk_cap = rows;
   }
   ADI_GPU_CHECK(cudaMalloc((void **)&b->psend, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
   ADI_GPU_CHECK(cudaMalloc((void **)&b->precv, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
