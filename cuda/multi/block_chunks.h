@@ -7,6 +7,8 @@
 #ifndef ADIFLOW_BLOCK_CHUNKS_H
 #define ADIFLOW_BLOCK_CHUNKS_H
 
+#include <stddef.h>
+
 /* ADI_PIPE_MIN_LINES: see pipe_chunks. ADI_STAGE_MAX: the most chunks of a
  * staged sweep (its per-chunk arrays) */
 enum { ADI_PIPE_MIN_LINES = 4096, ADI_STAGE_MAX = 64 };
@@ -64,7 +66,8 @@ static inline int stage_chunks(int want, int ni, int nj)
 }
 
 /* chunk c of a staged sweep across ni cells of i cut into `units` units:
- * i = *ilo .. *ihi */
+ * i = *ilo .. *ihi. Chunk 0 is the widest (a pair, or the first unit,
+ * which chunk_range gives the remainder first). */
 static inline void stage_range(int ni, int units, int c, int *ilo, int *ihi)
 {
   int np = stage_paired(units), lo, hi;
@@ -74,6 +77,13 @@ static inline void stage_range(int ni, int units, int c, int *ilo, int *ihi)
   } else {
     chunk_range(ni, units, c + np, ilo, ihi);
   }
+}
+
+/* the doubles of a staged chunk's row (i = ilo..ihi, 5 variables, all nj
+ * lines across): what it sends and receives */
+static inline size_t stage_rows(int ilo, int ihi, int nj)
+{
+  return (size_t)(ihi - ilo + 1)*5*(size_t)nj;
 }
 
 #endif

@@ -373,7 +373,7 @@ static int sweep_staged(void *ctx, const adi_view *v, int d, cudaStream_t s, con
     return adi_gpu_fail_msg(ADI_ERR_USAGE, "internal error: a staged sweep along d = %d in %d chunks", d, nch);
   for (c = 0; c < nch; ++c) {
     stage_range(v->ni, units, c, &ilo[c], &ihi[c]);
-    cnt[c] = (size_t)(ihi[c] - ilo[c] + 1)*5*(size_t)v->nj;
+    cnt[c] = stage_rows(ilo[c], ihi[c], v->nj);
   }
   rc = timing_begin(b, K_SWEEP, d, s);
   if (rc != ADI_OK) return rc;
@@ -571,15 +571,13 @@ static int alloc_buffers(struct block_state *b, const adi_solver_params *sp)
     if ((ncr + nch - 1)/nch > lines_max) lines_max = (ncr + nch - 1)/nch;
   }
   b->chunk_cap = (size_t)sp->ni*5*(size_t)lines_max;
-  /* the staged sweep's chunks along k: i ranges, all j */
+  /* the staged sweep's chunks along k: i ranges, all j; the first is the widest */
   nch = stage_chunks(b->chunks, sp->ni, sp->nj);
   if (nch > b->nch_max) b->nch_max = nch;
-  for (s = 0; s < nch; ++s) {
+  {
     int ilo, ihi;
-    size_t rows;
-    stage_range(sp->ni, stage_units(b->chunks, sp->ni, sp->nj), s, &ilo, &ihi);
-    rows = (size_t)(ihi - ilo + 1)*5*(size_t)sp->nj;
-    if (rows > b->chunk_cap) b->chunk_cap = rows;
+    stage_range(sp->ni, stage_units(b->chunks, sp->ni, sp->nj), 0, &ilo, &ihi);
+    if (stage_rows(ilo, ihi, sp->nj) > b->chunk_cap) b->chunk_cap = stage_rows(ilo, ihi, sp->nj);
   }
   ADI_GPU_CHECK(cudaMalloc((void **)&b->psend, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));
   ADI_GPU_CHECK(cudaMalloc((void **)&b->precv, 2*(size_t)b->nch_max*b->chunk_cap*sizeof(double)));

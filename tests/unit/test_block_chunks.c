@@ -2,7 +2,8 @@
  * on the host: every chunk list covers its lines once, in order; the
  * pipelined sweep keeps its floor of lines a chunk; the staged sweep's
  * chunks are whole units, the first half of the units paired, the last
- * chunks one unit wide, and never more than its arrays hold. A cut that
+ * chunks one unit wide, the first the widest (the driver's row buffers are
+ * sized by it), and never more than its arrays hold. A cut that
  * dropped or repeated a line would leave cells unswept on the GPU (the
  * strict identity checks on a device catch that too, bench/device_mpi_mg.sh
  * check; this runs in every CI). */
@@ -63,6 +64,9 @@ int main(void)
       for (nj = 1; nj <= 600 && ok; nj += 37) {
         int units = stage_units(want, ni, nj), np = stage_paired(units);
         if (!staged_widths(want, ni, nj, w, &n) || n > ADI_STAGE_MAX || n != units - np) ok = 0;
+        /* the driver sizes its row buffers by chunk 0 (alloc_buffers) */
+        for (c = 1; c < n && ok; ++c)
+          if (w[c] > w[0]) ok = 0;
         for (c = 0; c < n && ok; ++c) {
           int u0, u1, lo2, hi2;
           if (c < np) {
@@ -79,7 +83,7 @@ int main(void)
           check(0, what);
         }
       }
-  check(ok, "staged cuts of 1..300 x 1..600 i x j: contiguous, whole units, first half paired");
+  check(ok, "staged cuts of 1..300 x 1..600 i x j: contiguous, whole units, first half paired, chunk 0 the widest");
 
   /* pipelined: the floor of lines a chunk, contiguous cover */
   check(pipe_chunks(8, 256, 256) == 8 && pipe_chunks(8, 128, 128) == 4 && pipe_chunks(8, 64, 64) == 1,
